@@ -1,0 +1,85 @@
+# foliostat: one non-recursive Makefile.
+#   make                 build ./foliostat (installs missing dependencies first)
+#   make check           unit tests, golden tests and live tests
+#   make run             record and report the default workload
+#   make bench           benchmarks (results in bench-results.txt)
+#   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
+
+CC ?= cc
+PKGS := libtraceevent libtracefs libcjson ncursesw zlib
+LIBPERF := deps/libperf
+BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
+comma := ,
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+CFLAGS += -DFOL_VERSION=\"0.1.0\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
+CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS += -MMD -MP
+LDLIBS += $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRCS := $(wildcard lib/*.c)
+CMD_SRCS := $(wildcard cmd/*.c)
+TUI_SRCS := $(wildcard tui/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
+TUI_OBJS := $(TUI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
+FUZZ_BIN := $(BUILD)/tests/fuzz/fuzz_reader
+
+BIN := foliostat$(if $(SANITIZE),-san)
+
+.PHONY: all deps check check-unit check-golden check-live run bench clean fuzz
+all: $(BIN)
+
+deps: $(LIBPERF)/.stamp
+$(LIBPERF)/.stamp: scripts/install-deps.sh scripts/build-libperf.sh
+	$(Q)./scripts/install-deps.sh
+	$(Q)touch $@
+
+$(BUILD)/%.o: %.c | $(LIBPERF)/.stamp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+check-unit: $(UNIT_BINS)
+	$(Q)set -e; for t in $(UNIT_BINS); do echo "# $$t"; CMOCKA_MESSAGE_OUTPUT=stdout $$t; done
+
+check-golden: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) prove -v tests/golden/*.t
+
+check-live: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) prove tests/live/*.t
+
+check: check-unit check-golden check-live
+
+run: $(BIN)
+	$(Q)./$(BIN) record && ./$(BIN) report
+
+bench: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.sh bench-results.txt
+
+clean:
+	rm -rf build build-* foliostat foliostat-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

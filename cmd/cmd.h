@@ -1,0 +1,15 @@
+/* Subcommands: each parses its options, wires lib/ together, prints, returns the exit
+ * status. */
+#ifndef FOL_CMD_H
+#define FOL_CMD_H
+
+#define EXIT_USAGE 2
+
+int cmd_record(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
+int cmd_workloads(int argc, char **argv);
+
+#endif

@@ -1,0 +1,49 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} cmds[] = {
+	{ "record", cmd_record, "run a workload (or attach to a process) and record it" },
+	{ "report", cmd_report, "analyse a recording: fault time per folio order, reuse batching" },
+	{ "script", cmd_script, "print every recorded event, one line each" },
+	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
+	{ "workloads", cmd_workloads, "list the built-in workloads" },
+	/* Internal: how record runs a built-in workload under exec (enable_on_exec). */
+	{ "__workload", cmd_workload, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: foliostat <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (cmds[i].help)
+			fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\n'foliostat <command> --help' for a command's options; man foliostat-<command>.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("foliostat %s\n", FOL_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "foliostat: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

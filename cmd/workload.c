@@ -1,0 +1,94 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "workload.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliostat record [record options] -- foliostat __workload NAME [options]\n"
+		"\n"
+		"  -s, --size SIZE        region size (default 256M)\n"
+		"  -P, --policy POLICY    pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"
+		"                         mthp (the mTHP sizes set to always), small (4K only)\n"
+		"  -S, --stride BYTES     one store per BYTES in the write pass (default a page)\n");
+}
+
+int cmd_workloads(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Built-in workloads (foliostat record runs fork-reuse by default):\n\n");
+	for (int i = 0; fol_workloads[i].name; i++)
+		printf("  %-12s %s\n", fol_workloads[i].name, fol_workloads[i].help);
+	printf("\nOptions of each: ");
+	fflush(stdout);
+	usage(stdout);
+	return 0;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "stride", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fol_wl_opts o = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
+	int c, ret, found = 0;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	o.name = argv[1];
+	for (int i = 0; fol_workloads[i].name; i++)
+		found |= !strcmp(fol_workloads[i].name, o.name);
+	if (!found) {
+		fprintf(stderr, "foliostat: unknown workload '%s' (foliostat workloads lists them)\n", o.name);
+		return EXIT_USAGE;
+	}
+	argc--;
+	argv++;
+	while ((c = getopt_long(argc, argv, "s:P:S:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (fol_wl_parse_size(optarg, &o.size)) {
+				fprintf(stderr, "foliostat: bad size '%s' (e.g. 64M, 1G)\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			if (fol_wl_parse_policy(optarg, &o.policy)) {
+				fprintf(stderr, "foliostat: bad policy '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			if (fol_wl_parse_size(optarg, &o.stride)) {
+				fprintf(stderr, "foliostat: bad stride '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	o.phase_file = getenv("FOLIOSTAT_PHASES");
+	ret = fol_wl_run(&o);
+	if (ret) {
+		fprintf(stderr, "foliostat: workload %s failed: %s\n", o.name, strerror(-ret));
+		return 1;
+	}
+	return 0;
+}

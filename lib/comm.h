@@ -1,0 +1,16 @@
+/* Thread names from COMM/FORK records: tid -> comm. */
+#ifndef FOL_COMM_H
+#define FOL_COMM_H
+
+#include "event.h"
+
+struct fol_comms;
+
+struct fol_comms *fol_comms_new(void);
+void fol_comms_free(struct fol_comms *c);
+/* Follow COMM (rename, exec) and FORK (a child starts with its parent's name). */
+int fol_comms_update(struct fol_comms *c, const struct fol_event *ev);
+/* The name of tid, or ":unknown" when no COMM or FORK named it. */
+const char *fol_comms_get(const struct fol_comms *c, int tid);
+
+#endif

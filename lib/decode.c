@@ -1,0 +1,563 @@
+#include "decode.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <event-parse.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace-seq.h>
+
+/* The sample fields this decoder knows how to step over, in the kernel's layout order. */
+#define KNOWN_SAMPLE_BITS                                                                  \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+enum field_id {
+	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
+	F_ADDR, F_LEN, F_START, F_LEN_IN, F_BEHAVIOR, F_OLD_LEN, F_NEW_LEN, F_FLAGS,
+	F_NEW_ADDR, F_NR
+};
+
+static const char *const field_names[F_NR] = {
+	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
+	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
+};
+
+struct evd {
+	struct fol_evdesc pub;
+	struct tep_event *tp;
+	struct tep_format_field *f[F_NR];
+};
+
+struct idmap {
+	uint64_t id;
+	int idx;
+};
+
+struct fol_decoder {
+	struct tep_handle *tep;
+	struct evd *ev;
+	int n;
+	struct idmap *ids;
+	size_t nids;
+	int sorted;
+};
+
+static const struct {
+	const char *name;
+	enum fol_kind kind;
+} kind_names[] = {
+	{ "exceptions:page_fault_user", FOL_EV_FAULT_USER },
+	{ "exceptions:page_fault_kernel", FOL_EV_FAULT_KERNEL },
+	{ "minor-faults", FOL_EV_FAULT_EXIT },
+	{ "major-faults", FOL_EV_FAULT_EXIT_MAJ },
+	{ "kmem:mm_page_alloc", FOL_EV_PAGE_ALLOC },
+	{ "kmem:mm_page_free", FOL_EV_PAGE_FREE },
+	{ "kmem:rss_stat", FOL_EV_RSS_STAT },
+	{ "pagemap:mm_lru_insertion", FOL_EV_LRU_INSERT },
+	{ "filemap:mm_filemap_add_to_page_cache", FOL_EV_FILEMAP_ADD },
+	{ "syscalls:sys_enter_munmap", FOL_EV_MUNMAP },
+	{ "syscalls:sys_enter_mremap", FOL_EV_MREMAP },
+	{ "syscalls:sys_enter_madvise", FOL_EV_MADVISE },
+	{ "tlb:tlb_flush", FOL_EV_TLB_FLUSH },
+};
+
+struct fol_decoder *fol_decoder_new(void)
+{
+	struct fol_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->tep = tep_alloc();
+	if (!d->tep) {
+		free(d);
+		return NULL;
+	}
+	/* Recordings are made on x86-64 (DESIGN.md); 8-byte longs, host byte order. */
+	tep_set_long_size(d->tep, 8);
+	return d;
+}
+
+void fol_decoder_free(struct fol_decoder *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->n; i++) {
+		free(d->ev[i].pub.name);
+		free(d->ev[i].pub.kind);
+	}
+	free(d->ev);
+	free(d->ids);
+	tep_free(d->tep);
+	free(d);
+}
+
+static enum fol_kind kind_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (!strcmp(name, kind_names[i].name))
+			return kind_names[i].kind;
+	if (!strncmp(name, "huge_memory:", 12))
+		return FOL_EV_HUGE;
+	if (!strncmp(name, "migrate:", 8))
+		return FOL_EV_MIGRATE;
+	return FOL_EV_OTHER;
+}
+
+static double num(const cJSON *o, const char *key, int *ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0) {
+		*ok = 0;
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
+{
+	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids, *id;
+	const cJSON *name, *kind, *fmt;
+	struct evd *grown, *e;
+	int ok = 1, ret = -EPROTO;
+
+	if (!j)
+		return -EPROTO;
+	name = cJSON_GetObjectItemCaseSensitive(j, "name");
+	kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	attr = cJSON_GetObjectItemCaseSensitive(j, "attr");
+	ids = cJSON_GetObjectItemCaseSensitive(j, "ids");
+	fmt = cJSON_GetObjectItemCaseSensitive(j, "format");
+	if (!cJSON_IsString(name) || !cJSON_IsString(kind) || !cJSON_IsObject(attr) ||
+	    !cJSON_IsArray(ids))
+		goto out;
+	grown = realloc(d->ev, sizeof(*d->ev) * (size_t)(d->n + 1));
+	if (!grown) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	d->ev = grown;
+	e = &d->ev[d->n];
+	memset(e, 0, sizeof(*e));
+	e->pub.type = (uint32_t)num(attr, "type", &ok);
+	e->pub.config = (uint64_t)num(attr, "config", &ok);
+	e->pub.sample_type = (uint64_t)num(attr, "sample_type", &ok);
+	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
+	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
+		goto out;
+	if (cJSON_IsString(fmt)) {
+		const char *colon = strchr(name->valuestring, ':');
+		char sys[128];
+
+		if (!colon || (size_t)(colon - name->valuestring) >= sizeof(sys))
+			goto out;
+		memcpy(sys, name->valuestring, (size_t)(colon - name->valuestring));
+		sys[colon - name->valuestring] = '\0';
+		if (tep_parse_format(d->tep, &e->tp, fmt->valuestring, strlen(fmt->valuestring), sys))
+			goto out;
+		for (int f = 0; f < F_NR; f++)
+			e->f[f] = tep_find_field(e->tp, field_names[f]);
+	}
+	cJSON_ArrayForEach(id, ids)
+	{
+		struct idmap *g;
+
+		if (!cJSON_IsNumber(id))
+			goto out;
+		g = realloc(d->ids, sizeof(*d->ids) * (d->nids + 1));
+		if (!g) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		d->ids = g;
+		d->ids[d->nids].id = (uint64_t)id->valuedouble;
+		d->ids[d->nids].idx = d->n;
+		d->nids++;
+	}
+	e->pub.name = strdup(name->valuestring);
+	e->pub.kind = strdup(kind->valuestring);
+	e->pub.fkind = kind_of(name->valuestring);
+	d->n++;
+	d->sorted = 0;
+	ret = 0;
+out:
+	cJSON_Delete(j);
+	return ret;
+}
+
+int fol_decoder_nr_events(const struct fol_decoder *d)
+{
+	return d->n;
+}
+
+const struct fol_evdesc *fol_decoder_event(const struct fol_decoder *d, int idx)
+{
+	return idx >= 0 && idx < d->n ? &d->ev[idx].pub : NULL;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct idmap *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int lookup(const struct fol_decoder *d, uint64_t id)
+{
+	struct idmap key = { .id = id }, *hit;
+
+	if (!d->sorted) {
+		/* Sorting is a cache: the set of ids only changes while chunks are loaded. */
+		qsort(d->ids, d->nids, sizeof(*d->ids), id_cmp);
+		((struct fol_decoder *)d)->sorted = 1;
+	}
+	hit = bsearch(&key, d->ids, d->nids, sizeof(*d->ids), id_cmp);
+	return hit ? hit->idx : -1;
+}
+
+/* Event of a record: IDENTIFIER is the first u64 of a sample and the last of any other
+ * record (sample_id_all). */
+static int record_event(const struct fol_decoder *d, const struct perf_event_header *h,
+			size_t size)
+{
+	uint64_t id;
+
+	if (size < sizeof(*h) + sizeof(id) || h->size != size)
+		return -EBADMSG;
+	if (h->type == PERF_RECORD_SAMPLE)
+		memcpy(&id, h + 1, sizeof(id));
+	else
+		memcpy(&id, (const char *)h + size - sizeof(id), sizeof(id));
+	return lookup(d, id);
+}
+
+struct cursor {
+	const char *p, *end;
+};
+
+static int take(struct cursor *c, void *out, size_t n)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return -EBADMSG;
+	if (out)
+		memcpy(out, c->p, n);
+	c->p += n;
+	return 0;
+}
+
+/* sample_id trailer of a non-sample record: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
+static int parse_trailer(uint64_t st, const char *rec, size_t size, struct fol_event *ev)
+{
+	size_t n = 0;
+	struct cursor c;
+	uint32_t two[2];
+
+	n += !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ID) +
+	     !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU) +
+	     !!(st & PERF_SAMPLE_IDENTIFIER);
+	if (size < sizeof(struct perf_event_header) + n * 8)
+		return -EBADMSG;
+	c.p = rec + size - n * 8;
+	c.end = rec + size;
+	if (st & PERF_SAMPLE_TID) {
+		take(&c, two, 8);
+		ev->pid = (int)two[0];
+		ev->tid = (int)two[1];
+	}
+	if (st & PERF_SAMPLE_TIME)
+		take(&c, &ev->time, 8);
+	if (st & PERF_SAMPLE_ID)
+		take(&c, NULL, 8);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		take(&c, NULL, 8);
+	if (st & PERF_SAMPLE_CPU) {
+		take(&c, two, 8);
+		ev->cpu = (int)two[0];
+	}
+	return (int)(n * 8);
+}
+
+static int parse_sample(uint64_t st, const char *rec, size_t size, struct fol_event *ev,
+			uint64_t *ip, uint64_t *addr)
+{
+	struct cursor c = { rec + sizeof(struct perf_event_header), rec + size };
+	uint32_t two[2], raw_size;
+
+	if (take(&c, NULL, 8)) /* IDENTIFIER */
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_IP) && take(&c, ip, 8))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_TID) {
+		if (take(&c, two, 8))
+			return -EBADMSG;
+		ev->pid = (int)two[0];
+		ev->tid = (int)two[1];
+	}
+	if ((st & PERF_SAMPLE_TIME) && take(&c, &ev->time, 8))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_ADDR) && take(&c, addr, 8))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_ID) && take(&c, NULL, 8))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_STREAM_ID) && take(&c, NULL, 8))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CPU) {
+		if (take(&c, two, 8))
+			return -EBADMSG;
+		ev->cpu = (int)two[0];
+	}
+	if ((st & PERF_SAMPLE_PERIOD) && take(&c, NULL, 8))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_RAW) {
+		if (take(&c, &raw_size, 4) || (size_t)(c.end - c.p) < raw_size)
+			return -EBADMSG;
+		ev->raw = c.p;
+		ev->raw_size = raw_size;
+	}
+	return 0;
+}
+
+int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, uint64_t *time)
+{
+	const struct perf_event_header *h = rec;
+	struct fol_event ev = { 0 };
+	uint64_t ip, addr;
+	int idx = record_event(d, h, size), ret;
+
+	if (idx < 0)
+		return idx == -1 ? -ENOENT : idx;
+	if (h->type == PERF_RECORD_SAMPLE)
+		ret = parse_sample(d->ev[idx].pub.sample_type, rec, size, &ev, &ip, &addr);
+	else
+		ret = parse_trailer(d->ev[idx].pub.sample_type, rec, size, &ev);
+	if (ret < 0)
+		return ret;
+	*time = ev.time;
+	return 0;
+}
+
+/* A field's value, bounds-checked against the payload: a hostile file must not make the
+ * decoder read past the record. */
+static uint64_t field(const struct evd *e, enum field_id f, const struct fol_event *ev)
+{
+	const struct tep_format_field *fl = e->f[f];
+	unsigned long long v = 0;
+
+	if (!fl || (unsigned)fl->offset + (unsigned)fl->size > ev->raw_size || fl->size > 8)
+		return 0;
+	if (tep_read_number_field((struct tep_format_field *)fl, ev->raw, &v))
+		return 0;
+	/* Sign-extend signed fields narrower than 64 bits. */
+	if ((fl->flags & TEP_FIELD_IS_SIGNED) && fl->size < 8 && (v >> (fl->size * 8 - 1)) & 1)
+		v |= ~0ull << (fl->size * 8);
+	return v;
+}
+
+static void decode_tracepoint(const struct evd *e, struct fol_event *ev)
+{
+	switch (ev->kind) {
+	case FOL_EV_FAULT_USER:
+	case FOL_EV_FAULT_KERNEL:
+		ev->fault.address = field(e, F_ADDRESS, ev);
+		ev->fault.ip = field(e, F_IP, ev);
+		ev->fault.error_code = field(e, F_ERROR_CODE, ev);
+		break;
+	case FOL_EV_PAGE_ALLOC:
+	case FOL_EV_PAGE_FREE:
+		ev->page.pfn = field(e, F_PFN, ev);
+		ev->page.order = (int)field(e, F_ORDER, ev);
+		ev->page.gfp = field(e, F_GFP, ev);
+		break;
+	case FOL_EV_RSS_STAT:
+		ev->rss.member = (int)field(e, F_MEMBER, ev);
+		ev->rss.size = (int64_t)field(e, F_SIZE, ev);
+		ev->rss.mm_id = (uint32_t)field(e, F_MM_ID, ev);
+		break;
+	case FOL_EV_FILEMAP_ADD:
+		ev->filemap.pfn = field(e, F_PFN, ev);
+		ev->filemap.order = (int)field(e, F_ORDER, ev);
+		break;
+	case FOL_EV_MUNMAP:
+		ev->vm.start = field(e, F_ADDR, ev);
+		ev->vm.len = field(e, F_LEN, ev);
+		break;
+	case FOL_EV_MADVISE:
+		ev->vm.start = field(e, F_START, ev);
+		ev->vm.len = field(e, F_LEN_IN, ev);
+		ev->vm.behavior = (int64_t)field(e, F_BEHAVIOR, ev);
+		break;
+	case FOL_EV_MREMAP:
+		ev->vm.start = field(e, F_ADDR, ev);
+		ev->vm.len = field(e, F_OLD_LEN, ev);
+		ev->vm.new_len = field(e, F_NEW_LEN, ev);
+		ev->vm.flags = field(e, F_FLAGS, ev);
+		ev->vm.new_addr = field(e, F_NEW_ADDR, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A NUL-terminated string inside [p, end), or NULL. */
+static const char *str_in(const char *p, const char *end)
+{
+	return p < end && memchr(p, '\0', (size_t)(end - p)) ? p : NULL;
+}
+
+static int decode_sideband(const char *rec, size_t size, int trailer, struct fol_event *ev)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	const char *body = rec + sizeof(*h), *end = rec + size - trailer;
+	uint32_t u32[4];
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		uint64_t u64[3];
+
+		if (end - body < 8 + 24)
+			return -EBADMSG;
+		ev->kind = FOL_EV_MMAP;
+		memcpy(u32, body, 8);
+		memcpy(u64, body + 8, 24);
+		ev->pid = (int)u32[0];
+		ev->tid = (int)u32[1];
+		ev->mmap.start = u64[0];
+		ev->mmap.len = u64[1];
+		ev->mmap.pgoff = u64[2];
+		body += 32;
+		if (h->type == PERF_RECORD_MMAP2) {
+			/* maj/min/ino/ino_generation or build id: 24 bytes, then prot, flags */
+			if (end - body < 24 + 8)
+				return -EBADMSG;
+			memcpy(&ev->mmap.prot, body + 24, 4);
+			memcpy(&ev->mmap.flags, body + 28, 4);
+			body += 32;
+		}
+		ev->mmap.filename = str_in(body, end);
+		return ev->mmap.filename ? 1 : -EBADMSG;
+	}
+	case PERF_RECORD_COMM:
+		if (end - body < 8)
+			return -EBADMSG;
+		ev->kind = FOL_EV_COMM;
+		memcpy(u32, body, 8);
+		ev->pid = (int)u32[0];
+		ev->tid = (int)u32[1];
+		ev->comm.comm = str_in(body + 8, end);
+		ev->comm.exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		return ev->comm.comm ? 1 : -EBADMSG;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (end - body < 16)
+			return -EBADMSG;
+		ev->kind = h->type == PERF_RECORD_FORK ? FOL_EV_FORK : FOL_EV_EXIT;
+		memcpy(u32, body, 16);
+		ev->fork.pid = (int)u32[0];
+		ev->fork.ppid = (int)u32[1];
+		ev->fork.tid = (int)u32[2];
+		ev->fork.ptid = (int)u32[3];
+		ev->pid = ev->fork.pid;
+		ev->tid = ev->fork.tid;
+		return 1;
+	case PERF_RECORD_LOST:
+		if (end - body < 16)
+			return -EBADMSG;
+		ev->kind = FOL_EV_LOST;
+		memcpy(&ev->lost.lost, body + 8, 8);
+		return 1;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (end - body < 8)
+			return -EBADMSG;
+		ev->kind = FOL_EV_LOST;
+		memcpy(&ev->lost.lost, body, 8);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev)
+{
+	const struct perf_event_header *h = rec;
+	struct evd *e;
+	uint64_t ip = 0, addr = 0;
+	int idx, ret, trailer;
+
+
+	memset(ev, 0, sizeof(*ev));
+	ev->evidx = -1;
+	idx = record_event(d, h, size);
+	if (idx == -EBADMSG)
+		return idx;
+	if (idx < 0)
+		return 0;
+	e = &d->ev[idx];
+	if (h->type != PERF_RECORD_SAMPLE) {
+		trailer = parse_trailer(e->pub.sample_type, rec, size, ev);
+		if (trailer < 0)
+			return trailer;
+		ret = decode_sideband(rec, size, trailer, ev);
+		return ret;
+	}
+	ret = parse_sample(e->pub.sample_type, rec, size, ev, &ip, &addr);
+	if (ret)
+		return ret;
+	ev->evidx = idx;
+	ev->kind = e->pub.fkind;
+	e->pub.samples++;
+	if (!e->tp)
+		ev->exit.addr = addr;
+	else if (ev->raw)
+		decode_tracepoint(e, ev);
+	return 1;
+}
+
+void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
+			size_t len)
+{
+	const struct evd *e;
+	struct tep_format_field **fields;
+	struct trace_seq s;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (ev->evidx < 0 || ev->evidx >= d->n)
+		return;
+	e = &d->ev[ev->evidx];
+	if (!e->tp || !ev->raw)
+		return;
+	trace_seq_init(&s);
+	fields = tep_event_fields(e->tp);
+	for (int i = 0; fields && fields[i]; i++) {
+		const struct tep_format_field *f = fields[i];
+
+		if ((unsigned)f->offset + (unsigned)f->size > ev->raw_size)
+			continue;
+		trace_seq_printf(&s, " %s=", f->name);
+		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) {
+			tep_print_field_content(&s, (void *)ev->raw, (int)ev->raw_size,
+						(struct tep_format_field *)f);
+		} else {
+			unsigned long long v = 0;
+
+			tep_read_number_field((struct tep_format_field *)f, ev->raw, &v);
+			if (f->flags & TEP_FIELD_IS_SIGNED)
+				trace_seq_printf(&s, "%lld", f->size == 4 ? (long long)(int)v
+									  : (long long)v);
+			else if (f->size == 8)
+				trace_seq_printf(&s, "0x%llx", v);
+			else
+				trace_seq_printf(&s, "%llu", v);
+		}
+	}
+	free(fields);
+	trace_seq_terminate(&s);
+	snprintf(buf, len, "%s", s.buffer ? s.buffer : "");
+	trace_seq_destroy(&s);
+}

@@ -1,0 +1,42 @@
+/* Decoder: perf records of a recording -> struct fol_event. Tracepoint fields are read by
+ * name through libtraceevent from the format text stored in the file, so a recording made
+ * on one kernel decodes on another. */
+#ifndef FOL_DECODE_H
+#define FOL_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct fol_decoder;
+
+struct fol_evdesc {
+	char *name;		/* "kmem:mm_page_alloc", "minor-faults", "tracking" */
+	char *kind;		/* "tracepoint", "software", "tracking" */
+	uint32_t type;
+	uint64_t config;
+	uint64_t sample_type;
+	enum fol_kind fkind;
+	uint64_t samples;	/* decoded so far */
+};
+
+struct fol_decoder *fol_decoder_new(void);
+void fol_decoder_free(struct fol_decoder *d);
+/* One EVENT chunk (JSON). -EPROTO when it is malformed or uses a sample layout this
+ * decoder cannot read. */
+int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len);
+int fol_decoder_nr_events(const struct fol_decoder *d);
+const struct fol_evdesc *fol_decoder_event(const struct fol_decoder *d, int idx);
+
+/* The timestamp of a record, for the merge. -EBADMSG for a malformed record, -ENOENT when
+ * it carries no time (unknown event id). */
+int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, uint64_t *time);
+/* 1: ev filled (pointers into rec stay valid while rec does); 0: a record type with
+ * nothing for foliostat; -EBADMSG: malformed. */
+int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev);
+/* Tracepoint fields of ev as " name=value ..." into buf (truncated to len). */
+void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
+			size_t len);
+
+#endif

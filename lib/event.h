@@ -1,0 +1,95 @@
+/* The internal event: what the decoder makes of a perf record and the model consumes.
+ * The model never sees perf records, so it is tested on synthetic streams of these. */
+#ifndef FOL_EVENT_H
+#define FOL_EVENT_H
+
+#include <stdint.h>
+
+enum fol_kind {
+	FOL_EV_OTHER,		/* a sample of an event the model does not use */
+	FOL_EV_FAULT_USER,	/* exceptions:page_fault_user */
+	FOL_EV_FAULT_KERNEL,	/* exceptions:page_fault_kernel */
+	FOL_EV_FAULT_EXIT,	/* minor-faults sample: the end of handle_mm_fault() */
+	FOL_EV_FAULT_EXIT_MAJ,	/* major-faults sample */
+	FOL_EV_PAGE_ALLOC,	/* kmem:mm_page_alloc */
+	FOL_EV_PAGE_FREE,	/* kmem:mm_page_free */
+	FOL_EV_RSS_STAT,	/* kmem:rss_stat */
+	FOL_EV_LRU_INSERT,	/* pagemap:mm_lru_insertion */
+	FOL_EV_FILEMAP_ADD,	/* filemap:mm_filemap_add_to_page_cache */
+	FOL_EV_MUNMAP,		/* syscalls:sys_enter_munmap */
+	FOL_EV_MREMAP,		/* syscalls:sys_enter_mremap */
+	FOL_EV_MADVISE,		/* syscalls:sys_enter_madvise */
+	FOL_EV_HUGE,		/* huge_memory:* (khugepaged, collapse) */
+	FOL_EV_MIGRATE,		/* migrate:* */
+	FOL_EV_TLB_FLUSH,	/* tlb:tlb_flush */
+	FOL_EV_MMAP,		/* PERF_RECORD_MMAP/MMAP2 */
+	FOL_EV_COMM,		/* PERF_RECORD_COMM */
+	FOL_EV_FORK,		/* PERF_RECORD_FORK: a process or a thread */
+	FOL_EV_EXIT,		/* PERF_RECORD_EXIT */
+	FOL_EV_LOST,		/* PERF_RECORD_LOST / LOST_SAMPLES */
+	FOL_EV_NR_KINDS,
+};
+
+/* x86 page fault error code bits */
+#define FOL_PF_PROT 0x1
+#define FOL_PF_WRITE 0x2
+#define FOL_PF_USER 0x4
+#define FOL_PF_INSTR 0x10
+
+/* GFP zone bit set for every user folio (GFP_HIGHUSER_MOVABLE, GFP_TRANSHUGE*) and never
+ * for page tables (GFP_KERNEL_ACCOUNT): it has been bit 3 on every kernel with mTHP and
+ * before, while the composite flag values change from release to release. */
+#define FOL_GFP_MOVABLE 0x08
+
+struct fol_event {
+	uint64_t time;	/* ns, CLOCK_MONOTONIC */
+	int cpu;
+	int pid, tid;
+	enum fol_kind kind;
+	int evidx;	/* index of the recorded event; -1 for side-band records */
+	union {
+		struct {
+			uint64_t address, ip, error_code;
+		} fault;
+		struct {
+			uint64_t addr; /* faulting address of a minor/major-faults sample */
+		} exit;
+		struct {
+			uint64_t pfn;
+			int order;
+			uint64_t gfp;
+		} page;
+		struct {
+			int member;
+			int64_t size;
+			uint32_t mm_id;
+		} rss;
+		struct {
+			uint64_t start, len, new_len, new_addr, flags;
+			int64_t behavior;
+		} vm;
+		struct {
+			uint64_t pfn;
+			int order;
+		} filemap;
+		struct {
+			uint64_t start, len, pgoff;
+			uint32_t prot, flags;
+			const char *filename;
+		} mmap;
+		struct {
+			int pid, tid, ppid, ptid;
+		} fork;
+		struct {
+			const char *comm;
+			int exec;
+		} comm;
+		struct {
+			uint64_t lost;
+		} lost;
+	};
+	const void *raw; /* tracepoint payload, for printing */
+	uint32_t raw_size;
+};
+
+#endif

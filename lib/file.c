@@ -1,0 +1,330 @@
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static const char file_magic[8] = { 'F', 'O', 'L', 'I', 'O', 'S', 'T', 'A' };
+#define CHUNK_MAGIC 0x4b484346u /* "FCHK" */
+
+struct file_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t flags;
+};
+
+struct chunk_header {
+	uint32_t magic;
+	uint32_t type;
+	uint64_t len;
+	uint32_t payload_crc;
+	uint32_t header_crc; /* of the 20 bytes before it */
+};
+
+_Static_assert(sizeof(struct chunk_header) == 24, "chunk header layout");
+
+#define WBUF_SIZE (1u << 20)
+
+struct fol_writer {
+	int fd;
+	char *buf;
+	size_t used;
+	uint64_t bytes;
+};
+
+static uint32_t crc(const void *p, size_t len, uint32_t seed)
+{
+	return (uint32_t)crc32(seed, p, (uInt)len);
+}
+
+static int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = write(fd, c, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fol_writer_open(struct fol_writer **wp, const char *path)
+{
+	struct file_header h = { .version = FOL_FILE_VERSION };
+	struct fol_writer *w;
+	char old[PATH_MAX];
+	int ret;
+
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return -ENAMETOOLONG;
+	if (access(path, F_OK) == 0 && rename(path, old) < 0)
+		return -errno;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->buf = malloc(WBUF_SIZE);
+	if (!w->buf) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		ret = -errno;
+		free(w->buf);
+		free(w);
+		return ret;
+	}
+	memcpy(h.magic, file_magic, sizeof(h.magic));
+	ret = write_all(w->fd, &h, sizeof(h));
+	if (ret) {
+		close(w->fd);
+		free(w->buf);
+		free(w);
+		return ret;
+	}
+	w->bytes = sizeof(h);
+	*wp = w;
+	return 0;
+}
+
+int fol_writer_flush(struct fol_writer *w)
+{
+	int ret = write_all(w->fd, w->buf, w->used);
+
+	w->used = 0;
+	return ret;
+}
+
+static int append(struct fol_writer *w, const void *p, size_t len)
+{
+	int ret;
+
+	if (w->used + len > WBUF_SIZE) {
+		ret = fol_writer_flush(w);
+		if (ret)
+			return ret;
+		if (len > WBUF_SIZE)
+			return write_all(w->fd, p, len);
+	}
+	memcpy(w->buf + w->used, p, len);
+	w->used += len;
+	return 0;
+}
+
+int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt)
+{
+	struct chunk_header h = { .magic = CHUNK_MAGIC, .type = type };
+	uint32_t pcrc = crc(NULL, 0, 0);
+	int i, ret;
+
+	for (i = 0; i < iovcnt; i++) {
+		h.len += iov[i].iov_len;
+		pcrc = crc(iov[i].iov_base, iov[i].iov_len, pcrc);
+	}
+	if (h.len > FOL_CHUNK_MAX)
+		return -EMSGSIZE;
+	h.payload_crc = pcrc;
+	h.header_crc = crc(&h, offsetof(struct chunk_header, header_crc), 0);
+	ret = append(w, &h, sizeof(h));
+	for (i = 0; !ret && i < iovcnt; i++)
+		ret = append(w, iov[i].iov_base, iov[i].iov_len);
+	if (!ret)
+		w->bytes += sizeof(h) + h.len;
+	return ret;
+}
+
+int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return fol_writer_chunk(w, type, &iov, 1);
+}
+
+uint64_t fol_writer_bytes(const struct fol_writer *w)
+{
+	return w->bytes;
+}
+
+int fol_writer_close(struct fol_writer *w)
+{
+	int ret;
+
+	if (!w)
+		return 0;
+	ret = fol_writer_flush(w);
+	if (close(w->fd) < 0 && !ret)
+		ret = -errno;
+	free(w->buf);
+	free(w);
+	return ret;
+}
+
+/* Reader: buffered, so that a damaged region can be rescanned byte by byte for the next
+ * chunk header without re-reading the file. */
+#define RBUF_MIN (1u << 20)
+
+struct fol_reader {
+	int fd;
+	char *buf;
+	size_t cap, start, end; /* valid bytes are buf[start, end) */
+	int eof;
+	struct fol_reader_status st;
+};
+
+/* Make at least n bytes available from start; returns the number available (< n at EOF). */
+static ssize_t fill(struct fol_reader *r, size_t n)
+{
+	while (r->end - r->start < n && !r->eof) {
+		ssize_t got;
+
+		if (r->start && r->start + n > r->cap) {
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		if (n > r->cap) {
+			char *nb = realloc(r->buf, n);
+
+			if (!nb)
+				return -ENOMEM;
+			r->buf = nb;
+			r->cap = n;
+		}
+		got = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (got == 0)
+			r->eof = 1;
+		r->end += (size_t)got;
+	}
+	return (ssize_t)(r->end - r->start);
+}
+
+int fol_reader_open(struct fol_reader **rp, const char *path)
+{
+	struct file_header h;
+	struct fol_reader *r;
+	ssize_t n;
+	int ret;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		ret = -errno;
+		free(r);
+		return ret;
+	}
+	r->cap = RBUF_MIN;
+	r->buf = malloc(r->cap);
+	if (!r->buf) {
+		fol_reader_close(r);
+		return -ENOMEM;
+	}
+	n = fill(r, sizeof(h));
+	if (n < 0) {
+		fol_reader_close(r);
+		return (int)n;
+	}
+	if ((size_t)n < sizeof(h) || memcmp(r->buf, file_magic, sizeof(file_magic))) {
+		fol_reader_close(r);
+		return -EPROTO;
+	}
+	memcpy(&h, r->buf, sizeof(h));
+	if (h.version != FOL_FILE_VERSION) {
+		fol_reader_close(r);
+		return -EPROTONOSUPPORT;
+	}
+	r->start += sizeof(h);
+	*rp = r;
+	return 0;
+}
+
+static int header_ok(const struct chunk_header *h)
+{
+	return h->magic == CHUNK_MAGIC &&
+	       h->header_crc == crc(h, offsetof(struct chunk_header, header_crc), 0) &&
+	       h->len <= FOL_CHUNK_MAX;
+}
+
+int fol_reader_next(struct fol_reader *r, uint32_t *type, const void **buf, size_t *len)
+{
+	struct chunk_header h;
+	int in_damage = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = fill(r, sizeof(h));
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n < sizeof(h)) {
+			if (n > 0 && !in_damage)
+				r->st.truncated = 1;
+			if (in_damage)
+				r->st.corrupt_bytes += (uint64_t)n;
+			r->start = r->end;
+			return 0;
+		}
+		memcpy(&h, r->buf + r->start, sizeof(h));
+		if (!header_ok(&h))
+			goto damaged;
+		n = fill(r, sizeof(h) + h.len);
+		if (n < 0)
+			return (int)n;
+		if ((size_t)n < sizeof(h) + h.len) {
+			/* A torn last chunk is a recording cut short, not corruption. */
+			r->st.truncated = 1;
+			r->start = r->end;
+			return 0;
+		}
+		if (crc(r->buf + r->start + sizeof(h), h.len, crc(NULL, 0, 0)) != h.payload_crc)
+			goto damaged;
+		*type = h.type;
+		*buf = r->buf + r->start + sizeof(h);
+		*len = h.len;
+		r->start += sizeof(h) + h.len;
+		r->st.chunks++;
+		if (h.type == FOL_CHUNK_END)
+			r->st.complete = 1;
+		return 1;
+damaged:
+		/* Resynchronise on the next byte: a valid header has two matching CRCs, so a
+		 * false match inside damaged data is vanishingly unlikely. */
+		if (!in_damage)
+			r->st.corrupt_chunks++;
+		in_damage = 1;
+		r->st.corrupt_bytes++;
+		r->start++;
+	}
+}
+
+const struct fol_reader_status *fol_reader_status(const struct fol_reader *r)
+{
+	return &r->st;
+}
+
+void fol_reader_close(struct fol_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	free(r);
+}

@@ -1,0 +1,60 @@
+/* foliostat data file: a header, then checksummed chunks.
+ *
+ * A recording is written as it is read from the ring buffers, one chunk at a time, so a
+ * file cut short (SIGKILL, disk full) is readable up to its last complete chunk. Each chunk
+ * carries a CRC of its header and one of its payload: a damaged chunk is reported and
+ * skipped, never trusted.
+ */
+#ifndef FOL_FILE_H
+#define FOL_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#define FOL_FILE_VERSION 1
+/* Larger chunks are refused by the reader: no writer makes them, a hostile file might. */
+#define FOL_CHUNK_MAX (64u << 20)
+
+enum fol_chunk_type {
+	FOL_CHUNK_META = 1,	/* JSON: command, kernel, page size, clock, CPUs, start */
+	FOL_CHUNK_EVENT = 2,	/* JSON: one event's attr, sample ids, tracefs format text */
+	FOL_CHUNK_RECORDS = 3,	/* perf records as read from one ring buffer */
+	FOL_CHUNK_ROUND = 4,	/* every ring buffer was drained once: a merge flush point */
+	FOL_CHUNK_COUNTERS = 5,	/* JSON: vmstat/mTHP snapshot */
+	FOL_CHUNK_PMU = 6,	/* JSON: counted PMU events */
+	FOL_CHUNK_WORKLOAD = 7, /* JSON: phases the workload measured itself */
+	FOL_CHUNK_END = 8,	/* JSON: exit status, duration, lost counts; last chunk */
+};
+
+struct fol_writer;
+
+/* Create path; an existing file of that name is kept as path.old. */
+int fol_writer_open(struct fol_writer **w, const char *path);
+int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt);
+int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);
+/* Flush buffered chunks to the kernel; they survive a SIGKILL of this process after this. */
+int fol_writer_flush(struct fol_writer *w);
+uint64_t fol_writer_bytes(const struct fol_writer *w);
+int fol_writer_close(struct fol_writer *w);
+
+struct fol_reader;
+
+struct fol_reader_status {
+	uint64_t chunks;		/* good chunks returned */
+	uint64_t corrupt_chunks;	/* damaged regions skipped */
+	uint64_t corrupt_bytes;
+	int truncated;			/* the file ends inside a chunk */
+	int complete;			/* an END chunk was seen */
+};
+
+/* -ENOENT/-EACCES from open, -EPROTO when it is not a foliostat file,
+ * -EPROTONOSUPPORT for a version this reader does not know. */
+int fol_reader_open(struct fol_reader **r, const char *path);
+/* Next good chunk: 1 and its type/payload (valid until the next call), 0 at the end,
+ * negative on I/O error. Damaged chunks are skipped and counted in the status. */
+int fol_reader_next(struct fol_reader *r, uint32_t *type, const void **buf, size_t *len);
+const struct fol_reader_status *fol_reader_status(const struct fol_reader *r);
+void fol_reader_close(struct fol_reader *r);
+
+#endif

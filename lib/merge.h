@@ -1,0 +1,32 @@
+/* Time-ordered merge of records from several CPU ring buffers.
+ *
+ * Each ring buffer is in time order, but a round of drains interleaves them. Like perf's
+ * ordered events: at the end of round N, every record up to the newest time seen by the
+ * end of round N-1 can be released, since no ring buffer can still hold an older one.
+ * Memory is bounded by two rounds of records, not by the recording.
+ */
+#ifndef FOL_MERGE_H
+#define FOL_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fol_merge;
+
+struct fol_merge *fol_merge_new(void);
+void fol_merge_free(struct fol_merge *m);
+/* Queue a copy of rec. */
+int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size);
+/* A round ended; records up to the previous round's newest time become releasable. */
+void fol_merge_round(struct fol_merge *m);
+/* Release everything (end of file). */
+void fol_merge_flush_all(struct fol_merge *m);
+/* Oldest releasable record: 1 and its pointer (valid until the next pop), 0 if none. */
+int fol_merge_pop(struct fol_merge *m, uint64_t *time, const void **rec, size_t *size);
+/* Records queued but not yet popped, and the most ever queued (for benchmarks). */
+size_t fol_merge_queued(const struct fol_merge *m);
+size_t fol_merge_peak(const struct fol_merge *m);
+/* Records that arrived older than what was already released (out of order). */
+uint64_t fol_merge_late(const struct fol_merge *m);
+
+#endif

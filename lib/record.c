@@ -1,0 +1,864 @@
+#include "record.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "file.h"
+#include "tracepoint.h"
+
+const char *const fol_default_tracepoints[] = {
+	"exceptions:page_fault_user",
+	"exceptions:page_fault_kernel",
+	"kmem:mm_page_alloc",
+	"kmem:mm_page_free",
+	"kmem:rss_stat",
+	"pagemap:mm_lru_insertion",
+	"filemap:mm_filemap_add_to_page_cache",
+	"huge_memory:*",
+	"migrate:*",
+	"tlb:tlb_flush",
+	"syscalls:sys_enter_munmap",
+	"syscalls:sys_enter_mremap",
+	"syscalls:sys_enter_madvise",
+	NULL,
+};
+
+const char *const fol_software_events[] = { "minor-faults", "major-faults", NULL };
+
+const char *const fol_counting_events[] = {
+	"dTLB-load-misses", "dTLB-store-misses", "iTLB-load-misses", "cycles", "instructions",
+	"page-faults", "minor-faults", "major-faults", NULL,
+};
+
+#define HWC(cache, op, res)                                                             \
+	((PERF_COUNT_HW_CACHE_##cache) | (PERF_COUNT_HW_CACHE_OP_##op << 8) |           \
+	 (PERF_COUNT_HW_CACHE_RESULT_##res << 16))
+
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} named_events[] = {
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE, HWC(DTLB, READ, MISS) },
+	{ "dTLB-store-misses", PERF_TYPE_HW_CACHE, HWC(DTLB, WRITE, MISS) },
+	{ "iTLB-load-misses", PERF_TYPE_HW_CACHE, HWC(ITLB, READ, MISS) },
+};
+
+int fol_record_named_attr(const char *name, struct perf_event_attr *attr)
+{
+	for (size_t i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+		if (strcmp(name, named_events[i].name))
+			continue;
+		memset(attr, 0, sizeof(*attr));
+		attr->size = sizeof(*attr);
+		attr->type = named_events[i].type;
+		attr->config = named_events[i].config;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* One sampled event of the recording, in the order it was added to the evlist. */
+struct rec_event {
+	char *name;
+	const char *kind; /* "tracking", "software", "tracepoint" */
+	char *format;	  /* tracepoints: the tracefs format text */
+	struct perf_evsel *evsel;
+};
+
+struct rec_counter {
+	const char *name;
+	struct perf_evsel *evsel; /* NULL: could not be opened */
+	int err;
+};
+
+struct rec {
+	const struct fol_record_opts *o;
+	struct fol_record_result *res;
+	struct perf_evlist *evlist;
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	struct rec_event *ev;
+	int nr_ev;
+	struct rec_counter counters[16];
+	int nr_counters;
+	struct fol_writer *w;
+	char *chunk;
+	size_t chunk_used;
+	pid_t child;
+	int go_fd;
+	int err_fd;
+};
+
+#define CHUNK_FLUSH (256u << 10)
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_pid;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	/* Ctrl-C reaches the workload through the terminal; a kill of foliostat alone does
+	 * not, so pass it on: the workload decides how to end, and we record until it has. */
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+}
+
+static int fail(struct rec *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct rec *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->res->error, sizeof(r->res->error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+static int add_event(struct rec *r, const char *name, const char *kind, char *format,
+		     struct perf_event_attr *attr)
+{
+	struct rec_event *grown = realloc(r->ev, sizeof(*r->ev) * (size_t)(r->nr_ev + 1));
+	struct perf_evsel *evsel;
+
+	if (!grown)
+		return -ENOMEM;
+	r->ev = grown;
+	evsel = perf_evsel__new(attr);
+	if (!evsel)
+		return -ENOMEM;
+	grown[r->nr_ev].name = strdup(name);
+	grown[r->nr_ev].kind = kind;
+	grown[r->nr_ev].format = format;
+	grown[r->nr_ev].evsel = evsel;
+	r->nr_ev++;
+	perf_evlist__add(r->evlist, evsel);
+	return 0;
+}
+
+static void sample_attr(struct rec *r, struct perf_event_attr *a)
+{
+	size_t bytes = (size_t)r->o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
+
+	a->size = sizeof(*a);
+	/* IDENTIFIER first in samples and last in other records: one rule finds the event
+	 * of any record. */
+	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_CPU;
+	a->sample_period = 1;
+	a->sample_id_all = 1;
+	a->read_format = PERF_FORMAT_ID;
+	a->inherit = 1;
+	a->disabled = r->o->argv ? 1 : 0;
+	a->enable_on_exec = r->o->argv ? 1 : 0;
+	/* The workloads time their phases with CLOCK_MONOTONIC: one clock for both. */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(bytes / 4);
+}
+
+static int setup_events(struct rec *r)
+{
+	const char *const *tps = r->o->events ? NULL : fol_default_tracepoints;
+	struct perf_event_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.comm_exec = a.task = 1;
+	sample_attr(r, &a);
+	ret = add_event(r, "tracking", "tracking", NULL, &a);
+	if (ret)
+		return ret;
+
+	for (int i = 0; r->o->events ? i < r->o->nr_events : fol_software_events[i] != NULL; i++) {
+		const char *name = r->o->events ? r->o->events[i] : fol_software_events[i];
+		struct fol_tp *tp = NULL;
+		int n = 0;
+
+		if (fol_record_named_attr(name, &a) == 0) {
+			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+			sample_attr(r, &a);
+			ret = add_event(r, name, "software", NULL, &a);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!strchr(name, ':'))
+			return fail(r, -EINVAL,
+				    "unknown event '%s': give a tracepoint as system:name or one of "
+				    "minor-faults, major-faults, page-faults, cpu-clock",
+				    name);
+		ret = fol_tp_resolve(name, &tp, &n);
+		if (ret)
+			return fail(r, ret,
+				    ret == -ENOENT ? "tracepoint '%s' does not exist on this kernel "
+						     "(see /sys/kernel/tracing/events)"
+						   : "cannot read tracepoint '%s': tracefs is not "
+						     "readable; run as root",
+				    name);
+		for (int k = 0; k < n; k++) {
+			char full[256];
+
+			memset(&a, 0, sizeof(a));
+			a.type = PERF_TYPE_TRACEPOINT;
+			a.config = tp[k].id;
+			a.sample_type = PERF_SAMPLE_RAW;
+			sample_attr(r, &a);
+			snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
+			ret = add_event(r, full, "tracepoint", tp[k].format, &a);
+			if (ret) {
+				fol_tp_free(tp, n);
+				return ret;
+			}
+			tp[k].format = NULL;
+		}
+		fol_tp_free(tp, n);
+	}
+	for (int i = 0; tps && tps[i]; i++) {
+		struct fol_tp *tp = NULL;
+		int n = 0;
+
+		ret = fol_tp_resolve(tps[i], &tp, &n);
+		if (ret == -ENODEV)
+			return fail(r, ret,
+				    "tracefs is not mounted and could not be mounted: run as root "
+				    "or mount it (mount -t tracefs nodev /sys/kernel/tracing)");
+		if (ret == -EACCES)
+			return fail(r, ret,
+				    "tracefs is not readable: run as root, or give your user access "
+				    "to /sys/kernel/tracing");
+		if (ret) {
+			fol_msgs_add(&r->res->warnings, "tracepoint %s not available on this kernel: "
+				     "skipped", tps[i]);
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			char full[256];
+
+			memset(&a, 0, sizeof(a));
+			a.type = PERF_TYPE_TRACEPOINT;
+			a.config = tp[k].id;
+			a.sample_type = PERF_SAMPLE_RAW;
+			sample_attr(r, &a);
+			snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
+			ret = add_event(r, full, "tracepoint", tp[k].format, &a);
+			if (ret) {
+				fol_tp_free(tp, n);
+				return ret;
+			}
+			tp[k].format = NULL;
+		}
+		fol_tp_free(tp, n);
+	}
+	return 0;
+}
+
+static int open_error(struct rec *r, int err, const char *what)
+{
+	int p = paranoid();
+
+	if (err == -EACCES || err == -EPERM)
+		return fail(r, err,
+			    "cannot open %s: permission denied (perf_event_paranoid is %d): run "
+			    "as root or set it to -1 (sysctl kernel.perf_event_paranoid=-1)",
+			    what, p);
+	if (err == -EMFILE)
+		return fail(r, err, "cannot open %s: too many open files: raise ulimit -n", what);
+	return fail(r, err, "cannot open %s: %s", what, strerror(-err));
+}
+
+/* The workload waits on a pipe until its events are open, so that nothing it does
+ * escapes the recording; exec enables them (enable_on_exec). */
+static int start_corked(struct rec *r)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		return e;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if (r->o->phase_file)
+			setenv("FOLIOSTAT_PHASES", r->o->phase_file, 1);
+		execvp(r->o->argv[0], r->o->argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	r->child = pid;
+	r->go_fd = go[1];
+	r->err_fd = err[0];
+	return 0;
+}
+
+static int uncork(struct rec *r)
+{
+	int e = 0;
+	ssize_t n;
+
+	child_pid = r->child;
+	if (write(r->go_fd, "g", 1) != 1)
+		return -errno;
+	close(r->go_fd);
+	r->go_fd = -1;
+	do
+		n = read(r->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(r->err_fd);
+	r->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		r->res->exec_errno = e;
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+		child_pid = 0;
+		return -e;
+	}
+	return 0;
+}
+
+static int threads_of(pid_t pid, struct perf_thread_map **out)
+{
+	char path[64];
+	pid_t tids[4096];
+	int n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < 4096)
+		if (de->d_name[0] != '.')
+			tids[n++] = atoi(de->d_name);
+	closedir(d);
+	*out = perf_thread_map__new_array(n, tids);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int flush_chunk(struct rec *r)
+{
+	int ret = 0;
+
+	if (r->chunk_used)
+		ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_RECORDS, r->chunk, r->chunk_used);
+	r->chunk_used = 0;
+	return ret;
+}
+
+static int drain(struct rec *r)
+{
+	struct perf_mmap *map;
+	union perf_event *ev;
+	int ret = 0;
+
+	perf_evlist__for_each_mmap(r->evlist, map, false) {
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((ev = perf_mmap__read_event(map)) != NULL) {
+			size_t sz = ev->header.size;
+
+			if (r->chunk_used + sz > CHUNK_FLUSH && (ret = flush_chunk(r)))
+				break;
+			memcpy(r->chunk + r->chunk_used, ev, sz);
+			r->chunk_used += sz;
+			r->res->records++;
+			if (ev->header.type == PERF_RECORD_SAMPLE)
+				r->res->samples++;
+			else if (ev->header.type == PERF_RECORD_LOST)
+				r->res->lost += ev->lost.lost;
+			perf_mmap__consume(map);
+		}
+		perf_mmap__read_done(map);
+		if (!ret)
+			ret = flush_chunk(r);
+		if (ret)
+			return ret;
+	}
+	ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, NULL, 0);
+	return ret ? ret : fol_writer_flush(r->w);
+}
+
+static uint64_t now_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int write_json(struct fol_writer *w, uint32_t type, cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = fol_writer_chunk_buf(w, type, s, strlen(s));
+	free(s);
+	return ret;
+}
+
+static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
+{
+	struct utsname u;
+	cJSON *m = cJSON_CreateObject(), *cmd;
+	long page = sysconf(_SC_PAGESIZE);
+	char buf[64];
+	FILE *f;
+	int ret, pmd_order = -1;
+
+	if (!m)
+		return -ENOMEM;
+	uname(&u);
+	cJSON_AddStringToObject(m, "tool", "foliostat");
+	cJSON_AddStringToObject(m, "version", FOL_VERSION);
+	cmd = cJSON_AddArrayToObject(m, "command");
+	for (int i = 0; r->o->argv && r->o->argv[i]; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(r->o->argv[i]));
+	cJSON_AddStringToObject(m, "mode", r->o->argv ? "workload" : "attach");
+	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child : r->o->pid);
+	cJSON_AddStringToObject(m, "kernel", u.release);
+	cJSON_AddStringToObject(m, "kernel_version", u.version);
+	cJSON_AddStringToObject(m, "machine", u.machine);
+	cJSON_AddStringToObject(m, "hostname", u.nodename);
+	cJSON_AddNumberToObject(m, "page_size", (double)page);
+	f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			pmd_order = __builtin_ctzl((unsigned long)(strtoul(buf, NULL, 10) / (unsigned long)page));
+		fclose(f);
+	}
+	cJSON_AddNumberToObject(m, "pmd_order", pmd_order);
+	cJSON_AddStringToObject(m, "clock", "CLOCK_MONOTONIC");
+	cJSON_AddNumberToObject(m, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
+	cJSON_AddNumberToObject(m, "started_ns", (double)start_mono);
+	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
+	ret = write_json(r->w, FOL_CHUNK_META, m);
+	cJSON_Delete(m);
+	return ret;
+}
+
+static int write_events(struct rec *r)
+{
+	int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
+	int ret = 0;
+
+	for (int i = 0; i < r->nr_ev && !ret; i++) {
+		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
+		cJSON *e = cJSON_CreateObject(), *attr, *ids;
+
+		cJSON_AddNumberToObject(e, "index", i);
+		cJSON_AddStringToObject(e, "name", r->ev[i].name);
+		cJSON_AddStringToObject(e, "kind", r->ev[i].kind);
+		attr = cJSON_AddObjectToObject(e, "attr");
+		cJSON_AddNumberToObject(attr, "type", a->type);
+		cJSON_AddNumberToObject(attr, "config", (double)a->config);
+		cJSON_AddNumberToObject(attr, "sample_type", (double)a->sample_type);
+		cJSON_AddNumberToObject(attr, "sample_period", (double)a->sample_period);
+		cJSON_AddNumberToObject(attr, "read_format", (double)a->read_format);
+		cJSON_AddBoolToObject(attr, "sample_id_all", a->sample_id_all);
+		cJSON_AddBoolToObject(attr, "inherit", a->inherit);
+		ids = cJSON_AddArrayToObject(e, "ids");
+		/* Sample ids fit a double exactly: the kernel hands them out from a counter. */
+		for (int c = 0; c < ncpu; c++)
+			for (int t = 0; t < nthr; t++) {
+				struct perf_counts_values v = { 0 };
+
+				if (perf_evsel__read(r->ev[i].evsel, c, t, &v) == 0)
+					cJSON_AddItemToArray(ids, cJSON_CreateNumber((double)v.id));
+			}
+		if (r->ev[i].format)
+			cJSON_AddStringToObject(e, "format", r->ev[i].format);
+		ret = write_json(r->w, FOL_CHUNK_EVENT, e);
+		cJSON_Delete(e);
+	}
+	return ret;
+}
+
+static void open_counters(struct rec *r)
+{
+	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu();
+
+	for (int i = 0; fol_counting_events[i] && r->nr_counters < 16; i++) {
+		struct rec_counter *c = &r->counters[r->nr_counters++];
+		struct perf_event_attr a;
+
+		c->name = fol_counting_events[i];
+		if (fol_record_named_attr(c->name, &a))
+			continue;
+		a.inherit = 1;
+		a.disabled = r->o->argv ? 1 : 0;
+		a.enable_on_exec = r->o->argv ? 1 : 0;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.exclude_guest = 1;
+		c->evsel = perf_evsel__new(&a);
+		if (!c->evsel)
+			continue;
+		c->err = perf_evsel__open(c->evsel, any, r->threads);
+		if (c->err) {
+			perf_evsel__delete(c->evsel);
+			c->evsel = NULL;
+			fol_msgs_add(&r->res->warnings, "counter %s: not supported", c->name);
+		}
+	}
+	perf_cpu_map__put(any);
+}
+
+static int write_counters_pmu(struct rec *r)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int ret;
+
+	for (int i = 0; i < r->nr_counters; i++) {
+		struct rec_counter *c = &r->counters[i];
+		cJSON *e = cJSON_CreateObject();
+		uint64_t val = 0, ena = 0, run = 0;
+		int ok = 0;
+
+		cJSON_AddStringToObject(e, "event", c->name);
+		if (c->evsel) {
+			int nthr = perf_thread_map__nr(r->threads);
+
+			for (int t = 0; t < nthr; t++) {
+				struct perf_counts_values v = { 0 };
+
+				if (perf_evsel__read(c->evsel, 0, t, &v) == 0) {
+					val += v.val;
+					ena += v.ena;
+					run += v.run;
+					ok = 1;
+				}
+			}
+		}
+		cJSON_AddBoolToObject(e, "supported", ok);
+		if (ok) {
+			cJSON_AddNumberToObject(e, "value", (double)val);
+			cJSON_AddNumberToObject(e, "time_enabled_ns", (double)ena);
+			cJSON_AddNumberToObject(e, "time_running_ns", (double)run);
+		}
+		cJSON_AddItemToArray(arr, e);
+	}
+	ret = write_json(r->w, FOL_CHUNK_PMU, arr);
+	cJSON_Delete(arr);
+	return ret;
+}
+
+static int write_phases(struct rec *r)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f;
+	int ret = 0;
+
+	if (!r->o->phase_file)
+		return 0;
+	f = fopen(r->o->phase_file, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n)
+		ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_WORKLOAD, buf, n);
+	return ret;
+}
+
+static int write_end(struct rec *r, uint64_t dur)
+{
+	cJSON *e = cJSON_CreateObject();
+	int ret;
+
+	cJSON_AddNumberToObject(e, "duration_ns", (double)dur);
+	if (r->o->argv) {
+		int st = r->res->wait_status;
+
+		if (WIFEXITED(st))
+			cJSON_AddNumberToObject(e, "exit_code", WEXITSTATUS(st));
+		else if (WIFSIGNALED(st))
+			cJSON_AddNumberToObject(e, "exit_signal", WTERMSIG(st));
+	}
+	if (stop_signal)
+		cJSON_AddNumberToObject(e, "interrupted_by", stop_signal);
+	cJSON_AddNumberToObject(e, "records", (double)r->res->records);
+	cJSON_AddNumberToObject(e, "samples", (double)r->res->samples);
+	cJSON_AddNumberToObject(e, "lost", (double)r->res->lost);
+	ret = write_json(r->w, FOL_CHUNK_END, e);
+	cJSON_Delete(e);
+	return ret;
+}
+
+static void cleanup(struct rec *r)
+{
+	if (r->go_fd >= 0)
+		close(r->go_fd);
+	if (r->err_fd >= 0)
+		close(r->err_fd);
+	if (r->child > 0) {
+		/* Still corked: it never ran the workload. */
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	child_pid = 0;
+	for (int i = 0; i < r->nr_counters; i++)
+		if (r->counters[i].evsel) {
+			perf_evsel__close(r->counters[i].evsel);
+			perf_evsel__delete(r->counters[i].evsel);
+		}
+	if (r->evlist) {
+		perf_evlist__munmap(r->evlist);
+		perf_evlist__close(r->evlist);
+		perf_evlist__delete(r->evlist);
+	}
+	for (int i = 0; i < r->nr_ev; i++) {
+		free(r->ev[i].name);
+		free(r->ev[i].format);
+	}
+	free(r->ev);
+	perf_cpu_map__put(r->cpus);
+	perf_thread_map__put(r->threads);
+	free(r->chunk);
+}
+
+static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int record_loop(struct rec *r, uint64_t start_mono)
+{
+	uint64_t deadline = r->o->duration > 0 ? start_mono + (uint64_t)(r->o->duration * 1e9) : 0;
+	int ret;
+
+	for (;;) {
+		int st;
+
+		perf_evlist__poll(r->evlist, 100);
+		ret = drain(r);
+		if (ret)
+			return ret;
+		if (r->child > 0) {
+			pid_t w = waitpid(r->child, &st, WNOHANG);
+
+			if (w == r->child) {
+				r->res->wait_status = st;
+				r->child = 0;
+				child_pid = 0;
+				break;
+			}
+		} else {
+			if (stop_signal || (deadline && now_ns(CLOCK_MONOTONIC) >= deadline))
+				break;
+			if (kill(r->o->pid, 0) < 0 && errno == ESRCH)
+				break;
+		}
+	}
+	perf_evlist__disable(r->evlist);
+	return drain(r);
+}
+
+int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
+{
+	struct rec r = { .o = o, .res = res, .go_fd = -1, .err_fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	uint64_t start_real, start_mono;
+	cJSON *before = NULL, *after;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->wait_status = -1;
+	stop_signal = 0;
+	libperf_init(libperf_quiet);
+	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
+		return fail(&r, -EINVAL, "mmap pages must be a power of two, not %d", o->mmap_pages);
+	r.evlist = perf_evlist__new();
+	r.chunk = malloc(CHUNK_FLUSH + 65536);
+	r.cpus = perf_cpu_map__new_online_cpus();
+	if (!r.evlist || !r.chunk || !r.cpus) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = setup_events(&r);
+	if (ret)
+		goto out;
+	ret = fol_writer_open(&r.w, o->output);
+	if (ret) {
+		fail(&r, ret, "cannot create %s: %s", o->output, strerror(-ret));
+		goto out;
+	}
+	if (o->argv) {
+		ret = start_corked(&r);
+		if (ret) {
+			fail(&r, ret, "cannot start the workload: %s", strerror(-ret));
+			goto out_file;
+		}
+		r.threads = perf_thread_map__new_array(1, &r.child);
+		ret = r.threads ? 0 : -ENOMEM;
+	} else {
+		ret = threads_of(o->pid, &r.threads);
+		if (ret) {
+			fail(&r, ret, "cannot attach to pid %d: %s", o->pid,
+			     ret == -ENOENT ? "no such process" : strerror(-ret));
+			goto out_file;
+		}
+	}
+	if (ret)
+		goto out_file;
+	perf_evlist__set_maps(r.evlist, r.cpus, r.threads);
+	ret = perf_evlist__open(r.evlist);
+	if (ret) {
+		open_error(&r, ret, "the perf events");
+		goto out_file;
+	}
+	ret = perf_evlist__mmap(r.evlist, o->mmap_pages);
+	if (ret) {
+		fail(&r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
+			      "or raise /proc/sys/kernel/perf_event_mlock_kb", o->mmap_pages, strerror(-ret));
+		goto out_file;
+	}
+	open_counters(&r);
+	start_real = now_ns(CLOCK_REALTIME);
+	start_mono = now_ns(CLOCK_MONOTONIC);
+	ret = write_meta(&r, start_real, start_mono);
+	if (!ret)
+		ret = write_events(&r);
+	before = fol_counters_snapshot("");
+	if (!ret && before)
+		ret = write_json(r.w, FOL_CHUNK_COUNTERS, before);
+	if (!ret)
+		ret = fol_writer_flush(r.w);
+	if (ret) {
+		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
+		goto out_file;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	if (o->argv) {
+		ret = uncork(&r);
+		if (ret) {
+			fail(&r, ret, "cannot execute '%s': %s", o->argv[0], strerror(-ret));
+			goto out_sig;
+		}
+	} else {
+		perf_evlist__enable(r.evlist);
+	}
+	ret = record_loop(&r, start_mono);
+	res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - start_mono) / 1e9;
+	if (!ret)
+		ret = write_counters_pmu(&r);
+	after = fol_counters_snapshot("");
+	if (!ret && after) {
+		ret = write_json(r.w, FOL_CHUNK_COUNTERS, after);
+	}
+	cJSON_Delete(after);
+	if (!ret)
+		ret = write_phases(&r);
+	if (!ret)
+		ret = write_end(&r, now_ns(CLOCK_MONOTONIC) - start_mono);
+	if (ret)
+		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
+out_sig:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+out_file:
+	res->bytes = r.w ? fol_writer_bytes(r.w) : 0;
+	if (r.w) {
+		int cret = fol_writer_close(r.w);
+
+		if (!ret && cret)
+			ret = fail(&r, cret, "cannot write %s: %s", o->output, strerror(-cret));
+	}
+	if (ret && (res->exec_errno || !res->records)) {
+		/* Nothing of the workload was recorded: put back what was there before. */
+		char old[4096];
+
+		snprintf(old, sizeof(old), "%s.old", o->output);
+		if (rename(old, o->output) < 0)
+			unlink(o->output);
+	}
+out:
+	cJSON_Delete(before);
+	cleanup(&r);
+	return ret;
+}
+
+void fol_record_result_free(struct fol_record_result *res)
+{
+	fol_msgs_free(&res->warnings);
+}

@@ -1,0 +1,287 @@
+#include "session.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+
+struct fol_session {
+	struct fol_reader *r;
+	struct fol_decoder *dec;
+	struct fol_merge *merge;
+	cJSON *meta, *before, *after, *pmu, *end, *phases;
+	struct fol_session_stats st;
+	int eof;
+	/* A chunk read while looking for the end of the header, not consumed yet. */
+	int pending;
+	uint32_t ptype;
+	const void *pbuf;
+	size_t plen;
+};
+
+static cJSON *parse(const void *buf, size_t len)
+{
+	return cJSON_ParseWithLength(buf, len);
+}
+
+/* Phases come as JSON lines from the workload. */
+static void add_phases(struct fol_session *s, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		cJSON *j = cJSON_ParseWithLength(p, n);
+
+		if (cJSON_IsObject(j))
+			cJSON_AddItemToArray(s->phases, j);
+		else
+			cJSON_Delete(j);
+		p += n + 1;
+	}
+}
+
+static void take_json(cJSON **slot, const void *buf, size_t len)
+{
+	cJSON *j = parse(buf, len);
+
+	if (!j)
+		return;
+	cJSON_Delete(*slot);
+	*slot = j;
+}
+
+/* Chunks other than records and rounds. */
+static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, size_t len)
+{
+	switch (type) {
+	case FOL_CHUNK_COUNTERS:
+		if (!s->before)
+			take_json(&s->before, buf, len);
+		else
+			take_json(&s->after, buf, len);
+		break;
+	case FOL_CHUNK_PMU:
+		take_json(&s->pmu, buf, len);
+		break;
+	case FOL_CHUNK_END:
+		take_json(&s->end, buf, len);
+		break;
+	case FOL_CHUNK_WORKLOAD:
+		add_phases(s, buf, len);
+		break;
+	default:
+		break; /* newer chunk types are skipped by older readers */
+	}
+}
+
+int fol_session_open(struct fol_session **sp, const char *path)
+{
+	struct fol_session *s = calloc(1, sizeof(*s));
+	uint32_t type;
+	const void *buf;
+	size_t len;
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	s->dec = fol_decoder_new();
+	s->merge = fol_merge_new();
+	s->phases = cJSON_CreateArray();
+	if (!s->dec || !s->merge || !s->phases) {
+		fol_session_close(s);
+		return -ENOMEM;
+	}
+	ret = fol_reader_open(&s->r, path);
+	if (ret) {
+		fol_session_close(s);
+		return ret;
+	}
+	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
+		if (type == FOL_CHUNK_META) {
+			take_json(&s->meta, buf, len);
+		} else if (type == FOL_CHUNK_EVENT) {
+			ret = fol_decoder_add_event(s->dec, buf, len);
+			if (ret == -ENOMEM)
+				break;
+		} else if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND ||
+			   type == FOL_CHUNK_END || type == FOL_CHUNK_PMU) {
+			s->pending = 1;
+			s->ptype = type;
+			s->pbuf = buf;
+			s->plen = len;
+			break;
+		} else {
+			other_chunk(s, type, buf, len);
+		}
+	}
+	if (ret < 0 && ret != -EPROTO) {
+		fol_session_close(s);
+		return ret;
+	}
+	if (!s->meta || fol_decoder_nr_events(s->dec) == 0) {
+		fol_session_close(s);
+		return -EPROTO;
+	}
+	if (ret == 0)
+		s->eof = 1;
+	*sp = s;
+	return 0;
+}
+
+void fol_session_close(struct fol_session *s)
+{
+	if (!s)
+		return;
+	fol_reader_close(s->r);
+	fol_decoder_free(s->dec);
+	fol_merge_free(s->merge);
+	cJSON_Delete(s->meta);
+	cJSON_Delete(s->before);
+	cJSON_Delete(s->after);
+	cJSON_Delete(s->pmu);
+	cJSON_Delete(s->end);
+	cJSON_Delete(s->phases);
+	free(s);
+}
+
+static int push_records(struct fol_session *s, const char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		uint64_t t;
+		int ret;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off) {
+			/* The chunk's CRC was right, so the writer wrote this: skip the rest. */
+			s->st.bad_records++;
+			return 0;
+		}
+		s->st.records++;
+		ret = fol_decoder_time(s->dec, buf + off, h.size, &t);
+		if (ret == -ENOENT)
+			s->st.unknown_records++;
+		else if (ret)
+			s->st.bad_records++;
+		else if ((ret = fol_merge_push(s->merge, t, buf + off, h.size)))
+			return ret;
+		off += h.size;
+	}
+	if (off != len)
+		s->st.bad_records++;
+	return 0;
+}
+
+/* Feed one chunk to the merge; 0 at the end of the file. */
+static int feed(struct fol_session *s)
+{
+	uint32_t type;
+	const void *buf;
+	size_t len;
+	int ret;
+
+	if (s->pending) {
+		s->pending = 0;
+		type = s->ptype;
+		buf = s->pbuf;
+		len = s->plen;
+	} else if (s->eof) {
+		return 0;
+	} else {
+		ret = fol_reader_next(s->r, &type, &buf, &len);
+		if (ret <= 0) {
+			s->eof = 1;
+			return ret;
+		}
+	}
+	if (type == FOL_CHUNK_RECORDS)
+		ret = push_records(s, buf, len);
+	else if (type == FOL_CHUNK_ROUND)
+		fol_merge_round(s->merge), ret = 0;
+	else
+		other_chunk(s, type, buf, len), ret = 0;
+	return ret < 0 ? ret : 1;
+}
+
+int fol_session_next(struct fol_session *s, struct fol_event *ev)
+{
+	for (;;) {
+		uint64_t t;
+		const void *rec;
+		size_t size;
+		int ret;
+
+		if (fol_merge_pop(s->merge, &t, &rec, &size)) {
+			ret = fol_decoder_decode(s->dec, rec, size, ev);
+			if (ret < 0) {
+				s->st.bad_records++;
+				continue;
+			}
+			if (ret == 0)
+				continue;
+			if (ev->kind == FOL_EV_LOST)
+				s->st.lost += ev->lost.lost;
+			s->st.events++;
+			return 1;
+		}
+		ret = feed(s);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			if (!fol_merge_queued(s->merge))
+				return 0;
+			fol_merge_flush_all(s->merge);
+		}
+	}
+}
+
+const struct fol_decoder *fol_session_decoder(const struct fol_session *s)
+{
+	return s->dec;
+}
+
+const cJSON *fol_session_meta(const struct fol_session *s)
+{
+	return s->meta;
+}
+
+const cJSON *fol_session_counters_before(const struct fol_session *s)
+{
+	return s->before;
+}
+
+const cJSON *fol_session_counters_after(const struct fol_session *s)
+{
+	return s->after;
+}
+
+const cJSON *fol_session_pmu(const struct fol_session *s)
+{
+	return s->pmu;
+}
+
+const cJSON *fol_session_end(const struct fol_session *s)
+{
+	return s->end;
+}
+
+const cJSON *fol_session_phases(const struct fol_session *s)
+{
+	return s->phases;
+}
+
+struct fol_session_stats fol_session_stats(const struct fol_session *s)
+{
+	struct fol_session_stats st = s->st;
+
+	st.out_of_order = fol_merge_late(s->merge);
+	st.merge_peak = fol_merge_peak(s->merge);
+	st.file = *fol_reader_status(s->r);
+	return st;
+}

@@ -1,0 +1,43 @@
+/* A recording opened for reading: its metadata, and its events decoded and merged into
+ * time order, streamed one at a time. */
+#ifndef FOL_SESSION_H
+#define FOL_SESSION_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "event.h"
+#include "file.h"
+
+struct fol_session;
+
+struct fol_session_stats {
+	uint64_t records;	/* perf records read */
+	uint64_t events;	/* decoded and returned */
+	uint64_t bad_records;	/* malformed: skipped */
+	uint64_t unknown_records; /* of an event id the file does not describe */
+	uint64_t lost;		/* the kernel dropped these (PERF_RECORD_LOST) */
+	uint64_t out_of_order;	/* arrived after newer ones were released */
+	uint64_t merge_peak;	/* most records held by the merge at once */
+	struct fol_reader_status file;
+};
+
+/* Reads the header chunks. -EPROTO: not a foliostat recording or no usable header;
+ * other negative codes from open(2). */
+int fol_session_open(struct fol_session **s, const char *path);
+void fol_session_close(struct fol_session *s);
+/* 1: ev is the next event in time order (valid until the next call); 0: the end. */
+int fol_session_next(struct fol_session *s, struct fol_event *ev);
+
+const struct fol_decoder *fol_session_decoder(const struct fol_session *s);
+const cJSON *fol_session_meta(const struct fol_session *s);
+/* Known once the stream has ended (they are written after the records). */
+const cJSON *fol_session_counters_before(const struct fol_session *s);
+const cJSON *fol_session_counters_after(const struct fol_session *s);
+const cJSON *fol_session_pmu(const struct fol_session *s);
+const cJSON *fol_session_end(const struct fol_session *s);
+const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be empty */
+struct fol_session_stats fol_session_stats(const struct fol_session *s);
+
+#endif

@@ -1,0 +1,22 @@
+/* Tracepoint discovery through libtracefs: ids and format text for the recording. */
+#ifndef FOL_TRACEPOINT_H
+#define FOL_TRACEPOINT_H
+
+#include <stdint.h>
+
+struct fol_tp {
+	char *system;
+	char *name;
+	uint64_t id;
+	char *format; /* the tracefs format file, stored in the recording */
+};
+
+/* Resolve "system:event"; the event part may be a glob ("huge_memory:*").
+ * Appends to *tps, counting in *n. -ENOENT when nothing matches, -EACCES when tracefs cannot be read,
+ * -ENODEV when tracefs is not mounted and cannot be. */
+int fol_tp_resolve(const char *spec, struct fol_tp **tps, int *n);
+void fol_tp_free(struct fol_tp *tps, int n);
+/* The tracefs directory, or NULL when it is neither mounted nor mountable. */
+const char *fol_tp_tracefs_dir(void);
+
+#endif

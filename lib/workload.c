@@ -1,0 +1,159 @@
+#include "workload.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PMD_SIZE (2ul << 20)
+
+const struct fol_wl_info fol_workloads[] = {
+	{ "fork-reuse", "populate, fork, the child exits, the parent writes again: "
+			"write-protect reuse faults on exclusive folios" },
+	{ "cow", "populate, fork, the parent writes while the child is alive: COW copies" },
+	{ "populate", "first touch only: anonymous allocation faults" },
+	{ NULL, NULL },
+};
+
+static const char *const policy_names[] = {
+	[FOL_WL_PTE_THP] = "pte-thp",
+	[FOL_WL_THP] = "thp",
+	[FOL_WL_MTHP] = "mthp",
+	[FOL_WL_SMALL] = "small",
+};
+
+const char *fol_wl_policy_name(enum fol_wl_policy p)
+{
+	return policy_names[p];
+}
+
+int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out)
+{
+	for (size_t i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)
+		if (!strcmp(s, policy_names[i])) {
+			*out = (enum fol_wl_policy)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int fol_wl_parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'G': case 'g': v <<= 30; end++; break;
+	case 'M': case 'm': v <<= 20; end++; break;
+	case 'K': case 'k': v <<= 10; end++; break;
+	case '\0': break;
+	default: return -EINVAL;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || !v)
+		return -EINVAL;
+	*out = (size_t)v;
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void phase(FILE *f, const char *name, uint64_t start, uint64_t end)
+{
+	if (f)
+		fprintf(f, "{\"phase\":\"%s\",\"start_ns\":%llu,\"end_ns\":%llu}\n", name,
+			(unsigned long long)start, (unsigned long long)end);
+}
+
+static void touch(char *p, size_t size, size_t stride)
+{
+	for (size_t off = 0; off < size; off += stride)
+		((volatile char *)p)[off] = (char)(off >> 12 | 1);
+}
+
+int fol_wl_run(const struct fol_wl_opts *o)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t stride = o->stride ? o->stride : page;
+	FILE *ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
+	uint64_t t0, t1;
+	char *raw, *p;
+	int st, ret = 0;
+	pid_t pid;
+
+	/* Natural 2M alignment so that every folio size can be used. */
+	raw = mmap(NULL, o->size + PMD_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		   -1, 0);
+	if (raw == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	p = (char *)(((uintptr_t)raw + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
+	if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
+		madvise(p, o->size, MADV_HUGEPAGE);
+	else if (o->policy == FOL_WL_SMALL)
+		madvise(p, o->size, MADV_NOHUGEPAGE);
+
+	t0 = mono_ns();
+	touch(p, o->size, page);
+	t1 = mono_ns();
+	phase(ph, "populate", t0, t1);
+	if (o->policy == FOL_WL_PTE_THP) {
+		/* Changing the protection of one page splits the PMD mapping, not the folio:
+		 * the 2M folio stays whole but is mapped by 512 PTEs. */
+		t0 = mono_ns();
+		for (size_t off = 0; off + PMD_SIZE <= o->size; off += PMD_SIZE) {
+			mprotect(p + off, page, PROT_READ);
+			mprotect(p + off, page, PROT_READ | PROT_WRITE);
+		}
+		phase(ph, "pte-map", t0, mono_ns());
+	}
+	if (!strcmp(o->name, "populate"))
+		goto done;
+
+	t0 = mono_ns();
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto done;
+	}
+	if (pid == 0) {
+		if (!strcmp(o->name, "cow"))
+			pause();
+		_exit(0);
+	}
+	if (strcmp(o->name, "cow")) {
+		waitpid(pid, &st, 0);
+		phase(ph, "fork+child-exit", t0, mono_ns());
+	} else {
+		phase(ph, "fork", t0, mono_ns());
+	}
+	t0 = mono_ns();
+	touch(p, o->size, stride);
+	t1 = mono_ns();
+	phase(ph, strcmp(o->name, "cow") ? "reuse" : "cow", t0, t1);
+	if (!strcmp(o->name, "cow")) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+done:
+	munmap(raw, o->size + PMD_SIZE);
+out:
+	if (ph)
+		fclose(ph);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/* Built-in workloads: the reference scenarios of the linux-mm threads, with phase timings
+ * measured inside the workload. */
+#ifndef FOL_WORKLOAD_H
+#define FOL_WORKLOAD_H
+
+#include <stddef.h>
+
+enum fol_wl_policy {
+	FOL_WL_PTE_THP,	/* MADV_HUGEPAGE, then split each PMD mapping: PTE-mapped 2M folios */
+	FOL_WL_THP,	/* MADV_HUGEPAGE: PMD-mapped 2M folios where THP allows */
+	FOL_WL_MTHP,	/* no madvise: whatever the mTHP "always" sizes give */
+	FOL_WL_SMALL,	/* MADV_NOHUGEPAGE: 4K pages only */
+};
+
+struct fol_wl_opts {
+	const char *name;	/* "fork-reuse", "cow", "populate" */
+	size_t size;
+	enum fol_wl_policy policy;
+	size_t stride;		/* bytes between stores in the write pass; page size by default */
+	const char *phase_file;	/* JSON lines of phase timings, or NULL */
+};
+
+struct fol_wl_info {
+	const char *name;
+	const char *help;
+};
+
+extern const struct fol_wl_info fol_workloads[];
+
+int fol_wl_parse_size(const char *s, size_t *out);
+int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
+const char *fol_wl_policy_name(enum fol_wl_policy p);
+/* Runs in the calling process; returns 0 or a negative errno. */
+int fol_wl_run(const struct fol_wl_opts *o);
+
+#endif

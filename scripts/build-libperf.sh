@@ -1,0 +1,67 @@
+#!/bin/sh
+# Build libperf and libapi from Debian's linux-source-6.12 package into deps/libperf.
+# Debian ships no libperf package; the kernel's tools/lib/perf is the upstream source.
+# Idempotent: a stamp records which source package version was built; a matching stamp
+# and present libraries mean there is nothing to do.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dest="$top/deps/libperf"
+series=6.12
+pkg="linux-source-$series"
+stamp="$dest/.stamp"
+
+die() { echo "build-libperf: $*" >&2; exit 1; }
+
+if [ -f "$stamp" ] && [ -f "$dest/lib/libperf.a" ] && [ -f "$dest/lib/libapi.a" ]; then
+	exit 0
+fi
+
+command -v apt-get >/dev/null || die "apt-get not found: this script needs Debian (or build tools/lib/perf of a $series kernel by hand into $dest)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-libperf.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cd "$work"
+# apt-get download runs as _apt when it can; a private world-writable dir avoids its warning.
+chmod 0777 "$work"
+if ! apt-get download "$pkg" >apt.log 2>&1; then
+	if ! { apt-get update -qq >>apt.log 2>&1 && apt-get download "$pkg" >>apt.log 2>&1; }; then
+		cat apt.log >&2
+		die "could not download $pkg from Debian's archive: check network access and apt sources"
+	fi
+fi
+deb=$(ls "$pkg"_*.deb 2>/dev/null | head -n 1)
+[ -n "$deb" ] || die "apt-get download left no $pkg .deb"
+version=$(dpkg-deb -f "$deb" Version)
+case "$version" in
+$series.*) ;;
+*) die "$pkg has version $version, expected $series.x" ;;
+esac
+
+# Only the parts of the tree libperf's build reads; the whole tree is ~1.5 GB unpacked.
+dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./usr/src/$pkg.tar.xz" |
+	tar -xJ "$pkg/tools/lib" "$pkg/tools/include" "$pkg/tools/build" "$pkg/tools/scripts" \
+		"$pkg/tools/arch" "$pkg/include/uapi" "$pkg/arch/x86/include/uapi" "$pkg/scripts" \
+		"$pkg/Makefile" ||
+	die "could not unpack the kernel sources from $deb"
+
+src="$work/$pkg/tools/lib"
+[ -f "$src/perf/Makefile" ] || die "$deb holds no tools/lib/perf"
+make -s -C "$src/perf" -j"$(nproc)" prefix="$work/inst" libdir="$work/inst/lib" \
+	install_lib install_headers >build.log 2>&1 || { tail -n 30 build.log >&2; die "libperf build failed (log above)"; }
+[ -f "$src/api/libapi.a" ] || die "libapi.a was not built beside libperf"
+
+# Check what we link against: the entry points foliostat uses must be there.
+for sym in perf_evlist__open perf_evlist__mmap perf_mmap__read_event perf_evsel__read; do
+	nm "$work/inst/lib/libperf.a" 2>/dev/null | grep -q " T $sym\$" || die "libperf.a lacks $sym"
+done
+nm "$src/api/libapi.a" | grep -q " T fdarray__poll\$" || die "libapi.a lacks fdarray__poll"
+
+rm -rf "$dest"
+mkdir -p "$dest/lib" "$dest/include" "$dest/doc"
+cp -a "$work/inst/include/." "$dest/include/"
+cp "$work/inst/lib/libperf.a" "$src/api/libapi.a" "$dest/lib/"
+cp -a "$src/perf/Documentation/." "$dest/doc/"
+echo "$pkg $version" >"$stamp"
+echo "build-libperf: built libperf from $pkg $version into $dest"

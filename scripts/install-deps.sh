@@ -1,0 +1,25 @@
+#!/bin/sh
+# Install what foliostat needs on Debian 12: the libraries from Debian, libperf built from
+# Debian's kernel source package. Safe to run again: it installs only what is missing.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libncurses-dev
+zlib1g-dev libcmocka-dev tmux perl linux-perf xz-utils binutils"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: missing Debian packages:$missing; run as root or: sudo apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "install-deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+exec "$top/scripts/build-libperf.sh"
