@@ -1,0 +1,221 @@
+#include "check.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <perf/cpumap.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "record.h"
+#include "tracepoint.h"
+
+struct list {
+	struct fol_check_item *v;
+	int n;
+};
+
+__attribute__((format(printf, 6, 7))) static void add(struct list *l, const char *section,
+						     const char *what, enum fol_check_state st,
+						     const char *fix, const char *fmt, ...)
+{
+	struct fol_check_item *grown = realloc(l->v, sizeof(*l->v) * (size_t)(l->n + 1));
+	struct fol_check_item *it;
+	va_list ap;
+
+	if (!grown)
+		return;
+	l->v = grown;
+	it = &grown[l->n++];
+	memset(it, 0, sizeof(*it));
+	snprintf(it->section, sizeof(it->section), "%s", section);
+	snprintf(it->what, sizeof(it->what), "%s", what);
+	it->state = st;
+	snprintf(it->fix, sizeof(it->fix), "%s", fix ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(it->detail, sizeof(it->detail), fmt, ap);
+	va_end(ap);
+}
+
+static int read_int(const char *path, int *v)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%d", v) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+/* Open the event on this process alone: whether the kernel and PMU have it. */
+static int try_event(const char *name)
+{
+	struct perf_event_attr a;
+	struct perf_evsel *e;
+	struct perf_thread_map *t;
+	struct perf_cpu_map *any;
+	int ret;
+
+	if (fol_record_named_attr(name, &a))
+		return -ENOENT;
+	a.exclude_kernel = geteuid() != 0;
+	t = perf_thread_map__new_dummy();
+	any = perf_cpu_map__new_any_cpu();
+	e = perf_evsel__new(&a);
+	if (!t || !any || !e) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	perf_thread_map__set_pid(t, 0, 0);
+	ret = perf_evsel__open(e, any, t);
+	if (!ret)
+		perf_evsel__close(e);
+out:
+	if (e)
+		perf_evsel__delete(e);
+	perf_thread_map__put(t);
+	perf_cpu_map__put(any);
+	return ret;
+}
+
+static void check_perf(struct list *l)
+{
+	int p;
+
+	if (read_int("/proc/sys/kernel/perf_event_paranoid", &p)) {
+		add(l, "perf", "perf_event_open", FOL_CHECK_MISSING,
+		    "build the kernel with CONFIG_PERF_EVENTS=y",
+		    "/proc/sys/kernel/perf_event_paranoid is missing");
+		return;
+	}
+	if (geteuid() == 0 || p <= -1)
+		add(l, "perf", "perf_event_paranoid", FOL_CHECK_OK, NULL, "%d%s", p,
+		    geteuid() == 0 ? " (running as root)" : "");
+	else
+		add(l, "perf", "perf_event_paranoid", FOL_CHECK_MISSING,
+		    "run as root or set it to -1: sysctl kernel.perf_event_paranoid=-1",
+		    "%d: tracepoints of other processes and kernel addresses are refused", p);
+	for (int i = 0; fol_software_events[i]; i++) {
+		int ret = try_event(fol_software_events[i]);
+
+		add(l, "perf", fol_software_events[i], ret ? FOL_CHECK_MISSING : FOL_CHECK_OK,
+		    ret ? "exact fault latency needs this software event" : NULL, "%s",
+		    ret ? strerror(-ret) : "sampled at period 1: exact per-fault latency");
+	}
+}
+
+static void check_tracepoints(struct list *l)
+{
+	const char *dir = fol_tp_tracefs_dir();
+	char kp[4200];
+
+	if (!dir) {
+		add(l, "tracefs", "tracefs", FOL_CHECK_MISSING,
+		    "mount it: mount -t tracefs nodev /sys/kernel/tracing (as root)",
+		    "not mounted and could not be mounted");
+		return;
+	}
+	if (access(dir, R_OK | X_OK)) {
+		add(l, "tracefs", "tracefs", FOL_CHECK_MISSING,
+		    "run as root, or give your user read access to the tracefs directory",
+		    "%s is not readable", dir);
+		return;
+	}
+	add(l, "tracefs", "tracefs", FOL_CHECK_OK, NULL, "%s", dir);
+	for (int i = 0; fol_default_tracepoints[i]; i++) {
+		struct fol_tp *tp = NULL;
+		int n = 0, ret = fol_tp_resolve(fol_default_tracepoints[i], &tp, &n);
+
+		if (ret)
+			add(l, "tracepoints", fol_default_tracepoints[i], FOL_CHECK_WARN,
+			    "recorded without it; a kernel with this tracepoint gives more detail",
+			    "not available: %s", strerror(-ret));
+		else if (n > 1)
+			add(l, "tracepoints", fol_default_tracepoints[i], FOL_CHECK_OK, NULL,
+			    "%d events", n);
+		else
+			add(l, "tracepoints", fol_default_tracepoints[i], FOL_CHECK_OK, NULL,
+			    "available (id %llu)", (unsigned long long)tp[0].id);
+		fol_tp_free(tp, n);
+	}
+	snprintf(kp, sizeof(kp), "%s/kprobe_events", dir);
+	if (access(kp, F_OK) == 0)
+		add(l, "kprobes", "kprobe events", FOL_CHECK_OK, NULL,
+		    "available: optional detail (do_wp_page) can be added");
+	else
+		add(l, "kprobes", "kprobe events", FOL_CHECK_INFO,
+		    "not needed: exact latency uses tracepoints and software events",
+		    "not available (CONFIG_KPROBE_EVENTS off)");
+}
+
+static void check_counters(struct list *l)
+{
+	for (int i = 0; fol_counting_events[i]; i++) {
+		int ret = try_event(fol_counting_events[i]);
+
+		add(l, "counters", fol_counting_events[i], ret ? FOL_CHECK_INFO : FOL_CHECK_OK,
+		    ret ? "no hardware PMU here (a VM?): reported as not supported" : NULL, "%s",
+		    ret ? "not supported" : "supported");
+	}
+}
+
+static void check_thp(struct list *l)
+{
+	cJSON *snap = fol_counters_snapshot("");
+	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(snap, "thp");
+	const cJSON *mthp = cJSON_GetObjectItemCaseSensitive(snap, "mthp");
+	const cJSON *en = cJSON_GetObjectItemCaseSensitive(thp, "enabled"), *sz;
+	FILE *f;
+	char line[256];
+	int swaps = 0;
+
+	if (!cJSON_IsString(en))
+		add(l, "thp", "transparent hugepages", FOL_CHECK_WARN,
+		    "build the kernel with CONFIG_TRANSPARENT_HUGEPAGE=y", "not available");
+	else
+		add(l, "thp", "PMD THP (2M)", FOL_CHECK_OK, NULL, "enabled=%s", en->valuestring);
+	if (!cJSON_GetArraySize(mthp))
+		add(l, "thp", "mTHP sizes", FOL_CHECK_WARN,
+		    "a 6.8+ kernel has per-size policies under "
+		    "/sys/kernel/mm/transparent_hugepage/hugepages-*kB",
+		    "none: this kernel has no multi-size THP");
+	cJSON_ArrayForEach(sz, mthp)
+	{
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(sz, "enabled");
+		char what[64];
+
+		if (!cJSON_IsString(p))
+			continue; /* a size the kernel lists but offers no policy for */
+		snprintf(what, sizeof(what), "mTHP %s", sz->string);
+		add(l, "thp", what, FOL_CHECK_INFO, NULL, "enabled=%s", p->valuestring);
+	}
+	cJSON_Delete(snap);
+	f = fopen("/proc/swaps", "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			swaps++;
+		fclose(f);
+	}
+	add(l, "thp", "swap", swaps > 1 ? FOL_CHECK_OK : FOL_CHECK_INFO,
+	    swaps > 1 ? NULL : "the pageout workload needs swap: mkswap + swapon a file",
+	    swaps > 1 ? "%d device(s)" : "none", swaps - 1);
+}
+
+int fol_check_run(struct fol_check_item **items)
+{
+	struct list l = { 0 };
+
+	check_perf(&l);
+	check_tracepoints(&l);
+	check_counters(&l);
+	check_thp(&l);
+	*items = l.v;
+	return l.n;
+}

@@ -1,0 +1,52 @@
+#!/bin/bash
+# A recording cut short stays readable: foliostat killed with SIGKILL mid-run, and Ctrl-C
+# (SIGINT) passed to the workload with the file finished properly.
+. "$(dirname "$0")/lib.sh"
+need_root
+plan 10
+
+cd "$T"
+fw=$(workload_bin fw)
+# SIGKILL of foliostat while the workload runs.
+"$FOLIOSTAT" record -q -o k.data -- "$fw" __workload fork-reuse --size 1G --policy small 2>/dev/null &
+rec=$!
+sleep 1.5
+kill -KILL "$rec"
+wait "$rec" 2>/dev/null
+pkill -KILL -x fw
+"$FOLIOSTAT" script -i k.data >k.txt 2>k.err; rc=$?
+is "$rc" 0 "a recording whose writer was SIGKILLed is readable (exit 0)"
+grep -q "ends early" k.err; ok $? "... with a warning that it ends early"
+n=$(grep -c "page_fault_user" k.txt)
+[ "$n" -gt 1000 ]; ok $? "... holding the events written before the kill ($n faults)"
+
+# SIGINT to foliostat reaches the workload; the file is complete. Job control keeps
+# bash from starting the background job with SIGINT ignored.
+set -m
+"$FOLIOSTAT" record -q -o i.data -- sleep 30 2>i.err &
+rec=$!
+set +m
+sleep 0.5
+kill -INT "$rec"
+wait "$rec"; rc=$?
+is "$rc" 130 "SIGINT: the workload died of it, exit 128+2"
+"$FOLIOSTAT" script -i i.data >/dev/null 2>i2.err; rc=$?
+is "$rc" 0 "the interrupted recording reads back"
+grep -q "ends early" i2.err; ok $((!$?)) "... and is complete"
+"$FOLIOSTAT" record -q -o t.data -- sleep 30 2>/dev/null &
+rec=$!
+sleep 0.5
+kill -TERM "$rec"
+wait "$rec"; rc=$?
+is "$rc" 143 "SIGTERM is passed on too: exit 128+15"
+
+# Attach mode with --duration.
+sleep 30 &
+victim=$!
+"$FOLIOSTAT" record -q -p "$victim" --duration 0.5 -o p.data 2>/dev/null; rc=$?
+is "$rc" 0 "record -p PID --duration 0.5 exits 0"
+kill "$victim"
+"$FOLIOSTAT" script -i p.data >/dev/null 2>p.err; rc=$?
+is "$rc" 0 "the attached recording reads back"
+grep -q "ends early" p.err; ok $((!$?)) "... and is complete"
+exit $_fail

@@ -1,0 +1,296 @@
+/* Decoder: fields by name from stored format text, sample layouts, side-band trailers,
+ * malformed records. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "decode.h"
+
+/* The 6.18 format, and a made-up one with the same fields moved around: the decoder
+ * must read both by name. */
+static const char fmt_618[] =
+	"name: page_fault_user\nID: 190\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long address;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long error_code;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"address=%ps ip=%ps error_code=0x%lx\", (void *)REC->address, (void *)REC->ip, REC->error_code\n";
+
+static const char fmt_moved[] =
+	"name: page_fault_user\nID: 77\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned int error_code;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long address;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"address=%lx\", REC->address\n";
+
+static const char fmt_rss[] =
+	"name: rss_stat\nID: 646\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned int mm_id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int curr;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int member;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:long size;\toffset:24;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"size=%ldB\", REC->size\n";
+
+#define ST_TP (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+	       PERF_SAMPLE_RAW)
+#define ST_SW (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	       PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
+
+static void add_event(struct fol_decoder *d, const char *name, const char *kind, uint64_t st,
+		      uint64_t id, const char *fmt)
+{
+	char *json, *esc = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&esc, &n);
+
+	/* JSON-escape the format text the simple way: it has no quotes we need to keep. */
+	for (const char *p = fmt; p && *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else
+			fputc(*p, f);
+	}
+	fclose(f);
+	assert_true(asprintf(&json,
+			     "{\"index\":0,\"name\":\"%s\",\"kind\":\"%s\",\"attr\":{\"type\":2,"
+			     "\"config\":1,\"sample_type\":%llu},\"ids\":[%llu]%s%s%s}",
+			     name, kind, (unsigned long long)st, (unsigned long long)id,
+			     fmt ? ",\"format\":\"" : "", fmt ? esc : "", fmt ? "\"" : "") > 0);
+	assert_int_equal(fol_decoder_add_event(d, json, strlen(json)), 0);
+	free(json);
+	free(esc);
+}
+
+struct rec {
+	char b[512];
+	size_t n;
+};
+
+static void put(struct rec *r, const void *p, size_t n)
+{
+	memcpy(r->b + r->n, p, n);
+	r->n += n;
+}
+
+static void put64(struct rec *r, uint64_t v)
+{
+	put(r, &v, 8);
+}
+
+static void put32x2(struct rec *r, uint32_t a, uint32_t b)
+{
+	uint32_t v[2] = { a, b };
+
+	put(r, v, 8);
+}
+
+static void finish(struct rec *r, uint32_t type)
+{
+	struct perf_event_header h = { .type = type, .size = (uint16_t)r->n };
+
+	memcpy(r->b, &h, sizeof(h));
+}
+
+static void tp_sample(struct rec *r, uint64_t id, uint64_t time, const void *raw, uint32_t rawlen)
+{
+	r->n = sizeof(struct perf_event_header);
+	put64(r, id);
+	put32x2(r, 100, 101);
+	put64(r, time);
+	put32x2(r, 1, 0);
+	put(r, &rawlen, 4);
+	put(r, raw, rawlen);
+	while (r->n % 8)
+		r->b[r->n++] = 0;
+	finish(r, PERF_RECORD_SAMPLE);
+}
+
+static void test_fault_by_name(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	uint64_t t;
+	char raw[36] = { 0 };
+	uint64_t addr = 0x7f0000012345, ip = 0x401000, ec = 0x7;
+	uint32_t ec32 = 6;
+	char text[256];
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 22, fmt_moved);
+
+	memcpy(raw + 8, &addr, 8);
+	memcpy(raw + 16, &ip, 8);
+	memcpy(raw + 24, &ec, 8);
+	tp_sample(&r, 11, 5000, raw, 32);
+	assert_int_equal(fol_decoder_time(d, r.b, r.n, &t), 0);
+	assert_int_equal(t, 5000);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_USER);
+	assert_int_equal(ev.pid, 100);
+	assert_int_equal(ev.tid, 101);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.fault.address, addr);
+	assert_int_equal(ev.fault.ip, ip);
+	assert_int_equal(ev.fault.error_code, 7);
+	fol_decoder_format(d, &ev, text, sizeof(text));
+	assert_non_null(strstr(text, "address=0x7f0000012345"));
+	assert_non_null(strstr(text, "error_code=0x7"));
+
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 8, &ec32, 4);
+	memcpy(raw + 16, &ip, 8);
+	memcpy(raw + 24, &addr, 8);
+	tp_sample(&r, 22, 6000, raw, 32);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.fault.address, addr);
+	assert_int_equal(ev.fault.error_code, 6);
+	assert_int_equal(fol_decoder_event(d, 1)->samples, 1);
+	fol_decoder_free(d);
+}
+
+static void test_signed_field(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	char raw[32] = { 0 };
+	int32_t member = 1;
+	int64_t size = -4096;
+
+	(void)state;
+	add_event(d, "kmem:rss_stat", "tracepoint", ST_TP, 5, fmt_rss);
+	memcpy(raw + 16, &member, 4);
+	memcpy(raw + 24, &size, 8);
+	tp_sample(&r, 5, 1, raw, 32);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_RSS_STAT);
+	assert_int_equal(ev.rss.member, 1);
+	assert_true(ev.rss.size == -4096);
+	fol_decoder_free(d);
+}
+
+static void test_software_and_sideband(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	uint64_t t;
+
+	(void)state;
+	add_event(d, "minor-faults", "software", ST_SW, 9, NULL);
+	add_event(d, "tracking", "tracking", ST_TP & ~(uint64_t)PERF_SAMPLE_RAW, 3, NULL);
+
+	r.n = sizeof(struct perf_event_header);
+	put64(&r, 9);
+	put64(&r, 0x401000);	/* ip */
+	put32x2(&r, 7, 8);
+	put64(&r, 777);
+	put64(&r, 0x7f00dead000); /* addr */
+	put32x2(&r, 0, 0);
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_EXIT);
+	assert_int_equal(ev.exit.addr, 0x7f00dead000);
+	assert_int_equal(ev.time, 777);
+
+	/* FORK: pid, ppid, tid, ptid, time; then the sample_id trailer. */
+	r.n = sizeof(struct perf_event_header);
+	put32x2(&r, 20, 10);
+	put32x2(&r, 21, 10);
+	put64(&r, 999);
+	put32x2(&r, 20, 21); /* trailer: TID */
+	put64(&r, 999);	     /* TIME */
+	put32x2(&r, 1, 0);   /* CPU */
+	put64(&r, 3);	     /* IDENTIFIER */
+	finish(&r, PERF_RECORD_FORK);
+	assert_int_equal(fol_decoder_time(d, r.b, r.n, &t), 0);
+	assert_int_equal(t, 999);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FORK);
+	assert_int_equal(ev.fork.pid, 20);
+	assert_int_equal(ev.fork.ppid, 10);
+	assert_int_equal(ev.fork.tid, 21);
+	assert_int_equal(ev.cpu, 1);
+
+	/* COMM whose string is not terminated inside the record: malformed. */
+	r.n = sizeof(struct perf_event_header);
+	put32x2(&r, 20, 20);
+	put(&r, "abcdefgh", 8);
+	put32x2(&r, 20, 20);
+	put64(&r, 1000);
+	put32x2(&r, 0, 0);
+	put64(&r, 3);
+	finish(&r, PERF_RECORD_COMM);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
+static void test_malformed(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	uint64_t t;
+	char raw[32] = { 0 };
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	tp_sample(&r, 11, 1, raw, 32);
+	/* Raw size claims more than the record holds. */
+	memset(r.b + 8 + 8 + 8 + 8 + 8, 0xff, 4);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	/* Header size disagrees with the buffer. */
+	tp_sample(&r, 11, 1, raw, 32);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n - 8, &ev), -EBADMSG);
+	/* Short raw payload: fields past its end read as 0, never past the record. */
+	tp_sample(&r, 11, 1, raw, 12);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.fault.error_code, 0);
+	/* Unknown id. */
+	tp_sample(&r, 12345, 1, raw, 32);
+	assert_int_equal(fol_decoder_time(d, r.b, r.n, &t), -ENOENT);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 0);
+	/* Event descriptions that cannot be trusted are refused. */
+	assert_int_equal(fol_decoder_add_event(d, "{", 1), -EPROTO);
+	assert_int_equal(fol_decoder_add_event(d, "{\"name\":\"x\",\"kind\":\"software\","
+						  "\"attr\":{\"sample_type\":1048576},\"ids\":[]}", 78),
+			 -EPROTO);
+	fol_decoder_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fault_by_name),
+		cmocka_unit_test(test_signed_field),
+		cmocka_unit_test(test_software_and_sideband),
+		cmocka_unit_test(test_malformed),
+	};
+
+	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);
+}

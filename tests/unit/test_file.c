@@ -1,0 +1,232 @@
+/* File writer/reader: round trip, truncation anywhere, damaged bytes, foreign files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "file.h"
+
+#define NCHUNKS 6
+
+static char path[] = "/tmp/foliostat-test-file.XXXXXX";
+
+static size_t payload_len(int i)
+{
+	return i == 3 ? 0 : (size_t)(i * 1000 + 17);
+}
+
+static void fill_payload(int i, char *buf)
+{
+	for (size_t k = 0; k < payload_len(i); k++)
+		buf[k] = (char)(k * 31 + (size_t)i);
+}
+
+/* Writes NCHUNKS chunks, returns the file bytes and the end offset of each chunk. */
+static char *write_sample(size_t *size, size_t ends[NCHUNKS])
+{
+	struct fol_writer *w;
+	char buf[8192];
+	char *data;
+	FILE *f;
+
+	assert_int_equal(fol_writer_open(&w, path), 0);
+	for (int i = 0; i < NCHUNKS; i++) {
+		fill_payload(i, buf);
+		assert_int_equal(fol_writer_chunk_buf(w, (uint32_t)(i == NCHUNKS - 1 ? FOL_CHUNK_END
+										       : FOL_CHUNK_RECORDS),
+						       buf, payload_len(i)),
+				 0);
+		ends[i] = (size_t)fol_writer_bytes(w);
+	}
+	assert_int_equal(fol_writer_close(w), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	data = malloc(1 << 16);
+	*size = fread(data, 1, 1 << 16, f);
+	fclose(f);
+	assert_int_equal(*size, ends[NCHUNKS - 1]);
+	return data;
+}
+
+static void put_file(const char *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	fclose(f);
+}
+
+/* Reads all chunks, checking each payload is one of the written ones, in order. */
+static int read_all(int *first_index_seen, struct fol_reader_status *st)
+{
+	struct fol_reader *r;
+	const void *p;
+	size_t len;
+	uint32_t type;
+	int n = 0, ret, next = 0;
+	char want[8192];
+
+	ret = fol_reader_open(&r, path);
+	if (ret)
+		return ret;
+	while ((ret = fol_reader_next(r, &type, &p, &len)) == 1) {
+		int i = next;
+
+		/* Skipped (damaged) chunks are fine; what comes back must be intact. */
+		while (i < NCHUNKS && payload_len(i) != len)
+			i++;
+		assert_true(i < NCHUNKS);
+		fill_payload(i, want);
+		assert_memory_equal(p, want, len);
+		if (n == 0 && first_index_seen)
+			*first_index_seen = i;
+		next = i + 1;
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	*st = *fol_reader_status(r);
+	fol_reader_close(r);
+	return n;
+}
+
+static void test_round_trip(void **state)
+{
+	size_t size, ends[NCHUNKS];
+	struct fol_reader_status st;
+	char *data = write_sample(&size, ends);
+
+	(void)state;
+	assert_int_equal(read_all(NULL, &st), NCHUNKS);
+	assert_int_equal(st.truncated, 0);
+	assert_int_equal(st.complete, 1);
+	assert_int_equal(st.corrupt_chunks, 0);
+	free(data);
+}
+
+static void test_truncated_everywhere(void **state)
+{
+	size_t size, ends[NCHUNKS];
+	char *data = write_sample(&size, ends);
+
+	(void)state;
+	for (size_t cut = 0; cut < size; cut++) {
+		struct fol_reader_status st;
+		int whole = 0, n;
+
+		put_file(data, cut);
+		n = read_all(NULL, &st);
+		if (cut < 16) {
+			assert_int_equal(n, -EPROTO);
+			continue;
+		}
+		for (int i = 0; i < NCHUNKS; i++)
+			whole += ends[i] <= cut;
+		assert_int_equal(n, whole);
+		assert_int_equal(st.corrupt_chunks, 0);
+		assert_int_equal(st.complete, 0);
+		/* Cut at a chunk boundary is not "inside a chunk". */
+		assert_int_equal(st.truncated, cut != 16 && (whole == 0 || ends[whole - 1] != cut));
+	}
+	free(data);
+}
+
+static void test_flipped_bytes(void **state)
+{
+	size_t size, ends[NCHUNKS];
+	char *data = write_sample(&size, ends);
+
+	(void)state;
+	for (size_t pos = 16; pos < size; pos += 7) {
+		struct fol_reader_status st;
+		int n;
+
+		data[pos] ^= 0x5a;
+		put_file(data, size);
+		n = read_all(NULL, &st);
+		data[pos] ^= 0x5a;
+		/* Exactly the damaged chunk is lost (an empty chunk has no payload byte to hit). */
+		assert_int_equal(n, NCHUNKS - 1);
+		assert_int_equal(st.corrupt_chunks, 1);
+		assert_true(st.corrupt_bytes > 0);
+	}
+	free(data);
+}
+
+static void test_foreign_files(void **state)
+{
+	struct fol_reader *r;
+	char buf[64] = "PERFILE2 this is not ours";
+
+	(void)state;
+	put_file(buf, sizeof(buf));
+	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
+	put_file(buf, 0);
+	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
+	memcpy(buf, "FOLIOSTA\x09\0\0\0\0\0\0\0", 16);
+	put_file(buf, 16);
+	assert_int_equal(fol_reader_open(&r, path), -EPROTONOSUPPORT);
+	assert_int_equal(fol_reader_open(&r, "/nonexistent/foliostat.data"), -ENOENT);
+}
+
+static void test_keeps_old(void **state)
+{
+	struct fol_writer *w;
+	char old[64];
+	struct fol_reader *r;
+
+	(void)state;
+	snprintf(old, sizeof(old), "%s.old", path);
+	put_file("previous", 8);
+	assert_int_equal(fol_writer_open(&w, path), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(access(old, F_OK), 0);
+	assert_int_equal(fol_reader_open(&r, path), 0);
+	fol_reader_close(r);
+	unlink(old);
+}
+
+static void test_hostile_length(void **state)
+{
+	/* A header whose CRC matches but claims a huge payload must be refused, not
+	 * allocated. */
+	size_t size, ends[NCHUNKS];
+	struct fol_reader_status st;
+	char *data = write_sample(&size, ends);
+	uint64_t huge = (uint64_t)FOL_CHUNK_MAX + 1;
+
+	(void)state;
+	memcpy(data + 16 + 8, &huge, 8);
+	put_file(data, size);
+	assert_int_equal(read_all(NULL, &st), NCHUNKS - 1);
+	assert_int_equal(st.corrupt_chunks, 1);
+	free(data);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_truncated_everywhere),
+		cmocka_unit_test(test_flipped_bytes),
+		cmocka_unit_test(test_foreign_files),
+		cmocka_unit_test(test_keeps_old),
+		cmocka_unit_test(test_hostile_length),
+	};
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0)
+		return 1;
+	close(fd);
+	ret = cmocka_run_group_tests_name("file", tests, NULL, NULL);
+	unlink(path);
+	return ret;
+}
