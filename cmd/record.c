@@ -143,7 +143,7 @@ int cmd_record(int argc, char **argv)
 		unlink(phases);
 	}
 	free(events);
-	for (int i = 0; i < res.warnings.n; i++)
+	for (int i = 0; i < res.warnings.n && (!quiet || ret); i++)
 		fprintf(stderr, "foliostat record: warning: %s\n", res.warnings.v[i]);
 	if (ret) {
 		fprintf(stderr, "foliostat record: %s\n", res.error[0] ? res.error : strerror(-ret));

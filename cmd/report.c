@@ -1,11 +1,223 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "report.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliostat report [-i FILE] [--text|--json] [filters]\n"
+		"\n"
+		"Fault time per folio order and fault class, reuse batching effectiveness, PMU\n"
+		"and kernel counters, from a recording.\n"
+		"\n"
+		"  -i, --input FILE       read FILE (default foliostat.data)\n"
+		"      --text             text report (default)\n"
+		"      --json             JSON, schema foliostat/report/v1 (man foliostat-report)\n"
+		"      --pid PID          only faults of this process\n"
+		"      --comm NAME        only faults of threads named NAME\n"
+		"      --order N|SIZE     only faults on folios of this order (4, 64K, 2M, unknown)\n"
+		"      --class CLASS      only this class: anon_alloc, anon_zero, wp_reuse,\n"
+		"                         wp_copy, file, swap_in, other\n"
+		"      --time START,END   only faults entered in this window, seconds from the\n"
+		"                         start of the recording (either side may be empty)\n"
+		"  -h, --help             this text\n");
+}
+
+static int parse_order(const char *s, unsigned page, int *order)
+{
+	char *end;
+	unsigned long long v;
+	int o = 0;
+
+	if (!strcmp(s, "unknown")) {
+		*order = -1;
+		return 0;
+	}
+	v = strtoull(s, &end, 10);
+	if (end == s)
+		return -EINVAL;
+	if (!*end) {
+		if (v > FOL_MAX_ORDER)
+			return -EINVAL;
+		*order = (int)v;
+		return 0;
+	}
+	if (!strcasecmp(end, "K") || !strcasecmp(end, "KB"))
+		v <<= 10;
+	else if (!strcasecmp(end, "M") || !strcasecmp(end, "MB"))
+		v <<= 20;
+	else
+		return -EINVAL;
+	while (((unsigned long long)page << o) < v && o <= FOL_MAX_ORDER)
+		o++;
+	if (((unsigned long long)page << o) != v)
+		return -EINVAL;
+	*order = o;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used && used + 1 < len)
+		buf[used++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "foliostat report: not built yet\n");
-	return 1;
+	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "text", no_argument, NULL, O_TEXT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "comm", required_argument, NULL, O_COMM },
+		{ "order", required_argument, NULL, O_ORDER },
+		{ "class", required_argument, NULL, O_CLASS },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
+	const char *input = "foliostat.data", *order_arg = NULL, *time_arg = NULL;
+	struct fol_report r;
+	char filter[256] = "";
+	double t0 = 0, t1 = 0;
+	int c, ret, json = 0;
+
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case O_TEXT:
+			json = 0;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
+		case O_PID:
+			mo.pid = atoi(optarg);
+			if (mo.pid <= 0) {
+				fprintf(stderr, "foliostat report: --pid takes a process id, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_COMM:
+			mo.comm = optarg;
+			break;
+		case O_ORDER:
+			order_arg = optarg;
+			break;
+		case O_CLASS:
+			mo.cls = fol_class_parse(optarg);
+			if (mo.cls < 0) {
+				fprintf(stderr, "foliostat report: unknown class '%s' (anon_alloc, anon_zero, "
+						"wp_reuse, wp_copy, file, swap_in, other)\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_TIME: {
+			char *end;
+
+			time_arg = optarg;
+			t0 = *optarg == ',' ? 0 : strtod(optarg, &end);
+			end = strchr(optarg, ',');
+			if (!end) {
+				fprintf(stderr, "foliostat report: --time takes START,END in seconds\n");
+				return EXIT_USAGE;
+			}
+			t1 = end[1] ? strtod(end + 1, NULL) : 0;
+			if (t0 < 0 || t1 < 0 || (t1 && t1 <= t0)) {
+				fprintf(stderr, "foliostat report: --time %s: START must be before END\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "foliostat report: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	/* Orders by size need the recording's page size; 4K until proven otherwise. */
+	if (order_arg && parse_order(order_arg, 4096, &mo.order)) {
+		fprintf(stderr, "foliostat report: --order takes an order (0-%d), a size (64K, 2M) "
+				"or 'unknown', not '%s'\n", FOL_MAX_ORDER, order_arg);
+		return EXIT_USAGE;
+	}
+	if (time_arg) {
+		/* The window is relative to the recording's start: read it first. */
+		struct fol_session *s;
+
+		ret = fol_session_open(&s, input);
+		if (ret) {
+			print_open_error("report", input, ret);
+			return 1;
+		}
+		{
+			const cJSON *st = cJSON_GetObjectItemCaseSensitive(fol_session_meta(s), "started_ns");
+			double base = cJSON_IsNumber(st) ? st->valuedouble : 0;
+
+			mo.t_start = (uint64_t)(base + t0 * 1e9);
+			mo.t_end = t1 ? (uint64_t)(base + t1 * 1e9) : 0;
+		}
+		fol_session_close(s);
+	}
+	if (mo.pid)
+		append(filter, sizeof(filter), "pid=%d", mo.pid);
+	if (mo.comm)
+		append(filter, sizeof(filter), "comm=%s", mo.comm);
+	if (order_arg)
+		append(filter, sizeof(filter), "order=%s", order_arg);
+	if (mo.cls != FOL_ANY)
+		append(filter, sizeof(filter), "class=%s", fol_class_name((enum fol_class)mo.cls));
+	if (time_arg)
+		append(filter, sizeof(filter), "time=%s", time_arg);
+	ret = fol_report_build(input, &mo, &r);
+	if (ret) {
+		if (ret == -ENOMEM)
+			fprintf(stderr, "foliostat report: out of memory\n");
+		else
+			print_open_error("report", input, ret);
+		return 1;
+	}
+	memcpy(r.filter, filter, sizeof(r.filter));
+	if (json) {
+		cJSON *j = fol_report_json(&r);
+		char *s = j ? cJSON_Print(j) : NULL;
+
+		if (!s) {
+			fprintf(stderr, "foliostat report: out of memory\n");
+			cJSON_Delete(j);
+			fol_report_free(&r);
+			return 1;
+		}
+		puts(s);
+		free(s);
+		cJSON_Delete(j);
+	} else {
+		fol_report_text(&r, stdout);
+	}
+	fol_report_free(&r);
+	return 0;
 }

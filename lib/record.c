@@ -505,6 +505,12 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
 	cJSON_AddNumberToObject(m, "started_ns", (double)start_mono);
 	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
+	{
+		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
+
+		for (int i = 0; i < r->res->warnings.n; i++)
+			cJSON_AddItemToArray(w, cJSON_CreateString(r->res->warnings.v[i]));
+	}
 	ret = write_json(r->w, FOL_CHUNK_META, m);
 	cJSON_Delete(m);
 	return ret;
@@ -550,6 +556,7 @@ static int write_events(struct rec *r)
 static void open_counters(struct rec *r)
 {
 	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu();
+	char missing[256] = "";
 
 	for (int i = 0; fol_counting_events[i] && r->nr_counters < 16; i++) {
 		struct rec_counter *c = &r->counters[r->nr_counters++];
@@ -570,9 +577,12 @@ static void open_counters(struct rec *r)
 		if (c->err) {
 			perf_evsel__delete(c->evsel);
 			c->evsel = NULL;
-			fol_msgs_add(&r->res->warnings, "counter %s: not supported", c->name);
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+				 missing[0] ? ", " : "", c->name);
 		}
 	}
+	if (missing[0])
+		fol_msgs_add(&r->res->warnings, "counters not supported here (no PMU?): %s", missing);
 	perf_cpu_map__put(any);
 }
 
@@ -789,12 +799,14 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 			      "or raise /proc/sys/kernel/perf_event_mlock_kb", o->mmap_pages, strerror(-ret));
 		goto out_file;
 	}
-	open_counters(&r);
 	start_real = now_ns(CLOCK_REALTIME);
 	start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(&r, start_real, start_mono);
 	if (!ret)
 		ret = write_events(&r);
+	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
+	 * which counters are supported. */
+	open_counters(&r);
 	before = fol_counters_snapshot("");
 	if (!ret && before)
 		ret = write_json(r.w, FOL_CHUNK_COUNTERS, before);

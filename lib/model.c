@@ -1,0 +1,670 @@
+#include "model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "u64map.h"
+
+#define MADV_DONTNEED_ 4
+#define MADV_FREE_ 8
+#define MADV_REMOVE_ 9
+#define MADV_PAGEOUT_ 21
+#define MADV_DONTNEED_LOCKED_ 24
+#define MADV_COLLAPSE_ 25
+
+struct folio {
+	uint64_t pfn;
+	uint64_t reuse_ns;	/* latency of its reuse faults */
+	uint32_t reuse;		/* wp_reuse faults taken */
+	uint32_t first_ns;	/* latency of the first of them */
+};
+
+struct vma {
+	uint64_t start, end;
+	int file;
+};
+
+struct mm {
+	struct fol_u64map *folios; /* key: folio base address | order */
+	struct vma *vmas;
+	int nvmas, cap;
+};
+
+struct open_fault {
+	uint64_t start, address, error_code;
+	int alloc_order;	/* largest user folio allocated, -1 none */
+	uint64_t alloc_pfn;
+	int filemap_order;
+	int anon_rss, swap_rss;
+};
+
+struct thread {
+	int pid;
+	int open;
+	struct open_fault f;
+	uint64_t last_exit;
+};
+
+struct fol_model {
+	struct fol_model_opts o;
+	unsigned page_shift;
+	struct fol_u64map *threads; /* tid -> struct thread */
+	struct fol_u64map *mms;	    /* pid -> struct mm */
+	struct fol_comms *comms;
+	struct fol_summary s;
+	size_t bins_cap;
+	uint64_t t0;
+};
+
+static const char *const class_names[FOL_NR_CLASSES] = {
+	"anon_alloc", "anon_zero", "wp_reuse", "wp_copy", "file", "swap_in", "other",
+};
+
+const char *fol_class_name(enum fol_class c)
+{
+	return c < FOL_NR_CLASSES ? class_names[c] : "?";
+}
+
+int fol_class_parse(const char *s)
+{
+	for (int i = 0; i < FOL_NR_CLASSES; i++)
+		if (!strcmp(s, class_names[i]))
+			return i;
+	return -1;
+}
+
+const char *fol_order_size(int order, unsigned page_size, char *buf, int len)
+{
+	unsigned long long b;
+
+	if (order < 0)
+		return "unknown";
+	b = (unsigned long long)page_size << order;
+	if (b >= (1ull << 30) && !(b & ((1ull << 30) - 1)))
+		snprintf(buf, (size_t)len, "%lluG", b >> 30);
+	else if (b >= (1ull << 20) && !(b & ((1ull << 20) - 1)))
+		snprintf(buf, (size_t)len, "%lluM", b >> 20);
+	else
+		snprintf(buf, (size_t)len, "%lluK", b >> 10);
+	return buf;
+}
+
+int fol_reuse_bucket(uint64_t n)
+{
+	int b = 0;
+
+	while (n > 1 && b < FOL_REUSE_BUCKETS - 1) {
+		n >>= 1;
+		b++;
+	}
+	return b;
+}
+
+const char *fol_reuse_bucket_label(int b)
+{
+	static const char *const labels[FOL_REUSE_BUCKETS] = {
+		"1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128-255", "256-511", "512+",
+	};
+
+	return b >= 0 && b < FOL_REUSE_BUCKETS ? labels[b] : "?";
+}
+
+struct fol_model *fol_model_new(const struct fol_model_opts *o)
+{
+	struct fol_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->o = *o;
+	if (!m->o.page_size)
+		m->o.page_size = 4096;
+	if (!m->o.bin_ns)
+		m->o.bin_ns = 100000000ull;
+	m->page_shift = (unsigned)__builtin_ctz(m->o.page_size);
+	m->threads = fol_u64map_new(sizeof(struct thread));
+	m->mms = fol_u64map_new(sizeof(struct mm));
+	m->comms = fol_comms_new();
+	if (!m->threads || !m->mms || !m->comms) {
+		fol_model_free(m);
+		return NULL;
+	}
+	m->s.bin_ns = m->o.bin_ns;
+	return m;
+}
+
+static void mm_release(struct mm *mm)
+{
+	fol_u64map_free(mm->folios);
+	free(mm->vmas);
+}
+
+void fol_model_free(struct fol_model *m)
+{
+	size_t pos = 0;
+	struct mm *mm;
+
+	if (!m)
+		return;
+	if (m->mms)
+		while ((mm = fol_u64map_next(m->mms, &pos, NULL)))
+			mm_release(mm);
+	fol_u64map_free(m->mms);
+	fol_u64map_free(m->threads);
+	fol_comms_free(m->comms);
+	free(m->s.bins);
+	free(m);
+}
+
+void fol_summary_free(struct fol_summary *s)
+{
+	free(s->bins);
+	s->bins = NULL;
+}
+
+static struct mm *get_mm(struct fol_model *m, int pid)
+{
+	int created;
+	struct mm *mm = fol_u64map_put(m->mms, (uint64_t)(unsigned)pid, &created);
+
+	if (mm && created) {
+		mm->folios = fol_u64map_new(sizeof(struct folio));
+		if (!mm->folios) {
+			fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, NULL);
+			return NULL;
+		}
+		m->s.processes++;
+	}
+	return mm;
+}
+
+static struct thread *get_thread(struct fol_model *m, int pid, int tid)
+{
+	int created;
+	struct thread *t = fol_u64map_put(m->threads, (uint64_t)(unsigned)tid, &created);
+
+	if (t && created) {
+		t->pid = pid;
+		m->s.threads++;
+	}
+	return t;
+}
+
+static void fold_reuse(struct fol_model *m, uint64_t key, const struct folio *f)
+{
+	struct fol_reuse *r;
+
+	if (!f->reuse)
+		return;
+	r = &m->s.order[FOL_ORDER_SLOT((int)(key & 0xfff))].reuse;
+	r->folios++;
+	r->faults += f->reuse;
+	r->time_ns += f->reuse_ns;
+	r->surplus_ns += f->reuse_ns - f->first_ns;
+	r->hist[fol_reuse_bucket(f->reuse)]++;
+}
+
+/* Drop every folio of [start, end): unmapped, discarded or collapsed; the reuse faults
+ * they took are final. */
+static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
+{
+	uint64_t pages = (end - start) >> m->page_shift;
+
+	if (end <= start)
+		return;
+	if (pages > fol_u64map_capacity(mm->folios)) {
+		/* A range larger than the map (a big reservation): walk the map instead, in
+		 * rounds, since deleting while iterating moves entries. */
+		int again = 1;
+
+		while (again) {
+			size_t pos = 0;
+			uint64_t key;
+			struct folio *f;
+
+			again = 0;
+			while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
+				uint64_t base = key & ~0xfffull;
+
+				if (base >= start && base < end) {
+					struct folio copy;
+
+					fol_u64map_del(mm->folios, key, &copy);
+					fold_reuse(m, key, &copy);
+					again = 1;
+					break;
+				}
+			}
+		}
+		return;
+	}
+	for (uint64_t a = start & ~(((uint64_t)m->o.page_size) - 1); a < end; a += m->o.page_size)
+		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+			uint64_t size = (uint64_t)m->o.page_size << o;
+			struct folio copy;
+
+			if (a & (size - 1))
+				break;
+			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
+				fold_reuse(m, a | (uint64_t)o, &copy);
+		}
+}
+
+static int vma_reserve(struct mm *mm)
+{
+	if (mm->nvmas + 2 > mm->cap) {
+		int cap = mm->cap ? mm->cap * 2 : 32;
+		struct vma *v = realloc(mm->vmas, sizeof(*v) * (size_t)cap);
+
+		if (!v)
+			return -ENOMEM;
+		mm->vmas = v;
+		mm->cap = cap;
+	}
+	return 0;
+}
+
+static int vma_remove(struct mm *mm, uint64_t start, uint64_t end)
+{
+	for (int i = 0; i < mm->nvmas; i++) {
+		struct vma *v = &mm->vmas[i];
+
+		if (v->end <= start || v->start >= end)
+			continue;
+		if (v->start < start && v->end > end) {
+			/* A hole in the middle: keep the head here, add the tail. */
+			struct vma tail = { end, v->end, v->file };
+
+			if (vma_reserve(mm))
+				return -ENOMEM;
+			v = &mm->vmas[i];
+			v->end = start;
+			mm->vmas[mm->nvmas++] = tail;
+			continue;
+		}
+		if (v->start < start)
+			v->end = start;
+		else if (v->end > end)
+			v->start = end;
+		else
+			mm->vmas[i--] = mm->vmas[--mm->nvmas];
+	}
+	return 0;
+}
+
+static int vma_add(struct mm *mm, uint64_t start, uint64_t end, int file)
+{
+	if (vma_remove(mm, start, end) || vma_reserve(mm))
+		return -ENOMEM;
+	mm->vmas[mm->nvmas++] = (struct vma){ start, end, file };
+	return 0;
+}
+
+static const struct vma *vma_find(const struct mm *mm, uint64_t addr)
+{
+	for (int i = 0; i < mm->nvmas; i++)
+		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
+			return &mm->vmas[i];
+	return NULL;
+}
+
+/* Anonymous memory as perf names it; everything else with a path is a file (shmem and
+ * memfd included: their faults go through the page cache). */
+static int is_file(const char *name)
+{
+	if (!name || name[0] != '/')
+		return 0;
+	return strncmp(name, "/dev/zero", 9) != 0 && strncmp(name, "//anon", 6) != 0;
+}
+
+static struct folio *folio_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order)
+{
+	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+		uint64_t base = addr & ~(((uint64_t)m->o.page_size << o) - 1);
+		struct folio *f = fol_u64map_get(mm->folios, base | (uint64_t)o);
+
+		if (f) {
+			*order = o;
+			return f;
+		}
+	}
+	*order = -1;
+	return NULL;
+}
+
+static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int order, uint64_t pfn)
+{
+	uint64_t size = (uint64_t)m->o.page_size << order;
+	uint64_t base = addr & ~(size - 1);
+	struct folio *f;
+
+	/* A new folio replaces whatever the range held before. */
+	drop_range(m, mm, base, base + size);
+	f = fol_u64map_put(mm->folios, base | (uint64_t)order, NULL);
+	if (!f)
+		return -ENOMEM;
+	f->pfn = pfn;
+	return 0;
+}
+
+static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64_t start,
+		    int order, int cls)
+{
+	const struct fol_model_opts *o = &m->o;
+
+	if (o->pid && t->pid != o->pid)
+		return 0;
+	if (o->comm && strcmp(o->comm, fol_comms_get(m->comms, tid)))
+		return 0;
+	if (o->order != FOL_ANY && o->order != order)
+		return 0;
+	if (o->cls != FOL_ANY && o->cls != cls)
+		return 0;
+	if ((o->t_start && start < o->t_start) || (o->t_end && start >= o->t_end))
+		return 0;
+	return 1;
+}
+
+static int timeline(struct fol_model *m, uint64_t t, int cls)
+{
+	uint64_t bin;
+
+	if (!m->t0)
+		m->t0 = t;
+	bin = (t - m->t0) / m->o.bin_ns;
+	if (bin > 1000000)
+		return 0; /* a clock jump, not a run of 27 hours at 100 ms */
+	if (bin >= m->bins_cap) {
+		size_t cap = m->bins_cap ? m->bins_cap : 64;
+		uint64_t *b;
+
+		while (cap <= bin)
+			cap *= 2;
+		b = realloc(m->s.bins, cap * FOL_NR_CLASSES * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		memset(b + m->bins_cap * FOL_NR_CLASSES, 0,
+		       (cap - m->bins_cap) * FOL_NR_CLASSES * sizeof(*b));
+		m->s.bins = b;
+		m->bins_cap = cap;
+	}
+	if ((int)bin >= m->s.nbins)
+		m->s.nbins = (int)bin + 1;
+	m->s.bins[bin * FOL_NR_CLASSES + (uint64_t)cls]++;
+	return 0;
+}
+
+/* The fault of thread t ends: at its exit sample (end != 0) or unclosed. */
+static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
+{
+	struct open_fault *f = &t->f;
+	struct mm *mm = get_mm(m, t->pid);
+	const struct vma *v;
+	int prot = !!(f->error_code & FOL_PF_PROT), write = !!(f->error_code & FOL_PF_WRITE);
+	int cls, order = -1, ret = 0;
+	struct folio *fo = NULL;
+	struct fol_cell *c;
+
+	t->open = 0;
+	if (!mm)
+		return -ENOMEM;
+	v = vma_find(mm, f->address);
+	if (prot && write)
+		cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
+	else if (prot)
+		cls = FOL_C_OTHER; /* read or fetch of a present page: spurious, NUMA hint */
+	else if (v && v->file)
+		cls = FOL_C_FILE;
+	else if (major || f->swap_rss)
+		cls = FOL_C_SWAP_IN;
+	else if (f->alloc_order >= 0)
+		cls = FOL_C_ANON_ALLOC;
+	else if (!write && !f->anon_rss)
+		cls = FOL_C_ANON_ZERO;
+	else
+		cls = FOL_C_OTHER;
+
+	if (f->alloc_order >= 0 && cls != FOL_C_FILE) {
+		order = f->alloc_order;
+		ret = folio_insert(m, mm, f->address, order, f->alloc_pfn);
+	} else if (cls == FOL_C_FILE) {
+		order = f->filemap_order;
+	} else if (cls == FOL_C_ANON_ZERO) {
+		order = 0;
+	} else {
+		fo = folio_lookup(m, mm, f->address, &order);
+	}
+	if (!accepted(m, t, tid, f->start, order, cls))
+		return ret;
+
+	c = &m->s.order[FOL_ORDER_SLOT(order)].cell[cls];
+	c->faults++;
+	c->major += major;
+	m->s.faults++;
+	if (f->alloc_order >= 0 && cls != FOL_C_FILE)
+		m->s.order[FOL_ORDER_SLOT(order)].folios_allocated++;
+	if (end) {
+		uint64_t lat = end - f->start;
+
+		fol_hist_add(&c->lat, lat);
+		fol_hist_add(&m->s.all_lat, lat);
+		if (t->last_exit && f->start >= t->last_exit) {
+			fol_hist_add(&c->gap, f->start - t->last_exit);
+			fol_hist_add(&m->s.all_gap, f->start - t->last_exit);
+		}
+		t->last_exit = end;
+		if (cls == FOL_C_WP_REUSE && fo) {
+			if (!fo->reuse)
+				fo->first_ns = lat > UINT32_MAX ? UINT32_MAX : (uint32_t)lat;
+			fo->reuse_ns += lat;
+		}
+	} else {
+		c->unclosed++;
+		m->s.unclosed++;
+	}
+	if (cls == FOL_C_WP_REUSE && fo)
+		fo->reuse++;
+	return ret ? ret : timeline(m, f->start, cls);
+}
+
+static int drop_mm(struct fol_model *m, int pid)
+{
+	struct mm mm;
+
+	if (!fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, &mm))
+		return 0;
+	{
+		size_t pos = 0;
+		uint64_t key;
+		struct folio *f;
+
+		while ((f = fol_u64map_next(mm.folios, &pos, &key)))
+			fold_reuse(m, key, f);
+	}
+	mm_release(&mm);
+	return 0;
+}
+
+static int on_fork(struct fol_model *m, const struct fol_event *ev)
+{
+	struct mm *parent, *child;
+	struct fol_u64map *folios;
+	struct vma *vmas = NULL;
+
+	if (!get_thread(m, ev->fork.pid, ev->fork.tid))
+		return -ENOMEM;
+	if (ev->fork.pid == ev->fork.ppid)
+		return 0; /* a thread: it shares the address space */
+	parent = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->fork.ppid);
+	drop_mm(m, ev->fork.pid);
+	child = get_mm(m, ev->fork.pid);
+	if (!child)
+		return -ENOMEM;
+	if (!parent)
+		return 0;
+	/* get_mm may have moved the parent: look it up again. */
+	parent = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->fork.ppid);
+	folios = fol_u64map_clone(parent->folios);
+	if (parent->cap)
+		vmas = malloc(sizeof(*vmas) * (size_t)parent->cap);
+	if (!folios || (parent->cap && !vmas)) {
+		fol_u64map_free(folios);
+		free(vmas);
+		return -ENOMEM;
+	}
+	/* The child's copy starts with no reuse faults of its own. */
+	{
+		size_t pos = 0;
+		struct folio *f;
+
+		while ((f = fol_u64map_next(folios, &pos, NULL))) {
+			f->reuse = 0;
+			f->reuse_ns = 0;
+			f->first_ns = 0;
+		}
+	}
+	if (vmas)
+		memcpy(vmas, parent->vmas, sizeof(*vmas) * (size_t)parent->nvmas);
+	fol_u64map_free(child->folios);
+	child->folios = folios;
+	child->vmas = vmas;
+	child->nvmas = parent->nvmas;
+	child->cap = parent->cap;
+	return 0;
+}
+
+int fol_model_event(struct fol_model *m, const struct fol_event *ev)
+{
+	struct thread *t;
+	struct mm *mm;
+
+	if (!m->s.first_ns || ev->time < m->s.first_ns)
+		m->s.first_ns = ev->time;
+	if (ev->time > m->s.last_ns)
+		m->s.last_ns = ev->time;
+	if ((unsigned)ev->kind < 32)
+		m->s.kind_count[ev->kind]++;
+
+	switch (ev->kind) {
+	case FOL_EV_COMM:
+		return fol_comms_update(m->comms, ev);
+	case FOL_EV_FORK:
+		fol_comms_update(m->comms, ev);
+		return on_fork(m, ev);
+	case FOL_EV_EXIT:
+		t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->fork.tid);
+		if (t && t->open && close_fault(m, ev->fork.tid, t, 0, 0))
+			return -ENOMEM;
+		fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
+		return ev->fork.tid == ev->fork.pid ? drop_mm(m, ev->fork.pid) : 0;
+	case FOL_EV_MMAP:
+		mm = get_mm(m, ev->pid);
+		return mm ? vma_add(mm, ev->mmap.start, ev->mmap.start + ev->mmap.len,
+				    is_file(ev->mmap.filename))
+			  : -ENOMEM;
+	case FOL_EV_LOST:
+		m->s.lost += ev->lost.lost;
+		return 0;
+	case FOL_EV_HUGE:
+		m->s.huge_events++;
+		return 0;
+	default:
+		break;
+	}
+	if (ev->evidx < 0)
+		return 0;
+	t = get_thread(m, ev->pid, ev->tid);
+	if (!t)
+		return -ENOMEM;
+	switch (ev->kind) {
+	case FOL_EV_FAULT_USER:
+	case FOL_EV_FAULT_KERNEL:
+		if (t->open && close_fault(m, ev->tid, t, 0, 0))
+			return -ENOMEM;
+		t->open = 1;
+		t->f = (struct open_fault){
+			.start = ev->time,
+			.address = ev->fault.address,
+			.error_code = ev->fault.error_code,
+			.alloc_order = -1,
+			.filemap_order = -1,
+		};
+		return 0;
+	case FOL_EV_FAULT_EXIT:
+	case FOL_EV_FAULT_EXIT_MAJ:
+		if (!t->open) {
+			m->s.orphan_exits++;
+			return 0;
+		}
+		if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
+			m->s.mismatched_exits++;
+		return close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
+	case FOL_EV_PAGE_ALLOC:
+		if (t->open && (ev->page.gfp & FOL_GFP_MOVABLE) && ev->page.order > t->f.alloc_order) {
+			t->f.alloc_order = ev->page.order;
+			t->f.alloc_pfn = ev->page.pfn;
+		}
+		return 0;
+	case FOL_EV_RSS_STAT:
+		if (t->open) {
+			t->f.anon_rss |= ev->rss.member == 1;
+			t->f.swap_rss |= ev->rss.member == 2;
+		}
+		return 0;
+	case FOL_EV_FILEMAP_ADD:
+		if (t->open && ev->filemap.order > t->f.filemap_order)
+			t->f.filemap_order = ev->filemap.order;
+		return 0;
+	case FOL_EV_MUNMAP:
+	case FOL_EV_MREMAP:
+	case FOL_EV_MADVISE:
+		/* A system call: the thread is not inside a fault any more. */
+		if (t->open && close_fault(m, ev->tid, t, 0, 0))
+			return -ENOMEM;
+		mm = get_mm(m, ev->pid);
+		if (!mm)
+			return -ENOMEM;
+		if (ev->kind == FOL_EV_MADVISE) {
+			int64_t b = ev->vm.behavior;
+
+			if (b == MADV_DONTNEED_ || b == MADV_FREE_ || b == MADV_REMOVE_ ||
+			    b == MADV_PAGEOUT_ || b == MADV_DONTNEED_LOCKED_ || b == MADV_COLLAPSE_)
+				drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
+			return 0;
+		}
+		/* mremap: where a moved range lands is known only on return, which is not
+		 * traced: its folios are forgotten (later faults there count as unknown). */
+		drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
+		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
+	default:
+		return 0;
+	}
+}
+
+int fol_model_finish(struct fol_model *m, struct fol_summary *s)
+{
+	size_t pos = 0;
+	uint64_t key;
+	struct thread *t;
+	struct mm *mm;
+
+	while ((t = fol_u64map_next(m->threads, &pos, &key)))
+		if (t->open && close_fault(m, (int)key, t, 0, 0))
+			return -ENOMEM;
+	pos = 0;
+	while ((mm = fol_u64map_next(m->mms, &pos, NULL))) {
+		size_t fp = 0;
+		struct folio *f;
+
+		while ((f = fol_u64map_next(mm->folios, &fp, &key))) {
+			fold_reuse(m, key, f);
+			f->reuse = 0;
+		}
+	}
+	*s = m->s;
+	m->s.bins = NULL;
+	m->bins_cap = 0;
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* The fault model: threads, address spaces (VMAs, folio map) and the fault tracker.
+ * Consumes struct fol_event in time order; produces struct fol_summary. Streaming: its
+ * memory grows with threads, processes and folios, never with events. */
+#ifndef FOL_MODEL_H
+#define FOL_MODEL_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "summary.h"
+
+struct fol_model;
+
+struct fol_model_opts {
+	unsigned page_size;	/* 4096 when 0 */
+	int pid;		/* account only this process's faults; 0 = all */
+	const char *comm;	/* ... only threads of this name; NULL = all */
+	int order;		/* ... only this order (-1 unknown); FOL_ANY = all */
+	int cls;		/* ... only this class; FOL_ANY = all */
+	uint64_t t_start, t_end; /* ... only faults entered in [t_start, t_end); 0 = open */
+	uint64_t bin_ns;	/* timeline resolution; 0: 100 ms */
+};
+
+#define FOL_ANY (-100)
+
+struct fol_model *fol_model_new(const struct fol_model_opts *o);
+void fol_model_free(struct fol_model *m);
+/* 0, or -ENOMEM. Events must come in time order (session.h merges them). */
+int fol_model_event(struct fol_model *m, const struct fol_event *ev);
+/* Close what is open and fill s; s->bins is malloc'ed: release with fol_summary_free. */
+int fol_model_finish(struct fol_model *m, struct fol_summary *s);
+void fol_summary_free(struct fol_summary *s);
+
+#endif

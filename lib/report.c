@@ -1,0 +1,604 @@
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+
+static const char *const quiet_vmstat[] = {
+	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
+	"thp_split_page", "thp_split_page_failed", "thp_deferred_split_page", "thp_collapse_alloc",
+	"thp_collapse_alloc_failed", "thp_migration_split", "pswpin", "pswpout", "pgmigrate_success",
+	"thp_swpout", "thp_swpout_fallback", "numa_hint_faults", NULL,
+};
+
+const char *fol_fmt_ns(uint64_t ns, char *buf, int len)
+{
+	double v = (double)ns;
+
+	if (ns < 1000)
+		snprintf(buf, (size_t)len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, (size_t)len, "%.1f µs", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, (size_t)len, "%.2f ms", v / 1e6);
+	else
+		snprintf(buf, (size_t)len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+static cJSON *dup(const cJSON *j)
+{
+	return j ? cJSON_Duplicate(j, 1) : NULL;
+}
+
+static double num(const cJSON *o, const char *k, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double counter_delta(const struct fol_report *r, const char *section, const char *name)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(r->before, section);
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->after, section);
+
+	return num(a, name, 0) - num(b, name, 0);
+}
+
+static void add_warnings(struct fol_report *r)
+{
+	const cJSON *w, *mthp, *sz;
+	struct fol_summary *s = &r->s;
+	uint64_t unknown_reuse = s->order[0].cell[FOL_C_WP_REUSE].faults;
+	double split = 0, collapse;
+
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "warnings"))
+		if (cJSON_IsString(w))
+			fol_msgs_add(&r->warnings, "%s", w->valuestring);
+	if (r->st.lost || s->lost)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " events were lost while recording: counts are low and faults "
+			     "may be misclassified; record again with a larger -m",
+			     r->st.lost ? r->st.lost : s->lost);
+	if (r->st.file.truncated || !r->st.file.complete)
+		fol_msgs_add(&r->warnings, "the recording ends early (cut short?): figures cover "
+					   "what was written");
+	if (r->st.file.corrupt_chunks)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " damaged region(s) of the file were skipped",
+			     r->st.file.corrupt_chunks);
+	if (s->unclosed)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
+			     "lost): counted, but not in latency",
+			     s->unclosed);
+	if (s->mismatched_exits)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
+					   "entry", s->mismatched_exits);
+	if (unknown_reuse)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " wp_reuse faults hit folios allocated before the recording "
+			     "started: order unknown",
+			     unknown_reuse);
+	split += counter_delta(r, "vmstat", "thp_split_page");
+	collapse = counter_delta(r, "vmstat", "thp_collapse_alloc");
+	mthp = cJSON_GetObjectItemCaseSensitive(r->after, "mthp");
+	cJSON_ArrayForEach(sz, mthp)
+	{
+		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
+							 sz->string),
+			"stats");
+		const cJSON *as = cJSON_GetObjectItemCaseSensitive(sz, "stats");
+
+		split += num(as, "split", 0) - num(bs, "split", 0);
+	}
+	if (split > 0 || collapse > 0 || s->huge_events)
+		fol_msgs_add(&r->warnings,
+			     "the kernel split %.0f and collapsed %.0f large folios during the run "
+			     "(system-wide counters): orders from the folio map may be stale",
+			     split, collapse + (double)s->huge_events);
+}
+
+int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r)
+{
+	struct fol_session *sess;
+	struct fol_model *m = NULL;
+	struct fol_event ev;
+	const struct fol_decoder *dec;
+	int ret, have_exit = 0;
+
+	memset(r, 0, sizeof(*r));
+	ret = fol_session_open(&sess, path);
+	if (ret)
+		return ret;
+	r->meta = dup(fol_session_meta(sess));
+	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
+	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
+		r->page_size = 4096;
+	r->pmd_order = (int)num(r->meta, "pmd_order", -1);
+	{
+		struct fol_model_opts mo = *o;
+
+		mo.page_size = r->page_size;
+		m = fol_model_new(&mo);
+	}
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while ((ret = fol_session_next(sess, &ev)) == 1) {
+		ret = fol_model_event(m, &ev);
+		if (ret)
+			goto out;
+	}
+	if (ret < 0)
+		goto out;
+	ret = fol_model_finish(m, &r->s);
+	if (ret)
+		goto out;
+	r->st = fol_session_stats(sess);
+	r->pmu = dup(fol_session_pmu(sess));
+	r->before = dup(fol_session_counters_before(sess));
+	r->after = dup(fol_session_counters_after(sess));
+	r->end = dup(fol_session_end(sess));
+	r->phases = dup(fol_session_phases(sess));
+	dec = fol_session_decoder(sess);
+	r->nevents = fol_decoder_nr_events(dec);
+	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
+	if (!r->events) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < r->nevents; i++) {
+		const struct fol_evdesc *d = fol_decoder_event(dec, i);
+
+		snprintf(r->events[i].name, sizeof(r->events[i].name), "%s", d->name);
+		r->events[i].count = d->samples;
+		if (d->fkind == FOL_EV_FAULT_EXIT)
+			have_exit = 1;
+	}
+	r->method = have_exit ? "exact" : "none";
+	add_warnings(r);
+	if (!have_exit)
+		fol_msgs_add(&r->warnings, "no minor-faults samples in this recording: fault counts "
+					   "and classes only, no latency");
+out:
+	fol_model_free(m);
+	fol_session_close(sess);
+	if (ret)
+		fol_report_free(r);
+	return ret;
+}
+
+void fol_report_free(struct fol_report *r)
+{
+	fol_summary_free(&r->s);
+	cJSON_Delete(r->meta);
+	cJSON_Delete(r->pmu);
+	cJSON_Delete(r->before);
+	cJSON_Delete(r->after);
+	cJSON_Delete(r->end);
+	cJSON_Delete(r->phases);
+	free(r->events);
+	fol_msgs_free(&r->warnings);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- JSON ---- */
+
+static void add_u64(cJSON *o, const char *k, uint64_t v)
+{
+	/* Doubles hold integers exactly up to 2^53: 104 days in ns. */
+	cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+static cJSON *lat_json(const struct fol_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_u64(o, "count", h->count);
+	add_u64(o, "p50", fol_hist_quantile(h, 0.50));
+	add_u64(o, "p90", fol_hist_quantile(h, 0.90));
+	add_u64(o, "p99", fol_hist_quantile(h, 0.99));
+	add_u64(o, "max", h->max);
+	add_u64(o, "mean", fol_hist_mean(h));
+	return o;
+}
+
+static int order_used(const struct fol_order_stats *os)
+{
+	if (os->folios_allocated || os->reuse.folios)
+		return 1;
+	for (int c = 0; c < FOL_NR_CLASSES; c++)
+		if (os->cell[c].faults)
+			return 1;
+	return 0;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? round((double)a / (double)b * 1e6) / 1e6 : 0;
+}
+
+static cJSON *reuse_json(const struct fol_reuse *ru, int order)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
+
+	add_u64(o, "folios", ru->folios);
+	add_u64(o, "faults", ru->faults);
+	cJSON_AddNumberToObject(o, "faults_per_folio", ratio(ru->faults, ru->folios));
+	cJSON_AddNumberToObject(o, "pages_per_fault",
+				ru->faults ? ratio(ru->folios << (order < 0 ? 0 : order), ru->faults) : 0);
+	cJSON_AddNumberToObject(o, "effectiveness", ratio(ru->folios, ru->faults));
+	add_u64(o, "time_ns", ru->time_ns);
+	add_u64(o, "surplus_time_ns", ru->surplus_ns);
+	h = cJSON_AddArrayToObject(o, "histogram");
+	for (int b = 0; b < FOL_REUSE_BUCKETS; b++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "faults_per_folio", fol_reuse_bucket_label(b));
+		add_u64(e, "folios", ru->hist[b]);
+		cJSON_AddItemToArray(h, e);
+	}
+	return o;
+}
+
+static char *iso_time(double ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1e9);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+static cJSON *kernel_counters_json(const struct fol_report *r)
+{
+	cJSON *k = cJSON_CreateObject(), *d = fol_counters_delta(r->before, r->after);
+
+	cJSON_AddStringToObject(k, "scope", "system");
+	if (d) {
+		cJSON *c, *next;
+
+		/* Move the delta's sections under kernel_counters. */
+		for (c = d->child; c; c = next) {
+			next = c->next;
+			cJSON_AddItemToObject(k, c->string, cJSON_DetachItemViaPointer(d, c));
+		}
+		cJSON_Delete(d);
+	}
+	return k;
+}
+
+cJSON *fol_report_json(const struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+	cJSON *j = cJSON_CreateObject(), *t, *rec, *arr, *w;
+	char buf[64];
+	uint64_t total_time = 0;
+
+	cJSON_AddStringToObject(j, "schema", "foliostat/report/v1");
+	t = cJSON_AddObjectToObject(j, "tool");
+	cJSON_AddStringToObject(t, "name", "foliostat");
+	cJSON_AddStringToObject(t, "version", FOL_VERSION);
+
+	rec = cJSON_AddObjectToObject(j, "recording");
+	cJSON_AddItemToObject(rec, "command",
+			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command"))
+				      ?: cJSON_CreateArray());
+	cJSON_AddNumberToObject(rec, "pid", num(r->meta, "pid", 0));
+	cJSON_AddStringToObject(rec, "kernel", str(r->meta, "kernel") ?: "unknown");
+	cJSON_AddStringToObject(rec, "started", iso_time(num(r->meta, "started_realtime_ns", 0), buf,
+							 sizeof(buf)));
+	add_u64(rec, "duration_ns", (uint64_t)num(r->end, "duration_ns",
+						  (double)(s->last_ns - s->first_ns)));
+	cJSON_AddStringToObject(rec, "latency_method", r->method);
+	cJSON_AddNullToObject(rec, "sample_period_ns");
+	add_u64(rec, "page_size", r->page_size);
+	arr = cJSON_AddArrayToObject(rec, "events");
+	for (int i = 0; i < r->nevents; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "name", r->events[i].name);
+		cJSON_AddBoolToObject(e, "available", 1);
+		add_u64(e, "count", r->events[i].count);
+		cJSON_AddItemToArray(arr, e);
+	}
+	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
+	w = cJSON_AddArrayToObject(rec, "warnings");
+	for (int i = 0; i < r->warnings.n; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
+	if (r->filter[0])
+		cJSON_AddStringToObject(rec, "filter", r->filter);
+
+	arr = cJSON_AddArrayToObject(j, "orders");
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_order_stats *os = &s->order[slot];
+		int order = FOL_SLOT_ORDER(slot);
+		cJSON *o, *f, *ft, *lc;
+		struct fol_hist lat = { 0 };
+
+		if (!order_used(os))
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "order", order);
+		if (order >= 0)
+			add_u64(o, "size_bytes", (uint64_t)r->page_size << order);
+		else
+			cJSON_AddNullToObject(o, "size_bytes");
+		add_u64(o, "folios_allocated", os->folios_allocated);
+		f = cJSON_AddObjectToObject(o, "faults");
+		ft = cJSON_AddObjectToObject(o, "fault_time_ns");
+		lc = cJSON_AddObjectToObject(o, "latency_by_class_ns");
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			const struct fol_cell *cell = &os->cell[c];
+
+			if (!cell->faults)
+				continue;
+			add_u64(f, fol_class_name((enum fol_class)c), cell->faults);
+			add_u64(ft, fol_class_name((enum fol_class)c), cell->lat.sum);
+			total_time += cell->lat.sum;
+			fol_hist_merge(&lat, &cell->lat);
+			if (cell->lat.count)
+				cJSON_AddItemToObject(lc, fol_class_name((enum fol_class)c),
+						      lat_json(&cell->lat));
+		}
+		if (lat.count)
+			cJSON_AddItemToObject(o, "latency_ns", lat_json(&lat));
+		else
+			cJSON_AddNullToObject(o, "latency_ns");
+		cJSON_AddItemToObject(o, "reuse", reuse_json(&os->reuse, order));
+		cJSON_AddItemToArray(arr, o);
+	}
+
+	t = cJSON_AddObjectToObject(j, "totals");
+	add_u64(t, "faults", s->faults);
+	add_u64(t, "fault_time_ns", total_time);
+	add_u64(t, "unclosed_faults", s->unclosed);
+	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat)
+								: cJSON_CreateNull());
+	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap)
+							    : cJSON_CreateNull());
+	add_u64(t, "threads", s->threads);
+	add_u64(t, "processes", s->processes);
+
+	arr = cJSON_AddArrayToObject(j, "classes");
+	for (int c = 0; c < FOL_NR_CLASSES; c++) {
+		struct fol_hist lat = { 0 }, gap = { 0 };
+		uint64_t faults = 0, unclosed = 0;
+		cJSON *o;
+
+		for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+			faults += s->order[slot].cell[c].faults;
+			unclosed += s->order[slot].cell[c].unclosed;
+			fol_hist_merge(&lat, &s->order[slot].cell[c].lat);
+			fol_hist_merge(&gap, &s->order[slot].cell[c].gap);
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "class", fol_class_name((enum fol_class)c));
+		add_u64(o, "faults", faults);
+		add_u64(o, "fault_time_ns", lat.sum);
+		add_u64(o, "unclosed", unclosed);
+		cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "gap_ns", gap.count ? lat_json(&gap) : cJSON_CreateNull());
+		cJSON_AddItemToArray(arr, o);
+	}
+
+	arr = cJSON_AddArrayToObject(j, "pmu");
+	cJSON_ArrayForEach(w, r->pmu)
+	{
+		cJSON *e = cJSON_CreateObject();
+		const cJSON *sup = cJSON_GetObjectItemCaseSensitive(w, "supported");
+
+		cJSON_AddStringToObject(e, "event", str(w, "event") ?: "?");
+		if (cJSON_IsTrue(sup))
+			cJSON_AddNumberToObject(e, "value", num(w, "value", 0));
+		else
+			cJSON_AddNullToObject(e, "value");
+		cJSON_AddBoolToObject(e, "supported", cJSON_IsTrue(sup));
+		cJSON_AddItemToArray(arr, e);
+	}
+	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
+	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
+	return j;
+}
+
+/* ---- text ---- */
+
+static void print_header(const struct fol_report *r, FILE *f)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
+	char b1[32], b2[32];
+	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
+	uint64_t total = 0;
+
+	fprintf(f, "# command:  ");
+	cJSON_ArrayForEach(c, cmd)
+		fprintf(f, "%s%s", c == cmd->child ? "" : " ", cJSON_IsString(c) ? c->valuestring : "?");
+	if (!cJSON_GetArraySize(cmd))
+		fprintf(f, "(attached)");
+	fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
+	fprintf(f, "# kernel:   %s, %s, %.0f CPUs, %s pages, PMD %s\n", str(r->meta, "kernel") ?: "?",
+		str(r->meta, "machine") ?: "?", num(r->meta, "cpus", 0),
+		fol_order_size(0, r->page_size, b1, sizeof(b1)),
+		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
+	for (int i = 0; i < r->nevents; i++)
+		total += r->events[i].count;
+	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
+		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents - 1,
+		r->st.lost ? r->st.lost : r->s.lost);
+	if (!strcmp(r->method, "exact"))
+		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
+			   "minor-/major-faults sample\n#           raised at the end of "
+			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n");
+	else
+		fprintf(f, "# latency:  none: counts and classes only\n");
+	if (r->filter[0])
+		fprintf(f, "# filter:   %s\n", r->filter);
+	for (int i = 0; i < r->warnings.n; i++)
+		fprintf(f, "# warning:  %s\n", r->warnings.v[i]);
+}
+
+static void print_orders(const struct fol_report *r, FILE *f)
+{
+	const struct fol_summary *s = &r->s;
+	char sz[16], t1[24], t2[24], t3[24], t4[24], t5[24];
+
+	fprintf(f, "\nFaults by folio order and class\n");
+	fprintf(f, "%7s  %-10s %9s %11s %10s %10s %10s %10s %9s\n", "order", "class", "faults",
+		"total", "mean", "p50", "p99", "max", "unclosed");
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_order_stats *os = &s->order[slot];
+
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			const struct fol_cell *cell = &os->cell[c];
+			const struct fol_hist *h = &cell->lat;
+
+			if (!cell->faults)
+				continue;
+			fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s %9" PRIu64 "\n",
+				fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz)),
+				fol_class_name((enum fol_class)c), cell->faults,
+				h->count ? fol_fmt_ns(h->sum, t1, sizeof(t1)) : "-",
+				h->count ? fol_fmt_ns(fol_hist_mean(h), t2, sizeof(t2)) : "-",
+				h->count ? fol_fmt_ns(fol_hist_quantile(h, 0.5), t3, sizeof(t3)) : "-",
+				h->count ? fol_fmt_ns(fol_hist_quantile(h, 0.99), t4, sizeof(t4)) : "-",
+				h->count ? fol_fmt_ns(h->max, t5, sizeof(t5)) : "-", cell->unclosed);
+		}
+	}
+	fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s %9" PRIu64 "\n", "all", "",
+		s->faults, fol_fmt_ns(s->all_lat.sum, t1, sizeof(t1)),
+		fol_fmt_ns(fol_hist_mean(&s->all_lat), t2, sizeof(t2)),
+		fol_fmt_ns(fol_hist_quantile(&s->all_lat, 0.5), t3, sizeof(t3)),
+		fol_fmt_ns(fol_hist_quantile(&s->all_lat, 0.99), t4, sizeof(t4)),
+		fol_fmt_ns(s->all_lat.max, t5, sizeof(t5)), s->unclosed);
+	if (s->all_gap.count)
+		fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s\n", "gap", "", s->all_gap.count,
+			"", fol_fmt_ns(fol_hist_mean(&s->all_gap), t2, sizeof(t2)),
+			fol_fmt_ns(fol_hist_quantile(&s->all_gap, 0.5), t3, sizeof(t3)),
+			fol_fmt_ns(fol_hist_quantile(&s->all_gap, 0.99), t4, sizeof(t4)),
+			fol_fmt_ns(s->all_gap.max, t5, sizeof(t5)));
+}
+
+static void print_reuse(const struct fol_report *r, FILE *f)
+{
+	const struct fol_summary *s = &r->s;
+	char sz[16], t1[24], t2[24];
+	int any = 0;
+
+	for (int slot = FOL_ORDER_SLOT(1); slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_reuse *ru = &s->order[slot].reuse;
+		int order = FOL_SLOT_ORDER(slot);
+
+		if (!ru->folios)
+			continue;
+		if (!any++) {
+			fprintf(f, "\nReuse batching: write faults on exclusive large folios (1 fault "
+				   "per folio is ideal)\n");
+			fprintf(f, "%7s %9s %9s %12s %11s %14s %11s %12s\n", "order", "folios", "faults",
+				"faults/folio", "pages/fault", "effectiveness", "reuse time",
+				"surplus time");
+		}
+		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %11s %12s\n",
+			fol_order_size(order, r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
+			(double)ru->faults / (double)ru->folios,
+			(double)(ru->folios << order) / (double)ru->faults,
+			100.0 * (double)ru->folios / (double)ru->faults,
+			fol_fmt_ns(ru->time_ns, t1, sizeof(t1)), fol_fmt_ns(ru->surplus_ns, t2, sizeof(t2)));
+		fprintf(f, "%7s faults per folio:", "");
+		for (int b = 0; b < FOL_REUSE_BUCKETS; b++)
+			if (ru->hist[b])
+				fprintf(f, " %s: %" PRIu64, fol_reuse_bucket_label(b), ru->hist[b]);
+		fputc('\n', f);
+	}
+	if (any)
+		fprintf(f, "%7s (pages/fault = folio pages / faults per folio: assumes every page "
+			   "of the folio was written)\n", "");
+}
+
+static void print_phases(const struct fol_report *r, FILE *f)
+{
+	const cJSON *p;
+	char t[24];
+
+	if (!cJSON_GetArraySize(r->phases))
+		return;
+	fprintf(f, "\nWorkload phases (timed by the workload)\n");
+	cJSON_ArrayForEach(p, r->phases)
+		fprintf(f, "  %-20s %12s\n", str(p, "phase") ?: "?",
+			fol_fmt_ns((uint64_t)(num(p, "end_ns", 0) - num(p, "start_ns", 0)), t, sizeof(t)));
+}
+
+static void print_counters(const struct fol_report *r, FILE *f)
+{
+	const cJSON *p, *sz;
+	int any = 0;
+
+	if (cJSON_GetArraySize(r->pmu)) {
+		fprintf(f, "\nPMU and software counters (the workload and its children)\n");
+		cJSON_ArrayForEach(p, r->pmu)
+		{
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")))
+				fprintf(f, "  %-22s %16.0f\n", str(p, "event") ?: "?", num(p, "value", 0));
+			else
+				fprintf(f, "  %-22s %16s\n", str(p, "event") ?: "?", "not supported");
+		}
+	}
+	if (!r->before || !r->after)
+		return;
+	for (int i = 0; quiet_vmstat[i]; i++) {
+		double d = counter_delta(r, "vmstat", quiet_vmstat[i]);
+
+		if (d == 0)
+			continue;
+		if (!any++)
+			fprintf(f, "\nKernel counters (system-wide: every process moves them; after - "
+				   "before)\n");
+		fprintf(f, "  %-34s %+14.0f\n", quiet_vmstat[i], d);
+	}
+	cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
+	{
+		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
+							 sz->string),
+			"stats");
+		const cJSON *st;
+
+		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(sz, "stats"))
+		{
+			double d = st->valuedouble - num(bs, st->string, 0);
+			char name[80];
+
+			if (d == 0 || !strncmp(st->string, "nr_", 3))
+				continue;
+			if (!any++)
+				fprintf(f, "\nKernel counters (system-wide: every process moves them; "
+					   "after - before)\n");
+			snprintf(name, sizeof(name), "mthp %s %s", sz->string, st->string);
+			fprintf(f, "  %-34s %+14.0f\n", name, d);
+		}
+	}
+}
+
+void fol_report_text(const struct fol_report *r, FILE *f)
+{
+	print_header(r, f);
+	print_orders(r, f);
+	print_reuse(r, f);
+	print_phases(r, f);
+	print_counters(r, f);
+}

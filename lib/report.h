@@ -1,0 +1,42 @@
+/* A recording analysed: the model's summary plus what the file says about how it was
+ * recorded; rendered as text or JSON (schema foliostat/report/v1, man/foliostat-report.1). */
+#ifndef FOL_REPORT_H
+#define FOL_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "msgs.h"
+#include "session.h"
+#include "summary.h"
+
+struct fol_report_event {
+	char name[64];
+	uint64_t count;
+};
+
+struct fol_report {
+	struct fol_summary s;
+	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
+	cJSON *pmu, *before, *after, *end, *phases;
+	struct fol_report_event *events;
+	int nevents;
+	struct fol_session_stats st;
+	unsigned page_size;
+	int pmd_order;
+	const char *method;	/* "exact", or "none" when no exit samples were recorded */
+	struct fol_msgs warnings;
+	char filter[256];	/* the narrowing options, for the header; "" when none */
+};
+
+/* Read the whole recording through the model. Negative codes as fol_session_open. */
+int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r);
+void fol_report_free(struct fol_report *r);
+cJSON *fol_report_json(const struct fol_report *r);
+void fol_report_text(const struct fol_report *r, FILE *f);
+
+/* Human units: "12.3 µs", "64K". */
+const char *fol_fmt_ns(uint64_t ns, char *buf, int len);
+
+#endif

@@ -1,0 +1,74 @@
+/* What a recording says, computed by the model and drawn by text, JSON and the TUI. */
+#ifndef FOL_SUMMARY_H
+#define FOL_SUMMARY_H
+
+#include <stdint.h>
+
+#include "hist.h"
+
+enum fol_class {
+	FOL_C_ANON_ALLOC, /* not present, allocated a user folio */
+	FOL_C_ANON_ZERO,  /* read, not present, mapped without allocating (zero page) */
+	FOL_C_WP_REUSE,	  /* present + write, no allocation */
+	FOL_C_WP_COPY,	  /* present + write, allocated: COW */
+	FOL_C_FILE,	  /* not present in a file-backed VMA */
+	FOL_C_SWAP_IN,	  /* anonymous, brought back from swap */
+	FOL_C_OTHER,
+	FOL_NR_CLASSES
+};
+
+/* Index 0 is order "unknown" (-1); index i is order i-1. */
+#define FOL_MAX_ORDER 12
+#define FOL_NR_ORDER_SLOTS (FOL_MAX_ORDER + 2)
+#define FOL_ORDER_SLOT(o) ((o) < 0 || (o) > FOL_MAX_ORDER ? 0 : (o) + 1)
+#define FOL_SLOT_ORDER(s) ((s)-1)
+
+/* Faults per folio buckets: 1, 2-3, 4-7, ..., 256-511, 512+ */
+#define FOL_REUSE_BUCKETS 10
+
+struct fol_cell {
+	struct fol_hist lat;	/* handler latency: entry to exit sample */
+	struct fol_hist gap;	/* from the thread's previous fault exit to this entry */
+	uint64_t faults;	/* all faults of the cell, closed or not */
+	uint64_t unclosed;	/* no exit sample: failed, retried away, or lost */
+	uint64_t major;
+};
+
+struct fol_reuse {
+	uint64_t folios;	/* folios that took at least one wp_reuse fault */
+	uint64_t faults;
+	uint64_t time_ns;	/* all their reuse faults */
+	uint64_t surplus_ns;	/* all but each folio's first reuse fault */
+	uint64_t hist[FOL_REUSE_BUCKETS];
+};
+
+struct fol_order_stats {
+	uint64_t folios_allocated; /* user folios allocated by faults */
+	struct fol_cell cell[FOL_NR_CLASSES];
+	struct fol_reuse reuse;
+};
+
+struct fol_summary {
+	struct fol_order_stats order[FOL_NR_ORDER_SLOTS];
+	struct fol_hist all_lat, all_gap;
+	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
+	uint64_t first_ns, last_ns;	/* time span of the events seen */
+	uint64_t kind_count[32];	/* events by enum fol_kind */
+	uint64_t lost;
+	uint64_t threads, processes;
+	uint64_t huge_events;		/* khugepaged/collapse tracepoints seen */
+	/* Faults per second over the run, per class, for the timeline. */
+	uint64_t bin_ns;
+	int nbins;
+	uint64_t *bins;		/* nbins x FOL_NR_CLASSES */
+};
+
+const char *fol_class_name(enum fol_class c);
+int fol_class_parse(const char *s);
+/* "4K", "64K", "2M"; "unknown" for -1. */
+const char *fol_order_size(int order, unsigned page_size, char *buf, int len);
+/* Which of FOL_REUSE_BUCKETS n faults per folio falls in, and its label. */
+int fol_reuse_bucket(uint64_t n);
+const char *fol_reuse_bucket_label(int b);
+
+#endif
