@@ -15,7 +15,9 @@ static void usage(FILE *f)
 		"  -s, --size SIZE        region size (default 256M)\n"
 		"  -P, --policy POLICY    pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"
 		"                         mthp (the mTHP sizes set to always), small (4K only)\n"
-		"  -S, --stride BYTES     one store per BYTES in the write pass (default a page)\n");
+		"  -S, --stride BYTES     one store per BYTES in the write pass (default a page)\n"
+		"  -M, --mode MODE        write pass: byte (default), random, memset\n"
+		"  -t, --threads N        split the write pass over N threads (byte mode)\n");
 }
 
 int cmd_workloads(int argc, char **argv)
@@ -37,6 +39,8 @@ int cmd_workload(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "stride", required_argument, NULL, 'S' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -56,7 +60,7 @@ int cmd_workload(int argc, char **argv)
 	}
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "s:P:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:P:S:M:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (fol_wl_parse_size(optarg, &o.size)) {
@@ -73,6 +77,19 @@ int cmd_workload(int argc, char **argv)
 		case 'S':
 			if (fol_wl_parse_size(optarg, &o.stride)) {
 				fprintf(stderr, "foliostat: bad stride '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'M':
+			if (fol_wl_parse_mode(optarg, &o.mode)) {
+				fprintf(stderr, "foliostat: bad mode '%s' (byte, random, memset)\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			o.threads = atoi(optarg);
+			if (o.threads < 1 || o.threads > 64) {
+				fprintf(stderr, "foliostat: --threads takes 1 to 64\n");
 				return EXIT_USAGE;
 			}
 			break;

@@ -1,6 +1,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,18 @@ int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out)
 	for (size_t i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)
 		if (!strcmp(s, policy_names[i])) {
 			*out = (enum fol_wl_policy)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out)
+{
+	static const char *const names[] = { "byte", "random", "memset" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum fol_wl_mode)i;
 			return 0;
 		}
 	return -EINVAL;
@@ -83,6 +96,64 @@ static void touch(char *p, size_t size, size_t stride)
 {
 	for (size_t off = 0; off < size; off += stride)
 		((volatile char *)p)[off] = (char)(off >> 12 | 1);
+}
+
+struct slice {
+	char *p;
+	size_t size, stride;
+};
+
+static void *touch_slice(void *arg)
+{
+	struct slice *s = arg;
+
+	touch(s->p, s->size, s->stride);
+	return NULL;
+}
+
+/* The write pass after fork, in the chosen pattern. */
+static int write_pass(const struct fol_wl_opts *o, char *p, size_t page, size_t stride)
+{
+	if (o->mode == FOL_WL_MEMSET) {
+		memset(p, 0x5a, o->size);
+	} else if (o->mode == FOL_WL_RANDOM) {
+		size_t n = o->size / page;
+		uint32_t *idx = malloc(n * sizeof(*idx));
+		uint64_t x = 0x9e3779b97f4a7c15ull;
+
+		if (!idx)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)i;
+		for (size_t i = n; i > 1; i--) { /* Fisher-Yates with xorshift: reproducible */
+			size_t j;
+			uint32_t t;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			j = (size_t)(x % i);
+			t = idx[i - 1], idx[i - 1] = idx[j], idx[j] = t;
+		}
+		for (size_t i = 0; i < n; i++)
+			((volatile char *)p)[(size_t)idx[i] * page] = 1;
+		free(idx);
+	} else if (o->threads > 1) {
+		pthread_t tid[64];
+		struct slice sl[64];
+		int n = o->threads > 64 ? 64 : o->threads;
+		size_t chunk = (o->size / (size_t)n) & ~(page - 1);
+
+		for (int i = 0; i < n; i++) {
+			sl[i] = (struct slice){ p + (size_t)i * chunk,
+						i == n - 1 ? o->size - (size_t)i * chunk : chunk, stride };
+			if (pthread_create(&tid[i], NULL, touch_slice, &sl[i]))
+				return -EAGAIN;
+		}
+		for (int i = 0; i < n; i++)
+			pthread_join(tid[i], NULL);
+	} else {
+		touch(p, o->size, stride);
+	}
+	return 0;
 }
 
 int fol_wl_run(const struct fol_wl_opts *o)
@@ -143,7 +214,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		phase(ph, "fork", t0, mono_ns());
 	}
 	t0 = mono_ns();
-	touch(p, o->size, stride);
+	ret = write_pass(o, p, page, stride);
 	t1 = mono_ns();
 	phase(ph, strcmp(o->name, "cow") ? "reuse" : "cow", t0, t1);
 	if (!strcmp(o->name, "cow")) {

@@ -12,11 +12,19 @@ enum fol_wl_policy {
 	FOL_WL_SMALL,	/* MADV_NOHUGEPAGE: 4K pages only */
 };
 
+enum fol_wl_mode {
+	FOL_WL_BYTE,	/* one store per stride, in address order */
+	FOL_WL_RANDOM,	/* one store per page, in random order */
+	FOL_WL_MEMSET,	/* memset of the whole region */
+};
+
 struct fol_wl_opts {
 	const char *name;	/* "fork-reuse", "cow", "populate" */
 	size_t size;
 	enum fol_wl_policy policy;
 	size_t stride;		/* bytes between stores in the write pass; page size by default */
+	enum fol_wl_mode mode;
+	int threads;		/* write pass split over this many threads (byte mode) */
 	const char *phase_file;	/* JSON lines of phase timings, or NULL */
 };
 
@@ -29,6 +37,7 @@ extern const struct fol_wl_info fol_workloads[];
 
 int fol_wl_parse_size(const char *s, size_t *out);
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
+int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
 const char *fol_wl_policy_name(enum fol_wl_policy p);
 /* Runs in the calling process; returns 0 or a negative errno. */
 int fol_wl_run(const struct fol_wl_opts *o);

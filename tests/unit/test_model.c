@@ -1,0 +1,351 @@
+/* The model on synthetic event streams: no kernel needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hist.h"
+#include "model.h"
+
+#define PID 100
+#define BASE 0x7f0000000000ull
+
+static uint64_t now = 1000000;
+
+static struct fol_model *model(void)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+
+	now = 1000000;
+	return fol_model_new(&o);
+}
+
+static void feed(struct fol_model *m, struct fol_event ev)
+{
+	if (!ev.time)
+		ev.time = now++;
+	if (ev.kind != FOL_EV_MMAP && ev.kind != FOL_EV_FORK && ev.kind != FOL_EV_EXIT &&
+	    ev.kind != FOL_EV_COMM)
+		ev.evidx = 1;
+	else
+		ev.evidx = -1;
+	assert_int_equal(fol_model_event(m, &ev), 0);
+}
+
+static void entry(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = tid, .kind = FOL_EV_FAULT_USER,
+				    .fault = { .address = addr, .error_code = ec } });
+}
+
+static void leave(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = tid, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = addr } });
+}
+
+static void alloc(struct fol_model *m, int pid, int tid, int order, uint64_t gfp)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = tid, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = 0x1000, .order = order, .gfp = gfp } });
+}
+
+static void anon_vma(struct fol_model *m, int pid, uint64_t start, uint64_t len)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = start, .len = len, .filename = "//anon" } });
+}
+
+/* A complete fault of `lat` ns, optionally allocating a user folio of `order`. */
+static void fault(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order,
+		  uint64_t lat)
+{
+	uint64_t t = now;
+
+	entry(m, pid, tid, addr, ec, t);
+	now = t + 1;
+	if (order >= 0)
+		alloc(m, pid, tid, order, 0x140cca);
+	leave(m, pid, tid, addr, t + lat);
+	now = t + lat + 100;
+}
+
+static void fork_proc(struct fol_model *m, int parent, int child)
+{
+	feed(m, (struct fol_event){ .kind = FOL_EV_FORK,
+				    .fork = { .pid = child, .ppid = parent, .tid = child, .ptid = parent } });
+}
+
+static struct fol_summary finish(struct fol_model *m)
+{
+	struct fol_summary s;
+
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	return s;
+}
+
+#define CELL(s, o, cls) ((s).order[FOL_ORDER_SLOT(o)].cell[cls])
+
+static void test_reuse_64k(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	/* Two 64K folios, then 16 reuse faults on each, one per page. */
+	fault(m, PID, PID, BASE, 0x6, 4, 5000);
+	fault(m, PID, PID, BASE + 65536, 0x6, 4, 5000);
+	for (int f = 0; f < 2; f++)
+		for (int p = 0; p < 16; p++)
+			fault(m, PID, PID, BASE + (uint64_t)f * 65536 + (uint64_t)p * 4096 + 8, 0x7, -1,
+			      1000 + (uint64_t)p);
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_ANON_ALLOC).faults, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].folios_allocated, 2);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 32);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.folios, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.faults, 32);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.hist[fol_reuse_bucket(16)], 2);
+	assert_int_equal(fol_reuse_bucket(16), 4);
+	/* Time of the surplus faults: all but the first (1000 ns) of each folio. */
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.time_ns, 2 * (16 * 1000 + 120));
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.surplus_ns, 2 * (15 * 1000 + 120));
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).lat.max, 1015);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).lat.min, 1000);
+	assert_int_equal(s.unclosed, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_interleaved_threads(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	/* Thread 101 enters, 102 enters, 101 allocates order 0, 102 allocates order 2,
+	 * 102 leaves, 101 leaves: each fault gets its own allocation and time. */
+	entry(m, PID, 101, BASE, 0x6, 100);
+	entry(m, PID, 102, BASE + 0x10000, 0x6, 110);
+	feed(m, (struct fol_event){ .time = 120, .pid = PID, .tid = 101, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .order = 0, .gfp = 0x140cca } });
+	feed(m, (struct fol_event){ .time = 130, .pid = PID, .tid = 102, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .order = 2, .gfp = 0x140cca } });
+	/* A page table for 102: not a user folio. */
+	feed(m, (struct fol_event){ .time = 131, .pid = PID, .tid = 102, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .order = 3, .gfp = 0x440dc0 } });
+	leave(m, PID, 102, BASE + 0x10000, 150);
+	leave(m, PID, 101, BASE, 400);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).lat.sum, 300);
+	assert_int_equal(CELL(s, 2, FOL_C_ANON_ALLOC).faults, 1);
+	assert_int_equal(CELL(s, 2, FOL_C_ANON_ALLOC).lat.sum, 40);
+	assert_int_equal(CELL(s, 3, FOL_C_ANON_ALLOC).faults, 0);
+	assert_int_equal(s.threads, 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_classes(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = 0x400000, .len = 0x10000, .filename = "/usr/bin/true" } });
+	fault(m, PID, PID, BASE, 0x4, -1, 10);	 /* read, not present, nothing allocated */
+	fault(m, PID, PID, BASE + 4096, 0x6, 0, 20); /* write, not present, allocates */
+	fault(m, PID, PID, BASE + 4096, 0x7, 0, 30); /* present + write + allocation: COW */
+	fault(m, PID, PID, BASE + 8192, 0x5, -1, 40); /* present read: spurious */
+	fault(m, PID, PID, 0x401000, 0x14, -1, 50);   /* file */
+	/* Swap-in: a major fault. */
+	entry(m, PID, PID, BASE + 12288, 0x6, now);
+	feed(m, (struct fol_event){ .time = now + 60, .pid = PID, .tid = PID,
+				    .kind = FOL_EV_FAULT_EXIT_MAJ, .exit = { .addr = BASE + 12288 } });
+	now += 100;
+	/* A read that maps a page without allocating, but anon rss grows: not the zero
+	 * page (swap cache hit or similar): other. */
+	entry(m, PID, PID, BASE + 16384, 0x4, now);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_RSS_STAT,
+				    .rss = { .member = 1, .size = 8192 } });
+	leave(m, PID, PID, BASE + 16384, now + 5);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ZERO).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_WP_COPY).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_OTHER).faults, 2);
+	assert_int_equal(CELL(s, -1, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_SWAP_IN).major, 1);
+	assert_int_equal(s.faults, 7);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_fork_copies_map(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	fault(m, PID, PID, BASE, 0x6, 9, 100000); /* a 2M THP */
+	fork_proc(m, PID, 200);
+	/* The child writes 3 pages of its copy, the parent 512. */
+	for (int p = 0; p < 3; p++)
+		fault(m, 200, 200, BASE + (uint64_t)p * 4096, 0x7, -1, 500);
+	for (int p = 0; p < 512; p++)
+		fault(m, PID, PID, BASE + (uint64_t)p * 4096, 0x7, -1, 500);
+	feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+				    .fork = { .pid = 200, .ppid = PID, .tid = 200, .ptid = PID } });
+	s = finish(m);
+	assert_int_equal(CELL(s, 9, FOL_C_WP_REUSE).faults, 515);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].reuse.folios, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].reuse.hist[fol_reuse_bucket(3)], 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].reuse.hist[FOL_REUSE_BUCKETS - 1], 1);
+	assert_int_equal(s.processes, 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_munmap_and_unknown(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 4, 100);
+	fault(m, PID, PID, BASE + 65536, 0x6, 4, 100);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MUNMAP,
+				    .vm = { .start = BASE, .len = 65536 } });
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 10);	  /* unmapped: unknown */
+	fault(m, PID, PID, BASE + 65536 + 4096, 0x7, -1, 10); /* still mapped: 64K */
+	fault(m, PID, PID, BASE + 0x80000, 0x7, -1, 10);  /* never seen: unknown */
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MADVISE,
+				    .vm = { .start = BASE + 65536, .len = 65536, .behavior = 4 } });
+	fault(m, PID, PID, BASE + 65536 + 8192, 0x7, -1, 10); /* MADV_DONTNEED: unknown */
+	s = finish(m);
+	assert_int_equal(CELL(s, -1, FOL_C_WP_REUSE).faults, 3);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	/* The folio's one reuse fault was folded in when MADV_DONTNEED dropped it. */
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.folios, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.faults, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_unclosed_and_gap(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x6, 1000);
+	leave(m, PID, PID, BASE, 1500);
+	/* A fault that fails (SIGSEGV): no exit; the next entry closes it. */
+	entry(m, PID, PID, 0x10, 0x6, 3000);
+	entry(m, PID, PID, BASE + 4096, 0x6, 4000);
+	leave(m, PID, PID, BASE + 4096, 4200);
+	/* An exit with no entry (entry lost): counted apart. */
+	leave(m, PID, PID, BASE + 8192, 5000);
+	s = finish(m);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.unclosed, 1);
+	assert_int_equal(s.all_lat.count, 2);
+	assert_int_equal(s.all_lat.sum, 700);
+	assert_int_equal(s.orphan_exits, 1);
+	/* Gap: from 1500 (previous exit) to 4000 (the next closed fault's entry). */
+	assert_int_equal(s.all_gap.count, 1);
+	assert_int_equal(s.all_gap.sum, 2500);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_filters(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = 4, .cls = FOL_C_WP_REUSE, .pid = PID };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 4, 100);
+	fork_proc(m, PID, 300);
+	fault(m, PID, PID, BASE, 0x7, -1, 10);
+	fault(m, 300, 300, BASE, 0x7, -1, 10);
+	s = finish(m);
+	assert_int_equal(s.faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_ANON_ALLOC).faults, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_hist_percentiles(void **state)
+{
+	static uint64_t v[100000];
+	struct fol_hist *h = calloc(1, sizeof(*h));
+	const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+
+	(void)state;
+	srand(7);
+	for (int i = 0; i < 100000; i++) {
+		/* Log-normal-ish latencies: 500 ns .. 5 ms. */
+		v[i] = 500 + (uint64_t)(rand() % 1000) * (uint64_t)(1 << (rand() % 13));
+		fol_hist_add(h, v[i]);
+	}
+	qsort(v, 100000, sizeof(v[0]), cmp_u64);
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		uint64_t exact = v[(size_t)(qs[k] * 100000) - 1];
+		uint64_t est = fol_hist_quantile(h, qs[k]);
+
+		/* The bucket's upper bound: never below, at most 1/16 above. */
+		assert_true(est >= exact);
+		assert_true(est <= exact + exact / 16 + 1);
+	}
+	assert_int_equal(h->max, v[99999]);
+	assert_int_equal(h->min, v[0]);
+	assert_int_equal(fol_hist_quantile(h, 1.0), v[99999]);
+	/* Small exact values have exact buckets. */
+	memset(h, 0, sizeof(*h));
+	for (uint64_t i = 1; i <= 10; i++)
+		fol_hist_add(h, i);
+	assert_int_equal(fol_hist_quantile(h, 0.5), 5);
+	assert_int_equal(fol_hist_quantile(h, 0.9), 9);
+	assert_int_equal(fol_hist_mean(h), 6); /* 5.5 rounds up */
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reuse_64k),
+		cmocka_unit_test(test_interleaved_threads),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_fork_copies_map),
+		cmocka_unit_test(test_munmap_and_unknown),
+		cmocka_unit_test(test_unclosed_and_gap),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_hist_percentiles),
+	};
+
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
