@@ -98,6 +98,27 @@ static void touch(char *p, size_t size, size_t stride)
 		((volatile char *)p)[off] = (char)(off >> 12 | 1);
 }
 
+/* Keep the workload's own memory (heap, stack, thread stacks) on small pages, so that
+ * every large folio of the recording is one of the region's: its geometry is then exact. */
+static void small_pages_for_self(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if ((strstr(line, "[heap]") || strstr(line, "[stack]")) &&
+		    sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+	}
+	fclose(f);
+}
+
+#define THREAD_STACK (256u << 10)
+
 struct slice {
 	char *p;
 	size_t size, stride;
@@ -111,45 +132,68 @@ static void *touch_slice(void *arg)
 	return NULL;
 }
 
+/* A random permutation of the region's pages, made before the measured phases in memory
+ * of its own (4K pages only), so that its faults and folios stay out of the region's. */
+static uint32_t *random_order(size_t n)
+{
+	size_t bytes = n * sizeof(uint32_t);
+	uint32_t *idx = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	if (idx == MAP_FAILED)
+		return NULL;
+	madvise(idx, bytes, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	for (size_t i = n; i > 1; i--) { /* Fisher-Yates with xorshift: reproducible */
+		size_t j;
+		uint32_t t;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		j = (size_t)(x % i);
+		t = idx[i - 1], idx[i - 1] = idx[j], idx[j] = t;
+	}
+	return idx;
+}
+
 /* The write pass after fork, in the chosen pattern. */
-static int write_pass(const struct fol_wl_opts *o, char *p, size_t page, size_t stride)
+static int write_pass(const struct fol_wl_opts *o, char *p, size_t page, size_t stride,
+		      const uint32_t *order)
 {
 	if (o->mode == FOL_WL_MEMSET) {
 		memset(p, 0x5a, o->size);
 	} else if (o->mode == FOL_WL_RANDOM) {
-		size_t n = o->size / page;
-		uint32_t *idx = malloc(n * sizeof(*idx));
-		uint64_t x = 0x9e3779b97f4a7c15ull;
-
-		if (!idx)
-			return -ENOMEM;
-		for (size_t i = 0; i < n; i++)
-			idx[i] = (uint32_t)i;
-		for (size_t i = n; i > 1; i--) { /* Fisher-Yates with xorshift: reproducible */
-			size_t j;
-			uint32_t t;
-
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			j = (size_t)(x % i);
-			t = idx[i - 1], idx[i - 1] = idx[j], idx[j] = t;
-		}
-		for (size_t i = 0; i < n; i++)
-			((volatile char *)p)[(size_t)idx[i] * page] = 1;
-		free(idx);
+		for (size_t i = 0; i < o->size / page; i++)
+			((volatile char *)p)[(size_t)order[i] * page] = 1;
 	} else if (o->threads > 1) {
 		pthread_t tid[64];
 		struct slice sl[64];
 		int n = o->threads > 64 ? 64 : o->threads;
 		size_t chunk = (o->size / (size_t)n) & ~(page - 1);
+		char *stacks = mmap(NULL, (size_t)n * THREAD_STACK, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pthread_attr_t attr;
+		int ret = 0;
 
+		if (stacks == MAP_FAILED)
+			return -ENOMEM;
+		madvise(stacks, (size_t)n * THREAD_STACK, MADV_NOHUGEPAGE);
+		pthread_attr_init(&attr);
 		for (int i = 0; i < n; i++) {
 			sl[i] = (struct slice){ p + (size_t)i * chunk,
 						i == n - 1 ? o->size - (size_t)i * chunk : chunk, stride };
-			if (pthread_create(&tid[i], NULL, touch_slice, &sl[i]))
-				return -EAGAIN;
+			pthread_attr_setstack(&attr, stacks + (size_t)i * THREAD_STACK, THREAD_STACK);
+			if (pthread_create(&tid[i], &attr, touch_slice, &sl[i])) {
+				n = i;
+				ret = -EAGAIN;
+				break;
+			}
 		}
 		for (int i = 0; i < n; i++)
 			pthread_join(tid[i], NULL);
+		pthread_attr_destroy(&attr);
+		munmap(stacks, (size_t)(o->threads > 64 ? 64 : o->threads) * THREAD_STACK);
+		return ret;
 	} else {
 		touch(p, o->size, stride);
 	}
@@ -162,10 +206,12 @@ int fol_wl_run(const struct fol_wl_opts *o)
 	size_t stride = o->stride ? o->stride : page;
 	FILE *ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
 	uint64_t t0, t1;
+	uint32_t *order = NULL;
 	char *raw, *p;
 	int st, ret = 0;
 	pid_t pid;
 
+	small_pages_for_self();
 	/* Natural 2M alignment so that every folio size can be used. */
 	raw = mmap(NULL, o->size + PMD_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		   -1, 0);
@@ -174,6 +220,10 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		goto out;
 	}
 	p = (char *)(((uintptr_t)raw + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
+	if (o->mode == FOL_WL_RANDOM && !(order = random_order(o->size / page))) {
+		ret = -ENOMEM;
+		goto done;
+	}
 	if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
 		madvise(p, o->size, MADV_HUGEPAGE);
 	else if (o->policy == FOL_WL_SMALL)
@@ -214,7 +264,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		phase(ph, "fork", t0, mono_ns());
 	}
 	t0 = mono_ns();
-	ret = write_pass(o, p, page, stride);
+	ret = write_pass(o, p, page, stride, order);
 	t1 = mono_ns();
 	phase(ph, strcmp(o->name, "cow") ? "reuse" : "cow", t0, t1);
 	if (!strcmp(o->name, "cow")) {
@@ -222,6 +272,8 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		waitpid(pid, &st, 0);
 	}
 done:
+	if (order)
+		munmap(order, o->size / page * sizeof(*order));
 	munmap(raw, o->size + PMD_SIZE);
 out:
 	if (ph)

@@ -31,3 +31,22 @@ workload_bin() {
 	cp "$FOLIOSTAT" "$T/$1"
 	echo "$T/$1"
 }
+
+# Set a THP policy for the test and restore the old one on exit.
+THP=/sys/kernel/mm/transparent_hugepage
+_restore=()
+set_policy() { # FILE VALUE
+	local old
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$1")
+	_restore+=("$old:$1")
+	echo "$2" >"$1"
+}
+restore_policies() {
+	local i
+	for ((i = ${#_restore[@]} - 1; i >= 0; i--)); do
+		echo "${_restore[$i]%%:*}" >"${_restore[$i]#*:}"
+	done
+}
+trap 'restore_policies; rm -rf "$T"' EXIT
+# jq on the JSON report of $1 (a recording)
+jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }

@@ -1,0 +1,72 @@
+#!/bin/bash
+# The report against the workload's known geometry, on this kernel.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
+plan 24
+
+cd "$T"
+fw=$(workload_bin fw)
+set_policy "$THP/enabled" madvise
+pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
+for s in "$THP"/hugepages-*kB; do
+	[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue # PMD THP: "inherit" from $THP/enabled
+	[ -e "$s/enabled" ] && set_policy "$s/enabled" never
+done
+set_policy "$THP/hugepages-64kB/enabled" always
+
+# 64K mTHP, 32M: 512 folios of order 4, 16 reuse faults each.
+"$FOLIOSTAT" record -q -o m.data -- "$fw" __workload fork-reuse --size 32M --policy mthp
+o4() { jr m.data ".orders[] | select(.order == 4) | $1"; }
+is "$(o4 .folios_allocated)" 512 "64K: 512 folios allocated"
+is "$(o4 .faults.anon_alloc)" 512 "64K: 512 first-touch faults on order 4"
+is "$(o4 .faults.wp_reuse)" 8192 "64K: 8192 = 32M/4K wp_reuse faults on order 4"
+is "$(o4 .reuse.folios)" 512 "64K: 512 folios took reuse faults"
+is "$(o4 .reuse.faults_per_folio)" 16 "64K: 16 faults per folio"
+is "$(o4 .reuse.effectiveness)" 0.0625 "64K: effectiveness 1/16"
+is "$(o4 '.reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')" 512 "64K: all in the 16-31 bucket"
+is "$(jr m.data .recording.latency_method)" exact "latency method is exact"
+# Agreement with the raw events and with the kernel's own count of this workload's faults.
+n_entry=$("$FOLIOSTAT" script -i m.data | awk '$5 ~ /^exceptions:page_fault_(user|kernel):$/' | wc -l)
+is "$(jr m.data .totals.faults)" "$n_entry" "total faults = page_fault entries in script ($n_entry)"
+closed=$(jr m.data '.totals.faults - .totals.unclosed_faults')
+pmu=$(jr m.data '[.pmu[] | select(.event == "minor-faults" or .event == "major-faults") | .value] | add')
+is "$closed" "$pmu" "closed faults = the minor+major-faults counters of the workload ($pmu)"
+
+# One store per 64K: each folio takes one reuse fault.
+"$FOLIOSTAT" record -q -o s.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --stride 64K
+is "$(jr s.data '.orders[] | select(.order == 4) | .reuse.faults_per_folio')" 1 "64K, one store per folio: 1 fault per folio"
+
+# Threads: the same faults, spread over 4 threads.
+"$FOLIOSTAT" record -q -o t.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --threads 4
+is "$(jr t.data '.orders[] | select(.order == 4) | .faults.wp_reuse')" 8192 "4 threads: still 8192 reuse faults"
+[ "$(jr t.data .totals.threads)" -ge 5 ]; ok $? "4 threads: the threads are all seen"
+"$FOLIOSTAT" record -q -o r.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --mode random
+is "$(jr r.data '.orders[] | select(.order == 4) | .reuse.faults_per_folio')" 16 "random order: 16 faults per folio"
+
+# PTE-mapped 2M THP: 512 faults per folio.
+set_policy "$THP/hugepages-64kB/enabled" never
+"$FOLIOSTAT" record -q -o p.data -- "$fw" __workload fork-reuse --size 16M --policy pte-thp
+o9() { jr "$1" ".orders[] | select(.order == 9) | $2"; }
+is "$(o9 p.data .folios_allocated)" 8 "PTE-mapped THP: 8 folios of 2M"
+is "$(o9 p.data .reuse.folios)" 8 "PTE-mapped THP: 8 folios reused"
+f=$(o9 p.data .reuse.faults)
+[ "$f" -ge 4096 ] && [ "$f" -le 4104 ]; ok $? "PTE-mapped THP: 512 reuse faults per folio ($f)"
+# PMD-mapped THP: one fault per folio.
+"$FOLIOSTAT" record -q -o d.data -- "$fw" __workload fork-reuse --size 16M --policy thp
+is "$(o9 d.data .reuse.folios)" 8 "PMD-mapped THP: 8 folios reused"
+is "$(o9 d.data .reuse.faults_per_folio)" 1 "PMD-mapped THP: 1 fault per folio"
+
+# COW with the child alive: copies, one page at a time.
+set_policy "$THP/hugepages-64kB/enabled" always
+"$FOLIOSTAT" record -q -o c.data -- "$fw" __workload cow --size 16M --policy mthp
+n=$(jr c.data '[.orders[] | .faults.wp_copy // 0] | add')
+# Plus a few copies of the workload's own stack and data pages.
+[ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "cow 16M: 4096 wp_copy faults on the region ($n in all)"
+is "$(jr c.data '[.orders[] | .faults.wp_reuse // 0] | add')" "$(jr c.data '[.orders[] | select(.order <= 0) | .faults.wp_reuse // 0] | add')" "cow: no reuse faults on the 64K folios"
+is "$(jr c.data '.orders[] | select(.order == 0) | .folios_allocated >= 4096')" true "cow: each copy allocated a 4K folio"
+
+# Filters narrow the same figures.
+is "$("$FOLIOSTAT" report --json -i m.data --class wp_reuse --order 64K | jq '.totals.faults')" 8192 "--class wp_reuse --order 64K"
+is "$("$FOLIOSTAT" report --json -i m.data --comm nobody-here | jq '.totals.faults')" 0 "--comm with no match: nothing"
+exit $_fail
