@@ -221,17 +221,20 @@ static int lookup(const struct fol_decoder *d, uint64_t id)
 
 /* Event of a record: IDENTIFIER is the first u64 of a sample and the last of any other
  * record (sample_id_all). */
-static int record_event(const struct fol_decoder *d, const struct perf_event_header *h,
-			size_t size)
+static int record_event(const struct fol_decoder *d, const void *rec, size_t size)
 {
+	struct perf_event_header h;
 	uint64_t id;
 
-	if (size < sizeof(*h) + sizeof(id) || h->size != size)
+	if (size < sizeof(h) + sizeof(id))
 		return -EBADMSG;
-	if (h->type == PERF_RECORD_SAMPLE)
-		memcpy(&id, h + 1, sizeof(id));
+	memcpy(&h, rec, sizeof(h)); /* records sit at any alignment in a chunk */
+	if (h.size != size)
+		return -EBADMSG;
+	if (h.type == PERF_RECORD_SAMPLE)
+		memcpy(&id, (const char *)rec + sizeof(h), sizeof(id));
 	else
-		memcpy(&id, (const char *)h + size - sizeof(id), sizeof(id));
+		memcpy(&id, (const char *)rec + size - sizeof(id), sizeof(id));
 	return lookup(d, id);
 }
 
@@ -323,14 +326,15 @@ static int parse_sample(uint64_t st, const char *rec, size_t size, struct fol_ev
 
 int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, uint64_t *time)
 {
-	const struct perf_event_header *h = rec;
+	struct perf_event_header h;
 	struct fol_event ev = { 0 };
 	uint64_t ip, addr;
-	int idx = record_event(d, h, size), ret;
+	int idx = record_event(d, rec, size), ret;
 
 	if (idx < 0)
 		return idx == -1 ? -ENOENT : idx;
-	if (h->type == PERF_RECORD_SAMPLE)
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_SAMPLE)
 		ret = parse_sample(d->ev[idx].pub.sample_type, rec, size, &ev, &ip, &addr);
 	else
 		ret = parse_trailer(d->ev[idx].pub.sample_type, rec, size, &ev);
@@ -410,11 +414,12 @@ static const char *str_in(const char *p, const char *end)
 
 static int decode_sideband(const char *rec, size_t size, int trailer, struct fol_event *ev)
 {
-	const struct perf_event_header *h = (const void *)rec;
-	const char *body = rec + sizeof(*h), *end = rec + size - trailer;
+	struct perf_event_header h;
+	const char *body = rec + sizeof(h), *end = rec + size - trailer;
 	uint32_t u32[4];
 
-	switch (h->type) {
+	memcpy(&h, rec, sizeof(h));
+	switch (h.type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		uint64_t u64[3];
@@ -430,7 +435,7 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 		ev->mmap.len = u64[1];
 		ev->mmap.pgoff = u64[2];
 		body += 32;
-		if (h->type == PERF_RECORD_MMAP2) {
+		if (h.type == PERF_RECORD_MMAP2) {
 			/* maj/min/ino/ino_generation or build id: 24 bytes, then prot, flags */
 			if (end - body < 24 + 8)
 				return -EBADMSG;
@@ -449,13 +454,13 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 		ev->pid = (int)u32[0];
 		ev->tid = (int)u32[1];
 		ev->comm.comm = str_in(body + 8, end);
-		ev->comm.exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		ev->comm.exec = !!(h.misc & PERF_RECORD_MISC_COMM_EXEC);
 		return ev->comm.comm ? 1 : -EBADMSG;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		if (end - body < 16)
 			return -EBADMSG;
-		ev->kind = h->type == PERF_RECORD_FORK ? FOL_EV_FORK : FOL_EV_EXIT;
+		ev->kind = h.type == PERF_RECORD_FORK ? FOL_EV_FORK : FOL_EV_EXIT;
 		memcpy(u32, body, 16);
 		ev->fork.pid = (int)u32[0];
 		ev->fork.ppid = (int)u32[1];
@@ -483,7 +488,7 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev)
 {
-	const struct perf_event_header *h = rec;
+	struct perf_event_header h;
 	struct evd *e;
 	uint64_t ip = 0, addr = 0;
 	int idx, ret, trailer;
@@ -491,13 +496,14 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 
 	memset(ev, 0, sizeof(*ev));
 	ev->evidx = -1;
-	idx = record_event(d, h, size);
+	idx = record_event(d, rec, size);
 	if (idx == -EBADMSG)
 		return idx;
 	if (idx < 0)
 		return 0;
 	e = &d->ev[idx];
-	if (h->type != PERF_RECORD_SAMPLE) {
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE) {
 		trailer = parse_trailer(e->pub.sample_type, rec, size, ev);
 		if (trailer < 0)
 			return trailer;

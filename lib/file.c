@@ -111,6 +111,8 @@ static int append(struct fol_writer *w, const void *p, size_t len)
 {
 	int ret;
 
+	if (!len)
+		return 0;
 	if (w->used + len > WBUF_SIZE) {
 		ret = fol_writer_flush(w);
 		if (ret)
@@ -131,7 +133,8 @@ int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *io
 
 	for (i = 0; i < iovcnt; i++) {
 		h.len += iov[i].iov_len;
-		pcrc = crc(iov[i].iov_base, iov[i].iov_len, pcrc);
+		if (iov[i].iov_len)
+			pcrc = crc(iov[i].iov_base, iov[i].iov_len, pcrc);
 	}
 	if (h.len > FOL_CHUNK_MAX)
 		return -EMSGSIZE;

@@ -204,7 +204,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t stride = o->stride ? o->stride : page;
-	FILE *ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
+	FILE *ph;
 	uint64_t t0, t1;
 	uint32_t *order = NULL;
 	char *raw, *p;
@@ -212,6 +212,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 	pid_t pid;
 
 	small_pages_for_self();
+	ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
 	/* Natural 2M alignment so that every folio size can be used. */
 	raw = mmap(NULL, o->size + PMD_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		   -1, 0);

@@ -2,6 +2,8 @@
 set -u
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
+WORKLOAD_BIN=${WORKLOAD_BIN:-$FOLIOSTAT}
+WORKLOAD_BIN=$(cd "$(dirname "$WORKLOAD_BIN")" && pwd)/$(basename "$WORKLOAD_BIN")
 T=$(mktemp -d /tmp/foliostat-live.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 _n=0
@@ -28,7 +30,7 @@ need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root for tracepoints"; }
 # A copy of foliostat under another name, so that the workload's comm tells its events
 # from the recorder's.
 workload_bin() {
-	cp "$FOLIOSTAT" "$T/$1"
+	cp "$WORKLOAD_BIN" "$T/$1"
 	echo "$T/$1"
 }
 

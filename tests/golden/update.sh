@@ -1,0 +1,8 @@
+#!/bin/sh
+# Regenerate the golden outputs from the committed recording (after a deliberate change).
+set -e
+d=$(dirname "$0")
+f=${FOLIOSTAT:-$d/../../foliostat}
+"$f" report -i "$d/small.data" >"$d/small.txt"
+"$f" report --json -i "$d/small.data" >"$d/small.json"
+"$f" report --json -i "$d/small.data" --class wp_reuse --order 64K >"$d/small-filtered.json"
