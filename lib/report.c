@@ -84,6 +84,11 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
 			     "lost): counted, but not in latency",
 			     s->unclosed);
+	if (s->orphan_exits)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " fault exits had no entry (at exec the software events are "
+			     "enabled a moment before the tracepoints, or an entry was lost)",
+			     s->orphan_exits);
 	if (s->mismatched_exits)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
 					   "entry", s->mismatched_exits);
