@@ -374,6 +374,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 	add_u64(t, "faults", s->faults);
 	add_u64(t, "fault_time_ns", total_time);
 	add_u64(t, "unclosed_faults", s->unclosed);
+	add_u64(t, "exits_without_entry", s->orphan_exits);
 	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat)
 								: cJSON_CreateNull());
 	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap)

@@ -25,8 +25,13 @@ within "$(o4 .folios_allocated)" 512 513; ok $? "64K: 512 folios allocated ($(o4
 within "$(o4 .faults.anon_alloc)" 512 513; ok $? "64K: 512 first-touch faults on order 4"
 within "$(o4 .faults.wp_reuse)" 8192 8208; ok $? "64K: 8192 = 32M/4K wp_reuse faults on order 4 ($(o4 .faults.wp_reuse))"
 within "$(o4 .reuse.folios)" 512 513; ok $? "64K: 512 folios took reuse faults"
-is "$(o4 '.reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')" 512 "64K: 512 folios took 16-31 reuse faults"
-is "$(o4 '[.reuse.histogram[] | select(.faults_per_folio != "16-31" and .faults_per_folio != "1" and .faults_per_folio != "2-3") | .folios] | add')" 0 "64K: none took more, or 4-15"
+# A rare fault whose entry sample is missing (totals.exits_without_entry) leaves its
+# folio one fault short.
+orphans=$(jr m.data .totals.exits_without_entry)
+n=$(o4 '.reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
+[ "$n" -le 512 ] && [ $((n + orphans)) -ge 512 ]; ok $? "64K: 512 folios took 16-31 reuse faults ($n, $orphans exits without entry)"
+n=$(o4 '[.reuse.histogram[] | select(.faults_per_folio != "16-31" and .faults_per_folio != "1" and .faults_per_folio != "2-3") | .folios] | add')
+[ "$n" -le "$orphans" ]; ok $? "64K: none took more, or 4-15 ($n)"
 is "$(jr m.data .recording.latency_method)" exact "latency method is exact"
 # Agreement with the raw events and with the kernel's own count of this workload's faults.
 n_entry=$("$FOLIOSTAT" script -i m.data | awk '$5 ~ /^exceptions:page_fault_(user|kernel):$/' | wc -l)
@@ -44,7 +49,9 @@ is "$(jr s.data '.orders[] | select(.order == 4) | .reuse.histogram[0].folios >=
 within "$(jr t.data '.orders[] | select(.order == 4) | .faults.wp_reuse')" 8192 8208; ok $? "4 threads: still 8192 reuse faults"
 [ "$(jr t.data .totals.threads)" -ge 5 ]; ok $? "4 threads: the threads are all seen"
 "$FOLIOSTAT" record -q -o r.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --mode random
-is "$(jr r.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')" 512 "random order: 16 faults per folio"
+n=$(jr r.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
+orphans=$(jr r.data .totals.exits_without_entry)
+[ "$n" -le 512 ] && [ $((n + orphans)) -ge 512 ]; ok $? "random order: 16 faults per folio ($n folios, $orphans exits without entry)"
 
 # PTE-mapped 2M THP: 512 faults per folio.
 set_policy "$THP/hugepages-64kB/enabled" never
