@@ -124,6 +124,13 @@ struct rec {
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t child_pid;
 
+/* SIGCHLD only has to interrupt the poll, so that the end of the workload is noticed at
+ * once rather than at the next poll timeout. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
@@ -743,7 +750,8 @@ static int record_loop(struct rec *r, uint64_t start_mono)
 int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 {
 	struct rec r = { .o = o, .res = res, .go_fd = -1, .err_fd = -1 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup, old_chld;
+	struct sigaction sa_chld = { .sa_handler = on_child };
 	uint64_t start_real, start_mono;
 	cJSON *before = NULL, *after;
 	int ret;
@@ -820,6 +828,8 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
+	sigemptyset(&sa_chld.sa_mask);
+	sigaction(SIGCHLD, &sa_chld, &old_chld);
 	if (o->argv) {
 		ret = uncork(&r);
 		if (ret) {
@@ -848,6 +858,7 @@ out_sig:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
 out_file:
 	res->bytes = r.w ? fol_writer_bytes(r.w) : 0;
 	if (r.w) {

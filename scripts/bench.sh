@@ -1,0 +1,91 @@
+#!/bin/bash
+# foliostat against perf on the same workload and events: recording overhead, start-up,
+# file size, lost events, report throughput and memory. Results to $1 (and stdout).
+# Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT
+set -euo pipefail
+out=${1:-bench-results.txt}
+F=$(cd "$(dirname "${FOLIOSTAT:-./foliostat}")" && pwd)/$(basename "${FOLIOSTAT:-./foliostat}")
+RUNS=${RUNS:-5}
+SIZE=${SIZE:-256M}
+command -v perf >/dev/null || { echo "bench: perf is needed (apt-get install linux-perf)"; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "bench: run as root"; exit 1; }
+T=$(mktemp -d /tmp/foliostat-bench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cp "$F" "$T/fw"
+EVENTS=(exceptions:page_fault_user exceptions:page_fault_kernel kmem:mm_page_alloc kmem:rss_stat minor-faults major-faults)
+FEV=() PEV=()
+for e in "${EVENTS[@]}"; do FEV+=(-e "$e"); PEV+=(-e "$e"); done
+WL=("$T/fw" __workload fork-reuse --size "$SIZE")
+
+now() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+ms() { awk -v n="$1" 'BEGIN {printf "%.1f", n / 1e6}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b ? a / b : 0}'; }
+
+{
+echo "# foliostat bench, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
+echo "# workload: fork-reuse $SIZE (PTE-mapped 2M THP), events: ${EVENTS[*]}"
+echo "# runs: $RUNS, alternated; figures are medians"
+
+# Workload wall time: bare, under foliostat, under perf record -c 1 -d.
+for i in $(seq "$RUNS"); do
+	t0=$(now); "${WL[@]}"; t1=$(now); echo $((t1 - t0)) >>"$T/bare"
+	t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/f.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/fol"
+	t0=$(now); perf record -q -c 1 -d "${PEV[@]}" -o "$T/p.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/perf"
+done
+bare=$(median <"$T/bare") fol=$(median <"$T/fol") prf=$(median <"$T/perf")
+echo "record.wall_ms.bare $(ms "$bare")"
+echo "record.wall_ms.foliostat $(ms "$fol")"
+echo "record.wall_ms.perf $(ms "$prf")"
+echo "record.overhead_ms.foliostat $(ms $((fol - bare)))"
+echo "record.overhead_ms.perf $(ms $((prf - bare)))"
+echo "record.ratio.foliostat_over_perf $(ratio "$fol" "$prf")"
+
+# Start-up + tear-down around a command that does nothing.
+: >"$T/sf"; : >"$T/sp"
+for i in $(seq $((RUNS * 2))); do
+	t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/t.data" -- true 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/sf"
+	t0=$(now); perf record -q -c 1 -d "${PEV[@]}" -o "$T/tp.data" -- true 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/sp"
+done
+sf=$(median <"$T/sf") sp=$(median <"$T/sp")
+echo "startup_ms.foliostat $(ms "$sf")"
+echo "startup_ms.perf $(ms "$sp")"
+echo "startup.ratio.perf_over_foliostat $(ratio "$sp" "$sf")"
+
+# File size and events, from the last recordings of the workload.
+fev=$("$F" report --json -i "$T/f.data" | jq '[.recording.events[].count] | add')
+flost=$("$F" report --json -i "$T/f.data" | jq '.recording.lost_events')
+pev=$(perf script -i "$T/p.data" -F event 2>/dev/null | wc -l)
+fsz=$(stat -c %s "$T/f.data") psz=$(stat -c %s "$T/p.data")
+echo "file.events.foliostat $fev"
+echo "file.events.perf $pev"
+echo "file.bytes.foliostat $fsz"
+echo "file.bytes.perf $psz"
+echo "file.bytes_per_event.foliostat $(ratio "$fsz" "$fev")"
+echo "file.bytes_per_event.perf $(ratio "$psz" "$pev")"
+echo "lost.foliostat $flost"
+
+# The default recording (all default events) at default buffer sizes: lost events.
+"$F" record -q -o "$T/d.data" -- "${WL[@]}" 2>/dev/null
+echo "default_events.samples $("$F" report --json -i "$T/d.data" | jq '[.recording.events[].count] | add')"
+echo "default_events.lost $("$F" report --json -i "$T/d.data" | jq '.recording.lost_events')"
+echo "default_events.file_bytes $(stat -c %s "$T/d.data")"
+
+# Report throughput and peak memory: foliostat report --json vs perf script, same events.
+: >"$T/rf"; : >"$T/rp"
+for i in $(seq "$RUNS"); do
+	t0=$(now); /usr/bin/time -f "%M" -o "$T/tf" "$F" report --json -i "$T/f.data" >/dev/null; t1=$(now)
+	echo "$((t1 - t0)) $(cat "$T/tf")" >>"$T/rf"
+	t0=$(now); /usr/bin/time -f "%M" -o "$T/tp" perf script -i "$T/p.data" >/dev/null 2>&1; t1=$(now)
+	echo "$((t1 - t0)) $(cat "$T/tp")" >>"$T/rp"
+done
+rf=$(cut -d' ' -f1 <"$T/rf" | median) rp=$(cut -d' ' -f1 <"$T/rp" | median)
+mf=$(cut -d' ' -f2 <"$T/rf" | median) mp=$(cut -d' ' -f2 <"$T/rp" | median)
+echo "report.ms.foliostat $(ms "$rf")"
+echo "report.ms.perf_script $(ms "$rp")"
+echo "report.events_per_s.foliostat $(awk -v e="$fev" -v s="$rf" 'BEGIN {printf "%.0f", (s > 0 ? e * 1e9 / s : 0)}')"
+echo "report.events_per_s.perf_script $(awk -v e="$pev" -v s="$rp" 'BEGIN {printf "%.0f", (s > 0 ? e * 1e9 / s : 0)}')"
+echo "report.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
+echo "report.peak_rss_kb.foliostat $mf"
+echo "report.peak_rss_kb.perf_script $mp"
+} | tee "$out"
