@@ -6,6 +6,7 @@
 #define EXIT_USAGE 2
 
 int cmd_record(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);

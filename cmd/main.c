@@ -10,6 +10,7 @@ static const struct {
 } cmds[] = {
 	{ "record", cmd_record, "run a workload (or attach to a process) and record it" },
 	{ "report", cmd_report, "analyse a recording: fault time per folio order, reuse batching" },
+	{ "stat", cmd_stat, "record and report in one go, no file kept (like perf stat)" },
 	{ "script", cmd_script, "print every recorded event, one line each" },
 	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
 	{ "workloads", cmd_workloads, "list the built-in workloads" },

@@ -10,25 +10,52 @@
 
 #include "cmd.h"
 #include "record.h"
+#include "report.h"
+#include "util.h"
 
-static void usage(FILE *f)
+/* What record and stat share: the options that say what to record, and the run. */
+struct rec_cli {
+	struct fol_record_opts o;
+	const char **events;
+	int nevents;
+	int quiet;
+	int json;		/* stat only */
+	struct fol_mthp mthp;
+	char self[PATH_MAX];
+	char *builtin[4];
+};
+
+static void usage(FILE *f, int stat)
 {
+	if (stat)
+		fprintf(f,
+			"usage: foliostat stat [options] [-- command [args]]\n"
+			"\n"
+			"Record a workload (the built-in fork-reuse when no command is given) and\n"
+			"report it in one go, like perf stat: the text report on stderr, or JSON on\n"
+			"stdout with --json. The recording goes to a temporary file, removed after.\n"
+			"\n"
+			"      --json             the JSON report (foliostat/report/v1) on stdout\n");
+	else
+		fprintf(f,
+			"usage: foliostat record [options] [-- command [args]]\n"
+			"       foliostat record [options] -p PID [--duration SECONDS]\n"
+			"\n"
+			"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
+			"page faults, folio allocations and memory-management events.\n"
+			"\n"
+			"  -o, --output FILE      write FILE (default foliostat.data; an existing one is\n"
+			"                         kept as FILE.old)\n");
 	fprintf(f,
-		"usage: foliostat record [options] [-- command [args]]\n"
-		"       foliostat record [options] -p PID [--duration SECONDS]\n"
-		"\n"
-		"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
-		"page faults, folio allocations and memory-management events.\n"
-		"\n"
-		"  -o, --output FILE      write FILE (default foliostat.data; an existing one is\n"
-		"                         kept as FILE.old)\n"
 		"  -e, --event EVENT      record EVENT instead of the default set; repeatable.\n"
 		"                         A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
 		"                         minor-faults, major-faults, page-faults, cpu-clock\n"
 		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default %d)\n"
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
-		"  -q, --quiet            no summary line\n"
+		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
+		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch)\n"
+		"  -q, --quiet            no summary line, no warnings\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
@@ -36,137 +63,222 @@ static void usage(FILE *f)
 		FOL_RECORD_DEFAULT_PAGES);
 }
 
-int cmd_record(int argc, char **argv)
+/* 0 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 {
+	enum { O_DURATION = 256, O_MTHP, O_JSON };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, O_DURATION },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "mthp", required_argument, NULL, O_MTHP },
+		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fol_record_opts o = { .output = "foliostat.data", .mmap_pages = FOL_RECORD_DEFAULT_PAGES };
-	struct fol_record_result res;
-	const char **events = NULL;
-	char self[PATH_MAX], phases[] = "/tmp/foliostat-phases.XXXXXX";
-	char *builtin[] = { self, "__workload", "fork-reuse", NULL };
-	char *end;
-	int c, ret, quiet = 0, nev = 0, status, phase_fd = -1;
+	const char *cmd = stat ? "stat" : "record";
+	char *end, err[256];
+	int ch;
 
-	while ((c = getopt_long(argc, argv, "+o:e:m:p:qh", opts, NULL)) != -1) {
-		switch (c) {
+	c->o.output = "foliostat.data";
+	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
+	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:qh" : "+o:e:m:p:qh", opts, NULL)) != -1) {
+		switch (ch) {
 		case 'o':
-			o.output = optarg;
+			c->o.output = optarg;
 			break;
 		case 'e': {
-			const char **grown = realloc(events, sizeof(*events) * (size_t)(nev + 1));
+			const char **grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
 
 			if (!grown)
 				return 1;
-			events = grown;
-			events[nev++] = optarg;
+			c->events = grown;
+			c->events[c->nevents++] = optarg;
 			break;
 		}
 		case 'm':
-			o.mmap_pages = (int)strtol(optarg, &end, 10);
-			if (*end || o.mmap_pages <= 0 || (o.mmap_pages & (o.mmap_pages - 1))) {
-				fprintf(stderr, "foliostat record: -m takes a power of two, not '%s'\n", optarg);
-				free(events);
+			c->o.mmap_pages = (int)strtol(optarg, &end, 10);
+			if (*end || c->o.mmap_pages <= 0 || (c->o.mmap_pages & (c->o.mmap_pages - 1))) {
+				fprintf(stderr, "foliostat %s: -m takes a power of two, not '%s'\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'p':
-			o.pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || o.pid <= 0) {
-				fprintf(stderr, "foliostat record: -p takes a process id, not '%s'\n", optarg);
-				free(events);
+			c->o.pid = (pid_t)strtol(optarg, &end, 10);
+			if (*end || c->o.pid <= 0) {
+				fprintf(stderr, "foliostat %s: -p takes a process id, not '%s'\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'd':
-			o.duration = strtod(optarg, &end);
-			if (*end || o.duration <= 0) {
-				fprintf(stderr, "foliostat record: --duration takes seconds, not '%s'\n", optarg);
-				free(events);
+		case O_DURATION:
+			c->o.duration = strtod(optarg, &end);
+			if (*end || c->o.duration <= 0) {
+				fprintf(stderr, "foliostat %s: --duration takes seconds, not '%s'\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'q':
-			quiet = 1;
+			c->quiet = 1;
+			break;
+		case O_MTHP:
+			if (fol_mthp_parse(optarg, "", &c->mthp, err, sizeof(err))) {
+				fprintf(stderr, "foliostat %s: --mthp %s\n", cmd, err);
+				return EXIT_USAGE;
+			}
+			c->o.mthp = &c->mthp;
+			c->o.mthp_spec = optarg;
+			break;
+		case O_JSON:
+			if (!stat) {
+				fprintf(stderr, "foliostat record: --json is for stat and report\n");
+				return EXIT_USAGE;
+			}
+			c->json = 1;
 			break;
 		case 'h':
-			usage(stdout);
-			free(events);
-			return 0;
+			usage(stdout, stat);
+			return -1;
 		default:
-			usage(stderr);
-			free(events);
+			usage(stderr, stat);
 			return EXIT_USAGE;
 		}
 	}
-	if (o.pid && optind < argc) {
-		fprintf(stderr, "foliostat record: give either -p PID or a command, not both\n");
-		free(events);
+	if (c->o.pid && optind < argc) {
+		fprintf(stderr, "foliostat %s: give either -p PID or a command, not both\n", cmd);
 		return EXIT_USAGE;
 	}
-	if (o.duration > 0 && !o.pid) {
-		fprintf(stderr, "foliostat record: --duration goes with -p; a command runs to its end\n");
-		free(events);
+	if (c->o.duration > 0 && !c->o.pid) {
+		fprintf(stderr, "foliostat %s: --duration goes with -p; a command runs to its end\n", cmd);
 		return EXIT_USAGE;
 	}
-	o.events = events;
-	o.nr_events = nev;
-	if (!o.pid) {
+	c->o.events = c->events;
+	c->o.nr_events = c->nevents;
+	if (!c->o.pid) {
 		if (optind < argc) {
-			o.argv = argv + optind;
+			c->o.argv = argv + optind;
 		} else {
-			ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+			ssize_t n = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
 
 			if (n < 0) {
-				perror("foliostat record: /proc/self/exe");
-				free(events);
+				fprintf(stderr, "foliostat %s: cannot find its own binary for the built-in "
+						"workload: %s\n", cmd, strerror(errno));
 				return 1;
 			}
-			self[n] = '\0';
-			o.argv = builtin;
+			c->self[n] = '\0';
+			c->builtin[0] = c->self;
+			c->builtin[1] = "__workload";
+			c->builtin[2] = "fork-reuse";
+			c->builtin[3] = NULL;
+			c->o.argv = c->builtin;
 		}
+	}
+	return 0;
+}
+
+/* Record; on success *status is what foliostat exits with (the workload's). */
+static int run(struct rec_cli *c, const char *cmd, int *status)
+{
+	char phases[] = "/tmp/foliostat-phases.XXXXXX";
+	struct fol_record_result res;
+	int ret, phase_fd = -1;
+
+	if (c->o.argv) {
 		phase_fd = mkstemp(phases);
 		if (phase_fd >= 0)
-			o.phase_file = phases;
+			c->o.phase_file = phases;
 	}
-	ret = fol_record(&o, &res);
+	ret = fol_record(&c->o, &res);
 	if (phase_fd >= 0) {
 		close(phase_fd);
 		unlink(phases);
 	}
-	free(events);
-	for (int i = 0; i < res.warnings.n && (!quiet || ret); i++)
-		fprintf(stderr, "foliostat record: warning: %s\n", res.warnings.v[i]);
+	for (int i = 0; i < res.warnings.n && (!c->quiet || ret); i++)
+		fprintf(stderr, "foliostat %s: warning: %s\n", cmd, res.warnings.v[i]);
 	if (ret) {
-		fprintf(stderr, "foliostat record: %s\n", res.error[0] ? res.error : strerror(-ret));
-		status = res.exec_errno ? 127 : 1;
+		fprintf(stderr, "foliostat %s: %s\n", cmd, res.error[0] ? res.error : strerror(-ret));
+		*status = res.exec_errno ? 127 : 1;
 		fol_record_result_free(&res);
-		return status;
+		return ret;
 	}
-	if (!quiet)
+	if (!c->quiet)
 		fprintf(stderr,
-			"foliostat record: %llu samples, %llu records, %llu lost, %.2f MB written to %s "
+			"foliostat %s: %llu samples, %llu records, %llu lost, %.2f MB written to %s "
 			"in %.3f s\n",
-			(unsigned long long)res.samples, (unsigned long long)res.records,
-			(unsigned long long)res.lost, (double)res.bytes / 1e6, o.output, res.seconds);
+			cmd, (unsigned long long)res.samples, (unsigned long long)res.records,
+			(unsigned long long)res.lost, (double)res.bytes / 1e6, c->o.output, res.seconds);
 	if (res.lost)
-		fprintf(stderr, "foliostat record: warning: %llu events lost: try a larger -m\n",
+		fprintf(stderr, "foliostat %s: warning: %llu events lost: try a larger -m\n", cmd,
 			(unsigned long long)res.lost);
-	status = 0;
-	if (o.argv) {
+	*status = 0;
+	if (c->o.argv) {
 		if (WIFEXITED(res.wait_status))
-			status = WEXITSTATUS(res.wait_status);
+			*status = WEXITSTATUS(res.wait_status);
 		else if (WIFSIGNALED(res.wait_status))
-			status = 128 + WTERMSIG(res.wait_status);
+			*status = 128 + WTERMSIG(res.wait_status);
 	}
 	fol_record_result_free(&res);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_cli c = { 0 };
+	int status = parse(argc, argv, &c, 0);
+
+	if (!status)
+		run(&c, "record", &status);
+	free(c.events);
+	return status < 0 ? 0 : status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct rec_cli c = { 0 };
+	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
+	char dir[] = "/tmp/foliostat-stat.XXXXXX", path[sizeof(dir) + 32];
+	struct fol_report r;
+	int status = parse(argc, argv, &c, 1), ret;
+
+	if (status) {
+		free(c.events);
+		return status < 0 ? 0 : status;
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "foliostat stat: cannot create a temporary directory in /tmp: %s\n",
+			strerror(errno));
+		free(c.events);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/foliostat.data", dir);
+	c.o.output = path;
+	c.quiet = 1;
+	ret = run(&c, "stat", &status);
+	free(c.events);
+	if (!ret) {
+		ret = fol_report_build(path, &mo, &r);
+		if (ret) {
+			print_open_error("stat", path, ret);
+			status = 1;
+		} else if (c.json) {
+			cJSON *j = fol_report_json(&r);
+			char *s = j ? cJSON_Print(j) : NULL;
+
+			if (s)
+				puts(s);
+			else
+				status = 1;
+			free(s);
+			cJSON_Delete(j);
+			fol_report_free(&r);
+		} else {
+			fol_report_text(&r, stderr);
+			fol_report_free(&r);
+		}
+	}
+	unlink(path);
+	rmdir(dir);
 	return status;
 }

@@ -17,7 +17,10 @@ static void usage(FILE *f)
 		"                         mthp (the mTHP sizes set to always), small (4K only)\n"
 		"  -S, --stride BYTES     one store per BYTES in the write pass (default a page)\n"
 		"  -M, --mode MODE        write pass: byte (default), random, memset\n"
-		"  -t, --threads N        split the write pass over N threads (byte mode)\n");
+		"  -t, --threads N        split the write pass over N threads (byte mode)\n"
+		"      --swapfile PATH    pageout: make PATH a swap file for the run, remove it after\n"
+		"      --swapin           pageout: read the region back after paging it out\n"
+		"      --readonly         collapse: mprotect the region read-only first\n");
 }
 
 int cmd_workloads(int argc, char **argv)
@@ -41,6 +44,9 @@ int cmd_workload(int argc, char **argv)
 		{ "stride", required_argument, NULL, 'S' },
 		{ "mode", required_argument, NULL, 'M' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "swapfile", required_argument, NULL, 'W' },
+		{ "swapin", no_argument, NULL, 'I' },
+		{ "readonly", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -93,6 +99,15 @@ int cmd_workload(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'W':
+			o.swapfile = optarg;
+			break;
+		case 'I':
+			o.swapin = 1;
+			break;
+		case 'R':
+			o.readonly = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -103,6 +118,11 @@ int cmd_workload(int argc, char **argv)
 	}
 	o.phase_file = getenv("FOLIOSTAT_PHASES");
 	ret = fol_wl_run(&o);
+	if (ret == -ENOSPC && !strcmp(o.name, "pageout")) {
+		fprintf(stderr, "foliostat: pageout needs swap and there is none: swapon a device, "
+				"or give --swapfile PATH (made and removed by the workload)\n");
+		return 1;
+	}
 	if (ret) {
 		fprintf(stderr, "foliostat: workload %s failed: %s\n", o.name, strerror(-ret));
 		return 1;

@@ -512,6 +512,8 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
 	cJSON_AddNumberToObject(m, "started_ns", (double)start_mono);
 	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
+	if (r->o->mthp_spec)
+		cJSON_AddStringToObject(m, "mthp", r->o->mthp_spec);
 	{
 		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
 
@@ -830,6 +832,11 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	sigaction(SIGHUP, &sa, &old_hup);
 	sigemptyset(&sa_chld.sa_mask);
 	sigaction(SIGCHLD, &sa_chld, &old_chld);
+	if (o->mthp && (ret = fol_mthp_apply(o->mthp))) {
+		fail(&r, ret, "cannot set the THP policy (%s): %s", o->mthp_spec ? o->mthp_spec : "",
+		     ret == -EACCES || ret == -EPERM ? "run as root" : strerror(-ret));
+		goto out_sig;
+	}
 	if (o->argv) {
 		ret = uncork(&r);
 		if (ret) {
@@ -844,6 +851,8 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	if (!ret)
 		ret = write_counters_pmu(&r);
 	after = fol_counters_snapshot("");
+	if (o->mthp)
+		fol_mthp_restore(o->mthp);
 	if (!ret && after) {
 		ret = write_json(r.w, FOL_CHUNK_COUNTERS, after);
 	}
@@ -855,6 +864,8 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	if (ret)
 		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
 out_sig:
+	if (o->mthp)
+		fol_mthp_restore(o->mthp);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);

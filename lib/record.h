@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "msgs.h"
+#include "mthp.h"
 
 struct fol_record_opts {
 	const char *output;
@@ -19,6 +20,10 @@ struct fol_record_opts {
 	/* Set before the workload starts, e.g. FOLIOSTAT_PHASES for built-in workloads;
 	 * whatever the workload writes to that file ends up in a WORKLOAD chunk. */
 	const char *phase_file;
+	/* THP/mTHP policy for the run (NULL: leave it): set once the signal handlers are in
+	 * place, put back before fol_record returns, whatever ended the run. */
+	struct fol_mthp *mthp;
+	const char *mthp_spec;	/* as given, for the file's metadata */
 };
 
 #define FOL_RECORD_DEFAULT_PAGES 1024

@@ -113,8 +113,9 @@ static void add_warnings(struct fol_report *r)
 	if (split > 0 || collapse > 0 || s->huge_events)
 		fol_msgs_add(&r->warnings,
 			     "the kernel split %.0f and collapsed %.0f large folios during the run "
-			     "(system-wide counters): orders from the folio map may be stale",
-			     split, collapse + (double)s->huge_events);
+			     "(system-wide counters; %" PRIu64 " huge_memory events of the workload): "
+			     "orders from the folio map may be stale",
+			     split, collapse, s->huge_events);
 }
 
 int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r)

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,10 @@ const struct fol_wl_info fol_workloads[] = {
 			"write-protect reuse faults on exclusive folios" },
 	{ "cow", "populate, fork, the parent writes while the child is alive: COW copies" },
 	{ "populate", "first touch only: anonymous allocation faults" },
+	{ "pageout", "populate, then MADV_PAGEOUT of the region (needs swap, or --swapfile); "
+		     "--swapin reads it back" },
+	{ "collapse", "populate with 4K pages, then MADV_COLLAPSE into THP; --readonly "
+		      "collapses a read-only VMA" },
 	{ NULL, NULL },
 };
 
@@ -200,6 +206,68 @@ static int write_pass(const struct fol_wl_opts *o, char *p, size_t page, size_t 
 	return 0;
 }
 
+int fol_wl_have_swap(void)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char line[256];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n > 1; /* the first line is the header */
+}
+
+/* A swap file of size bytes: created, formatted with mkswap(8), enabled. */
+static int swap_on(const char *path, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), st;
+	pid_t pid;
+
+	if (fd < 0)
+		return -errno;
+	if (posix_fallocate(fd, 0, (off_t)size)) {
+		close(fd);
+		unlink(path);
+		return -ENOSPC;
+	}
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execlp("mkswap", "mkswap", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		unlink(path);
+		return -ENOEXEC;
+	}
+	if (swapon(path, 0) < 0) {
+		int e = -errno;
+
+		unlink(path);
+		return e;
+	}
+	return 0;
+}
+
+static void swap_off(const char *path)
+{
+	swapoff(path);
+	unlink(path);
+}
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+
 int fol_wl_run(const struct fol_wl_opts *o)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -225,16 +293,28 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		ret = -ENOMEM;
 		goto done;
 	}
-	if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
+	if (!strcmp(o->name, "collapse"))
+		madvise(p, o->size, MADV_NOHUGEPAGE); /* populate with 4K pages, then collapse */
+	else if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
 		madvise(p, o->size, MADV_HUGEPAGE);
 	else if (o->policy == FOL_WL_SMALL)
 		madvise(p, o->size, MADV_NOHUGEPAGE);
+	if (!strcmp(o->name, "pageout")) {
+		if (o->swapfile) {
+			ret = swap_on(o->swapfile, o->size + (64u << 20));
+			if (ret)
+				goto done;
+		} else if (!fol_wl_have_swap()) {
+			ret = -ENOSPC;
+			goto done;
+		}
+	}
 
 	t0 = mono_ns();
 	touch(p, o->size, page);
 	t1 = mono_ns();
 	phase(ph, "populate", t0, t1);
-	if (o->policy == FOL_WL_PTE_THP) {
+	if (o->policy == FOL_WL_PTE_THP && strcmp(o->name, "collapse")) {
 		/* Changing the protection of one page splits the PMD mapping, not the folio:
 		 * the 2M folio stays whole but is mapped by 512 PTEs. */
 		t0 = mono_ns();
@@ -246,6 +326,35 @@ int fol_wl_run(const struct fol_wl_opts *o)
 	}
 	if (!strcmp(o->name, "populate"))
 		goto done;
+	if (!strcmp(o->name, "pageout")) {
+		t0 = mono_ns();
+		if (madvise(p, o->size, MADV_PAGEOUT) < 0)
+			ret = -errno;
+		phase(ph, "pageout", t0, mono_ns());
+		if (!ret && o->swapin) {
+			volatile char sum = 0;
+
+			t0 = mono_ns();
+			for (size_t off = 0; off < o->size; off += page)
+				sum += ((volatile char *)p)[off];
+			phase(ph, "swapin", t0, mono_ns());
+		}
+		if (o->swapfile)
+			swap_off(o->swapfile);
+		goto done;
+	}
+	if (!strcmp(o->name, "collapse")) {
+		if (o->readonly && mprotect(p, o->size, PROT_READ) < 0) {
+			ret = -errno;
+			goto done;
+		}
+		madvise(p, o->size, MADV_HUGEPAGE);
+		t0 = mono_ns();
+		if (madvise(p, o->size, MADV_COLLAPSE) < 0)
+			ret = -errno;
+		phase(ph, o->readonly ? "collapse-readonly" : "collapse", t0, mono_ns());
+		goto done;
+	}
 
 	t0 = mono_ns();
 	pid = fork();

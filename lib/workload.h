@@ -26,6 +26,9 @@ struct fol_wl_opts {
 	enum fol_wl_mode mode;
 	int threads;		/* write pass split over this many threads (byte mode) */
 	const char *phase_file;	/* JSON lines of phase timings, or NULL */
+	const char *swapfile;	/* pageout: set up this swap file for the run, remove it after */
+	int swapin;		/* pageout: read the region back afterwards (swap-in faults) */
+	int readonly;		/* collapse: make the region read-only first */
 };
 
 struct fol_wl_info {
@@ -39,7 +42,10 @@ int fol_wl_parse_size(const char *s, size_t *out);
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
 int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
 const char *fol_wl_policy_name(enum fol_wl_policy p);
-/* Runs in the calling process; returns 0 or a negative errno. */
+/* Runs in the calling process; returns 0 or a negative errno: -ENOSPC when pageout has
+ * no swap to page out to (give a swap file). */
 int fol_wl_run(const struct fol_wl_opts *o);
+/* Whether any swap is active. */
+int fol_wl_have_swap(void);
 
 #endif

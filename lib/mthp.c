@@ -1,0 +1,140 @@
+#include "mthp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static int read_policy(const char *path, char *out, size_t len)
+{
+	char buf[128], *lb, *rb;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	lb = strchr(buf, '[');
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (!lb || !rb || (size_t)(rb - lb - 1) >= len)
+		return -EPROTO;
+	memcpy(out, lb + 1, (size_t)(rb - lb - 1));
+	out[rb - lb - 1] = '\0';
+	return 0;
+}
+
+static int write_policy(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, int errlen)
+{
+	char *copy = strdup(spec), *save = NULL, *item;
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '='), *end;
+		struct fol_mthp_set *s;
+		unsigned long kb;
+
+		if (!eq || m->n >= (int)(sizeof(m->s) / sizeof(m->s[0]))) {
+			snprintf(err, (size_t)errlen, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
+			ret = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		s = &m->s[m->n];
+		if (strcmp(eq + 1, "always") && strcmp(eq + 1, "madvise") && strcmp(eq + 1, "never") &&
+		    strcmp(eq + 1, "inherit")) {
+			snprintf(err, (size_t)errlen, "'%s': the policy is always, madvise, never or inherit",
+				 eq + 1);
+			ret = -EINVAL;
+			break;
+		}
+		snprintf(s->want, sizeof(s->want), "%s", eq + 1);
+		if (!strcasecmp(item, "thp")) {
+			if (!strcmp(s->want, "inherit")) {
+				snprintf(err, (size_t)errlen, "thp=inherit: inherit is for mTHP sizes");
+				ret = -EINVAL;
+				break;
+			}
+			snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
+		} else {
+			kb = strtoul(item, &end, 10);
+			if (!strcasecmp(end, "M") || !strcasecmp(end, "MB"))
+				kb *= 1024;
+			else if (strcasecmp(end, "K") && strcasecmp(end, "KB")) {
+				snprintf(err, (size_t)errlen, "'%s': a size is 16K, 64K, 2M...", item);
+				ret = -EINVAL;
+				break;
+			}
+			snprintf(s->path, sizeof(s->path),
+				 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%lukB/enabled", root, kb);
+		}
+		if (access(s->path, F_OK)) {
+			snprintf(err, (size_t)errlen, "%s: this kernel has no such THP size (%s)", item,
+				 s->path);
+			ret = -ENOENT;
+			break;
+		}
+		m->n++;
+	}
+	free(copy);
+	return ret;
+}
+
+int fol_mthp_apply(struct fol_mthp *m)
+{
+	int ret;
+
+	for (int i = 0; i < m->n; i++) {
+		ret = read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
+		if (ret)
+			goto undo;
+	}
+	for (int i = 0; i < m->n; i++) {
+		ret = write_policy(m->s[i].path, m->s[i].want);
+		if (ret)
+			goto undo;
+		m->s[i].applied = 1;
+	}
+	return 0;
+undo:
+	fol_mthp_restore(m);
+	return ret;
+}
+
+int fol_mthp_restore(struct fol_mthp *m)
+{
+	int ret = 0;
+
+	/* In reverse, so a size named twice ends as it started. */
+	for (int i = m->n - 1; i >= 0; i--) {
+		if (!m->s[i].applied)
+			continue;
+		int e = write_policy(m->s[i].path, m->s[i].old);
+
+		if (e && !ret)
+			ret = e;
+		m->s[i].applied = 0;
+	}
+	return ret;
+}

@@ -1,0 +1,29 @@
+/* THP/mTHP policy for one run: set from a spec like "64K=always,2M=madvise", and put back
+ * as it was afterwards. */
+#ifndef FOL_MTHP_H
+#define FOL_MTHP_H
+
+struct fol_mthp_set {
+	char path[192];
+	char want[16];
+	char old[16];
+	int applied;
+};
+
+struct fol_mthp {
+	struct fol_mthp_set s[24];
+	int n;
+};
+
+/* Check the spec against the sizes under root ("" for the running system): 0, or
+ * -EINVAL (bad syntax or policy) / -ENOENT (no such size on this kernel) with a message
+ * in err. A size is 16K..2M as the kernel offers them, or "thp" for the top-level switch
+ * of PMD THP. Policies: always, madvise, never, and inherit for mTHP sizes. */
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, int errlen);
+/* Save the current policies, then write the new ones; on failure, put back what was
+ * written and return the error (-EACCES when not root). */
+int fol_mthp_apply(struct fol_mthp *m);
+/* Put back what apply changed; safe to call again. */
+int fol_mthp_restore(struct fol_mthp *m);
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Every built-in workload under record shows what its geometry implies; stat; --mthp is
+# put back on every exit path.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
+plan 22
+
+cd "$T"
+fw=$(workload_bin fw)
+set_policy "$THP/enabled" madvise
+pol() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP/hugepages-64kB/enabled"; }
+set_policy "$THP/hugepages-64kB/enabled" never
+
+"$FOLIOSTAT" record -q -o p.data -- "$fw" __workload populate --size 16M --policy small
+n=$(jr p.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
+[ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "populate 16M small: 4096 anon_alloc faults on 4K ($n)"
+is "$(jr p.data '[.orders[] | select(.order > 0) | .folios_allocated] | add // 0')" 0 "populate small: no large folios"
+is "$(jr p.data '[.phases[].phase] | join(",")')" populate "populate: its phase is reported"
+
+"$FOLIOSTAT" record -q -o c.data -- "$fw" __workload collapse --size 16M
+n=$(jr c.data '.kernel_counters.vmstat.thp_collapse_alloc')
+[ "$n" -ge 8 ]; ok $? "collapse 16M: the kernel collapsed 8 THPs or more ($n, system-wide)"
+jr c.data '.recording.warnings[]' | grep -q "collapsed"; ok $? "collapse: the report warns the folio map may be stale"
+"$FOLIOSTAT" record -q -o cr.data -- "$fw" __workload collapse --size 16M --readonly
+n=$(jr cr.data '.kernel_counters.vmstat.thp_collapse_alloc')
+[ "$n" -ge 8 ]; ok $? "collapse of a read-only VMA: 8 THPs or more ($n)"
+is "$(jr cr.data '.phases[-1].phase')" collapse-readonly "collapse --readonly: phase"
+
+# pageout: a swap file made and removed by the workload.
+swp=/var/tmp/foliostat-test.$$.swap
+"$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" __workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
+ok $? "pageout with --swapfile exits 0"
+n=$(jr o.data '.kernel_counters.vmstat.pswpout')
+[ "$n" -ge 4096 ]; ok $? "pageout 16M: 4096 pages or more swapped out ($n)"
+n=$(jr o.data '[.classes[] | select(.class == "swap_in") | .faults][0]')
+[ "$n" -ge 4096 ]; ok $? "pageout --swapin: 4096 swap_in faults or more ($n)"
+[ ! -e "$swp" ] && ! grep -q "$swp" /proc/swaps; ok $? "the swap file is gone"
+if ! grep -q '^/' /proc/swaps; then
+	"$FOLIOSTAT" record -q -o n.data -- "$fw" __workload pageout --size 4M 2>err; rc=$?
+	is "$rc" 1 "pageout without swap: exit 1"
+	grep -q "needs swap" err; ok $? "... saying it needs swap"
+else
+	ok 0 "# SKIP swap is on"
+	ok 0 "# SKIP swap is on"
+fi
+
+# stat: no file, the workload's exit status, JSON on stdout.
+"$FOLIOSTAT" stat --json -- sh -c 'exit 5' >s.json 2>/dev/null; rc=$?
+is "$rc" 5 "stat: exit status is the workload's"
+is "$(jq -r .schema s.json)" foliostat/report/v1 "stat --json: a report on stdout"
+"$FOLIOSTAT" stat -- "$fw" __workload populate --size 4M 2>s.txt >/dev/null
+grep -q "^Faults by folio order and class" s.txt; ok $? "stat: the text report on stderr"
+
+# --mthp: set during the run, put back after, whatever ends it.
+"$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sh -c "cat $THP/hugepages-64kB/enabled" >during 2>/dev/null
+grep -q '\[always\]' during; ok $? "--mthp 64K=always is in force during the run"
+is "$(pol)" never "... and put back after a normal end"
+"$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sh -c 'kill -SEGV $$' 2>/dev/null
+is "$(pol)" never "... after the workload crashed"
+for sig in INT TERM; do
+	set -m
+	"$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sleep 30 2>/dev/null &
+	rec=$!
+	set +m
+	sleep 0.5
+	kill -"$sig" "$rec"
+	wait "$rec"
+	is "$(pol)" never "... after SIG$sig"
+done
+"$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- /no/such/command 2>/dev/null
+is "$(pol)" never "... after the command could not be executed"
+exit $_fail
