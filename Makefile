@@ -44,7 +44,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz/fuzz_reader
 
 BIN := foliostat$(if $(SANITIZE),-san)
 
-.PHONY: all deps check check-unit check-golden check-live run bench clean fuzz
+.PHONY: all deps check check-unit check-golden check-tui check-live run bench clean fuzz
 all: $(BIN)
 
 deps: $(LIBPERF)/.stamp
@@ -76,7 +76,10 @@ check-live: $(BIN)
 	$(Q)$(if $(SANITIZE),$(MAKE) --no-print-directory SANITIZE= all)
 	$(Q)FOLIOSTAT=./$(BIN) WORKLOAD_BIN=./foliostat prove tests/live/*.t
 
-check: check-unit check-golden check-live
+check-tui: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) prove tests/tui/*.t
+
+check: check-unit check-golden check-tui check-live
 
 run: $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report

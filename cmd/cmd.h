@@ -10,6 +10,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 

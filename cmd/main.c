@@ -1,5 +1,9 @@
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "report.h"
 
 #include "cmd.h"
 
@@ -11,6 +15,7 @@ static const struct {
 	{ "record", cmd_record, "run a workload (or attach to a process) and record it" },
 	{ "report", cmd_report, "analyse a recording: fault time per folio order, reuse batching" },
 	{ "stat", cmd_stat, "record and report in one go, no file kept (like perf stat)" },
+	{ "tui", cmd_tui, "the report, interactive (same as report --tui)" },
 	{ "script", cmd_script, "print every recorded event, one line each" },
 	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
 	{ "workloads", cmd_workloads, "list the built-in workloads" },
@@ -29,6 +34,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* Only the character set: numbers stay in the C locale's format for scripts. */
+	setlocale(LC_CTYPE, "");
+	fol_fmt_set_ascii(strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

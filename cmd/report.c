@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "report.h"
+#include "tui.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 		"  -i, --input FILE       read FILE (default foliostat.data)\n"
 		"      --text             text report (default)\n"
 		"      --json             JSON, schema foliostat/report/v1 (man foliostat-report)\n"
+		"      --tui              interactive (foliostat tui): views of the same figures\n"
 		"      --pid PID          only faults of this process\n"
 		"      --comm NAME        only faults of threads named NAME\n"
 		"      --order N|SIZE     only faults on folios of this order (4, 64K, 2M, unknown)\n"
@@ -82,6 +84,7 @@ int cmd_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "text", no_argument, NULL, O_TEXT },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "tui", no_argument, NULL, O_TUI },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "comm", required_argument, NULL, O_COMM },
 		{ "order", required_argument, NULL, O_ORDER },
@@ -95,7 +98,7 @@ int cmd_report(int argc, char **argv)
 	struct fol_report r;
 	char filter[256] = "";
 	double t0 = 0, t1 = 0;
-	int c, ret, json = 0;
+	int c, ret, json = 0, tui = 0;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -103,10 +106,15 @@ int cmd_report(int argc, char **argv)
 			input = optarg;
 			break;
 		case O_TEXT:
-			json = 0;
+			json = tui = 0;
 			break;
 		case O_JSON:
 			json = 1;
+			tui = 0;
+			break;
+		case O_TUI:
+			tui = 1;
+			json = 0;
 			break;
 		case O_PID:
 			mo.pid = atoi(optarg);
@@ -202,6 +210,17 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	memcpy(r.filter, filter, sizeof(r.filter));
+	if (tui) {
+		char err[256];
+
+		ret = fol_tui_run(&r, input, err, sizeof(err));
+		fol_report_free(&r);
+		if (ret) {
+			fprintf(stderr, "foliostat tui: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
 	if (json) {
 		cJSON *j = fol_report_json(&r);
 		char *s = j ? cJSON_Print(j) : NULL;
@@ -220,4 +239,20 @@ int cmd_report(int argc, char **argv)
 	}
 	fol_report_free(&r);
 	return 0;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int ret;
+
+	if (!args)
+		return 1;
+	args[0] = argv[0];
+	args[1] = "--tui";
+	for (int i = 1; i < argc; i++)
+		args[i + 1] = argv[i];
+	ret = cmd_report(argc + 1, args);
+	free(args);
+	return ret;
 }

@@ -122,7 +122,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	if (!m->o.page_size)
 		m->o.page_size = 4096;
 	if (!m->o.bin_ns)
-		m->o.bin_ns = 100000000ull;
+		m->o.bin_ns = 1000000ull;
 	m->page_shift = (unsigned)__builtin_ctz(m->o.page_size);
 	m->threads = fol_u64map_new(sizeof(struct thread));
 	m->mms = fol_u64map_new(sizeof(struct mm));
@@ -367,28 +367,35 @@ static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64
 	return 1;
 }
 
+/* Faults per time bin and class. Bins start at 1 ms and double in width whenever the run
+ * outgrows TIMELINE_BINS, so memory stays fixed however long the recording. */
+#define TIMELINE_BINS 2048
+
 static int timeline(struct fol_model *m, uint64_t t, int cls)
 {
 	uint64_t bin;
 
-	if (!m->t0)
+	if (!m->t0 || t < m->t0) {
+		if (m->t0 && t < m->t0)
+			return 0; /* before the first fault seen: merge order makes this rare */
 		m->t0 = t;
-	bin = (t - m->t0) / m->o.bin_ns;
-	if (bin > 1000000)
-		return 0; /* a clock jump, not a run of 27 hours at 100 ms */
-	if (bin >= m->bins_cap) {
-		size_t cap = m->bins_cap ? m->bins_cap : 64;
-		uint64_t *b;
-
-		while (cap <= bin)
-			cap *= 2;
-		b = realloc(m->s.bins, cap * FOL_NR_CLASSES * sizeof(*b));
-		if (!b)
+	}
+	if (!m->s.bins) {
+		m->s.bins = calloc((size_t)TIMELINE_BINS * FOL_NR_CLASSES, sizeof(*m->s.bins));
+		if (!m->s.bins)
 			return -ENOMEM;
-		memset(b + m->bins_cap * FOL_NR_CLASSES, 0,
-		       (cap - m->bins_cap) * FOL_NR_CLASSES * sizeof(*b));
-		m->s.bins = b;
-		m->bins_cap = cap;
+		m->bins_cap = TIMELINE_BINS;
+	}
+	while ((bin = (t - m->t0) / m->s.bin_ns) >= TIMELINE_BINS) {
+		for (int i = 0; i < TIMELINE_BINS / 2; i++)
+			for (int c = 0; c < FOL_NR_CLASSES; c++)
+				m->s.bins[(size_t)i * FOL_NR_CLASSES + (size_t)c] =
+					m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] +
+					m->s.bins[(size_t)(2 * i + 1) * FOL_NR_CLASSES + (size_t)c];
+		memset(m->s.bins + (size_t)(TIMELINE_BINS / 2) * FOL_NR_CLASSES, 0,
+		       (size_t)(TIMELINE_BINS / 2) * FOL_NR_CLASSES * sizeof(*m->s.bins));
+		m->s.bin_ns *= 2;
+		m->s.nbins = (m->s.nbins + 1) / 2;
 	}
 	if ((int)bin >= m->s.nbins)
 		m->s.nbins = (int)bin + 1;

@@ -18,7 +18,7 @@ struct fol_model_opts {
 	int order;		/* ... only this order (-1 unknown); FOL_ANY = all */
 	int cls;		/* ... only this class; FOL_ANY = all */
 	uint64_t t_start, t_end; /* ... only faults entered in [t_start, t_end); 0 = open */
-	uint64_t bin_ns;	/* timeline resolution; 0: 100 ms */
+	uint64_t bin_ns;	/* first timeline resolution (it coarsens as needed); 0: 1 ms */
 };
 
 #define FOL_ANY (-100)

@@ -16,6 +16,14 @@ static const char *const quiet_vmstat[] = {
 	"thp_swpout", "thp_swpout_fallback", "numa_hint_faults", NULL,
 };
 
+/* A display preference of the process, set once by cmd/ from the locale. */
+static int fmt_ascii;
+
+void fol_fmt_set_ascii(int ascii)
+{
+	fmt_ascii = ascii;
+}
+
 const char *fol_fmt_ns(uint64_t ns, char *buf, int len)
 {
 	double v = (double)ns;
@@ -23,11 +31,30 @@ const char *fol_fmt_ns(uint64_t ns, char *buf, int len)
 	if (ns < 1000)
 		snprintf(buf, (size_t)len, "%" PRIu64 " ns", ns);
 	else if (ns < 1000000)
-		snprintf(buf, (size_t)len, "%.1f µs", v / 1e3);
+		snprintf(buf, (size_t)len, fmt_ascii ? "%.1f us" : "%.1f µs", v / 1e3);
 	else if (ns < 1000000000)
 		snprintf(buf, (size_t)len, "%.2f ms", v / 1e6);
 	else
 		snprintf(buf, (size_t)len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len)
+{
+	char t[24];
+	int cols = 0, pad;
+
+	if (have)
+		fol_fmt_ns(ns, t, sizeof(t));
+	else
+		snprintf(t, sizeof(t), "-");
+	for (const char *p = t; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80; /* UTF-8 continuation bytes: no column */
+	pad = w > cols ? w - cols : 0;
+	if (pad + (int)strlen(t) >= len)
+		pad = 0;
+	memset(buf, ' ', (size_t)pad);
+	memcpy(buf + pad, t, strlen(t) + 1);
 	return buf;
 }
 
@@ -463,7 +490,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 static void print_orders(const struct fol_report *r, FILE *f)
 {
 	const struct fol_summary *s = &r->s;
-	char sz[16], t1[24], t2[24], t3[24], t4[24], t5[24];
+	char sz[16], t1[48], t2[48], t3[48], t4[48], t5[48];
 
 	fprintf(f, "\nFaults by folio order and class\n");
 	fprintf(f, "%7s  %-10s %9s %11s %10s %10s %10s %10s %9s\n", "order", "class", "faults",
@@ -474,37 +501,38 @@ static void print_orders(const struct fol_report *r, FILE *f)
 		for (int c = 0; c < FOL_NR_CLASSES; c++) {
 			const struct fol_cell *cell = &os->cell[c];
 			const struct fol_hist *h = &cell->lat;
+			int n = h->count > 0;
 
 			if (!cell->faults)
 				continue;
-			fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s %9" PRIu64 "\n",
+			fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n",
 				fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz)),
 				fol_class_name((enum fol_class)c), cell->faults,
-				h->count ? fol_fmt_ns(h->sum, t1, sizeof(t1)) : "-",
-				h->count ? fol_fmt_ns(fol_hist_mean(h), t2, sizeof(t2)) : "-",
-				h->count ? fol_fmt_ns(fol_hist_quantile(h, 0.5), t3, sizeof(t3)) : "-",
-				h->count ? fol_fmt_ns(fol_hist_quantile(h, 0.99), t4, sizeof(t4)) : "-",
-				h->count ? fol_fmt_ns(h->max, t5, sizeof(t5)) : "-", cell->unclosed);
+				fol_fmt_ns_col(h->sum, n, 11, t1, sizeof(t1)),
+				fol_fmt_ns_col(fol_hist_mean(h), n, 10, t2, sizeof(t2)),
+				fol_fmt_ns_col(fol_hist_quantile(h, 0.5), n, 10, t3, sizeof(t3)),
+				fol_fmt_ns_col(fol_hist_quantile(h, 0.99), n, 10, t4, sizeof(t4)),
+				fol_fmt_ns_col(h->max, n, 10, t5, sizeof(t5)), cell->unclosed);
 		}
 	}
-	fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s %9" PRIu64 "\n", "all", "",
-		s->faults, fol_fmt_ns(s->all_lat.sum, t1, sizeof(t1)),
-		fol_fmt_ns(fol_hist_mean(&s->all_lat), t2, sizeof(t2)),
-		fol_fmt_ns(fol_hist_quantile(&s->all_lat, 0.5), t3, sizeof(t3)),
-		fol_fmt_ns(fol_hist_quantile(&s->all_lat, 0.99), t4, sizeof(t4)),
-		fol_fmt_ns(s->all_lat.max, t5, sizeof(t5)), s->unclosed);
+	fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n", "all", "", s->faults,
+		fol_fmt_ns_col(s->all_lat.sum, 1, 11, t1, sizeof(t1)),
+		fol_fmt_ns_col(fol_hist_mean(&s->all_lat), 1, 10, t2, sizeof(t2)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.5), 1, 10, t3, sizeof(t3)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.99), 1, 10, t4, sizeof(t4)),
+		fol_fmt_ns_col(s->all_lat.max, 1, 10, t5, sizeof(t5)), s->unclosed);
 	if (s->all_gap.count)
-		fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %10s %10s %10s %10s\n", "gap", "", s->all_gap.count,
-			"", fol_fmt_ns(fol_hist_mean(&s->all_gap), t2, sizeof(t2)),
-			fol_fmt_ns(fol_hist_quantile(&s->all_gap, 0.5), t3, sizeof(t3)),
-			fol_fmt_ns(fol_hist_quantile(&s->all_gap, 0.99), t4, sizeof(t4)),
-			fol_fmt_ns(s->all_gap.max, t5, sizeof(t5)));
+		fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %s %s %s %s\n", "gap", "", s->all_gap.count, "",
+			fol_fmt_ns_col(fol_hist_mean(&s->all_gap), 1, 10, t2, sizeof(t2)),
+			fol_fmt_ns_col(fol_hist_quantile(&s->all_gap, 0.5), 1, 10, t3, sizeof(t3)),
+			fol_fmt_ns_col(fol_hist_quantile(&s->all_gap, 0.99), 1, 10, t4, sizeof(t4)),
+			fol_fmt_ns_col(s->all_gap.max, 1, 10, t5, sizeof(t5)));
 }
 
 static void print_reuse(const struct fol_report *r, FILE *f)
 {
 	const struct fol_summary *s = &r->s;
-	char sz[16], t1[24], t2[24];
+	char sz[16], t1[48], t2[48];
 	int any = 0;
 
 	for (int slot = FOL_ORDER_SLOT(1); slot < FOL_NR_ORDER_SLOTS; slot++) {
@@ -520,12 +548,13 @@ static void print_reuse(const struct fol_report *r, FILE *f)
 				"faults/folio", "pages/fault", "effectiveness", "reuse time",
 				"surplus time");
 		}
-		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %11s %12s\n",
+		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %s %s\n",
 			fol_order_size(order, r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
 			(double)ru->faults / (double)ru->folios,
 			(double)(ru->folios << order) / (double)ru->faults,
 			100.0 * (double)ru->folios / (double)ru->faults,
-			fol_fmt_ns(ru->time_ns, t1, sizeof(t1)), fol_fmt_ns(ru->surplus_ns, t2, sizeof(t2)));
+			fol_fmt_ns_col(ru->time_ns, 1, 11, t1, sizeof(t1)),
+			fol_fmt_ns_col(ru->surplus_ns, 1, 12, t2, sizeof(t2)));
 		fprintf(f, "%7s faults per folio:", "");
 		for (int b = 0; b < FOL_REUSE_BUCKETS; b++)
 			if (ru->hist[b])
@@ -546,8 +575,9 @@ static void print_phases(const struct fol_report *r, FILE *f)
 		return;
 	fprintf(f, "\nWorkload phases (timed by the workload)\n");
 	cJSON_ArrayForEach(p, r->phases)
-		fprintf(f, "  %-20s %12s\n", str(p, "phase") ?: "?",
-			fol_fmt_ns((uint64_t)(num(p, "end_ns", 0) - num(p, "start_ns", 0)), t, sizeof(t)));
+		fprintf(f, "  %-20s %s\n", str(p, "phase") ?: "?",
+			fol_fmt_ns_col((uint64_t)(num(p, "end_ns", 0) - num(p, "start_ns", 0)), 1, 12, t,
+				       sizeof(t)));
 }
 
 static void print_counters(const struct fol_report *r, FILE *f)

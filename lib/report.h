@@ -36,7 +36,12 @@ void fol_report_free(struct fol_report *r);
 cJSON *fol_report_json(const struct fol_report *r);
 void fol_report_text(const struct fol_report *r, FILE *f);
 
-/* Human units: "12.3 µs", "64K". */
+/* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */
+void fol_fmt_set_ascii(int ascii);
+/* Human units: "12.3 µs". */
 const char *fol_fmt_ns(uint64_t ns, char *buf, int len);
+/* The same right-aligned to w columns of the terminal ("µ" is two bytes, one column);
+ * "-" when !have. */
+const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len);
 
 #endif

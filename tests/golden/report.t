@@ -3,6 +3,8 @@
 # 2M in 64K mTHP folios on 6.18) must not change unless on purpose. To accept a deliberate
 # change: tests/golden/update.sh, and say why in the commit.
 set -u
+# The golden files hold "µs": the UTF-8 rendering.
+export LC_ALL=C.UTF-8
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 d=$(dirname "$0")
 T=$(mktemp -d)

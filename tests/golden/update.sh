@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerate the golden outputs from the committed recording (after a deliberate change).
 set -e
+export LC_ALL=C.UTF-8
 d=$(dirname "$0")
 f=${FOLIOSTAT:-$d/../../foliostat}
 "$f" report -i "$d/small.data" >"$d/small.txt"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# The TUI driven through tmux: every view opens, its figures equal the JSON report's for
+# the same file, resizing does not kill it, q exits 0, and it refuses a non-terminal.
+set -u
+FOLIOSTAT=${FOLIOSTAT:-./foliostat}
+FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
+D=$(cd "$(dirname "$0")/../golden" && pwd)
+DATA=$D/small.data
+T=$(mktemp -d /tmp/foliostat-tui.XXXXXX)
+S=foliostat-tui-$$
+export LC_ALL=C.UTF-8
+trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
+echo "1..18"
+
+screen() { tmux capture-pane -p -t "$S"; }
+# Wait until the screen shows $1 (the TUI draws asynchronously to us).
+wait_for() {
+	for _ in $(seq 50); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	screen | sed 's/^/# /'
+	return 1
+}
+keys() { tmux send-keys -t "$S" "$@"; }
+json() { "$FOLIOSTAT" report --json -i "$DATA" | jq -r "$1"; }
+
+start() { # extra env, e.g. NO_COLOR=1
+	tmux kill-session -t "$S" 2>/dev/null
+	tmux new-session -d -s "$S" -x 80 -y 24 \
+		"env $* TERM=xterm-256color LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $DATA; echo rc=\$? >$T/rc; sleep 30"
+}
+
+start
+wait_for "Overview"; ok $? "the overview opens in 80x24"
+faults=$(json '.orders[] | select(.order == 4) | .faults.wp_reuse')
+screen | grep -Eq "64K wp_reuse +$faults "; ok $? "overview: 64K wp_reuse shows $faults faults, as in JSON"
+mean=$(json '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.mean')
+want=$(awk -v m="$mean" 'BEGIN {printf "%.1f µs", m / 1000}')
+screen | grep "64K wp_reuse" | grep -qF "$want"; ok $? "overview: its mean is $want, as in JSON ($mean ns)"
+
+keys s s
+wait_for "sort: total"; ok $? "s cycles the sort column"
+screen | sed -n 7p | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
+
+keys Tab
+wait_for "faults/folio"; ok $? "Tab: the reuse batching view"
+folios=$(json '.orders[] | select(.order == 4) | .reuse.folios')
+screen | grep -Eq "64K +$folios +$faults +16.00 +1.00 .* 6.2%"; ok $? "reuse: $folios folios, $faults faults, 16.00 per folio, 6.2%, as in JSON"
+keys Enter
+wait_for "faults per folio, 64K"; ok $? "Enter: the faults-per-folio histogram"
+screen | grep -Eq "16-31 +$folios "; ok $? "histogram: $folios folios in 16-31"
+keys Escape Tab
+wait_for "handler latency of"; ok $? "Tab: the latency view"
+keys g
+wait_for "gap before"; ok $? "g: the gap between faults"
+keys Tab
+wait_for "faults per"; ok $? "Tab: the timeline view"
+keys '?'
+wait_for "this help"; ok $? "?: help"
+keys x
+
+tmux resize-window -t "$S" -x 120 -y 40 2>/dev/null || tmux resize-pane -t "$S" -x 120 -y 40
+sleep 0.3
+keys BTab
+wait_for "64K wp_reuse faults: $faults"; ok $? "resized to 120x40: still drawing (Shift-Tab back to latency)"
+tmux resize-window -t "$S" -x 40 -y 8 2>/dev/null || tmux resize-pane -t "$S" -x 40 -y 8
+wait_for "too small"; ok $? "resized to 40x8: says the window is too small"
+tmux resize-window -t "$S" -x 80 -y 24 2>/dev/null || tmux resize-pane -t "$S" -x 80 -y 24
+keys q
+for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
+grep -q "rc=0" "$T/rc"; ok $? "q quits with status 0"
+
+start NO_COLOR=1
+wait_for "Overview"; ok $? "NO_COLOR: opens"
+keys q
+
+"$FOLIOSTAT" tui -i "$DATA" </dev/null >"$T/out" 2>"$T/err"; rc=$?
+[ "$rc" -eq 1 ] && grep -q "needs a terminal" "$T/err"; ok $? "not a terminal: exit 1, says to use the text report"
+exit $fail

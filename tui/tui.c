@@ -1,0 +1,711 @@
+#include "tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_NR };
+static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline" };
+
+enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK };
+
+/* One row of the order x class table: indexes into the summary, nothing computed. */
+struct row {
+	int slot, cls;
+};
+
+struct ui {
+	const struct fol_report *r;
+	const char *path;
+	enum view view;
+	struct row rows[FOL_NR_ORDER_SLOTS * FOL_NR_CLASSES];
+	int nrows, sel, top;
+	int sort;		/* 0 order, 1 faults, 2 total, 3 mean, 4 p99, 5 max */
+	char filter[32];
+	int reuse_sel, reuse_hist; /* reuse view: selected order, histogram shown */
+	int gap;		/* latency view: gap instead of handler latency */
+	int help;
+	int colour, utf8;
+};
+
+static const char *const sort_names[] = { "order", "faults", "total", "mean", "p99", "max" };
+
+static void restore_terminal(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+static void on_fatal_signal(int sig)
+{
+	restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const struct fol_cell *cell(const struct ui *u, const struct row *rw)
+{
+	return &u->r->s.order[rw->slot].cell[rw->cls];
+}
+
+static uint64_t sort_key(const struct ui *u, const struct row *rw)
+{
+	const struct fol_cell *c = cell(u, rw);
+
+	switch (u->sort) {
+	case 1: return c->faults;
+	case 2: return c->lat.sum;
+	case 3: return fol_hist_mean(&c->lat);
+	case 4: return fol_hist_quantile(&c->lat, 0.99);
+	case 5: return c->lat.max;
+	default: return 0;
+	}
+}
+
+static const struct ui *sort_ui;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	uint64_t kx = sort_key(sort_ui, x), ky = sort_key(sort_ui, y);
+
+	if (kx != ky)
+		return kx < ky ? 1 : -1; /* largest first */
+	if (x->slot != y->slot)
+		return x->slot - y->slot;
+	return x->cls - y->cls;
+}
+
+static void build_rows(struct ui *u)
+{
+	char sz[16], text[64];
+
+	u->nrows = 0;
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			if (!u->r->s.order[slot].cell[c].faults)
+				continue;
+			snprintf(text, sizeof(text), "%s %s",
+				 fol_order_size(FOL_SLOT_ORDER(slot), u->r->page_size, sz, sizeof(sz)),
+				 fol_class_name((enum fol_class)c));
+			if (u->filter[0] && !strstr(text, u->filter))
+				continue;
+			u->rows[u->nrows++] = (struct row){ slot, c };
+		}
+	sort_ui = u;
+	if (u->sort)
+		qsort(u->rows, (size_t)u->nrows, sizeof(u->rows[0]), row_cmp);
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows ? u->nrows - 1 : 0;
+}
+
+static void style_on(const struct ui *u, int pair, int extra)
+{
+	attron((u->colour ? COLOR_PAIR(pair) : 0) | extra);
+}
+
+static void style_off(const struct ui *u, int pair, int extra)
+{
+	attroff((u->colour ? COLOR_PAIR(pair) : 0) | extra);
+}
+
+/* A bar of frac (0..1) of width w: eighth-blocks where the terminal has them. */
+static void bar(const struct ui *u, int y, int x, int w, double frac)
+{
+	static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	int full, part;
+
+	if (w <= 0)
+		return;
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	full = (int)(frac * w);
+	part = (int)((frac * w - full) * 8);
+	style_on(u, C_BAR, 0);
+	for (int i = 0; i < full; i++)
+		mvaddstr(y, x + i, u->utf8 ? "█" : "#");
+	if (full < w && part && u->utf8)
+		mvaddstr(y, x + full, eighths[part]);
+	style_off(u, C_BAR, 0);
+}
+
+static void title(const struct ui *u, int cols)
+{
+	int x = 0;
+
+	style_on(u, C_TITLE, A_BOLD);
+	mvhline(0, 0, ' ', cols);
+	mvprintw(0, 0, " foliostat ");
+	x = 11;
+	for (int v = 0; v < V_NR; v++) {
+		if (v == (int)u->view)
+			attron(A_REVERSE);
+		mvprintw(0, x, " %s ", view_names[v]);
+		if (v == (int)u->view)
+			attroff(A_REVERSE);
+		x += (int)strlen(view_names[v]) + 3;
+	}
+	style_off(u, C_TITLE, A_BOLD);
+}
+
+static void status(const struct ui *u, int lines, int cols, const char *keys)
+{
+	style_on(u, C_DIM, A_REVERSE);
+	mvhline(lines - 1, 0, ' ', cols);
+	mvprintw(lines - 1, 0, " %.*s", cols - 2, keys);
+	style_off(u, C_DIM, A_REVERSE);
+}
+
+static void header(const struct ui *u, int *y, int cols)
+{
+	const struct fol_report *r = u->r;
+	char d[24];
+	uint64_t total = 0;
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
+	char line[512] = "";
+
+	cJSON_ArrayForEach(c, cmd)
+		if (cJSON_IsString(c))
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 line[0] ? " " : "", c->valuestring);
+	for (int i = 0; i < r->nevents; i++)
+		total += r->events[i].count;
+	mvprintw((*y)++, 1, "%.*s", cols - 2, line[0] ? line : "(attached)");
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "kernel");
+
+		mvprintw((*y)++, 1, "%.*s", cols - 2, "");
+		mvprintw(*y - 1, 1, "kernel %s  %s  %" PRIu64 " samples  %" PRIu64 " lost  method %s",
+			 cJSON_IsString(k) ? k->valuestring : "?",
+			 fol_fmt_ns(r->s.last_ns - r->s.first_ns, d, sizeof(d)), total,
+			 r->st.lost ? r->st.lost : r->s.lost, r->method);
+	}
+	if (r->warnings.n) {
+		style_on(u, C_WARN, 0);
+		mvprintw((*y)++, 1, "%d warning%s: %.*s", r->warnings.n, r->warnings.n > 1 ? "s" : "",
+			 cols - 16, r->warnings.v[0]);
+		style_off(u, C_WARN, 0);
+	}
+}
+
+static void draw_overview(struct ui *u, int lines, int cols)
+{
+	const struct fol_summary *s = &u->r->s;
+	char sz[16], t1[48], t2[48], t3[48], t4[48];
+	int y = 1, vis;
+
+	header(u, &y, cols);
+	y++;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "%7s %-10s %9s %10s %9s %9s %9s", "order", "class", "faults", "total", "mean",
+		 "p99", "max");
+	attroff(A_BOLD);
+	vis = lines - y - 4;
+	if (vis < 1)
+		vis = 1;
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (u->sel >= u->top + vis)
+		u->top = u->sel - vis + 1;
+	for (int i = u->top; i < u->nrows && i < u->top + vis; i++) {
+		const struct fol_cell *c = cell(u, &u->rows[i]);
+		const struct fol_hist *h = &c->lat;
+
+		if (i == u->sel)
+			style_on(u, C_SEL, A_REVERSE);
+		mvhline(y, 0, ' ', cols);
+		mvprintw(y, 1, "%7s %-10s %9" PRIu64 " %s %s %s %s",
+			 fol_order_size(FOL_SLOT_ORDER(u->rows[i].slot), u->r->page_size, sz, sizeof(sz)),
+			 fol_class_name((enum fol_class)u->rows[i].cls), c->faults,
+			 fol_fmt_ns_col(h->sum, h->count > 0, 10, t1, sizeof(t1)),
+			 fol_fmt_ns_col(fol_hist_mean(h), h->count > 0, 9, t2, sizeof(t2)),
+			 fol_fmt_ns_col(fol_hist_quantile(h, 0.99), h->count > 0, 9, t3, sizeof(t3)),
+			 fol_fmt_ns_col(h->max, h->count > 0, 9, t4, sizeof(t4)));
+		if (i == u->sel)
+			style_off(u, C_SEL, A_REVERSE);
+		y++;
+	}
+	if (!u->nrows)
+		mvprintw(y++, 1, "no faults%s", u->filter[0] ? " match the filter" : "");
+	if (u->nrows) {
+		const struct fol_cell *c = cell(u, &u->rows[u->sel]);
+		double share = s->all_lat.sum ? (double)c->lat.sum / (double)s->all_lat.sum : 0;
+
+		y = lines - 3;
+		mvprintw(y, 1, "share of fault time %5.1f%% ", 100 * share);
+		bar(u, y, 29, cols - 31, share);
+	}
+	mvprintw(lines - 2, 1, "sort: %s%s%s", sort_names[u->sort], u->filter[0] ? "  filter: " : "",
+		 u->filter);
+	status(u, lines, cols, "Tab view  Up/Down select  Enter latency  s sort  / filter  ? help  q quit");
+}
+
+static int reuse_orders(const struct ui *u, int *slots)
+{
+	int n = 0;
+
+	for (int slot = FOL_ORDER_SLOT(1); slot < FOL_NR_ORDER_SLOTS; slot++)
+		if (u->r->s.order[slot].reuse.folios)
+			slots[n++] = slot;
+	return n;
+}
+
+static void draw_reuse(struct ui *u, int lines, int cols)
+{
+	int slots[FOL_NR_ORDER_SLOTS], n = reuse_orders(u, slots), y = 1;
+	char sz[16], t[48];
+
+	header(u, &y, cols);
+	y++;
+	if (!n) {
+		mvprintw(y, 1, "No write-protect reuse faults on large folios in this recording.");
+		status(u, lines, cols, "Tab view  ? help  q quit");
+		return;
+	}
+	if (u->reuse_sel >= n)
+		u->reuse_sel = n - 1;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "%6s %8s %8s %12s %11s %10s  effectiveness", "order", "folios", "faults",
+		 "faults/folio", "pages/fault", "surplus");
+	attroff(A_BOLD);
+	for (int i = 0; i < n && y < lines - 3; i++) {
+		const struct fol_reuse *ru = &u->r->s.order[slots[i]].reuse;
+		int order = FOL_SLOT_ORDER(slots[i]);
+		double eff = (double)ru->folios / (double)ru->faults;
+
+		if (i == u->reuse_sel)
+			style_on(u, C_SEL, A_REVERSE);
+		mvhline(y, 0, ' ', cols);
+		mvprintw(y, 1, "%6s %8" PRIu64 " %8" PRIu64 " %12.2f %11.2f %s %5.1f%% ",
+			 fol_order_size(order, u->r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
+			 (double)ru->faults / (double)ru->folios,
+			 (double)(ru->folios << order) / (double)ru->faults,
+			 fol_fmt_ns_col(ru->surplus_ns, 1, 10, t, sizeof(t)), 100 * eff);
+		if (i == u->reuse_sel)
+			style_off(u, C_SEL, A_REVERSE);
+		bar(u, y, 69, cols - 70, eff);
+		y++;
+	}
+	if (u->reuse_hist) {
+		const struct fol_reuse *ru = &u->r->s.order[slots[u->reuse_sel]].reuse;
+		uint64_t most = 1;
+
+		y++;
+		attron(A_BOLD);
+		mvprintw(y++, 1, "faults per folio, %s folios (1 is ideal)",
+			 fol_order_size(FOL_SLOT_ORDER(slots[u->reuse_sel]), u->r->page_size, sz, sizeof(sz)));
+		attroff(A_BOLD);
+		for (int b = 0; b < FOL_REUSE_BUCKETS; b++)
+			if (ru->hist[b] > most)
+				most = ru->hist[b];
+		for (int b = 0; b < FOL_REUSE_BUCKETS && y < lines - 2; b++, y++) {
+			mvprintw(y, 1, "%8s %8" PRIu64 " ", fol_reuse_bucket_label(b), ru->hist[b]);
+			bar(u, y, 19, cols - 21, (double)ru->hist[b] / (double)most);
+		}
+	} else {
+		mvprintw(y + 1, 1, "Enter: the faults-per-folio histogram of the selected order");
+	}
+	status(u, lines, cols, "Tab view  Up/Down select  Enter histogram  Esc back  ? help  q quit");
+}
+
+/* Quarter-octave row of a value, and the value where a row starts. */
+static int quarter(uint64_t v)
+{
+	int p;
+
+	if (v < 4)
+		return (int)v;
+	p = 63 - __builtin_clzll(v);
+	return p * 4 + (int)((v >> (p - 2)) & 3);
+}
+
+static uint64_t quarter_start(int q)
+{
+	if (q < 4)
+		return (uint64_t)q;
+	return (1ull << (q / 4)) + ((uint64_t)(q % 4) << (q / 4 - 2));
+}
+
+static void draw_latency(struct ui *u, int lines, int cols)
+{
+	const struct fol_hist *h;
+	uint64_t counts[256] = { 0 }, most = 1, p50, p90, p99;
+	int y = 1, lo = 256, hi = -1;
+	char sz[16], a[48], b[48], c2[48], d[48];
+
+	header(u, &y, cols);
+	y++;
+	if (!u->nrows) {
+		mvprintw(y, 1, "no faults");
+		status(u, lines, cols, "Tab view  q quit");
+		return;
+	}
+	h = u->gap ? &cell(u, &u->rows[u->sel])->gap : &cell(u, &u->rows[u->sel])->lat;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "%s %s %s faults: %" PRIu64, u->gap ? "gap before" : "handler latency of",
+		 fol_order_size(FOL_SLOT_ORDER(u->rows[u->sel].slot), u->r->page_size, sz, sizeof(sz)),
+		 fol_class_name((enum fol_class)u->rows[u->sel].cls), h->count);
+	attroff(A_BOLD);
+	if (!h->count) {
+		mvprintw(y, 1, "no %s measured for these faults", u->gap ? "gaps" : "latency");
+		status(u, lines, cols, "Tab view  g gap/latency  Up/Down row  q quit");
+		return;
+	}
+	p50 = fol_hist_quantile(h, 0.5);
+	p90 = fol_hist_quantile(h, 0.9);
+	p99 = fol_hist_quantile(h, 0.99);
+	mvprintw(y++, 1, "p50 %s  p90 %s  p99 %s  max %s", fol_fmt_ns(p50, a, sizeof(a)),
+		 fol_fmt_ns(p90, b, sizeof(b)), fol_fmt_ns(p99, c2, sizeof(c2)),
+		 fol_fmt_ns(h->max, d, sizeof(d)));
+	/* Rows of a quarter octave each, from the histogram's log-linear buckets (16 per
+	 * octave): fine enough to see a distribution's shape, few enough for 24 lines. */
+	for (int i = 0; i < FOL_HIST_BUCKETS; i++) {
+		uint64_t blo, bhi;
+		int p;
+
+		if (!h->b[i])
+			continue;
+		fol_hist_bucket_range(i, &blo, &bhi);
+		p = quarter(blo);
+		counts[p] += h->b[i];
+		if (p < lo)
+			lo = p;
+		if (p > hi)
+			hi = p;
+	}
+	for (int p = lo; p <= hi; p++)
+		if (counts[p] > most)
+			most = counts[p];
+	if (hi - lo > lines - y - 3) /* too many rows: start at the tail's end instead */
+		lo = hi - (lines - y - 3);
+	for (int p = lo; p <= hi && y < lines - 2; p++, y++) {
+		char mark[24] = "";
+
+		if (quarter(p50) == p)
+			strcat(mark, " p50");
+		if (quarter(p90) == p)
+			strcat(mark, " p90");
+		if (quarter(p99) == p)
+			strcat(mark, " p99");
+		if (quarter(h->max) == p)
+			strcat(mark, " max");
+		mvprintw(y, 1, "%s %9" PRIu64, fol_fmt_ns_col(quarter_start(p), 1, 10, a, sizeof(a)),
+			 counts[p]);
+		style_on(u, C_MARK, A_BOLD);
+		mvprintw(y, 22, "%-16s", mark);
+		style_off(u, C_MARK, A_BOLD);
+		bar(u, y, 39, cols - 41, (double)counts[p] / (double)most);
+	}
+	status(u, lines, cols, "Tab view  g gap/latency  Up/Down row  ? help  q quit");
+}
+
+static void draw_timeline(struct ui *u, int lines, int cols)
+{
+	static const char *const levels[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	static const char ascii[] = " .:-=+*#@";
+	const struct fol_summary *s = &u->r->s;
+	int y = 1, w = cols - 16, per;
+	char a[24], b[24];
+	const cJSON *p;
+
+	header(u, &y, cols);
+	y++;
+	if (w < 8 || !s->nbins) {
+		mvprintw(y, 1, "no faults over time");
+		status(u, lines, cols, "Tab view  q quit");
+		return;
+	}
+	per = (s->nbins + w - 1) / w;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "faults per %s column, by class, over %s",
+		 fol_fmt_ns(s->bin_ns * (uint64_t)per, a, sizeof(a)),
+		 fol_fmt_ns(s->bin_ns * (uint64_t)s->nbins, b, sizeof(b)));
+	attroff(A_BOLD);
+	for (int c = 0; c < FOL_NR_CLASSES && y < lines - 6; c++) {
+		uint64_t most = 0, total = 0;
+
+		for (int x = 0; x * per < s->nbins; x++) {
+			uint64_t v = 0;
+
+			for (int k = x * per; k < (x + 1) * per && k < s->nbins; k++)
+				v += s->bins[(size_t)k * FOL_NR_CLASSES + (size_t)c];
+			if (v > most)
+				most = v;
+			total += v;
+		}
+		if (!total)
+			continue;
+		mvprintw(y, 1, "%-10s", fol_class_name((enum fol_class)c));
+		style_on(u, C_BAR, 0);
+		for (int x = 0; x * per < s->nbins && x < w; x++) {
+			uint64_t v = 0;
+			int lvl;
+
+			for (int k = x * per; k < (x + 1) * per && k < s->nbins; k++)
+				v += s->bins[(size_t)k * FOL_NR_CLASSES + (size_t)c];
+			lvl = v ? 1 + (int)((v * 7) / most) : 0;
+			if (u->utf8)
+				mvaddstr(y, 12 + x, levels[lvl]);
+			else
+				mvaddch(y, 12 + x, (chtype)ascii[lvl]);
+		}
+		style_off(u, C_BAR, 0);
+		mvprintw(y + 1, 12, "max %" PRIu64 " per column, %" PRIu64 " in all", most, total);
+		y += 2;
+	}
+	y++;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "PMU counters (whole run)");
+	attroff(A_BOLD);
+	cJSON_ArrayForEach(p, u->r->pmu)
+	{
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "event");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+
+		if (y >= lines - 1)
+			break;
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")) && cJSON_IsNumber(v))
+			mvprintw(y++, 1, "%-20s %14.0f", cJSON_IsString(e) ? e->valuestring : "?",
+				 v->valuedouble);
+		else
+			mvprintw(y++, 1, "%-20s %14s", cJSON_IsString(e) ? e->valuestring : "?",
+				 "not supported");
+	}
+	status(u, lines, cols, "Tab view  ? help  q quit");
+}
+
+static void draw_help(const struct ui *u, int lines, int cols)
+{
+	static const char *const text[] = {
+		"foliostat tui: the report of a recording, navigable",
+		"",
+		"Tab / Shift-Tab   next / previous view",
+		"Up / Down, j / k  select a row;  PgUp / PgDn, Home / End",
+		"Enter             Overview: latency of the row;  Reuse: its histogram",
+		"Esc               back",
+		"s                 Overview: cycle the sort column",
+		"/                 Overview: filter rows (e.g. 64K, wp_reuse); empty clears",
+		"g                 Latency: handler latency / gap before the fault",
+		"?                 this help;  q  quit",
+		"",
+		"Latency: exceptions:page_fault_* entry to the minor-/major-faults sample at",
+		"the end of handle_mm_fault(), per fault. Effectiveness: folios / reuse",
+		"faults (100% = one write fault per folio).",
+	};
+	int h = (int)(sizeof(text) / sizeof(text[0])) + 2, w = 78;
+	int y0 = (lines - h) / 2, x0 = (cols - w) / 2;
+
+	if (y0 < 0)
+		y0 = 0;
+	if (x0 < 0)
+		x0 = 0;
+	for (int i = 0; i < h && y0 + i < lines; i++) {
+		mvhline(y0 + i, x0, ' ', w < cols ? w : cols);
+		if (i > 0 && i < h - 1)
+			mvprintw(y0 + i, x0 + 2, "%.*s", cols - x0 - 3, text[i - 1]);
+	}
+	(void)u;
+	attron(A_REVERSE);
+	mvprintw(y0, x0, " Help ");
+	attroff(A_REVERSE);
+}
+
+static void draw(struct ui *u)
+{
+	int lines, cols;
+
+	getmaxyx(stdscr, lines, cols);
+	erase();
+	if (lines < 10 || cols < 60) {
+		mvprintw(0, 0, "foliostat: the window is too small (%dx%d, needs 60x10)", cols, lines);
+		refresh();
+		return;
+	}
+	title(u, cols);
+	switch (u->view) {
+	case V_OVERVIEW: draw_overview(u, lines, cols); break;
+	case V_REUSE: draw_reuse(u, lines, cols); break;
+	case V_LATENCY: draw_latency(u, lines, cols); break;
+	default: draw_timeline(u, lines, cols); break;
+	}
+	if (u->help)
+		draw_help(u, lines, cols);
+	refresh();
+}
+
+static void read_filter(struct ui *u)
+{
+	int lines, cols;
+	char buf[sizeof(u->filter)] = "";
+
+	getmaxyx(stdscr, lines, cols);
+	(void)cols;
+	mvhline(lines - 2, 0, ' ', cols);
+	mvprintw(lines - 2, 1, "filter: ");
+	echo();
+	curs_set(1);
+	getnstr(buf, (int)sizeof(buf) - 1);
+	noecho();
+	curs_set(0);
+	memcpy(u->filter, buf, sizeof(buf));
+	u->sel = u->top = 0;
+	build_rows(u);
+}
+
+static void move_sel(struct ui *u, int delta)
+{
+	if (u->view == V_REUSE) {
+		int slots[FOL_NR_ORDER_SLOTS], n = reuse_orders(u, slots);
+
+		u->reuse_sel += delta;
+		if (u->reuse_sel >= n)
+			u->reuse_sel = n - 1;
+		if (u->reuse_sel < 0)
+			u->reuse_sel = 0;
+		return;
+	}
+	u->sel += delta;
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows - 1;
+	if (u->sel < 0)
+		u->sel = 0;
+}
+
+int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen)
+{
+	struct ui u = { .r = r, .path = path };
+	struct sigaction sa = { .sa_handler = on_fatal_signal }, old[4];
+	const int sigs[4] = { SIGINT, SIGTERM, SIGSEGV, SIGABRT };
+	int ch;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the TUI needs a terminal: use 'foliostat report' for text or "
+				      "--json");
+		return -ENOTTY;
+	}
+	u.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (!initscr()) {
+		snprintf(err, errlen, "cannot set up the terminal (TERM=%s)",
+			 getenv("TERM") ? getenv("TERM") : "unset");
+		return -EIO;
+	}
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	u.colour = has_colors() && !getenv("NO_COLOR");
+	if (u.colour) {
+		start_color();
+		use_default_colors();
+		init_pair(C_TITLE, COLOR_WHITE, COLOR_BLUE);
+		init_pair(C_SEL, COLOR_BLACK, COLOR_CYAN);
+		init_pair(C_BAR, COLOR_GREEN, -1);
+		init_pair(C_DIM, COLOR_WHITE, COLOR_BLACK);
+		init_pair(C_WARN, COLOR_YELLOW, -1);
+		init_pair(C_MARK, COLOR_MAGENTA, -1);
+	}
+	build_rows(&u);
+	for (;;) {
+		draw(&u);
+		ch = getch();
+		if (u.help && ch != KEY_RESIZE) {
+			u.help = 0;
+			if (ch != 'q')
+				continue;
+		}
+		switch (ch) {
+		case 'q':
+		case 'Q':
+			goto out;
+		case '?':
+			u.help = 1;
+			break;
+		case '\t':
+			u.view = (u.view + 1) % V_NR;
+			break;
+		case KEY_BTAB:
+			u.view = (u.view + V_NR - 1) % V_NR;
+			break;
+		case KEY_UP:
+		case 'k':
+			move_sel(&u, -1);
+			break;
+		case KEY_DOWN:
+		case 'j':
+			move_sel(&u, 1);
+			break;
+		case KEY_PPAGE:
+			move_sel(&u, -10);
+			break;
+		case KEY_NPAGE:
+			move_sel(&u, 10);
+			break;
+		case KEY_HOME:
+			move_sel(&u, -100000);
+			break;
+		case KEY_END:
+			move_sel(&u, 100000);
+			break;
+		case '\n':
+		case KEY_ENTER:
+			if (u.view == V_OVERVIEW)
+				u.view = V_LATENCY;
+			else if (u.view == V_REUSE)
+				u.reuse_hist = 1;
+			break;
+		case 27: /* Esc */
+		case KEY_BACKSPACE:
+			if (u.view == V_REUSE && u.reuse_hist)
+				u.reuse_hist = 0;
+			else if (u.view == V_LATENCY)
+				u.view = V_OVERVIEW;
+			break;
+		case 's':
+			if (u.view == V_OVERVIEW) {
+				u.sort = (u.sort + 1) % (int)(sizeof(sort_names) / sizeof(sort_names[0]));
+				build_rows(&u);
+			}
+			break;
+		case '/':
+			if (u.view == V_OVERVIEW)
+				read_filter(&u);
+			break;
+		case 'g':
+			u.gap = !u.gap;
+			break;
+		case KEY_MOUSE: {
+			MEVENT me;
+
+			if (getmouse(&me) != OK)
+				break;
+			if (me.bstate & BUTTON4_PRESSED)
+				move_sel(&u, -1);
+			else if (me.bstate & BUTTON5_PRESSED)
+				move_sel(&u, 1);
+			else if (me.y == 0)
+				u.view = (u.view + 1) % V_NR;
+			break;
+		}
+		default:
+			break; /* KEY_RESIZE: ncurses has the new size; the loop redraws */
+		}
+	}
+out:
+	restore_terminal();
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return 0;
+}

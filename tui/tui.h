@@ -1,0 +1,14 @@
+/* The interactive report: draws a fol_report that lib/ computed; computes nothing. */
+#ifndef FOL_TUI_H
+#define FOL_TUI_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* Runs until the user quits: 0; -ENOTTY when stdin/stdout is not a terminal; other
+ * negative codes when the terminal cannot be set up (err says what). The terminal is
+ * always restored before returning, also when a signal ends the program. */
+int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen);
+
+#endif
