@@ -1,5 +1,7 @@
 #include "decode.h"
 
+#include "u64map.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <event-parse.h>
@@ -32,18 +34,12 @@ struct evd {
 	struct tep_format_field *f[F_NR];
 };
 
-struct idmap {
-	uint64_t id;
-	int idx;
-};
 
 struct fol_decoder {
 	struct tep_handle *tep;
 	struct evd *ev;
 	int n;
-	struct idmap *ids;
-	size_t nids;
-	int sorted;
+	struct fol_u64map *ids; /* sample id -> event index + 1 */
 };
 
 static const struct {
@@ -76,6 +72,12 @@ struct fol_decoder *fol_decoder_new(void)
 		free(d);
 		return NULL;
 	}
+	d->ids = fol_u64map_new(sizeof(int));
+	if (!d->ids) {
+		tep_free(d->tep);
+		free(d);
+		return NULL;
+	}
 	/* Recordings are made on x86-64 (DESIGN.md); 8-byte longs, host byte order. */
 	tep_set_long_size(d->tep, 8);
 	return d;
@@ -90,7 +92,7 @@ void fol_decoder_free(struct fol_decoder *d)
 		free(d->ev[i].pub.kind);
 	}
 	free(d->ev);
-	free(d->ids);
+	fol_u64map_free(d->ids);
 	tep_free(d->tep);
 	free(d);
 }
@@ -164,25 +166,22 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	}
 	cJSON_ArrayForEach(id, ids)
 	{
-		struct idmap *g;
+		int *slot;
 
-		if (!cJSON_IsNumber(id))
+		/* Id 0 would be the map's empty key; the kernel starts ids at 1. */
+		if (!cJSON_IsNumber(id) || id->valuedouble < 1)
 			goto out;
-		g = realloc(d->ids, sizeof(*d->ids) * (d->nids + 1));
-		if (!g) {
+		slot = fol_u64map_put(d->ids, (uint64_t)id->valuedouble, NULL);
+		if (!slot) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		d->ids = g;
-		d->ids[d->nids].id = (uint64_t)id->valuedouble;
-		d->ids[d->nids].idx = d->n;
-		d->nids++;
+		*slot = d->n + 1;
 	}
 	e->pub.name = strdup(name->valuestring);
 	e->pub.kind = strdup(kind->valuestring);
 	e->pub.fkind = kind_of(name->valuestring);
 	d->n++;
-	d->sorted = 0;
 	ret = 0;
 out:
 	cJSON_Delete(j);
@@ -199,24 +198,11 @@ const struct fol_evdesc *fol_decoder_event(const struct fol_decoder *d, int idx)
 	return idx >= 0 && idx < d->n ? &d->ev[idx].pub : NULL;
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	const struct idmap *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 static int lookup(const struct fol_decoder *d, uint64_t id)
 {
-	struct idmap key = { .id = id }, *hit;
+	const int *slot = id ? fol_u64map_get(d->ids, id) : NULL;
 
-	if (!d->sorted) {
-		/* Sorting is a cache: the set of ids only changes while chunks are loaded. */
-		qsort(d->ids, d->nids, sizeof(*d->ids), id_cmp);
-		((struct fol_decoder *)d)->sorted = 1;
-	}
-	hit = bsearch(&key, d->ids, d->nids, sizeof(*d->ids), id_cmp);
-	return hit ? hit->idx : -1;
+	return slot ? *slot - 1 : -1;
 }
 
 /* Event of a record: IDENTIFIER is the first u64 of a sample and the last of any other

@@ -4,24 +4,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct item {
+/* Records arrive in runs: a ring buffer's records come out of it in time order, so each
+ * chunk is one sorted run (a record older than the one before it starts a new run, for
+ * the rare event written out of order). The merge keeps runs, each a block of copied
+ * records, in a heap keyed by the time of their first unreleased record: a k-way merge
+ * over a handful of runs per round instead of a heap of every record, and one allocation
+ * per run instead of one per record. */
+
+struct rec {
 	uint64_t time;
-	uint64_t seq; /* ties keep arrival order: a thread's records in one buffer stay in order */
-	size_t size;
-	void *rec;
+	uint32_t off, size; /* in the run's data */
+};
+
+struct run {
+	uint64_t seq;	/* ties between runs keep arrival order */
+	struct rec *recs;
+	size_t n, cap, next;
+	char *data;
+	size_t used, dcap;
 };
 
 struct fol_merge {
-	struct item *heap;
-	size_t n, cap, peak;
+	struct run **heap;	/* runs with records left, by head time */
+	size_t n, cap;
+	struct run *open;	/* the run being filled */
+	size_t queued, peak;
 	uint64_t seq;
-	uint64_t round_max;	/* newest time pushed so far */
-	uint64_t round_prev;	/* newest time pushed by the end of the previous round */
-	uint64_t limit;		/* records up to this time are releasable */
-	uint64_t released;	/* newest time popped */
-	uint64_t late;
+	uint64_t round_max, round_prev, limit, released, late;
 	int all;
-	void *last;		/* the popped record, freed on the next pop */
+	struct run *spent;	/* the popped record's run, freed on the next pop */
 };
 
 struct fol_merge *fol_merge_new(void)
@@ -29,57 +40,151 @@ struct fol_merge *fol_merge_new(void)
 	return calloc(1, sizeof(struct fol_merge));
 }
 
+static void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	free(r->recs);
+	free(r->data);
+	free(r);
+}
+
 void fol_merge_free(struct fol_merge *m)
 {
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->n; i++)
-		free(m->heap[i].rec);
+		run_free(m->heap[i]);
+	run_free(m->open);
+	run_free(m->spent);
 	free(m->heap);
-	free(m->last);
 	free(m);
 }
 
-static int before(const struct item *a, const struct item *b)
+static uint64_t head(const struct run *r)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return r->recs[r->next].time;
 }
 
-int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size)
+static int before(const struct run *a, const struct run *b)
 {
-	struct item it = { .time = time, .seq = m->seq++, .size = size };
+	return head(a) < head(b) || (head(a) == head(b) && a->seq < b->seq);
+}
+
+static void sift_down(struct fol_merge *m, size_t i)
+{
+	struct run *r = m->heap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= m->n)
+			break;
+		if (c + 1 < m->n && before(m->heap[c + 1], m->heap[c]))
+			c++;
+		if (!before(m->heap[c], r))
+			break;
+		m->heap[i] = m->heap[c];
+		i = c;
+	}
+	m->heap[i] = r;
+}
+
+static int heap_add(struct fol_merge *m, struct run *r)
+{
 	size_t i;
 
 	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct item *h = realloc(m->heap, cap * sizeof(*h));
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		struct run **h = realloc(m->heap, cap * sizeof(*h));
 
 		if (!h)
 			return -ENOMEM;
 		m->heap = h;
 		m->cap = cap;
 	}
-	it.rec = malloc(size ? size : 1);
-	if (!it.rec)
+	i = m->n++;
+	while (i && before(r, m->heap[(i - 1) / 2])) {
+		m->heap[i] = m->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	m->heap[i] = r;
+	return 0;
+}
+
+/* The open run is complete: into the heap with it. */
+static int seal(struct fol_merge *m)
+{
+	struct run *r = m->open;
+
+	m->open = NULL;
+	if (!r)
+		return 0;
+	if (!r->n) {
+		run_free(r);
+		return 0;
+	}
+	if (heap_add(m, r)) {
+		run_free(r);
 		return -ENOMEM;
-	memcpy(it.rec, rec, size);
+	}
+	return 0;
+}
+
+int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size)
+{
+	struct run *r = m->open;
+
+	if (r && r->n && time < r->recs[r->n - 1].time && seal(m))
+		return -ENOMEM;
+	r = m->open;
+	if (!r) {
+		r = m->open = calloc(1, sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		r->seq = m->seq++;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		struct rec *g = realloc(r->recs, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		r->recs = g;
+		r->cap = cap;
+	}
+	if (r->used + size > r->dcap) {
+		size_t cap = r->dcap ? r->dcap * 2 : 16384;
+		char *g;
+
+		while (cap < r->used + size)
+			cap *= 2;
+		g = realloc(r->data, cap);
+		if (!g)
+			return -ENOMEM;
+		r->data = g;
+		r->dcap = cap;
+	}
+	memcpy(r->data + r->used, rec, size);
+	r->recs[r->n++] = (struct rec){ time, (uint32_t)r->used, (uint32_t)size };
+	r->used += size;
 	if (time < m->released)
 		m->late++;
 	if (time > m->round_max)
 		m->round_max = time;
-	i = m->n++;
-	while (i && before(&it, &m->heap[(i - 1) / 2])) {
-		m->heap[i] = m->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	m->heap[i] = it;
-	if (m->n > m->peak)
-		m->peak = m->n;
+	if (++m->queued > m->peak)
+		m->peak = m->queued;
 	return 0;
+}
+
+int fol_merge_end_run(struct fol_merge *m)
+{
+	return seal(m);
 }
 
 void fol_merge_round(struct fol_merge *m)
 {
+	seal(m);
 	/* What was newest at the end of the previous round is safe now; what is newest now
 	 * becomes safe after the next round. */
 	if (m->round_prev > m->limit)
@@ -89,46 +194,42 @@ void fol_merge_round(struct fol_merge *m)
 
 void fol_merge_flush_all(struct fol_merge *m)
 {
+	seal(m);
 	m->all = 1;
 }
 
 int fol_merge_pop(struct fol_merge *m, uint64_t *time, const void **rec, size_t *size)
 {
-	struct item top, last;
-	size_t i = 0;
+	struct run *r;
+	struct rec *x;
 
-	free(m->last);
-	m->last = NULL;
-	if (!m->n || (!m->all && m->heap[0].time > m->limit))
+	run_free(m->spent);
+	m->spent = NULL;
+	if (!m->n || (!m->all && head(m->heap[0]) > m->limit))
 		return 0;
-	top = m->heap[0];
-	last = m->heap[--m->n];
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= m->n)
-			break;
-		if (c + 1 < m->n && before(&m->heap[c + 1], &m->heap[c]))
-			c++;
-		if (!before(&m->heap[c], &last))
-			break;
-		m->heap[i] = m->heap[c];
-		i = c;
+	r = m->heap[0];
+	x = &r->recs[r->next++];
+	*time = x->time;
+	*rec = r->data + x->off;
+	*size = x->size;
+	if (x->time > m->released)
+		m->released = x->time;
+	m->queued--;
+	if (r->next == r->n) {
+		/* The run is spent; its data stays until the caller is done with the record. */
+		m->spent = r;
+		m->heap[0] = m->heap[--m->n];
+		if (m->n)
+			sift_down(m, 0);
+	} else {
+		sift_down(m, 0);
 	}
-	if (m->n)
-		m->heap[i] = last;
-	m->last = top.rec;
-	if (top.time > m->released)
-		m->released = top.time;
-	*time = top.time;
-	*rec = top.rec;
-	*size = top.size;
 	return 1;
 }
 
 size_t fol_merge_queued(const struct fol_merge *m)
 {
-	return m->n;
+	return m->queued;
 }
 
 size_t fol_merge_peak(const struct fol_merge *m)

@@ -15,8 +15,11 @@ struct fol_merge;
 
 struct fol_merge *fol_merge_new(void);
 void fol_merge_free(struct fol_merge *m);
-/* Queue a copy of rec. */
+/* Queue a copy of rec. Records pushed between two fol_merge_end_run() calls come from
+ * one ring buffer (they are in time order, but any order is handled). */
 int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size);
+/* The records of one ring buffer drain (a chunk) are all pushed. */
+int fol_merge_end_run(struct fol_merge *m);
 /* A round ended; records up to the previous round's newest time become releasable. */
 void fol_merge_round(struct fol_merge *m);
 /* Release everything (end of file). */

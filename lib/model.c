@@ -29,6 +29,8 @@ struct vma {
 
 struct mm {
 	struct fol_u64map *folios; /* key: folio base address | order */
+	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
+	int last_vma;		   /* where the last lookup hit */
 	struct vma *vmas;
 	int nvmas, cap;
 };
@@ -54,6 +56,10 @@ struct fol_model {
 	struct fol_u64map *threads; /* tid -> struct thread */
 	struct fol_u64map *mms;	    /* pid -> struct mm */
 	struct fol_comms *comms;
+	/* The thread of the previous event: most events come in runs from one thread.
+	 * Reset whenever the threads map changes, since entries move then. */
+	int last_tid;
+	struct thread *last_thread;
 	struct fol_summary s;
 	size_t bins_cap;
 	uint64_t t0;
@@ -183,12 +189,17 @@ static struct mm *get_mm(struct fol_model *m, int pid)
 static struct thread *get_thread(struct fol_model *m, int pid, int tid)
 {
 	int created;
-	struct thread *t = fol_u64map_put(m->threads, (uint64_t)(unsigned)tid, &created);
+	struct thread *t;
 
+	if (m->last_thread && m->last_tid == tid)
+		return m->last_thread;
+	t = fol_u64map_put(m->threads, (uint64_t)(unsigned)tid, &created);
 	if (t && created) {
 		t->pid = pid;
 		m->s.threads++;
 	}
+	m->last_tid = tid;
+	m->last_thread = t;
 	return t;
 }
 
@@ -247,6 +258,8 @@ static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint6
 
 			if (a & (size - 1))
 				break;
+			if (!(mm->orders & (1u << o)))
+				continue;
 			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
 				fold_reuse(m, a | (uint64_t)o, &copy);
 		}
@@ -302,11 +315,17 @@ static int vma_add(struct mm *mm, uint64_t start, uint64_t end, int file)
 	return 0;
 }
 
-static const struct vma *vma_find(const struct mm *mm, uint64_t addr)
+static const struct vma *vma_find(struct mm *mm, uint64_t addr)
 {
+	/* Faults come in runs over one region: try where the last one hit first. */
+	if (mm->last_vma < mm->nvmas && addr >= mm->vmas[mm->last_vma].start &&
+	    addr < mm->vmas[mm->last_vma].end)
+		return &mm->vmas[mm->last_vma];
 	for (int i = 0; i < mm->nvmas; i++)
-		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end)
+		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end) {
+			mm->last_vma = i;
 			return &mm->vmas[i];
+		}
 	return NULL;
 }
 
@@ -323,7 +342,11 @@ static struct folio *folio_lookup(struct fol_model *m, struct mm *mm, uint64_t a
 {
 	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
 		uint64_t base = addr & ~(((uint64_t)m->o.page_size << o) - 1);
-		struct folio *f = fol_u64map_get(mm->folios, base | (uint64_t)o);
+		struct folio *f;
+
+		if (!(mm->orders & (1u << o)))
+			continue; /* no folio of this order was ever mapped here */
+		f = fol_u64map_get(mm->folios, base | (uint64_t)o);
 
 		if (f) {
 			*order = o;
@@ -346,6 +369,7 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 	if (!f)
 		return -ENOMEM;
 	f->pfn = pfn;
+	mm->orders |= 1u << order;
 	return 0;
 }
 
@@ -536,6 +560,7 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		memcpy(vmas, parent->vmas, sizeof(*vmas) * (size_t)parent->nvmas);
 	fol_u64map_free(child->folios);
 	child->folios = folios;
+	child->orders = parent->orders;
 	child->vmas = vmas;
 	child->nvmas = parent->nvmas;
 	child->cap = parent->cap;
@@ -565,6 +590,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		if (t && t->open && close_fault(m, ev->fork.tid, t, 0, 0))
 			return -ENOMEM;
 		fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
+		m->last_thread = NULL;
 		return ev->fork.tid == ev->fork.pid ? drop_mm(m, ev->fork.pid) : 0;
 	case FOL_EV_MMAP:
 		mm = get_mm(m, ev->pid);

@@ -161,7 +161,7 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 		if (h.size < sizeof(h) || h.size > len - off) {
 			/* The chunk's CRC was right, so the writer wrote this: skip the rest. */
 			s->st.bad_records++;
-			return 0;
+			return fol_merge_end_run(s->merge);
 		}
 		s->st.records++;
 		ret = fol_decoder_time(s->dec, buf + off, h.size, &t);
@@ -175,7 +175,7 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	}
 	if (off != len)
 		s->st.bad_records++;
-	return 0;
+	return fol_merge_end_run(s->merge);
 }
 
 /* Feed one chunk to the merge; 0 at the end of the file. */

@@ -18,6 +18,9 @@ for e in "${EVENTS[@]}"; do FEV+=(-e "$e"); PEV+=(-e "$e"); done
 WL=("$T/fw" __workload fork-reuse --size "$SIZE")
 
 now() { date +%s%N; }
+# foliostat hands the kernel's tracepoint tear-down to a detached process (see
+# lib/record.c); let it finish so that it does not slow the next run, of either tool.
+settle() { while pgrep -x "$(basename "$F")" >/dev/null; do sleep 0.05; done; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ms() { awk -v n="$1" 'BEGIN {printf "%.1f", n / 1e6}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b ? a / b : 0}'; }
@@ -31,6 +34,7 @@ echo "# runs: $RUNS, alternated; figures are medians"
 for i in $(seq "$RUNS"); do
 	t0=$(now); "${WL[@]}"; t1=$(now); echo $((t1 - t0)) >>"$T/bare"
 	t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/f.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/fol"
+	settle
 	t0=$(now); perf record -q -c 1 -d "${PEV[@]}" -o "$T/p.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/perf"
 done
 bare=$(median <"$T/bare") fol=$(median <"$T/fol") prf=$(median <"$T/perf")
@@ -45,6 +49,7 @@ echo "record.ratio.foliostat_over_perf $(ratio "$fol" "$prf")"
 : >"$T/sf"; : >"$T/sp"
 for i in $(seq $((RUNS * 2))); do
 	t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/t.data" -- true 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/sf"
+	settle
 	t0=$(now); perf record -q -c 1 -d "${PEV[@]}" -o "$T/tp.data" -- true 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/sp"
 done
 sf=$(median <"$T/sf") sp=$(median <"$T/sp")
@@ -67,6 +72,7 @@ echo "lost.foliostat $flost"
 
 # The default recording (all default events) at default buffer sizes: lost events.
 "$F" record -q -o "$T/d.data" -- "${WL[@]}" 2>/dev/null
+settle
 echo "default_events.samples $("$F" report --json -i "$T/d.data" | jq '[.recording.events[].count] | add')"
 echo "default_events.lost $("$F" report --json -i "$T/d.data" | jq '.recording.lost_events')"
 echo "default_events.file_bytes $(stat -c %s "$T/d.data")"
