@@ -30,6 +30,10 @@ static const char *const field_names[F_NR] = {
 
 struct evd {
 	struct fol_evdesc pub;
+	/* Where the time is: from the start of a sample, from the end of another record
+	 * (its sample_id trailer); 0 when the event records no time. Computed once so the
+	 * merge reads a record's time without parsing it. */
+	uint32_t time_off, time_from_end;
 	struct tep_event *tp;
 	struct tep_format_field *f[F_NR];
 };
@@ -178,6 +182,15 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 		}
 		*slot = d->n + 1;
 	}
+	if (e->pub.sample_type & PERF_SAMPLE_TIME) {
+		uint64_t st = e->pub.sample_type;
+
+		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
+					 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID)));
+		e->time_from_end = (uint32_t)(8 * (1 + !!(st & PERF_SAMPLE_ID) +
+						   !!(st & PERF_SAMPLE_STREAM_ID) +
+						   !!(st & PERF_SAMPLE_CPU) + 1));
+	}
 	e->pub.name = strdup(name->valuestring);
 	e->pub.kind = strdup(kind->valuestring);
 	e->pub.fkind = kind_of(name->valuestring);
@@ -313,20 +326,25 @@ static int parse_sample(uint64_t st, const char *rec, size_t size, struct fol_ev
 int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, uint64_t *time)
 {
 	struct perf_event_header h;
-	struct fol_event ev = { 0 };
-	uint64_t ip, addr;
-	int idx = record_event(d, rec, size), ret;
+	const struct evd *e;
+	int idx = record_event(d, rec, size);
 
 	if (idx < 0)
 		return idx == -1 ? -ENOENT : idx;
+	e = &d->ev[idx];
+	*time = 0;
+	if (!e->time_off)
+		return 0;
 	memcpy(&h, rec, sizeof(h));
-	if (h.type == PERF_RECORD_SAMPLE)
-		ret = parse_sample(d->ev[idx].pub.sample_type, rec, size, &ev, &ip, &addr);
-	else
-		ret = parse_trailer(d->ev[idx].pub.sample_type, rec, size, &ev);
-	if (ret < 0)
-		return ret;
-	*time = ev.time;
+	if (h.type == PERF_RECORD_SAMPLE) {
+		if (size < e->time_off + 8)
+			return -EBADMSG;
+		memcpy(time, (const char *)rec + e->time_off, 8);
+	} else {
+		if (size < sizeof(h) + e->time_from_end)
+			return -EBADMSG;
+		memcpy(time, (const char *)rec + size - e->time_from_end, 8);
+	}
 	return 0;
 }
 

@@ -58,8 +58,9 @@ struct fol_model {
 	struct fol_comms *comms;
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
-	int last_tid;
+	int last_tid, last_pid;
 	struct thread *last_thread;
+	struct mm *last_mm;
 	struct fol_summary s;
 	size_t bins_cap;
 	uint64_t t0;
@@ -173,16 +174,22 @@ void fol_summary_free(struct fol_summary *s)
 static struct mm *get_mm(struct fol_model *m, int pid)
 {
 	int created;
-	struct mm *mm = fol_u64map_put(m->mms, (uint64_t)(unsigned)pid, &created);
+	struct mm *mm;
 
+	if (m->last_mm && m->last_pid == pid)
+		return m->last_mm;
+	mm = fol_u64map_put(m->mms, (uint64_t)(unsigned)pid, &created);
 	if (mm && created) {
 		mm->folios = fol_u64map_new(sizeof(struct folio));
 		if (!mm->folios) {
 			fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, NULL);
+			m->last_mm = NULL;
 			return NULL;
 		}
 		m->s.processes++;
 	}
+	m->last_pid = pid;
+	m->last_mm = mm;
 	return mm;
 }
 
@@ -504,6 +511,7 @@ static int drop_mm(struct fol_model *m, int pid)
 {
 	struct mm mm;
 
+	m->last_mm = NULL;
 	if (!fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, &mm))
 		return 0;
 	{

@@ -10,7 +10,10 @@ SIZE=${SIZE:-256M}
 command -v perf >/dev/null || { echo "bench: perf is needed (apt-get install linux-perf)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: run as root"; exit 1; }
 T=$(mktemp -d /tmp/foliostat-bench.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+THP=/sys/kernel/mm/transparent_hugepage
+old64=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP/hugepages-64kB/enabled" 2>/dev/null || true)
+# The 64K policy is changed below (in a subshell): put it back here, whatever happens.
+trap '[ -z "$old64" ] || echo "$old64" >"$THP/hugepages-64kB/enabled"; rm -rf "$T"' EXIT
 cp "$F" "$T/fw"
 EVENTS=(exceptions:page_fault_user exceptions:page_fault_kernel kmem:mm_page_alloc kmem:rss_stat minor-faults major-faults)
 FEV=() PEV=()
@@ -20,30 +23,51 @@ WL=("$T/fw" __workload fork-reuse --size "$SIZE")
 now() { date +%s%N; }
 # foliostat hands the kernel's tracepoint tear-down to a detached process (see
 # lib/record.c); let it finish so that it does not slow the next run, of either tool.
-settle() { while pgrep -x "$(basename "$F")" >/dev/null; do sleep 0.05; done; }
+settle() { while pgrep -x foliostat-tdown >/dev/null; do sleep 0.05; done; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ms() { awk -v n="$1" 'BEGIN {printf "%.1f", n / 1e6}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b ? a / b : 0}'; }
 
 {
 echo "# foliostat bench, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
-echo "# workload: fork-reuse $SIZE (PTE-mapped 2M THP), events: ${EVENTS[*]}"
+echo "# workloads: fork-reuse of 64K mTHP (128M, 256M, 256M in 4 threads) and of PTE-mapped 2M THP; events: ${EVENTS[*]}"
 echo "# runs: $RUNS, alternated; figures are medians"
 
-# Workload wall time: bare, under foliostat, under perf record -c 1 -d.
-for i in $(seq "$RUNS"); do
-	t0=$(now); "${WL[@]}"; t1=$(now); echo $((t1 - t0)) >>"$T/bare"
-	t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/f.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/fol"
-	settle
-	t0=$(now); perf record -q -c 1 -d "${PEV[@]}" -o "$T/p.data" -- "${WL[@]}" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/perf"
-done
-bare=$(median <"$T/bare") fol=$(median <"$T/fol") prf=$(median <"$T/perf")
-echo "record.wall_ms.bare $(ms "$bare")"
-echo "record.wall_ms.foliostat $(ms "$fol")"
-echo "record.wall_ms.perf $(ms "$prf")"
-echo "record.overhead_ms.foliostat $(ms $((fol - bare)))"
-echo "record.overhead_ms.perf $(ms $((prf - bare)))"
-echo "record.ratio.foliostat_over_perf $(ratio "$fol" "$prf")"
+# Workload wall time: bare, under foliostat, under perf record -c 1 -d, runs alternated.
+overhead() { # NAME WORKLOAD...
+	local name=$1 bare fol prf
+	shift
+	: >"$T/bare"; : >"$T/fol"; : >"$T/perf"; : >"$T/pbare"; : >"$T/pfol"; : >"$T/pperf"
+	# The write pass as the workload times it: the cost of tracing each fault, without
+	# the tools' start-up and tear-down.
+	phase() { jq -s '[.[] | select(.phase == "reuse") | .end_ns - .start_ns][0]' "$T/ph"; }
+	for i in $(seq "$RUNS"); do
+		t0=$(now); FOLIOSTAT_PHASES=$T/ph "$@"; t1=$(now); echo $((t1 - t0)) >>"$T/bare"; phase >>"$T/pbare"
+		t0=$(now); "$F" record -q "${FEV[@]}" -o "$T/f.data" -- env FOLIOSTAT_PHASES="$T/ph" "$@" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/fol"; phase >>"$T/pfol"
+		settle
+		t0=$(now); FOLIOSTAT_PHASES=$T/ph perf record -q -c 1 -d "${PEV[@]}" -o "$T/p.data" -- "$@" 2>/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/perf"; phase >>"$T/pperf"
+	done
+	echo "$name.reuse_phase_ms.bare $(ms "$(median <"$T/pbare")")"
+	echo "$name.reuse_phase_ms.foliostat $(ms "$(median <"$T/pfol")")"
+	echo "$name.reuse_phase_ms.perf $(ms "$(median <"$T/pperf")")"
+	echo "$name.reuse_phase.ratio.foliostat_over_perf $(ratio "$(median <"$T/pfol")" "$(median <"$T/pperf")")"
+	bare=$(median <"$T/bare") fol=$(median <"$T/fol") prf=$(median <"$T/perf")
+	echo "$name.wall_ms.bare $(ms "$bare")"
+	echo "$name.wall_ms.foliostat $(ms "$fol")"
+	echo "$name.wall_ms.perf $(ms "$prf")"
+	echo "$name.overhead_ms.foliostat $(ms $((fol - bare)))"
+	echo "$name.overhead_ms.perf $(ms $((prf - bare)))"
+	echo "$name.ratio.foliostat_over_perf $(ratio "$fol" "$prf")"
+	echo "$name.lost.foliostat $("$F" report --json -i "$T/f.data" | jq '.recording.lost_events')"
+}
+if [ -n "$old64" ]; then
+	echo always >"$THP/hugepages-64kB/enabled"
+	overhead record_64k_128M "$T/fw" __workload fork-reuse --size 128M --policy mthp
+	overhead record_64k_256M "$T/fw" __workload fork-reuse --size 256M --policy mthp
+	overhead record_64k_256M_4threads "$T/fw" __workload fork-reuse --size 256M --policy mthp --threads 4
+	echo "$old64" >"$THP/hugepages-64kB/enabled"
+fi
+overhead record_ptethp_256M "${WL[@]}"
 
 # Start-up + tear-down around a command that does nothing.
 : >"$T/sf"; : >"$T/sp"
@@ -95,3 +119,18 @@ echo "report.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 echo "report.peak_rss_kb.foliostat $mf"
 echo "report.peak_rss_kb.perf_script $mp"
 } | tee "$out"
+
+# Memory against recording length: a recording 8x longer must not need 8x the memory.
+{
+# PTE-mapped 2M THP: 8x the faults of the same kind on 8x the (few) folios.
+"$F" record -q -o "$T/s.data" -- "$T/fw" __workload fork-reuse --size 128M 2>/dev/null
+settle
+"$F" record -q -o "$T/l.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+settle
+/usr/bin/time -f "%M" -o "$T/ms" "$F" report --json -i "$T/s.data" >/dev/null
+/usr/bin/time -f "%M" -o "$T/ml" "$F" report --json -i "$T/l.data" >/dev/null
+echo "memory.events.128M $("$F" report --json -i "$T/s.data" | jq '[.recording.events[].count] | add')"
+echo "memory.events.1G $("$F" report --json -i "$T/l.data" | jq '[.recording.events[].count] | add')"
+echo "memory.peak_rss_kb.128M $(cat "$T/ms")"
+echo "memory.peak_rss_kb.1G $(cat "$T/ml")"
+} | tee -a "$out"
