@@ -44,7 +44,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz/fuzz_reader
 
 BIN := foliostat$(if $(SANITIZE),-san)
 
-.PHONY: all deps check check-unit check-golden check-tui check-live run bench clean fuzz
+.PHONY: all deps check check-unit check-golden check-tui check-live check-kernels run bench clean fuzz
 all: $(BIN)
 
 deps: $(LIBPERF)/.stamp
@@ -83,6 +83,10 @@ check: check-unit check-golden check-tui check-live
 
 run: $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
+
+# The live checks inside Debian's 6.1 and 6.12 kernels under QEMU (see the script).
+check-kernels: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) ./scripts/check-kernels.sh
 
 bench: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.sh bench-results.txt

@@ -55,6 +55,9 @@ static void usage(FILE *f, int stat)
 		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
 		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
 		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch)\n"
+		"      --kprobes          also record foliostat's own kprobes on do_wp_page (entry\n"
+		"                         and return value) where the kernel has kprobe events;\n"
+		"                         removed when the run ends\n"
 		"  -q, --quiet            no summary line, no warnings\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -66,7 +69,7 @@ static void usage(FILE *f, int stat)
 /* 0 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 {
-	enum { O_DURATION = 256, O_MTHP, O_JSON };
+	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
@@ -76,6 +79,7 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "mthp", required_argument, NULL, O_MTHP },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "kprobes", no_argument, NULL, O_KPROBES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,6 +134,9 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			}
 			c->o.mthp = &c->mthp;
 			c->o.mthp_spec = optarg;
+			break;
+		case O_KPROBES:
+			c->o.kprobes = 1;
 			break;
 		case O_JSON:
 			if (!stat) {

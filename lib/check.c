@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "kprobe.h"
 #include "record.h"
 #include "tracepoint.h"
 
@@ -146,9 +147,14 @@ static void check_tracepoints(struct list *l)
 		fol_tp_free(tp, n);
 	}
 	snprintf(kp, sizeof(kp), "%s/kprobe_events", dir);
-	if (access(kp, F_OK) == 0)
+	if (access(kp, F_OK) == 0 && fol_kprobes_count())
+		add(l, "kprobes", "kprobe events", FOL_CHECK_WARN,
+		    "a run killed with SIGKILL left them: echo '-:" FOL_KPROBE_SYSTEM
+		    "/EVENT' >> kprobe_events for each",
+		    "%d foliostat kprobe events left behind", fol_kprobes_count());
+	else if (access(kp, F_OK) == 0)
 		add(l, "kprobes", "kprobe events", FOL_CHECK_OK, NULL,
-		    "available: optional detail (do_wp_page) can be added");
+		    "available: record --kprobes adds do_wp_page entry/return");
 	else
 		add(l, "kprobes", "kprobe events", FOL_CHECK_INFO,
 		    "not needed: exact latency uses tracepoints and software events",

@@ -26,6 +26,7 @@
 
 #include "counters.h"
 #include "file.h"
+#include "kprobe.h"
 #include "tracepoint.h"
 
 const char *const fol_default_tracepoints[] = {
@@ -115,6 +116,7 @@ struct rec {
 	struct fol_writer *w;
 	char *chunk;
 	size_t chunk_used;
+	struct fol_kprobes kp;
 	pid_t child;
 	int go_fd;
 	int err_fd;
@@ -304,6 +306,27 @@ static int setup_events(struct rec *r)
 			tp[k].format = NULL;
 		}
 		fol_tp_free(tp, n);
+	}
+	for (int i = 0; i < r->kp.n; i++) {
+		struct fol_tp *tp = NULL;
+		int n = 0;
+
+		ret = fol_tp_resolve(r->kp.names[i], &tp, &n);
+		if (ret) {
+			fol_msgs_add(&r->res->warnings, "kprobe event %s cannot be read back: skipped",
+				     r->kp.names[i]);
+			continue;
+		}
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = tp[0].id;
+		a.sample_type = PERF_SAMPLE_RAW;
+		sample_attr(r, &a);
+		ret = add_event(r, r->kp.names[i], "kprobe", tp[0].format, &a);
+		tp[0].format = NULL;
+		fol_tp_free(tp, n);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -812,6 +835,12 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 		ret = -ENOMEM;
 		goto out;
 	}
+	if (o->kprobes) {
+		char err[256];
+
+		if (fol_kprobes_create(&r.kp, err, sizeof(err)))
+			fol_msgs_add(&res->warnings, "%s: recorded without kprobes", err);
+	}
 	ret = setup_events(&r);
 	if (ret)
 		goto out;
@@ -929,9 +958,14 @@ out_file:
 	}
 out:
 	cJSON_Delete(before);
-	if (r.evlist && r.nr_ev > 1)
+	/* A kprobe event cannot be removed while a perf event uses it: tear down here. */
+	if (r.evlist && r.nr_ev > 1 && !r.kp.n)
 		defer_teardown();
 	cleanup(&r);
+	if (r.kp.n && fol_kprobes_destroy(&r.kp))
+		fol_msgs_add(&res->warnings, "could not remove the kprobe events of this run: "
+			     "remove them with: echo '-:%s' >> /sys/kernel/tracing/kprobe_events",
+			     FOL_KPROBE_SYSTEM "/wp_*");
 	return ret;
 }
 

@@ -24,6 +24,9 @@ struct fol_record_opts {
 	 * place, put back before fol_record returns, whatever ended the run. */
 	struct fol_mthp *mthp;
 	const char *mthp_spec;	/* as given, for the file's metadata */
+	/* Add foliostat's own kprobe events (kprobe.h) where the kernel has them: created
+	 * before the run, removed after it on every exit path but SIGKILL. */
+	int kprobes;
 };
 
 #define FOL_RECORD_DEFAULT_PAGES 1024

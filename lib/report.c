@@ -124,6 +124,9 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " wp_reuse faults hit folios allocated before the recording "
 			     "started: order unknown",
 			     unknown_reuse);
+	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
+		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
+					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
 	split += counter_delta(r, "vmstat", "thp_split_page");
 	collapse = counter_delta(r, "vmstat", "thp_collapse_alloc");
 	mthp = cJSON_GetObjectItemCaseSensitive(r->after, "mthp");

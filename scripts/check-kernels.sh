@@ -1,0 +1,191 @@
+#!/bin/bash
+# make check-kernels: the live record/report checks inside Debian's own kernels (6.1 and
+# 6.12, cloud flavour), booted under qemu-system-x86_64 with software emulation from an
+# initramfs of busybox, foliostat and its libraries. Results come back on the serial
+# console between markers; a missing completion marker or a panic fails the run.
+# Downloads only from Debian's archive (apt-get download), installs nothing into /boot,
+# and removes its work directory.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+F=${FOLIOSTAT:-$top/foliostat}
+KERNELS=${KERNELS:-"linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"}
+TIMEOUT=${TIMEOUT:-300}
+[ "$(id -u)" -eq 0 ] || { echo "check-kernels: run as root (apt-get)"; exit 1; }
+need=
+for p in qemu-system-x86 busybox-static cpio jq; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+done
+if [ -n "$need" ]; then
+	echo "check-kernels: installing$need"
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+W=$(mktemp -d /tmp/foliostat-kernels.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+chmod 0777 "$W"
+
+# The initramfs: busybox, foliostat and the shared objects it loads.
+R=$W/root
+mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,etc,lib64,usr/lib/x86_64-linux-gnu}
+cp /bin/busybox "$R/bin/busybox"
+for a in sh mount mkdir cat echo sleep grep sed head tail wc ls poweroff sync uname date kill; do
+	ln -s busybox "$R/bin/$a"
+done
+cp "$F" "$R/bin/foliostat"
+cp "$F" "$R/bin/fw" # the workload under its own name, as in the host tests
+for lib in $(ldd "$F" | awk '/=>/ {print $3} /ld-linux/ {print $1}'); do
+	cp -L "$lib" "$R/usr/lib/x86_64-linux-gnu/"
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
+ln -s usr/lib "$R/lib"
+cat >"$R/init" <<'INIT'
+#!/bin/sh
+export PATH=/bin LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+cd /tmp
+THP=/sys/kernel/mm/transparent_hugepage
+echo "@@KERNEL $(uname -r)"
+foliostat check >check.txt 2>&1
+echo "@@CHECK-BEGIN"; cat check.txt; echo "@@CHECK-END"
+echo madvise >$THP/enabled 2>/dev/null
+if [ -e $THP/hugepages-64kB/enabled ]; then
+	foliostat record -q -o m.data --mthp 64K=always -- fw __workload fork-reuse --size 32M --policy mthp
+else
+	foliostat record -q -o m.data -- fw __workload fork-reuse --size 32M --policy pte-thp
+fi
+echo "@@RECORD-RC $?"
+echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
+echo "@@TEXT-BEGIN"; foliostat report -i m.data; echo "@@TEXT-END"
+if [ -e /sys/kernel/tracing/kprobe_events ]; then
+	# foliostat's own kprobes: recorded, then removed, also after SIGINT.
+	foliostat record -q --kprobes -o k.data -- fw __workload fork-reuse --size 8M --policy pte-thp
+	echo "@@KPROBE-RC $?"
+	foliostat script -i k.data >k.txt
+	echo "@@KPROBE-ENTRIES $(grep -c ' foliostat:wp_[0-9]*:' k.txt)"
+	echo "@@KPROBE-RETURNS $(grep -c ' foliostat:wp_ret_[0-9]*:' k.txt)"
+	echo "@@KPROBE-SAMPLE $(grep -m1 ' foliostat:wp_ret_' k.txt)"
+	echo "@@KPROBE-LEFT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
+	foliostat record -q --kprobes -o i.data -- sleep 3 &
+	rec=$!
+	sleep 1
+	echo "@@KPROBE-DURING $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
+	kill -INT $rec
+	wait $rec
+	echo "@@KPROBE-INT-RC $?"
+	echo "@@KPROBE-LEFT-INT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
+fi
+echo "@@DONE"
+sync
+poweroff -f
+INIT
+chmod +x "$R/init"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initrd.gz"
+
+fail=0
+for meta in $KERNELS; do
+	pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+	if [ -z "$pkg" ]; then
+		apt-get update -qq
+		pkg=$(apt-cache depends "$meta" | awk '/Depends: linux-image-/ {print $2; exit}')
+	fi
+	[ -n "$pkg" ] || { echo "check-kernels: $meta names no kernel package"; fail=1; continue; }
+	(cd "$W" && apt-get download "$pkg" >/dev/null 2>&1) || { echo "check-kernels: cannot download $pkg"; fail=1; continue; }
+	mkdir -p "$W/$pkg"
+	dpkg-deb -x "$W/$pkg"_*.deb "$W/$pkg"
+	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
+	log=$W/$pkg.log
+	echo "== $pkg"
+	start=$(date +%s)
+	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1024 -smp 2 \
+		-kernel "$vmlinuz" -initrd "$W/initrd.gz" -nographic -no-reboot \
+		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
+	tr -d '\r' <"$log" >"$log.txt"
+	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
+	if grep -q "Kernel panic" "$log.txt" || ! grep -q "^@@DONE" "$log.txt"; then
+		echo "   FAIL: no completion marker (panic or hang); the console's last lines:"
+		tail -n 20 "$log.txt" | sed 's/^/   | /'
+		fail=1
+		continue
+	fi
+	sed -n '/^@@JSON-BEGIN/,/^@@JSON-END/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.json"
+	if ! jq -e .schema "$W/$pkg.json" >/dev/null 2>&1; then
+		echo "   FAIL: no JSON report"; sed -n '/^@@TEXT-BEGIN/,/^@@TEXT-END/p' "$log.txt" | head -20
+		fail=1
+		continue
+	fi
+	j=$W/$pkg.json
+	kver=$(grep -ao '@@KERNEL [^ ]*' "$log.txt" | cut -d' ' -f2)
+	echo "   kernel $kver, record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log.txt" | cut -d' ' -f2), latency method $(jq -r .recording.latency_method "$j")"
+	sed -n '/^@@CHECK-BEGIN/,/^@@CHECK-END/p' "$log.txt" | grep -E "kprobe|MISSING|mTHP 64kB|PMD THP" | sed 's/^ */   check: /' 
+	echo "   events: $(jq -r '[.recording.events[] | select(.name != "tracking") | "\(.name)=\(.count)"] | join(" ")' "$j")"
+	jq -r '.recording.warnings[] | "   warning: " + .' "$j"
+	echo "   faults by order and class:"
+	jq -r '.orders[] | "     order \(.order): " + ([.faults | to_entries[] | "\(.key)=\(.value)"] | join(" "))' "$j"
+	jq -r '.orders[] | select(.reuse.folios > 0) | "     reuse, order \(.order): \(.reuse.folios) folios, \(.reuse.faults) faults, \(.reuse.faults_per_folio) per folio"' "$j"
+	# What the region's write pass must show, from each kernel's mm/memory.c: before
+	# 6.13, wp_can_reuse_anon_folio() refuses every large folio, so each write to a page
+	# of a large folio after fork() is a copy (wp_copy, a new 4K folio), never a reuse.
+	copies=$(jq '[.orders[] | select(.order == 0) | .faults.wp_copy // 0] | add // 0' "$j")
+	case "$kver" in
+	6.12.*)
+		a=$(jq '[.orders[] | select(.order == 4) | .faults.anon_alloc // 0][0] // 0' "$j")
+		ru=$(jq '[.orders[] | select(.order == 4) | .reuse.faults][0] // 0' "$j")
+		if [ "$a" -ge 511 ] && [ "$a" -le 513 ] && [ "$copies" -ge 8192 ] && [ "$ru" -eq 0 ]; then
+			echo "   ok: 64K mTHP fork-reuse of 32M: $a folios of 64K; each of their 16 pages takes one write fault after fork, a copy ($copies wp_copy on 4K), no reuse"
+		else
+			echo "   FAIL: 64K mTHP fork-reuse of 32M: $a 64K folios (want 512), $copies copies (want 8192+), $ru reuse faults (want 0)"
+			fail=1
+		fi
+		;;
+	6.1.*)
+		if jq -e '.recording.warnings | any(test("no multi-size THP"))' "$j" >/dev/null; then
+			echo "   ok: the report says this kernel has no mTHP sizes"
+		else
+			echo "   FAIL: the report does not say the mTHP sizes are missing"
+			fail=1
+		fi
+		a=$(jq '[.orders[] | select(.order == 9) | .faults.anon_alloc // 0][0] // 0' "$j")
+		if [ "$a" -eq 16 ] && [ "$copies" -ge 8192 ]; then
+			echo "   ok: PTE-mapped THP of 32M: 16 folios of 2M; every page's write after fork is a copy ($copies wp_copy)"
+		else
+			echo "   FAIL: PTE-mapped THP of 32M: $a folios of 2M (want 16), $copies copies (want 8192+)"
+			fail=1
+		fi
+		;;
+	*)
+		echo "   FAIL: kernel release '$kver' is neither 6.1 nor 6.12"
+		fail=1
+		;;
+	esac
+	# foliostat's kprobes: recorded, and gone after the run, also after SIGINT.
+	mark() { grep -ao "@@$1 .*" "$log.txt" | head -n 1 | cut -d' ' -f2-; }
+	if grep -aq "@@KPROBE-RC" "$log.txt"; then
+		ke=$(mark KPROBE-ENTRIES) kr=$(mark KPROBE-RETURNS)
+		echo "   kprobes: $ke do_wp_page entries, $kr returns; e.g. $(mark KPROBE-SAMPLE | sed 's/^ *//')"
+		if [ "$(mark KPROBE-RC)" = 0 ] && [ "${ke:-0}" -ge 2048 ] && [ "${kr:-0}" -ge 2048 ] &&
+			[ "$(mark KPROBE-LEFT)" = 0 ] && [ "$(mark KPROBE-DURING)" = 2 ] &&
+			[ "$(mark KPROBE-LEFT-INT)" = 0 ]; then
+			echo "   ok: kprobe events created ($(mark KPROBE-DURING) during a run), recorded, and removed after the run and after SIGINT"
+		else
+			echo "   FAIL: kprobes: rc $(mark KPROBE-RC), entries $ke, returns $kr, left $(mark KPROBE-LEFT), during $(mark KPROBE-DURING), left after SIGINT $(mark KPROBE-LEFT-INT)"
+			fail=1
+		fi
+	else
+		echo "   FAIL: the kernel has no kprobe events, but Debian's should"
+		fail=1
+	fi
+	if jq -e '[.orders[] | select(.order > 9 or .order < -1)] | length > 0' "$j" >/dev/null; then
+		echo "   FAIL: an order no x86 folio has"
+		fail=1
+	fi
+done
+if [ "$fail" -ne 0 ]; then
+	echo "check-kernels: FAILED"
+	exit 1
+fi
+echo "check-kernels: all kernels passed"
