@@ -4,14 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct slot {
-	int tid; /* 0: empty */
-	char comm[16];
-};
+#include "u64map.h"
 
 struct fol_comms {
-	struct slot *s;
-	size_t cap, n;
+	struct fol_u64map *m; /* tid -> char[16] */
 };
 
 struct fol_comms *fol_comms_new(void)
@@ -20,9 +16,8 @@ struct fol_comms *fol_comms_new(void)
 
 	if (!c)
 		return NULL;
-	c->cap = 256;
-	c->s = calloc(c->cap, sizeof(*c->s));
-	if (!c->s) {
+	c->m = fol_u64map_new(16);
+	if (!c->m) {
 		free(c);
 		return NULL;
 	}
@@ -33,45 +28,21 @@ void fol_comms_free(struct fol_comms *c)
 {
 	if (!c)
 		return;
-	free(c->s);
+	fol_u64map_free(c->m);
 	free(c);
-}
-
-static struct slot *find(const struct fol_comms *c, int tid)
-{
-	size_t i = ((unsigned)tid * 2654435761u) & (c->cap - 1);
-
-	while (c->s[i].tid && c->s[i].tid != tid)
-		i = (i + 1) & (c->cap - 1);
-	return &c->s[i];
 }
 
 static int set(struct fol_comms *c, int tid, const char *comm)
 {
-	struct slot *sl;
+	char *slot;
 
 	if (tid <= 0)
 		return 0;
-	if ((c->n + 1) * 2 > c->cap) {
-		struct fol_comms big = { .cap = c->cap * 2 };
-
-		big.s = calloc(big.cap, sizeof(*big.s));
-		if (!big.s)
-			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->s[i].tid)
-				*find(&big, c->s[i].tid) = c->s[i];
-		free(c->s);
-		c->s = big.s;
-		c->cap = big.cap;
-	}
-	sl = find(c, tid);
-	if (!sl->tid) {
-		sl->tid = tid;
-		c->n++;
-	}
-	strncpy(sl->comm, comm, sizeof(sl->comm) - 1);
-	sl->comm[sizeof(sl->comm) - 1] = '\0';
+	slot = fol_u64map_put(c->m, (uint64_t)(unsigned)tid, NULL);
+	if (!slot)
+		return -ENOMEM;
+	strncpy(slot, comm, 15);
+	slot[15] = '\0';
 	return 0;
 }
 
@@ -79,18 +50,22 @@ int fol_comms_update(struct fol_comms *c, const struct fol_event *ev)
 {
 	if (ev->kind == FOL_EV_COMM && ev->comm.comm)
 		return set(c, ev->tid, ev->comm.comm);
-	if (ev->kind == FOL_EV_FORK) {
-		const struct slot *parent = find(c, ev->fork.ptid);
+	if (ev->kind == FOL_EV_FORK && ev->fork.ptid > 0) {
+		const char *parent = fol_u64map_get(c->m, (uint64_t)(unsigned)ev->fork.ptid);
+		char copy[16];
 
-		if (parent->tid)
-			return set(c, ev->fork.tid, parent->comm);
+		if (!parent)
+			return 0;
+		/* set() may move the map's entries: copy the parent's name first. */
+		memcpy(copy, parent, sizeof(copy));
+		return set(c, ev->fork.tid, copy);
 	}
 	return 0;
 }
 
 const char *fol_comms_get(const struct fol_comms *c, int tid)
 {
-	const struct slot *sl = find(c, tid);
+	const char *s = tid > 0 ? fol_u64map_get(c->m, (uint64_t)(unsigned)tid) : NULL;
 
-	return sl->tid ? sl->comm : ":unknown";
+	return s ? s : ":unknown";
 }

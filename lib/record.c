@@ -212,6 +212,48 @@ static void sample_attr(struct rec *r, struct perf_event_attr *a)
 	a->wakeup_watermark = (uint32_t)(bytes / 4);
 }
 
+/* Add the tracepoints that spec names (a glob may name several). required: a missing one
+ * fails the recording (the user asked for it); otherwise it is skipped with a warning. */
+static int add_tracepoints(struct rec *r, const char *spec, const char *kind, int required)
+{
+	struct perf_event_attr a;
+	struct fol_tp *tp = NULL;
+	int n = 0, ret;
+
+	ret = fol_tp_resolve(spec, &tp, &n);
+	if (ret == -ENODEV)
+		return fail(r, ret,
+			    "tracefs is not mounted and could not be mounted: run as root or mount "
+			    "it (mount -t tracefs nodev /sys/kernel/tracing)");
+	if (ret == -EACCES)
+		return fail(r, ret,
+			    "tracefs is not readable: run as root, or give your user access to "
+			    "/sys/kernel/tracing");
+	if (ret && required)
+		return fail(r, ret, "tracepoint '%s' does not exist on this kernel (see "
+				    "/sys/kernel/tracing/events)", spec);
+	if (ret) {
+		fol_msgs_add(&r->res->warnings, "%s %s not available on this kernel: skipped", kind,
+			     spec);
+		return 0;
+	}
+	for (int k = 0; k < n && !ret; k++) {
+		char full[256];
+
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = tp[k].id;
+		a.sample_type = PERF_SAMPLE_RAW;
+		sample_attr(r, &a);
+		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
+		ret = add_event(r, full, kind, tp[k].format, &a);
+		if (!ret)
+			tp[k].format = NULL; /* the event owns it now */
+	}
+	fol_tp_free(tp, n);
+	return ret;
+}
+
 static int setup_events(struct rec *r)
 {
 	const char *const *tps = r->o->events ? NULL : fol_default_tracepoints;
@@ -229,106 +271,27 @@ static int setup_events(struct rec *r)
 
 	for (int i = 0; r->o->events ? i < r->o->nr_events : fol_software_events[i] != NULL; i++) {
 		const char *name = r->o->events ? r->o->events[i] : fol_software_events[i];
-		struct fol_tp *tp = NULL;
-		int n = 0;
 
 		if (fol_record_named_attr(name, &a) == 0) {
 			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
 			sample_attr(r, &a);
 			ret = add_event(r, name, "software", NULL, &a);
-			if (ret)
-				return ret;
-			continue;
+		} else if (!strchr(name, ':')) {
+			ret = fail(r, -EINVAL,
+				   "unknown event '%s': give a tracepoint as system:name or one of "
+				   "minor-faults, major-faults, page-faults, cpu-clock",
+				   name);
+		} else {
+			ret = add_tracepoints(r, name, "tracepoint", 1);
 		}
-		if (!strchr(name, ':'))
-			return fail(r, -EINVAL,
-				    "unknown event '%s': give a tracepoint as system:name or one of "
-				    "minor-faults, major-faults, page-faults, cpu-clock",
-				    name);
-		ret = fol_tp_resolve(name, &tp, &n);
-		if (ret)
-			return fail(r, ret,
-				    ret == -ENOENT ? "tracepoint '%s' does not exist on this kernel "
-						     "(see /sys/kernel/tracing/events)"
-						   : "cannot read tracepoint '%s': tracefs is not "
-						     "readable; run as root",
-				    name);
-		for (int k = 0; k < n; k++) {
-			char full[256];
-
-			memset(&a, 0, sizeof(a));
-			a.type = PERF_TYPE_TRACEPOINT;
-			a.config = tp[k].id;
-			a.sample_type = PERF_SAMPLE_RAW;
-			sample_attr(r, &a);
-			snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-			ret = add_event(r, full, "tracepoint", tp[k].format, &a);
-			if (ret) {
-				fol_tp_free(tp, n);
-				return ret;
-			}
-			tp[k].format = NULL;
-		}
-		fol_tp_free(tp, n);
-	}
-	for (int i = 0; tps && tps[i]; i++) {
-		struct fol_tp *tp = NULL;
-		int n = 0;
-
-		ret = fol_tp_resolve(tps[i], &tp, &n);
-		if (ret == -ENODEV)
-			return fail(r, ret,
-				    "tracefs is not mounted and could not be mounted: run as root "
-				    "or mount it (mount -t tracefs nodev /sys/kernel/tracing)");
-		if (ret == -EACCES)
-			return fail(r, ret,
-				    "tracefs is not readable: run as root, or give your user access "
-				    "to /sys/kernel/tracing");
-		if (ret) {
-			fol_msgs_add(&r->res->warnings, "tracepoint %s not available on this kernel: "
-				     "skipped", tps[i]);
-			continue;
-		}
-		for (int k = 0; k < n; k++) {
-			char full[256];
-
-			memset(&a, 0, sizeof(a));
-			a.type = PERF_TYPE_TRACEPOINT;
-			a.config = tp[k].id;
-			a.sample_type = PERF_SAMPLE_RAW;
-			sample_attr(r, &a);
-			snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-			ret = add_event(r, full, "tracepoint", tp[k].format, &a);
-			if (ret) {
-				fol_tp_free(tp, n);
-				return ret;
-			}
-			tp[k].format = NULL;
-		}
-		fol_tp_free(tp, n);
-	}
-	for (int i = 0; i < r->kp.n; i++) {
-		struct fol_tp *tp = NULL;
-		int n = 0;
-
-		ret = fol_tp_resolve(r->kp.names[i], &tp, &n);
-		if (ret) {
-			fol_msgs_add(&r->res->warnings, "kprobe event %s cannot be read back: skipped",
-				     r->kp.names[i]);
-			continue;
-		}
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_TRACEPOINT;
-		a.config = tp[0].id;
-		a.sample_type = PERF_SAMPLE_RAW;
-		sample_attr(r, &a);
-		ret = add_event(r, r->kp.names[i], "kprobe", tp[0].format, &a);
-		tp[0].format = NULL;
-		fol_tp_free(tp, n);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	for (int i = 0; tps && tps[i] && !ret; i++)
+		ret = add_tracepoints(r, tps[i], "tracepoint", 0);
+	for (int i = 0; i < r->kp.n && !ret; i++)
+		ret = add_tracepoints(r, r->kp.names[i], "kprobe", 0);
+	return ret;
 }
 
 static int open_error(struct rec *r, int err, const char *what)
