@@ -6,7 +6,7 @@
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
 
 CC ?= cc
-PKGS := libtraceevent libtracefs libcjson ncursesw zlib
+PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate
 LIBPERF := deps/libperf
 BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 comma := ,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 static const char file_magic[8] = { 'F', 'O', 'L', 'I', 'O', 'S', 'T', 'A' };
 #define CHUNK_MAGIC 0x4b484346u /* "FCHK" */
@@ -37,9 +37,11 @@ struct fol_writer {
 	uint64_t bytes;
 };
 
+/* CRC-32 (the zlib/gzip one) from libdeflate: it uses the CPU's carry-less multiply where
+ * there is one, several times zlib's speed; the reader checks every byte it reads. */
 static uint32_t crc(const void *p, size_t len, uint32_t seed)
 {
-	return (uint32_t)crc32(seed, p, (uInt)len);
+	return libdeflate_crc32(seed, p, len);
 }
 
 static int write_all(int fd, const void *p, size_t len)
@@ -128,7 +130,7 @@ static int append(struct fol_writer *w, const void *p, size_t len)
 int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt)
 {
 	struct chunk_header h = { .magic = CHUNK_MAGIC, .type = type };
-	uint32_t pcrc = crc(NULL, 0, 0);
+	uint32_t pcrc = 0;
 	int i, ret;
 
 	for (i = 0; i < iovcnt; i++) {
@@ -296,7 +298,7 @@ int fol_reader_next(struct fol_reader *r, uint32_t *type, const void **buf, size
 			r->start = r->end;
 			return 0;
 		}
-		if (crc(r->buf + r->start + sizeof(h), h.len, crc(NULL, 0, 0)) != h.payload_crc)
+		if (crc(r->buf + r->start + sizeof(h), h.len, 0) != h.payload_crc)
 			goto damaged;
 		*type = h.type;
 		*buf = r->buf + r->start + sizeof(h);

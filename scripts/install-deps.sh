@@ -5,7 +5,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libncurses-dev
-zlib1g-dev libcmocka-dev tmux perl linux-perf xz-utils binutils jq time"
+libdeflate-dev libcmocka-dev tmux perl linux-perf xz-utils binutils jq time"
 
 missing=
 for p in $pkgs; do
