@@ -224,9 +224,10 @@ static void fold_reuse(struct fol_model *m, uint64_t key, const struct folio *f)
 	r->hist[fol_reuse_bucket(f->reuse)]++;
 }
 
-/* Drop every folio of [start, end): unmapped, discarded or collapsed; the reuse faults
- * they took are final. */
-static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
+/* Drop every folio of order <= max_order that starts in [start, end): unmapped,
+ * discarded, collapsed or replaced; the reuse faults they took are final. */
+static void drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+			int max_order)
 {
 	uint64_t pages = (end - start) >> m->page_shift;
 
@@ -246,7 +247,7 @@ static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint6
 			while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
 				uint64_t base = key & ~0xfffull;
 
-				if (base >= start && base < end) {
+				if (base >= start && base < end && (int)(key & 0xfff) <= max_order) {
 					struct folio copy;
 
 					fol_u64map_del(mm->folios, key, &copy);
@@ -263,13 +264,18 @@ static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint6
 			uint64_t size = (uint64_t)m->o.page_size << o;
 			struct folio copy;
 
-			if (a & (size - 1))
+			if (a & (size - 1) || o > max_order)
 				break;
 			if (!(mm->orders & (1u << o)))
 				continue;
 			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
 				fold_reuse(m, a | (uint64_t)o, &copy);
 		}
+}
+
+static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
+{
+	drop_orders(m, mm, start, end, FOL_MAX_ORDER);
 }
 
 static int vma_reserve(struct mm *mm)
@@ -370,8 +376,10 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 	uint64_t base = addr & ~(size - 1);
 	struct folio *f;
 
-	/* A new folio replaces whatever the range held before. */
-	drop_range(m, mm, base, base + size);
+	/* A new folio replaces the folios no larger than itself in its range. A larger one
+	 * around it stays: a COW copy of one page of a large folio leaves the rest of that
+	 * folio mapped, and lookups try the smaller orders first. */
+	drop_orders(m, mm, base, base + size, order);
 	f = fol_u64map_put(mm->folios, base | (uint64_t)order, NULL);
 	if (!f)
 		return -ENOMEM;

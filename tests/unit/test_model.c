@@ -217,6 +217,28 @@ static void test_fork_copies_map(void **state)
 	fol_model_free(m);
 }
 
+static void test_copy_inside_large_folio(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	fault(m, PID, PID, BASE, 0x6, 9, 100000);
+	/* The kernel copies the folio's first page instead of reusing it: a new 4K folio
+	 * there, the 2M folio still mapped everywhere else. */
+	fault(m, PID, PID, BASE, 0x7, 0, 500);
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 500);
+	fault(m, PID, PID, BASE, 0x7, -1, 500);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_WP_COPY).faults, 1);
+	assert_int_equal(CELL(s, 9, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_WP_REUSE).faults, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void test_munmap_and_unknown(void **state)
 {
 	struct fol_model *m = model();
@@ -341,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_threads),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_fork_copies_map),
+		cmocka_unit_test(test_copy_inside_large_folio),
 		cmocka_unit_test(test_munmap_and_unknown),
 		cmocka_unit_test(test_unclosed_and_gap),
 		cmocka_unit_test(test_filters),
