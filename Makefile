@@ -8,8 +8,8 @@
 CC ?= cc
 PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate
 LIBPERF := deps/libperf
-BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 comma := ,
+BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers

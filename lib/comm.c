@@ -1,6 +1,7 @@
 #include "comm.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,7 @@ static int set(struct fol_comms *c, int tid, const char *comm)
 	slot = fol_u64map_put(c->m, (uint64_t)(unsigned)tid, NULL);
 	if (!slot)
 		return -ENOMEM;
-	strncpy(slot, comm, 15);
-	slot[15] = '\0';
+	snprintf(slot, 16, "%s", comm); /* the kernel's TASK_COMM_LEN: 15 and a NUL */
 	return 0;
 }
 
