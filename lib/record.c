@@ -117,6 +117,7 @@ struct rec {
 	char *chunk;
 	size_t chunk_used;
 	struct fol_kprobes kp;
+	struct fol_msgs missing; /* events asked for that this kernel lacks */
 	pid_t child;
 	int go_fd;
 	int err_fd;
@@ -235,6 +236,7 @@ static int add_tracepoints(struct rec *r, const char *spec, const char *kind, in
 	if (ret) {
 		fol_msgs_add(&r->res->warnings, "%s %s not available on this kernel: skipped", kind,
 			     spec);
+		fol_msgs_add(&r->missing, "%s", spec);
 		return 0;
 	}
 	for (int k = 0; k < n && !ret; k++) {
@@ -504,9 +506,12 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 		cJSON_AddStringToObject(m, "mthp", r->o->mthp_spec);
 	{
 		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
+		cJSON *miss = cJSON_AddArrayToObject(m, "missing_events");
 
 		for (int i = 0; i < r->res->warnings.n; i++)
 			cJSON_AddItemToArray(w, cJSON_CreateString(r->res->warnings.v[i]));
+		for (int i = 0; i < r->missing.n; i++)
+			cJSON_AddItemToArray(miss, cJSON_CreateString(r->missing.v[i]));
 	}
 	ret = write_json(r->w, FOL_CHUNK_META, m);
 	cJSON_Delete(m);
@@ -729,6 +734,7 @@ static void cleanup(struct rec *r)
 	free(r->ev);
 	perf_cpu_map__put(r->cpus);
 	perf_thread_map__put(r->threads);
+	fol_msgs_free(&r->missing);
 	free(r->chunk);
 	if (deferred_fd >= 0) {
 		close(deferred_fd);

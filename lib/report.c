@@ -198,13 +198,17 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (int i = 0; i < r->nevents; i++) {
+	for (int i = 0, n = r->nevents; i < n; i++) {
 		const struct fol_evdesc *d = fol_decoder_event(dec, i);
 
-		snprintf(r->events[i].name, sizeof(r->events[i].name), "%s", d->name);
-		r->events[i].count = d->samples;
 		if (d->fkind == FOL_EV_FAULT_EXIT)
 			have_exit = 1;
+		if (!strcmp(d->kind, "tracking")) {
+			r->nevents--; /* it carries MMAP/COMM/FORK/EXIT records, not samples */
+			continue;
+		}
+		snprintf(r->events[i - (n - r->nevents)].name, sizeof(r->events[0].name), "%s", d->name);
+		r->events[i - (n - r->nevents)].count = d->samples;
 	}
 	r->method = have_exit ? "exact" : "none";
 	add_warnings(r);
@@ -354,6 +358,18 @@ cJSON *fol_report_json(const struct fol_report *r)
 		add_u64(e, "count", r->events[i].count);
 		cJSON_AddItemToArray(arr, e);
 	}
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "missing_events"))
+	{
+		cJSON *e;
+
+		if (!cJSON_IsString(w))
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", w->valuestring);
+		cJSON_AddBoolToObject(e, "available", 0);
+		add_u64(e, "count", 0);
+		cJSON_AddItemToArray(arr, e);
+	}
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
 	w = cJSON_AddArrayToObject(rec, "warnings");
 	for (int i = 0; i < r->warnings.n; i++)
@@ -476,7 +492,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 	for (int i = 0; i < r->nevents; i++)
 		total += r->events[i].count;
 	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
-		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents - 1,
+		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents,
 		r->st.lost ? r->st.lost : r->s.lost);
 	if (!strcmp(r->method, "exact"))
 		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
