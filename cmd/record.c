@@ -55,6 +55,10 @@ static void usage(FILE *f, int stat)
 		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
 		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
 		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch)\n"
+		"      --latency-method M exact (fault entry tracepoint to exit sample), sampled\n"
+		"                         (cpu-clock with kernel call chains: where the page\n"
+		"                         fault tracepoints are missing), auto (default)\n"
+		"      --sample-period NS the sampled method's cpu-clock period (default %d)\n"
 		"      --kprobes          also record foliostat's own kprobes on do_wp_page (entry\n"
 		"                         and return value) where the kernel has kprobe events;\n"
 		"                         removed when the run ends\n"
@@ -63,13 +67,13 @@ static void usage(FILE *f, int stat)
 		"\n"
 		"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
 		"be executed, 1 when recording failed, 2 for usage errors.\n",
-		FOL_RECORD_DEFAULT_PAGES);
+		FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT);
 }
 
 /* 0 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 {
-	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES };
+	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
@@ -80,6 +84,8 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ "mthp", required_argument, NULL, O_MTHP },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "kprobes", no_argument, NULL, O_KPROBES },
+		{ "latency-method", required_argument, NULL, O_METHOD },
+		{ "sample-period", required_argument, NULL, O_PERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,6 +143,25 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			break;
 		case O_KPROBES:
 			c->o.kprobes = 1;
+			break;
+		case O_METHOD:
+			if (!strcmp(optarg, "auto"))
+				c->o.method = FOL_METHOD_AUTO;
+			else if (!strcmp(optarg, "exact"))
+				c->o.method = FOL_METHOD_EXACT;
+			else if (!strcmp(optarg, "sampled"))
+				c->o.method = FOL_METHOD_SAMPLED;
+			else {
+				fprintf(stderr, "foliostat %s: --latency-method is auto, exact or sampled\n", cmd);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_PERIOD:
+			c->o.clock_period_ns = strtoull(optarg, &end, 10);
+			if (*end || c->o.clock_period_ns < 1000) {
+				fprintf(stderr, "foliostat %s: --sample-period takes nanoseconds, 1000 or more\n", cmd);
+				return EXIT_USAGE;
+			}
 			break;
 		case O_JSON:
 			if (!stat) {

@@ -15,7 +15,7 @@
 #define KNOWN_SAMPLE_BITS                                                                  \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
 
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
@@ -44,6 +44,8 @@ struct fol_decoder {
 	struct evd *ev;
 	int n;
 	struct fol_u64map *ids; /* sample id -> event index + 1 */
+	uint64_t ranges[16];	/* fault handler text, [start, end) pairs */
+	int nranges;
 };
 
 static const struct {
@@ -63,6 +65,7 @@ static const struct {
 	{ "syscalls:sys_enter_mremap", FOL_EV_MREMAP },
 	{ "syscalls:sys_enter_madvise", FOL_EV_MADVISE },
 	{ "tlb:tlb_flush", FOL_EV_TLB_FLUSH },
+	{ "cpu-clock", FOL_EV_CLOCK },
 };
 
 struct fol_decoder *fol_decoder_new(void)
@@ -283,8 +286,25 @@ static int parse_trailer(uint64_t st, const char *rec, size_t size, struct fol_e
 	return (int)(n * 8);
 }
 
-static int parse_sample(uint64_t st, const char *rec, size_t size, struct fol_event *ev,
-			uint64_t *ip, uint64_t *addr)
+int fol_decoder_set_fault_ranges(struct fol_decoder *d, const uint64_t *ranges, int n)
+{
+	if (n < 0 || n > 8)
+		return -EINVAL;
+	memcpy(d->ranges, ranges, sizeof(uint64_t) * 2 * (size_t)n);
+	d->nranges = n;
+	return 0;
+}
+
+static int in_ranges(const struct fol_decoder *d, uint64_t ip)
+{
+	for (int i = 0; i < d->nranges; i++)
+		if (ip >= d->ranges[2 * i] && ip < d->ranges[2 * i + 1])
+			return 1;
+	return 0;
+}
+
+static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *rec, size_t size,
+			struct fol_event *ev, uint64_t *ip, uint64_t *addr)
 {
 	struct cursor c = { rec + sizeof(struct perf_event_header), rec + size };
 	uint32_t two[2], raw_size;
@@ -312,8 +332,20 @@ static int parse_sample(uint64_t st, const char *rec, size_t size, struct fol_ev
 			return -EBADMSG;
 		ev->cpu = (int)two[0];
 	}
-	if ((st & PERF_SAMPLE_PERIOD) && take(&c, NULL, 8))
+	if ((st & PERF_SAMPLE_PERIOD) && take(&c, &ev->clock.period, 8))
 		return -EBADMSG;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr, pc = 0;
+
+		if (take(&c, &nr, 8) || nr > (uint64_t)(c.end - c.p) / 8)
+			return -EBADMSG;
+		for (uint64_t i = 0; i < nr; i++) {
+			take(&c, &pc, 8);
+			/* Context markers (PERF_CONTEXT_KERNEL...) sit at the top of the range. */
+			if (pc < (uint64_t)-4095 && in_ranges(d, pc))
+				ev->clock.in_fault = 1;
+		}
+	}
 	if (st & PERF_SAMPLE_RAW) {
 		if (take(&c, &raw_size, 4) || (size_t)(c.end - c.p) < raw_size)
 			return -EBADMSG;
@@ -514,13 +546,13 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 		ret = decode_sideband(rec, size, trailer, ev);
 		return ret;
 	}
-	ret = parse_sample(e->pub.sample_type, rec, size, ev, &ip, &addr);
+	ret = parse_sample(d, e->pub.sample_type, rec, size, ev, &ip, &addr);
 	if (ret)
 		return ret;
 	ev->evidx = idx;
 	ev->kind = e->pub.fkind;
 	e->pub.samples++;
-	if (!e->tp)
+	if (!e->tp && ev->kind != FOL_EV_CLOCK)
 		ev->exit.addr = addr;
 	else if (ev->raw)
 		decode_tracepoint(e, ev);

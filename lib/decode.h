@@ -35,6 +35,9 @@ int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, 
 /* 1: ev filled (pointers into rec stay valid while rec does); 0: a record type with
  * nothing for foliostat; -EBADMSG: malformed. */
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev);
+/* Kernel text ranges of the fault handler ([start, end) pairs): a cpu-clock sample whose
+ * call chain passes through one is inside a fault. */
+int fol_decoder_set_fault_ranges(struct fol_decoder *d, const uint64_t *ranges, int n);
 /* Tracepoint fields of ev as " name=value ..." into buf (truncated to len). */
 void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
 			size_t len);

@@ -27,6 +27,7 @@ enum fol_kind {
 	FOL_EV_FORK,		/* PERF_RECORD_FORK: a process or a thread */
 	FOL_EV_EXIT,		/* PERF_RECORD_EXIT */
 	FOL_EV_LOST,		/* PERF_RECORD_LOST / LOST_SAMPLES */
+	FOL_EV_CLOCK,		/* cpu-clock sample (the sampled latency method) */
 	FOL_EV_NR_KINDS,
 };
 
@@ -87,6 +88,10 @@ struct fol_event {
 		struct {
 			uint64_t lost;
 		} lost;
+		struct {
+			uint64_t period;	/* ns of CPU time the sample stands for */
+			int in_fault;		/* its kernel call chain is in the fault handler */
+		} clock;
 	};
 	const void *raw; /* tracepoint payload, for printing */
 	uint32_t raw_size;

@@ -38,6 +38,7 @@ struct mm {
 struct open_fault {
 	uint64_t start, address, error_code;
 	int alloc_order;	/* largest user folio allocated, -1 none */
+	uint64_t samples, period; /* sampled method: cpu-clock samples in the handler */
 	uint64_t alloc_pfn;
 	int filemap_order;
 	int anon_rss, swap_rss;
@@ -139,6 +140,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 		return NULL;
 	}
 	m->s.bin_ns = m->o.bin_ns;
+	m->s.sampled = m->o.sampled;
 	return m;
 }
 
@@ -457,7 +459,23 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	if (!mm)
 		return -ENOMEM;
 	v = vma_find(mm, f->address);
-	if (prot && write)
+	if (m->o.sampled) {
+		/* No error code: a folio known at the address means the fault was on a present
+		 * page (a write, most likely, after fork); none means not present. */
+		int known;
+
+		folio_lookup(m, mm, f->address, &known);
+		if (v && v->file)
+			cls = FOL_C_FILE;
+		else if (major || f->swap_rss)
+			cls = FOL_C_SWAP_IN;
+		else if (known >= 0)
+			cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
+		else if (f->alloc_order >= 0)
+			cls = FOL_C_ANON_ALLOC;
+		else
+			cls = FOL_C_OTHER;
+	} else if (prot && write)
 		cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
 	else if (prot)
 		cls = FOL_C_OTHER; /* read or fetch of a present page: spurious, NUMA hint */
@@ -491,7 +509,16 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	m->s.faults++;
 	if (f->alloc_order >= 0 && cls != FOL_C_FILE)
 		m->s.order[FOL_ORDER_SLOT(order)].folios_allocated++;
-	if (end) {
+	if (m->o.sampled) {
+		c->sampled_ns += f->samples * f->period;
+		if (cls == FOL_C_WP_REUSE && fo) {
+			uint64_t ns = f->samples * f->period;
+
+			if (!fo->reuse)
+				fo->first_ns = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+			fo->reuse_ns += ns;
+		}
+	} else if (end) {
 		uint64_t lat = end - f->start;
 
 		fol_hist_add(&c->lat, lat);
@@ -583,6 +610,16 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 	return 0;
 }
 
+/* Sampled method: a thread is always inside its next fault, which began at its previous
+ * exit; nothing opens it but that. */
+static void open_sampled(struct thread *t, uint64_t time)
+{
+	if (t->open)
+		return;
+	t->open = 1;
+	t->f = (struct open_fault){ .start = time, .alloc_order = -1, .filemap_order = -1 };
+}
+
 int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 {
 	struct thread *t;
@@ -603,7 +640,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		return on_fork(m, ev);
 	case FOL_EV_EXIT:
 		t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->fork.tid);
-		if (t && t->open && close_fault(m, ev->fork.tid, t, 0, 0))
+		if (t && t->open && !m->o.sampled && close_fault(m, ev->fork.tid, t, 0, 0))
 			return -ENOMEM;
 		fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
 		m->last_thread = NULL;
@@ -641,8 +678,26 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 			.filemap_order = -1,
 		};
 		return 0;
+	case FOL_EV_CLOCK:
+		m->s.clock_samples++;
+		if (m->o.sampled && ev->clock.in_fault) {
+			m->s.clock_in_fault++;
+			open_sampled(t, ev->time);
+			t->f.samples++;
+			t->f.period = ev->clock.period;
+		}
+		return 0;
 	case FOL_EV_FAULT_EXIT:
 	case FOL_EV_FAULT_EXIT_MAJ:
+		if (m->o.sampled) {
+			int ret;
+
+			open_sampled(t, ev->time);
+			t->f.address = ev->exit.addr;
+			ret = close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
+			open_sampled(t, ev->time);
+			return ret;
+		}
 		if (!t->open) {
 			m->s.orphan_exits++;
 			return 0;
@@ -651,12 +706,16 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 			m->s.mismatched_exits++;
 		return close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
 	case FOL_EV_PAGE_ALLOC:
+		if (m->o.sampled)
+			open_sampled(t, ev->time);
 		if (t->open && (ev->page.gfp & FOL_GFP_MOVABLE) && ev->page.order > t->f.alloc_order) {
 			t->f.alloc_order = ev->page.order;
 			t->f.alloc_pfn = ev->page.pfn;
 		}
 		return 0;
 	case FOL_EV_RSS_STAT:
+		if (m->o.sampled)
+			open_sampled(t, ev->time);
 		if (t->open) {
 			t->f.anon_rss |= ev->rss.member == 1;
 			t->f.swap_rss |= ev->rss.member == 2;
@@ -670,7 +729,9 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_MREMAP:
 	case FOL_EV_MADVISE:
 		/* A system call: the thread is not inside a fault any more. */
-		if (t->open && close_fault(m, ev->tid, t, 0, 0))
+		if (m->o.sampled)
+			t->open = 0; /* what it allocated so far was the system call's */
+		else if (t->open && close_fault(m, ev->tid, t, 0, 0))
 			return -ENOMEM;
 		mm = get_mm(m, ev->pid);
 		if (!mm)
@@ -700,7 +761,7 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	struct mm *mm;
 
 	while ((t = fol_u64map_next(m->threads, &pos, &key)))
-		if (t->open && close_fault(m, (int)key, t, 0, 0))
+		if (t->open && !m->o.sampled && close_fault(m, (int)key, t, 0, 0))
 			return -ENOMEM;
 	pos = 0;
 	while ((mm = fol_u64map_next(m->mms, &pos, NULL))) {

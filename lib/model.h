@@ -19,6 +19,11 @@ struct fol_model_opts {
 	int cls;		/* ... only this class; FOL_ANY = all */
 	uint64_t t_start, t_end; /* ... only faults entered in [t_start, t_end); 0 = open */
 	uint64_t bin_ns;	/* first timeline resolution (it coarsens as needed); 0: 1 ms */
+	/* Sampled method: there are no fault entry events. A thread's fault is everything
+	 * between two of its exit samples; its time is the cpu-clock samples that fell in
+	 * the fault handler; its class comes from the events and the folio map, without the
+	 * error code. */
+	int sampled;
 };
 
 #define FOL_ANY (-100)

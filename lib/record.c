@@ -118,6 +118,9 @@ struct rec {
 	size_t chunk_used;
 	struct fol_kprobes kp;
 	struct fol_msgs missing; /* events asked for that this kernel lacks */
+	int sampled;		 /* latency method: cpu-clock samples */
+	uint64_t ranges[16];	 /* fault handler text, for the sampled method */
+	int nranges;
 	pid_t child;
 	int go_fd;
 	int err_fd;
@@ -256,6 +259,58 @@ static int add_tracepoints(struct rec *r, const char *spec, const char *kind, in
 	return ret;
 }
 
+/* The kernel text of the fault handler, for the sampled method: [start, end) of each
+ * function, end being the next symbol's address. */
+static const char *const fault_functions[] = { "exc_page_fault", "do_page_fault",
+					       "handle_mm_fault", NULL };
+
+static int fault_ranges(uint64_t *out, int max)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	uint64_t start[8] = { 0 }, end[8];
+	char line[512], name[256], type;
+	unsigned long long addr;
+	int n = 0;
+
+	if (!f)
+		return 0;
+	for (int i = 0; i < 8; i++)
+		end[i] = UINT64_MAX;
+	/* Two passes over kallsyms: find the functions, then the nearest symbol after each
+	 * (kallsyms is not sorted by address). */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strchr(line, '['))
+			for (int i = 0; fault_functions[i]; i++)
+				if (!strcmp(name, fault_functions[i]))
+					start[i] = addr;
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c", &addr, &type) == 2)
+			for (int i = 0; fault_functions[i]; i++)
+				if (start[i] && addr > start[i] && addr < end[i])
+					end[i] = addr;
+	fclose(f);
+	for (int i = 0; fault_functions[i] && n < max; i++)
+		if (start[i] && end[i] != UINT64_MAX) {
+			out[2 * n] = start[i];
+			out[2 * n + 1] = end[i];
+			n++;
+		}
+	return n;
+}
+
+static int sampled_method(const struct rec *r)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, ret;
+
+	if (r->o->method != FOL_METHOD_AUTO)
+		return r->o->method == FOL_METHOD_SAMPLED;
+	ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
+	fol_tp_free(tp, n);
+	return ret != 0;
+}
+
 static int setup_events(struct rec *r)
 {
 	const char *const *tps = r->o->events ? NULL : fol_default_tracepoints;
@@ -289,8 +344,27 @@ static int setup_events(struct rec *r)
 		if (ret)
 			return ret;
 	}
-	for (int i = 0; tps && tps[i] && !ret; i++)
+	r->sampled = sampled_method(r);
+	if (r->sampled) {
+		if (fol_record_named_attr("cpu-clock", &a))
+			return -ENOENT;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
+		sample_attr(r, &a);
+		a.sample_period = r->o->clock_period_ns ? r->o->clock_period_ns
+							 : FOL_CLOCK_PERIOD_DEFAULT;
+		a.exclude_callchain_user = 1;
+		ret = add_event(r, "cpu-clock", "software", NULL, &a);
+		r->nranges = fault_ranges(r->ranges, 8);
+		if (!r->nranges)
+			fol_msgs_add(&r->res->warnings, "the fault handler's addresses are not in "
+				     "/proc/kallsyms (kptr_restrict?): sampled fault time will be 0");
+	}
+	for (int i = 0; tps && tps[i] && !ret; i++) {
+		/* Sampled: the fault entry tracepoints are missing, or not wanted. */
+		if (r->sampled && !strncmp(tps[i], "exceptions:", 11))
+			continue;
 		ret = add_tracepoints(r, tps[i], "tracepoint", 0);
+	}
 	for (int i = 0; i < r->kp.n && !ret; i++)
 		ret = add_tracepoints(r, r->kp.names[i], "kprobe", 0);
 	return ret;
@@ -504,6 +578,20 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
 	if (r->o->mthp_spec)
 		cJSON_AddStringToObject(m, "mthp", r->o->mthp_spec);
+	cJSON_AddStringToObject(m, "latency_method", r->sampled ? "sampled" : "exact");
+	if (r->sampled) {
+		cJSON *rg = cJSON_AddArrayToObject(m, "fault_ranges");
+		char hex[24];
+
+		cJSON_AddNumberToObject(m, "sample_period_ns",
+					(double)(r->o->clock_period_ns ? r->o->clock_period_ns
+								       : FOL_CLOCK_PERIOD_DEFAULT));
+		/* Kernel addresses need all 64 bits: strings, not JSON numbers. */
+		for (int i = 0; i < 2 * r->nranges; i++) {
+			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)r->ranges[i]);
+			cJSON_AddItemToArray(rg, cJSON_CreateString(hex));
+		}
+	}
 	{
 		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
 		cJSON *miss = cJSON_AddArrayToObject(m, "missing_events");

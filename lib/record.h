@@ -27,7 +27,15 @@ struct fol_record_opts {
 	/* Add foliostat's own kprobe events (kprobe.h) where the kernel has them: created
 	 * before the run, removed after it on every exit path but SIGKILL. */
 	int kprobes;
+	/* How fault time is measured: FOL_METHOD_AUTO takes exact where the page fault
+	 * tracepoints exist, else sampled (a cpu-clock sampler every clock_period_ns with
+	 * kernel call chains). */
+	int method;
+	uint64_t clock_period_ns;
 };
+
+enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
+#define FOL_CLOCK_PERIOD_DEFAULT 100000
 
 #define FOL_RECORD_DEFAULT_PAGES 1024
 

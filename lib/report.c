@@ -58,6 +58,23 @@ const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len)
 	return buf;
 }
 
+uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c)
+{
+	return s->sampled ? c->sampled_ns : c->lat.sum;
+}
+
+uint64_t fol_total_time(const struct fol_summary *s)
+{
+	uint64_t t = 0;
+
+	if (!s->sampled)
+		return s->all_lat.sum;
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++)
+			t += s->order[slot].cell[c].sampled_ns;
+	return t;
+}
+
 static cJSON *dup(const cJSON *j)
 {
 	return j ? cJSON_Duplicate(j, 1) : NULL;
@@ -167,8 +184,10 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 	r->pmd_order = (int)num(r->meta, "pmd_order", -1);
 	{
 		struct fol_model_opts mo = *o;
+		const char *method = str(r->meta, "latency_method");
 
 		mo.page_size = r->page_size;
+		mo.sampled = method && !strcmp(method, "sampled");
 		m = fol_model_new(&mo);
 	}
 	if (!m) {
@@ -210,8 +229,14 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 		snprintf(r->events[i - (n - r->nevents)].name, sizeof(r->events[0].name), "%s", d->name);
 		r->events[i - (n - r->nevents)].count = d->samples;
 	}
-	r->method = have_exit ? "exact" : "none";
+	r->method = !have_exit ? "none" : r->s.sampled ? "sampled" : "exact";
 	add_warnings(r);
+	if (r->s.sampled && r->s.clock_samples)
+		fol_msgs_add(&r->warnings,
+			     "sampled method: fault time = cpu-clock samples in the fault handler "
+			     "x %.0f ns (%" PRIu64 " of %" PRIu64 " samples); classes without the "
+			     "error code; no per-fault percentiles",
+			     num(r->meta, "sample_period_ns", 0), r->s.clock_in_fault, r->s.clock_samples);
 	if (!have_exit)
 		fol_msgs_add(&r->warnings, "no minor-faults samples in this recording: fault counts "
 					   "and classes only, no latency");
@@ -347,7 +372,10 @@ cJSON *fol_report_json(const struct fol_report *r)
 	add_u64(rec, "duration_ns", (uint64_t)num(r->end, "duration_ns",
 						  (double)(s->last_ns - s->first_ns)));
 	cJSON_AddStringToObject(rec, "latency_method", r->method);
-	cJSON_AddNullToObject(rec, "sample_period_ns");
+	if (r->s.sampled)
+		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
+	else
+		cJSON_AddNullToObject(rec, "sample_period_ns");
 	add_u64(rec, "page_size", r->page_size);
 	arr = cJSON_AddArrayToObject(rec, "events");
 	for (int i = 0; i < r->nevents; i++) {
@@ -402,8 +430,8 @@ cJSON *fol_report_json(const struct fol_report *r)
 			if (!cell->faults)
 				continue;
 			add_u64(f, fol_class_name((enum fol_class)c), cell->faults);
-			add_u64(ft, fol_class_name((enum fol_class)c), cell->lat.sum);
-			total_time += cell->lat.sum;
+			add_u64(ft, fol_class_name((enum fol_class)c), fol_cell_time(s, cell));
+			total_time += fol_cell_time(s, cell);
 			fol_hist_merge(&lat, &cell->lat);
 			if (cell->lat.count)
 				cJSON_AddItemToObject(lc, fol_class_name((enum fol_class)c),
@@ -432,11 +460,12 @@ cJSON *fol_report_json(const struct fol_report *r)
 	arr = cJSON_AddArrayToObject(j, "classes");
 	for (int c = 0; c < FOL_NR_CLASSES; c++) {
 		struct fol_hist lat = { 0 }, gap = { 0 };
-		uint64_t faults = 0, unclosed = 0;
+		uint64_t faults = 0, unclosed = 0, time = 0;
 		cJSON *o;
 
 		for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
 			faults += s->order[slot].cell[c].faults;
+			time += fol_cell_time(s, &s->order[slot].cell[c]);
 			unclosed += s->order[slot].cell[c].unclosed;
 			fol_hist_merge(&lat, &s->order[slot].cell[c].lat);
 			fol_hist_merge(&gap, &s->order[slot].cell[c].gap);
@@ -444,7 +473,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "class", fol_class_name((enum fol_class)c));
 		add_u64(o, "faults", faults);
-		add_u64(o, "fault_time_ns", lat.sum);
+		add_u64(o, "fault_time_ns", time);
 		add_u64(o, "unclosed", unclosed);
 		cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
 		cJSON_AddItemToObject(o, "gap_ns", gap.count ? lat_json(&gap) : cJSON_CreateNull());
@@ -498,6 +527,10 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
 			   "minor-/major-faults sample\n#           raised at the end of "
 			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n");
+	else if (!strcmp(r->method, "sampled"))
+		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
+			   "fault handler\n#           count toward the thread's next fault; totals "
+			   "and means only\n", num(r->meta, "sample_period_ns", 0));
 	else
 		fprintf(f, "# latency:  none: counts and classes only\n");
 	if (r->filter[0])
@@ -524,22 +557,26 @@ static void print_orders(const struct fol_report *r, FILE *f)
 
 			if (!cell->faults)
 				continue;
+			uint64_t tot = fol_cell_time(s, cell);
+
 			fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n",
 				fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz)),
 				fol_class_name((enum fol_class)c), cell->faults,
-				fol_fmt_ns_col(h->sum, n, 11, t1, sizeof(t1)),
-				fol_fmt_ns_col(fol_hist_mean(h), n, 10, t2, sizeof(t2)),
+				fol_fmt_ns_col(tot, n || s->sampled, 11, t1, sizeof(t1)),
+				fol_fmt_ns_col(s->sampled ? tot / cell->faults : fol_hist_mean(h),
+					       n || s->sampled, 10, t2, sizeof(t2)),
 				fol_fmt_ns_col(fol_hist_quantile(h, 0.5), n, 10, t3, sizeof(t3)),
 				fol_fmt_ns_col(fol_hist_quantile(h, 0.99), n, 10, t4, sizeof(t4)),
 				fol_fmt_ns_col(h->max, n, 10, t5, sizeof(t5)), cell->unclosed);
 		}
 	}
 	fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n", "all", "", s->faults,
-		fol_fmt_ns_col(s->all_lat.sum, 1, 11, t1, sizeof(t1)),
-		fol_fmt_ns_col(fol_hist_mean(&s->all_lat), 1, 10, t2, sizeof(t2)),
-		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.5), 1, 10, t3, sizeof(t3)),
-		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.99), 1, 10, t4, sizeof(t4)),
-		fol_fmt_ns_col(s->all_lat.max, 1, 10, t5, sizeof(t5)), s->unclosed);
+		fol_fmt_ns_col(fol_total_time(s), 1, 11, t1, sizeof(t1)),
+		fol_fmt_ns_col(s->sampled ? (s->faults ? fol_total_time(s) / s->faults : 0)
+					  : fol_hist_mean(&s->all_lat), 1, 10, t2, sizeof(t2)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.5), !s->sampled, 10, t3, sizeof(t3)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.99), !s->sampled, 10, t4, sizeof(t4)),
+		fol_fmt_ns_col(s->all_lat.max, !s->sampled, 10, t5, sizeof(t5)), s->unclosed);
 	if (s->all_gap.count)
 		fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %s %s %s %s\n", "gap", "", s->all_gap.count, "",
 			fol_fmt_ns_col(fol_hist_mean(&s->all_gap), 1, 10, t2, sizeof(t2)),

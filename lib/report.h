@@ -34,6 +34,10 @@ struct fol_report {
 int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r);
 void fol_report_free(struct fol_report *r);
 cJSON *fol_report_json(const struct fol_report *r);
+/* The fault time of a cell by the recording's method: the sum of exact latencies, or
+ * cpu-clock samples x period. */
+uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c);
+uint64_t fol_total_time(const struct fol_summary *s);
 void fol_report_text(const struct fol_report *r, FILE *f);
 
 /* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */

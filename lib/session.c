@@ -126,6 +126,16 @@ int fol_session_open(struct fol_session **sp, const char *path)
 		fol_session_close(s);
 		return -EPROTO;
 	}
+	{
+		const cJSON *rg = cJSON_GetObjectItemCaseSensitive(s->meta, "fault_ranges"), *a;
+		uint64_t ranges[16];
+		int n = 0;
+
+		cJSON_ArrayForEach(a, rg)
+			if (cJSON_IsString(a) && n < 16)
+				ranges[n++] = strtoull(a->valuestring, NULL, 16);
+		fol_decoder_set_fault_ranges(s->dec, ranges, n / 2);
+	}
 	if (ret == 0)
 		s->eof = 1;
 	*sp = s;

@@ -32,6 +32,7 @@ struct fol_cell {
 	uint64_t faults;	/* all faults of the cell, closed or not */
 	uint64_t unclosed;	/* no exit sample: failed, retried away, or lost */
 	uint64_t major;
+	uint64_t sampled_ns;	/* sampled method: cpu-clock samples inside these faults x period */
 };
 
 struct fol_reuse {
@@ -50,6 +51,8 @@ struct fol_order_stats {
 
 struct fol_summary {
 	struct fol_order_stats order[FOL_NR_ORDER_SLOTS];
+	int sampled;			/* latency method: cpu-clock samples, not entry/exit */
+	uint64_t clock_samples, clock_in_fault;
 	struct fol_hist all_lat, all_gap;
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
 	uint64_t first_ns, last_ns;	/* time span of the events seen */

@@ -60,7 +60,7 @@ static uint64_t sort_key(const struct ui *u, const struct row *rw)
 
 	switch (u->sort) {
 	case 1: return c->faults;
-	case 2: return c->lat.sum;
+	case 2: return fol_cell_time(&u->r->s, c);
 	case 3: return fol_hist_mean(&c->lat);
 	case 4: return fol_hist_quantile(&c->lat, 0.99);
 	case 5: return c->lat.max;
@@ -225,7 +225,7 @@ static void draw_overview(struct ui *u, int lines, int cols)
 		mvprintw(y, 1, "%7s %-10s %9" PRIu64 " %s %s %s %s",
 			 fol_order_size(FOL_SLOT_ORDER(u->rows[i].slot), u->r->page_size, sz, sizeof(sz)),
 			 fol_class_name((enum fol_class)u->rows[i].cls), c->faults,
-			 fol_fmt_ns_col(h->sum, h->count > 0, 10, t1, sizeof(t1)),
+			 fol_fmt_ns_col(fol_cell_time(s, c), h->count > 0 || s->sampled, 10, t1, sizeof(t1)),
 			 fol_fmt_ns_col(fol_hist_mean(h), h->count > 0, 9, t2, sizeof(t2)),
 			 fol_fmt_ns_col(fol_hist_quantile(h, 0.99), h->count > 0, 9, t3, sizeof(t3)),
 			 fol_fmt_ns_col(h->max, h->count > 0, 9, t4, sizeof(t4)));
@@ -237,7 +237,8 @@ static void draw_overview(struct ui *u, int lines, int cols)
 		mvprintw(y++, 1, "no faults%s", u->filter[0] ? " match the filter" : "");
 	if (u->nrows) {
 		const struct fol_cell *c = cell(u, &u->rows[u->sel]);
-		double share = s->all_lat.sum ? (double)c->lat.sum / (double)s->all_lat.sum : 0;
+		uint64_t all = fol_total_time(s);
+		double share = all ? (double)fol_cell_time(s, c) / (double)all : 0;
 
 		y = lines - 3;
 		mvprintw(y, 1, "share of fault time %5.1f%% ", 100 * share);

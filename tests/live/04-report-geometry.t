@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 23
+plan 26
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -39,6 +39,14 @@ is "$(jr m.data .totals.faults)" "$n_entry" "total faults = page_fault entries i
 closed=$(jr m.data '.totals.faults - .totals.unclosed_faults')
 pmu=$(jr m.data '[.pmu[] | select(.event == "minor-faults" or .event == "major-faults") | .value] | add')
 is "$closed" "$pmu" "closed faults = the minor+major-faults counters of the workload ($pmu)"
+
+# The sampled method, as on kernels without the page fault tracepoints: the same faults,
+# classified without the error code, timed by cpu-clock samples.
+"$FOLIOSTAT" record -q --latency-method sampled -o sm.data -- "$fw" __workload fork-reuse --size 32M --policy mthp
+is "$(jr sm.data '.recording.latency_method + " " + (.recording.sample_period_ns | tostring)')" "sampled 100000" "sampled: method and period in the report"
+n=$(jr sm.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
+is "$n" 512 "sampled: still 512 folios of 64K with 16 reuse faults each"
+is "$(jr sm.data '(.orders[] | select(.order == 4) | .fault_time_ns.anon_alloc > 0) and .totals.latency_ns == null')" true "sampled: time from samples, no percentiles"
 
 # One store per 64K: each folio takes one reuse fault.
 "$FOLIOSTAT" record -q -o s.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --stride 64K

@@ -250,6 +250,43 @@ static void test_software_and_sideband(void **state)
 	fol_decoder_free(d);
 }
 
+static void test_callchain(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	const uint64_t ranges[] = { 0xffffffff81000000ull, 0xffffffff81000100ull };
+	struct fol_event ev;
+	struct rec r;
+
+	(void)state;
+	add_event(d, "cpu-clock", "software",
+		  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN,
+		  4, NULL);
+	assert_int_equal(fol_decoder_set_fault_ranges(d, ranges, 1), 0);
+	for (int inside = 0; inside < 2; inside++) {
+		r.n = sizeof(struct perf_event_header);
+		put64(&r, 4);
+		put64(&r, 0xffffffff82000000ull); /* ip */
+		put32x2(&r, 7, 7);
+		put64(&r, 1234);
+		put32x2(&r, 0, 0);
+		put64(&r, 100000);		  /* period */
+		put64(&r, 3);			  /* callchain: nr */
+		put64(&r, (uint64_t)-128);	  /* PERF_CONTEXT_KERNEL */
+		put64(&r, 0xffffffff82000000ull);
+		put64(&r, inside ? 0xffffffff81000080ull : 0xffffffff81000100ull);
+		finish(&r, PERF_RECORD_SAMPLE);
+		assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+		assert_int_equal(ev.kind, FOL_EV_CLOCK);
+		assert_int_equal(ev.clock.period, 100000);
+		assert_int_equal(ev.clock.in_fault, inside);
+	}
+	/* A chain longer than the record: malformed. */
+	memcpy(r.b + r.n - 32, &(uint64_t){ 1000 }, 8);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
 static void test_malformed(void **state)
 {
 	struct fol_decoder *d = fol_decoder_new();
@@ -289,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_fault_by_name),
 		cmocka_unit_test(test_signed_field),
 		cmocka_unit_test(test_software_and_sideband),
+		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_malformed),
 	};
 

@@ -314,6 +314,49 @@ static void test_filters(void **state)
 	fol_model_free(m);
 }
 
+static void test_sampled(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .sampled = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	struct fol_event clk = { .pid = PID, .tid = PID, .kind = FOL_EV_CLOCK,
+				 .clock = { .period = 100000, .in_fault = 1 } };
+
+	(void)state;
+	now = 1000000;
+	anon_vma(m, PID, BASE, 1 << 20);
+	/* No entry events: a fault is what a thread did since its last exit. A first touch
+	 * that allocates 64K, with two cpu-clock samples inside it... */
+	alloc(m, PID, PID, 4, 0x140cca);
+	feed(m, clk);
+	feed(m, clk);
+	leave(m, PID, PID, BASE, now++);
+	/* ...a user-mode sample (not in the handler) between faults... */
+	clk.clock.in_fault = 0;
+	feed(m, clk);
+	/* ...then a fault on the known folio without allocation: a reuse, one sample. */
+	clk.clock.in_fault = 1;
+	feed(m, clk);
+	leave(m, PID, PID, BASE + 4096, now++);
+	/* An munmap in between: what it allocated is not the next fault's. */
+	alloc(m, PID, PID, 0, 0x140cca);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MUNMAP,
+				    .vm = { .start = BASE + 0x80000, .len = 4096 } });
+	leave(m, PID, PID, BASE + 8192, now++);
+	s = finish(m);
+	assert_true(s.sampled);
+	assert_int_equal(CELL(s, 4, FOL_C_ANON_ALLOC).faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_ANON_ALLOC).sampled_ns, 200000);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 2);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).sampled_ns, 100000);
+	assert_int_equal(s.clock_samples, 4);
+	assert_int_equal(s.clock_in_fault, 3);
+	assert_int_equal(s.unclosed, 0);
+	assert_int_equal(s.all_lat.count, 0); /* no per-fault latency in this method */
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -367,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_munmap_and_unknown),
 		cmocka_unit_test(test_unclosed_and_gap),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
 	};
 
