@@ -33,7 +33,8 @@ static void usage(FILE *f, int stat)
 			"\n"
 			"Record a workload (the built-in fork-reuse when no command is given) and\n"
 			"report it in one go, like perf stat: the text report on stderr, or JSON on\n"
-			"stdout with --json. The recording goes to a temporary file, removed after.\n"
+			"stdout with --json. No file: the events stream from the ring buffers into\n"
+			"the model as they are recorded.\n"
 			"\n"
 			"      --json             the JSON report (foliostat/report/v1) on stdout\n");
 	else
@@ -266,36 +267,63 @@ int cmd_record(int argc, char **argv)
 	return status < 0 ? 0 : status;
 }
 
+/* stat: the recording streams straight into the model, chunk by chunk; no file. */
+struct stat_stream {
+	struct fol_session *s;
+	struct fol_report r;
+	struct fol_model_opts mo;
+	int begun;
+};
+
+static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
+{
+	struct stat_stream *st = ctx;
+	int ret = fol_session_feed(st->s, type, buf, len);
+
+	if (ret)
+		return ret;
+	if (!st->begun && type != FOL_CHUNK_META && type != FOL_CHUNK_EVENT &&
+	    fol_session_ready(st->s)) {
+		ret = fol_report_begin(&st->r, st->s, &st->mo);
+		if (ret)
+			return ret;
+		st->begun = 1;
+	}
+	/* After each pass over the ring buffers: what the merge can release, into the model. */
+	return st->begun && type == FOL_CHUNK_ROUND ? fol_report_drain(&st->r, st->s) : 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct rec_cli c = { 0 };
-	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
-	char dir[] = "/tmp/foliostat-stat.XXXXXX", path[sizeof(dir) + 32];
-	struct fol_report r;
+	struct stat_stream st = { .mo = { .order = FOL_ANY, .cls = FOL_ANY } };
 	int status = parse(argc, argv, &c, 1), ret;
 
 	if (status) {
 		free(c.events);
 		return status < 0 ? 0 : status;
 	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "foliostat stat: cannot create a temporary directory in /tmp: %s\n",
-			strerror(errno));
+	ret = fol_session_open_live(&st.s);
+	if (ret) {
+		fprintf(stderr, "foliostat stat: out of memory\n");
 		free(c.events);
 		return 1;
 	}
-	snprintf(path, sizeof(path), "%s/foliostat.data", dir);
-	c.o.output = path;
+	c.o.output = "the report";
+	c.o.sink = stat_sink;
+	c.o.sink_ctx = &st;
 	c.quiet = 1;
 	ret = run(&c, "stat", &status);
 	free(c.events);
 	if (!ret) {
-		ret = fol_report_build(path, &mo, &r);
+		fol_session_feed_end(st.s);
+		ret = st.begun ? fol_report_end(&st.r, st.s) : -EPROTO;
 		if (ret) {
-			print_open_error("stat", path, ret);
+			fprintf(stderr, "foliostat stat: %s\n",
+				ret == -EPROTO ? "nothing was recorded" : strerror(-ret));
 			status = 1;
 		} else if (c.json) {
-			cJSON *j = fol_report_json(&r);
+			cJSON *j = fol_report_json(&st.r);
 			char *s = j ? cJSON_Print(j) : NULL;
 
 			if (s)
@@ -304,13 +332,11 @@ int cmd_stat(int argc, char **argv)
 				status = 1;
 			free(s);
 			cJSON_Delete(j);
-			fol_report_free(&r);
 		} else {
-			fol_report_text(&r, stderr);
-			fol_report_free(&r);
+			fol_report_text(&st.r, stderr);
 		}
 	}
-	unlink(path);
-	rmdir(dir);
+	fol_report_free(&st.r);
+	fol_session_close(st.s);
 	return status;
 }

@@ -35,6 +35,8 @@ struct fol_writer {
 	char *buf;
 	size_t used;
 	uint64_t bytes;
+	fol_chunk_sink sink;
+	void *ctx;
 };
 
 /* CRC-32 (the zlib/gzip one) from libdeflate: it uses the CPU's carry-less multiply where
@@ -101,8 +103,23 @@ int fol_writer_open(struct fol_writer **wp, const char *path)
 	return 0;
 }
 
+int fol_writer_open_sink(struct fol_writer **wp, fol_chunk_sink sink, void *ctx)
+{
+	struct fol_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	w->sink = sink;
+	w->ctx = ctx;
+	*wp = w;
+	return 0;
+}
+
 int fol_writer_flush(struct fol_writer *w)
 {
+	if (w->sink)
+		return 0;
 	int ret = write_all(w->fd, w->buf, w->used);
 
 	w->used = 0;
@@ -140,6 +157,28 @@ int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *io
 	}
 	if (h.len > FOL_CHUNK_MAX)
 		return -EMSGSIZE;
+	if (w->sink) {
+		int r;
+
+		if (iovcnt == 1)
+			r = w->sink(w->ctx, type, iov[0].iov_base, iov[0].iov_len);
+		else {
+			char *joined = malloc(h.len ? h.len : 1);
+			size_t off = 0;
+
+			if (!joined)
+				return -ENOMEM;
+			for (i = 0; i < iovcnt; i++) {
+				memcpy(joined + off, iov[i].iov_base, iov[i].iov_len);
+				off += iov[i].iov_len;
+			}
+			r = w->sink(w->ctx, type, joined, h.len);
+			free(joined);
+		}
+		if (!r)
+			w->bytes += sizeof(h) + h.len;
+		return r;
+	}
 	h.payload_crc = pcrc;
 	h.header_crc = crc(&h, offsetof(struct chunk_header, header_crc), 0);
 	ret = append(w, &h, sizeof(h));
@@ -169,7 +208,7 @@ int fol_writer_close(struct fol_writer *w)
 	if (!w)
 		return 0;
 	ret = fol_writer_flush(w);
-	if (close(w->fd) < 0 && !ret)
+	if (w->fd >= 0 && close(w->fd) < 0 && !ret)
 		ret = -errno;
 	free(w->buf);
 	free(w);

@@ -29,8 +29,13 @@ enum fol_chunk_type {
 
 struct fol_writer;
 
+/* Where a writer without a file hands each chunk (foliostat stat: straight to the model). */
+typedef int (*fol_chunk_sink)(void *ctx, uint32_t type, const void *buf, size_t len);
+
 /* Create path; an existing file of that name is kept as path.old. */
 int fol_writer_open(struct fol_writer **w, const char *path);
+/* No file: every chunk goes to sink, as it is written. */
+int fol_writer_open_sink(struct fol_writer **w, fol_chunk_sink sink, void *ctx);
 int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt);
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);
 /* Flush buffered chunks to the kernel; they survive a SIGKILL of this process after this. */

@@ -901,7 +901,7 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	ret = setup_events(&r);
 	if (ret)
 		goto out;
-	ret = fol_writer_open(&r.w, o->output);
+	ret = o->sink ? fol_writer_open_sink(&r.w, o->sink, o->sink_ctx) : fol_writer_open(&r.w, o->output);
 	if (ret) {
 		fail(&r, ret, "cannot create %s: %s", o->output, strerror(-ret));
 		goto out;
@@ -1005,7 +1005,7 @@ out_file:
 		if (!ret && cret)
 			ret = fail(&r, cret, "cannot write %s: %s", o->output, strerror(-cret));
 	}
-	if (ret && (res->exec_errno || !res->records)) {
+	if (ret && !o->sink && (res->exec_errno || !res->records)) {
 		/* Nothing of the workload was recorded: put back what was there before. */
 		char old[4096];
 

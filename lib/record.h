@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "file.h"
 #include "msgs.h"
 #include "mthp.h"
 
@@ -32,6 +33,10 @@ struct fol_record_opts {
 	 * kernel call chains). */
 	int method;
 	uint64_t clock_period_ns;
+	/* No file: every chunk goes here as it is recorded (output is then only a name for
+	 * messages). */
+	fol_chunk_sink sink;
+	void *sink_ctx;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };

@@ -165,45 +165,49 @@ static void add_warnings(struct fol_report *r)
 			     split, collapse, s->huge_events);
 }
 
-int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r)
+int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
 {
-	struct fol_session *sess;
-	struct fol_model *m = NULL;
-	struct fol_event ev;
-	const struct fol_decoder *dec;
-	int ret, have_exit = 0;
+	struct fol_model_opts mo = *o;
+	const char *method;
 
 	memset(r, 0, sizeof(*r));
-	ret = fol_session_open(&sess, path);
-	if (ret)
-		return ret;
 	r->meta = dup(fol_session_meta(sess));
 	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
 	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
 		r->page_size = 4096;
 	r->pmd_order = (int)num(r->meta, "pmd_order", -1);
-	{
-		struct fol_model_opts mo = *o;
-		const char *method = str(r->meta, "latency_method");
+	method = str(r->meta, "latency_method");
+	mo.page_size = r->page_size;
+	mo.sampled = method && !strcmp(method, "sampled");
+	r->model = fol_model_new(&mo);
+	return r->model ? 0 : -ENOMEM;
+}
 
-		mo.page_size = r->page_size;
-		mo.sampled = method && !strcmp(method, "sampled");
-		m = fol_model_new(&mo);
-	}
-	if (!m) {
-		ret = -ENOMEM;
-		goto out;
-	}
+int fol_report_drain(struct fol_report *r, struct fol_session *sess)
+{
+	struct fol_event ev;
+	int ret;
+
 	while ((ret = fol_session_next(sess, &ev)) == 1) {
-		ret = fol_model_event(m, &ev);
+		ret = fol_model_event(r->model, &ev);
 		if (ret)
-			goto out;
+			return ret;
 	}
-	if (ret < 0)
-		goto out;
-	ret = fol_model_finish(m, &r->s);
+	return ret;
+}
+
+int fol_report_end(struct fol_report *r, struct fol_session *sess)
+{
+	const struct fol_decoder *dec;
+	int ret, have_exit = 0;
+
+	ret = fol_report_drain(r, sess);
+	if (!ret)
+		ret = fol_model_finish(r->model, &r->s);
+	fol_model_free(r->model);
+	r->model = NULL;
 	if (ret)
-		goto out;
+		return ret;
 	r->st = fol_session_stats(sess);
 	r->pmu = dup(fol_session_pmu(sess));
 	r->before = dup(fol_session_counters_before(sess));
@@ -213,10 +217,8 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 	dec = fol_session_decoder(sess);
 	r->nevents = fol_decoder_nr_events(dec);
 	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
-	if (!r->events) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!r->events)
+		return -ENOMEM;
 	for (int i = 0, n = r->nevents; i < n; i++) {
 		const struct fol_evdesc *d = fol_decoder_event(dec, i);
 
@@ -240,8 +242,21 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 	if (!have_exit)
 		fol_msgs_add(&r->warnings, "no minor-faults samples in this recording: fault counts "
 					   "and classes only, no latency");
-out:
-	fol_model_free(m);
+	return 0;
+}
+
+int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r)
+{
+	struct fol_session *sess;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = fol_session_open(&sess, path);
+	if (ret)
+		return ret;
+	ret = fol_report_begin(r, sess, o);
+	if (!ret)
+		ret = fol_report_end(r, sess);
 	fol_session_close(sess);
 	if (ret)
 		fol_report_free(r);
@@ -250,6 +265,7 @@ out:
 
 void fol_report_free(struct fol_report *r)
 {
+	fol_model_free(r->model);
 	fol_summary_free(&r->s);
 	cJSON_Delete(r->meta);
 	cJSON_Delete(r->pmu);

@@ -28,10 +28,16 @@ struct fol_report {
 	const char *method;	/* "exact", or "none" when no exit samples were recorded */
 	struct fol_msgs warnings;
 	char filter[256];	/* the narrowing options, for the header; "" when none */
+	struct fol_model *model; /* while events stream in */
 };
 
 /* Read the whole recording through the model. Negative codes as fol_session_open. */
 int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r);
+/* The same in steps, for a session fed as it is recorded: begin once the header is in
+ * (fol_session_ready), drain whenever chunks came, end after fol_session_feed_end. */
+int fol_report_begin(struct fol_report *r, struct fol_session *s, const struct fol_model_opts *o);
+int fol_report_drain(struct fol_report *r, struct fol_session *s);
+int fol_report_end(struct fol_report *r, struct fol_session *s);
 void fol_report_free(struct fol_report *r);
 cJSON *fol_report_json(const struct fol_report *r);
 /* The fault time of a cell by the recording's method: the sum of exact latencies, or

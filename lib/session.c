@@ -14,6 +14,7 @@ struct fol_session {
 	cJSON *meta, *before, *after, *pmu, *end, *phases;
 	struct fol_session_stats st;
 	int eof;
+	int live;		/* fed by fol_session_feed(), no reader */
 	/* A chunk read while looking for the end of the header, not consumed yet. */
 	int pending;
 	uint32_t ptype;
@@ -78,6 +79,18 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 	}
 }
 
+static int setup_ranges(struct fol_session *s)
+{
+	const cJSON *rg = cJSON_GetObjectItemCaseSensitive(s->meta, "fault_ranges"), *a;
+	uint64_t ranges[16];
+	int n = 0;
+
+	cJSON_ArrayForEach(a, rg)
+		if (cJSON_IsString(a) && n < 16)
+			ranges[n++] = strtoull(a->valuestring, NULL, 16);
+	return fol_decoder_set_fault_ranges(s->dec, ranges, n / 2);
+}
+
 int fol_session_open(struct fol_session **sp, const char *path)
 {
 	struct fol_session *s = calloc(1, sizeof(*s));
@@ -126,20 +139,61 @@ int fol_session_open(struct fol_session **sp, const char *path)
 		fol_session_close(s);
 		return -EPROTO;
 	}
-	{
-		const cJSON *rg = cJSON_GetObjectItemCaseSensitive(s->meta, "fault_ranges"), *a;
-		uint64_t ranges[16];
-		int n = 0;
-
-		cJSON_ArrayForEach(a, rg)
-			if (cJSON_IsString(a) && n < 16)
-				ranges[n++] = strtoull(a->valuestring, NULL, 16);
-		fol_decoder_set_fault_ranges(s->dec, ranges, n / 2);
-	}
+	setup_ranges(s);
 	if (ret == 0)
 		s->eof = 1;
 	*sp = s;
 	return 0;
+}
+
+int fol_session_open_live(struct fol_session **sp)
+{
+	struct fol_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->dec = fol_decoder_new();
+	s->merge = fol_merge_new();
+	s->phases = cJSON_CreateArray();
+	if (!s->dec || !s->merge || !s->phases) {
+		fol_session_close(s);
+		return -ENOMEM;
+	}
+	s->live = 1;
+	*sp = s;
+	return 0;
+}
+
+int fol_session_ready(const struct fol_session *s)
+{
+	return s->meta && fol_decoder_nr_events(s->dec) > 0;
+}
+
+static int push_records(struct fol_session *s, const char *buf, size_t len);
+
+int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size_t len)
+{
+	switch (type) {
+	case FOL_CHUNK_META:
+		take_json(&s->meta, buf, len);
+		return s->meta ? setup_ranges(s) : -EPROTO;
+	case FOL_CHUNK_EVENT:
+		return fol_decoder_add_event(s->dec, buf, len);
+	case FOL_CHUNK_RECORDS:
+		return push_records(s, buf, len);
+	case FOL_CHUNK_ROUND:
+		fol_merge_round(s->merge);
+		return 0;
+	default:
+		other_chunk(s, type, buf, len);
+		return 0;
+	}
+}
+
+void fol_session_feed_end(struct fol_session *s)
+{
+	s->eof = 1;
+	fol_merge_flush_all(s->merge);
 }
 
 void fol_session_close(struct fol_session *s)
@@ -196,6 +250,8 @@ static int feed(struct fol_session *s)
 	size_t len;
 	int ret;
 
+	if (s->live)
+		return 0; /* nothing more until the next chunk is fed */
 	if (s->pending) {
 		s->pending = 0;
 		type = s->ptype;
@@ -244,7 +300,7 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
-			if (!fol_merge_queued(s->merge))
+			if (!fol_merge_queued(s->merge) || (s->live && !s->eof))
 				return 0;
 			fol_merge_flush_all(s->merge);
 		}
@@ -292,6 +348,9 @@ struct fol_session_stats fol_session_stats(const struct fol_session *s)
 
 	st.out_of_order = fol_merge_late(s->merge);
 	st.merge_peak = fol_merge_peak(s->merge);
-	st.file = *fol_reader_status(s->r);
+	if (s->r)
+		st.file = *fol_reader_status(s->r);
+	else
+		st.file.complete = s->end != NULL;
 	return st;
 }

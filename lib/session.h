@@ -27,6 +27,13 @@ struct fol_session_stats {
  * other negative codes from open(2). */
 int fol_session_open(struct fol_session **s, const char *path);
 void fol_session_close(struct fol_session *s);
+/* A session fed chunk by chunk as they are recorded (foliostat stat), no file. Until
+ * fol_session_feed_end(), fol_session_next() returns 0 when nothing is releasable yet. */
+int fol_session_open_live(struct fol_session **s);
+int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size_t len);
+void fol_session_feed_end(struct fol_session *s);
+/* The header (META and EVENT chunks) has been seen: events can be decoded. */
+int fol_session_ready(const struct fol_session *s);
 /* 1: ev is the next event in time order (valid until the next call); 0: the end. */
 int fol_session_next(struct fol_session *s, struct fol_event *ev);
 

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 22
+plan 24
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -49,8 +49,12 @@ fi
 "$FOLIOSTAT" stat --json -- sh -c 'exit 5' >s.json 2>/dev/null; rc=$?
 is "$rc" 5 "stat: exit status is the workload's"
 is "$(jq -r .schema s.json)" foliostat/report/v1 "stat --json: a report on stdout"
-"$FOLIOSTAT" stat -- "$fw" __workload populate --size 4M 2>s.txt >/dev/null
+mkdir empty
+(cd empty && "$FOLIOSTAT" stat -- "$fw" __workload populate --size 4M --policy small 2>../s.txt >/dev/null)
 grep -q "^Faults by folio order and class" s.txt; ok $? "stat: the text report on stderr"
+n=$(awk '$1 == "4K" && $2 == "anon_alloc" {print $3}' s.txt)
+[ "${n:-0}" -ge 1024 ]; ok $? "stat: populate 4M of 4K pages shows 1024+ anon_alloc faults ($n)"
+is "$(ls -A empty)" "" "stat leaves no file behind"
 
 # --mthp: set during the run, put back after, whatever ends it.
 "$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sh -c "cat $THP/hugepages-64kB/enabled" >during 2>/dev/null
