@@ -21,10 +21,11 @@ o4() { jr m.data ".orders[] | select(.order == 4) | $1"; }
 # The workload keeps its own heap and stack on small pages, but the stack pages touched
 # while the program loads may already sit in a 64K folio: allow that one.
 within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
-within "$(o4 .folios_allocated)" 512 513; ok $? "64K: 512 folios allocated ($(o4 .folios_allocated))"
-within "$(o4 .faults.anon_alloc)" 512 513; ok $? "64K: 512 first-touch faults on order 4"
+# (Up to three 64K folios of its own: stack and heap pages touched before main().)
+within "$(o4 .folios_allocated)" 512 515; ok $? "64K: 512 folios allocated ($(o4 .folios_allocated))"
+within "$(o4 .faults.anon_alloc)" 512 515; ok $? "64K: 512 first-touch faults on order 4"
 within "$(o4 .faults.wp_reuse)" 8192 8208; ok $? "64K: 8192 = 32M/4K wp_reuse faults on order 4 ($(o4 .faults.wp_reuse))"
-within "$(o4 .reuse.folios)" 512 513; ok $? "64K: 512 folios took reuse faults"
+within "$(o4 .reuse.folios)" 512 515; ok $? "64K: 512 folios took reuse faults"
 # A rare fault whose entry sample is missing (totals.exits_without_entry) leaves its
 # folio one fault short.
 orphans=$(jr m.data .totals.exits_without_entry)
@@ -36,9 +37,11 @@ is "$(jr m.data .recording.latency_method)" exact "latency method is exact"
 # Agreement with the raw events and with the kernel's own count of this workload's faults.
 n_entry=$("$FOLIOSTAT" script -i m.data | awk '$5 ~ /^exceptions:page_fault_(user|kernel):$/' | wc -l)
 is "$(jr m.data .totals.faults)" "$n_entry" "total faults = page_fault entries in script ($n_entry)"
-closed=$(jr m.data '.totals.faults - .totals.unclosed_faults')
+# Every exit sample is a fault the kernel counted: closed faults, plus exits whose entry
+# sample is missing.
+closed=$(jr m.data '.totals.faults - .totals.unclosed_faults + .totals.exits_without_entry')
 pmu=$(jr m.data '[.pmu[] | select(.event == "minor-faults" or .event == "major-faults") | .value] | add')
-is "$closed" "$pmu" "closed faults = the minor+major-faults counters of the workload ($pmu)"
+is "$closed" "$pmu" "exit samples = the minor+major-faults counters of the workload ($pmu)"
 
 # The sampled method, as on kernels without the page fault tracepoints: the same faults,
 # classified without the error code, timed by cpu-clock samples.
@@ -67,8 +70,12 @@ set_policy "$THP/hugepages-64kB/enabled" never
 o9() { jr "$1" ".orders[] | select(.order == 9) | $2"; }
 is "$(o9 p.data .folios_allocated)" 8 "PTE-mapped THP: 8 folios of 2M"
 is "$(o9 p.data .reuse.folios)" 8 "PTE-mapped THP: 8 folios reused"
+# Each of the 4096 pages takes one write fault: a reuse (the norm), or a copy when the
+# kernel finds the folio's reference count raised (seen about one run in eight).
 f=$(o9 p.data .reuse.faults)
-[ "$f" -ge 4096 ] && [ "$f" -le 4104 ]; ok $? "PTE-mapped THP: 512 reuse faults per folio ($f)"
+c=$(jr p.data '[.orders[] | select(.order == 0) | .faults.wp_copy // 0] | add')
+n=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[-1].folios + .reuse.histogram[-2].folios')
+[ $((f + c)) -ge 4096 ] && [ "$f" -le 4104 ] && [ "$n" -ge 1 ]; ok $? "PTE-mapped THP: one write fault per page, hundreds per folio ($f reuse, $c copies)"
 # PMD-mapped THP: one fault per folio.
 "$FOLIOSTAT" record -q -o d.data -- "$fw" __workload fork-reuse --size 16M --policy thp
 is "$(o9 d.data .reuse.folios)" 8 "PMD-mapped THP: 8 folios reused"
