@@ -117,6 +117,17 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " events were lost while recording: counts are low and faults "
 			     "may be misclassified; record again with a larger -m",
 			     r->st.lost ? r->st.lost : s->lost);
+	{
+		const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
+		double n = 0;
+
+		cJSON_ArrayForEach(e, ls)
+			if (cJSON_IsNumber(e))
+				n += e->valuedouble;
+		if (n > 0)
+			fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
+						   "record again with a larger -m", n);
+	}
 	if (r->st.file.truncated || !r->st.file.complete)
 		fol_msgs_add(&r->warnings, "the recording ends early (cut short?): figures cover "
 					   "what was written");
@@ -415,6 +426,18 @@ cJSON *fol_report_json(const struct fol_report *r)
 		cJSON_AddItemToArray(arr, e);
 	}
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
+	{
+		const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
+		double n = 0;
+
+		cJSON_ArrayForEach(e, ls)
+			if (cJSON_IsNumber(e))
+				n += e->valuedouble;
+		if (ls)
+			add_u64(rec, "lost_samples", (uint64_t)n);
+		else
+			cJSON_AddNullToObject(rec, "lost_samples");
+	}
 	w = cJSON_AddArrayToObject(rec, "warnings");
 	for (int i = 0; i < r->warnings.n; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
