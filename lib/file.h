@@ -25,6 +25,7 @@ enum fol_chunk_type {
 	FOL_CHUNK_PMU = 6,	/* JSON: counted PMU events */
 	FOL_CHUNK_WORKLOAD = 7, /* JSON: phases the workload measured itself */
 	FOL_CHUNK_END = 8,	/* JSON: exit status, duration, lost counts; last chunk */
+	FOL_CHUNK_SYNTH = 9,	/* JSON: an attached process's threads and mappings at start */
 };
 
 struct fol_writer;

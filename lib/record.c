@@ -722,6 +722,63 @@ static int write_counters_pmu(struct rec *r)
 	return ret;
 }
 
+/* Attached to a running process, the kernel reports no MMAP/COMM for what existed before:
+ * read them from /proc (as perf synthesizes them), so that faults on file mappings are
+ * told from anonymous ones and threads have names. */
+static int write_synth(struct rec *r, uint64_t now)
+{
+	char path[64], line[4352], comm[64];
+	cJSON *j = cJSON_CreateObject(), *maps, *comms;
+	FILE *f;
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(j, "pid", r->o->pid);
+	cJSON_AddNumberToObject(j, "time_ns", (double)now);
+	comms = cJSON_AddObjectToObject(j, "comm");
+	for (int i = 0; i < perf_thread_map__nr(r->threads); i++) {
+		int tid = perf_thread_map__pid(r->threads, i);
+		char key[16];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", r->o->pid, tid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			snprintf(key, sizeof(key), "%d", tid);
+			cJSON_AddStringToObject(comms, key, comm);
+		}
+		fclose(f);
+	}
+	maps = cJSON_AddArrayToObject(j, "maps");
+	snprintf(path, sizeof(path), "/proc/%d/maps", r->o->pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		int name = 0;
+		cJSON *m;
+		char hex[24];
+
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &name) < 2)
+			continue;
+		m = cJSON_CreateObject();
+		snprintf(hex, sizeof(hex), "0x%llx", lo);
+		cJSON_AddStringToObject(m, "start", hex);
+		snprintf(hex, sizeof(hex), "0x%llx", hi);
+		cJSON_AddStringToObject(m, "end", hex);
+		line[strcspn(line, "\n")] = '\0';
+		cJSON_AddStringToObject(m, "file", name ? line + name : "");
+		cJSON_AddItemToArray(maps, m);
+	}
+	if (f)
+		fclose(f);
+	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
+	cJSON_Delete(j);
+	return ret;
+}
+
 static int write_phases(struct rec *r)
 {
 	char buf[65536];
@@ -974,6 +1031,8 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	ret = write_meta(&r, start_real, start_mono);
 	if (!ret)
 		ret = write_events(&r);
+	if (!ret && !o->argv)
+		ret = write_synth(&r, start_mono);
 	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
 	 * which counters are supported. */
 	open_counters(&r);

@@ -14,6 +14,11 @@ struct fol_session {
 	cJSON *meta, *before, *after, *pmu, *end, *phases;
 	struct fol_session_stats st;
 	int eof;
+	/* An attached process's threads and mappings at the start (SYNTH chunk), handed out
+	 * before the recorded events; their strings point into synth_json. */
+	cJSON *synth_json;
+	struct fol_event *synth;
+	int nsynth, synth_pos;
 	int live;		/* fed by fol_session_feed(), no reader */
 	/* A chunk read while looking for the end of the header, not consumed yet. */
 	int pending;
@@ -55,10 +60,68 @@ static void take_json(cJSON **slot, const void *buf, size_t len)
 	*slot = j;
 }
 
+static void add_synth(struct fol_session *s, const void *buf, size_t len)
+{
+	const cJSON *maps, *comms, *m;
+	int pid, n = 0;
+	uint64_t t;
+
+	if (s->synth_json)
+		return;
+	s->synth_json = cJSON_ParseWithLength(buf, len);
+	if (!cJSON_IsObject(s->synth_json))
+		return;
+	pid = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "pid"));
+	t = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "time_ns"));
+	maps = cJSON_GetObjectItemCaseSensitive(s->synth_json, "maps");
+	comms = cJSON_GetObjectItemCaseSensitive(s->synth_json, "comm");
+	s->synth = calloc((size_t)(cJSON_GetArraySize(maps) + cJSON_GetArraySize(comms)) + 1,
+			  sizeof(*s->synth));
+	if (!s->synth || pid <= 0)
+		return;
+	cJSON_ArrayForEach(m, comms)
+	{
+		struct fol_event *e = &s->synth[n];
+
+		if (!cJSON_IsString(m) || atoi(m->string) <= 0)
+			continue;
+		e->kind = FOL_EV_COMM;
+		e->evidx = -1;
+		e->time = t;
+		e->pid = pid;
+		e->tid = atoi(m->string);
+		e->comm.comm = m->valuestring;
+		n++;
+	}
+	cJSON_ArrayForEach(m, maps)
+	{
+		const cJSON *lo = cJSON_GetObjectItemCaseSensitive(m, "start");
+		const cJSON *hi = cJSON_GetObjectItemCaseSensitive(m, "end");
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(m, "file");
+		struct fol_event *e = &s->synth[n];
+
+		if (!cJSON_IsString(lo) || !cJSON_IsString(hi) || !cJSON_IsString(file))
+			continue;
+		e->kind = FOL_EV_MMAP;
+		e->evidx = -1;
+		e->time = t;
+		e->pid = e->tid = pid;
+		e->mmap.start = strtoull(lo->valuestring, NULL, 16);
+		e->mmap.len = strtoull(hi->valuestring, NULL, 16) - e->mmap.start;
+		e->mmap.filename = file->valuestring;
+		if (strtoull(hi->valuestring, NULL, 16) > e->mmap.start)
+			n++;
+	}
+	s->nsynth = n;
+}
+
 /* Chunks other than records and rounds. */
 static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, size_t len)
 {
 	switch (type) {
+	case FOL_CHUNK_SYNTH:
+		add_synth(s, buf, len);
+		break;
 	case FOL_CHUNK_COUNTERS:
 		if (!s->before)
 			take_json(&s->before, buf, len);
@@ -209,6 +272,8 @@ void fol_session_close(struct fol_session *s)
 	cJSON_Delete(s->pmu);
 	cJSON_Delete(s->end);
 	cJSON_Delete(s->phases);
+	cJSON_Delete(s->synth_json);
+	free(s->synth);
 	free(s);
 }
 
@@ -277,6 +342,11 @@ static int feed(struct fol_session *s)
 
 int fol_session_next(struct fol_session *s, struct fol_event *ev)
 {
+	if (s->synth_pos < s->nsynth) {
+		*ev = s->synth[s->synth_pos++];
+		s->st.events++;
+		return 1;
+	}
 	for (;;) {
 		uint64_t t;
 		const void *rec;

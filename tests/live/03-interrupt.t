@@ -3,7 +3,7 @@
 # (SIGINT) passed to the workload with the file finished properly.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 10
+plan 11
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -46,7 +46,8 @@ victim=$!
 "$FOLIOSTAT" record -q -p "$victim" --duration 0.5 -o p.data 2>/dev/null; rc=$?
 is "$rc" 0 "record -p PID --duration 0.5 exits 0"
 kill "$victim"
-"$FOLIOSTAT" script -i p.data >/dev/null 2>p.err; rc=$?
+"$FOLIOSTAT" script -S -i p.data >p.txt 2>p.err; rc=$?
 is "$rc" 0 "the attached recording reads back"
+grep -q "PERF_RECORD_MMAP2 .*: $(command -v sleep)" p.txt; ok $? "... with the process's mappings as they were at attach (from /proc)"
 grep -q "ends early" p.err; ok $((!$?)) "... and is complete"
 exit $_fail
