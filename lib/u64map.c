@@ -144,11 +144,6 @@ int fol_u64map_del(struct fol_u64map *m, uint64_t key, void *out)
 	return 1;
 }
 
-size_t fol_u64map_count(const struct fol_u64map *m)
-{
-	return m->n;
-}
-
 size_t fol_u64map_capacity(const struct fol_u64map *m)
 {
 	return m->cap;

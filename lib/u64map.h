@@ -18,7 +18,6 @@ void *fol_u64map_get(const struct fol_u64map *m, uint64_t key);
 void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created);
 /* Removes key; its value is copied to out (when not NULL) first. 1 if it was there. */
 int fol_u64map_del(struct fol_u64map *m, uint64_t key, void *out);
-size_t fol_u64map_count(const struct fol_u64map *m);
 size_t fol_u64map_capacity(const struct fol_u64map *m);
 /* Iterate: pos from 0; returns the next value and its key, or NULL at the end. The map
  * must not change while iterating. */

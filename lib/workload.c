@@ -34,11 +34,6 @@ static const char *const policy_names[] = {
 	[FOL_WL_SMALL] = "small",
 };
 
-const char *fol_wl_policy_name(enum fol_wl_policy p)
-{
-	return policy_names[p];
-}
-
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out)
 {
 	for (size_t i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)

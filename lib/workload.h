@@ -41,7 +41,6 @@ extern const struct fol_wl_info fol_workloads[];
 int fol_wl_parse_size(const char *s, size_t *out);
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
 int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
-const char *fol_wl_policy_name(enum fol_wl_policy p);
 /* Runs in the calling process; returns 0 or a negative errno: -ENOSPC when pageout has
  * no swap to page out to (give a swap file). */
 int fol_wl_run(const struct fol_wl_opts *o);
