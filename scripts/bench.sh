@@ -118,6 +118,21 @@ echo "report.events_per_s.perf_script $(awk -v e="$pev" -v s="$rp" 'BEGIN {print
 echo "report.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 echo "report.peak_rss_kb.foliostat $mf"
 echo "report.peak_rss_kb.perf_script $mp"
+
+# The same at 4x the events (1G), where start-up costs weigh less.
+"$F" record -q "${FEV[@]}" -o "$T/fb.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+settle
+perf record -q -c 1 -d "${PEV[@]}" -o "$T/pb.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+: >"$T/rf"; : >"$T/rp"
+for i in $(seq "$RUNS"); do
+	t0=$(now); "$F" report --json -i "$T/fb.data" >/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/rf"
+	t0=$(now); perf script -i "$T/pb.data" >/dev/null 2>&1; t1=$(now); echo $((t1 - t0)) >>"$T/rp"
+done
+rf=$(median <"$T/rf") rp=$(median <"$T/rp")
+echo "report_1G.events $("$F" report --json -i "$T/fb.data" | jq '[.recording.events[].count] | add')"
+echo "report_1G.ms.foliostat $(ms "$rf")"
+echo "report_1G.ms.perf_script $(ms "$rp")"
+echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 } | tee "$out"
 
 # Memory against recording length: a recording 8x longer must not need 8x the memory.
