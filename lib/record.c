@@ -633,6 +633,15 @@ static int write_events(struct rec *r)
 		cJSON_AddNumberToObject(attr, "read_format", (double)a->read_format);
 		cJSON_AddBoolToObject(attr, "sample_id_all", a->sample_id_all);
 		cJSON_AddBoolToObject(attr, "inherit", a->inherit);
+		{
+			/* The whole perf_event_attr as opened, for tools that want every bit. */
+			char hex[2 * sizeof(*a) + 1];
+			const unsigned char *b = (const unsigned char *)a;
+
+			for (size_t k = 0; k < sizeof(*a); k++)
+				snprintf(hex + 2 * k, 3, "%02x", b[k]);
+			cJSON_AddStringToObject(attr, "raw", hex);
+		}
 		ids = cJSON_AddArrayToObject(e, "ids");
 		/* Sample ids fit a double exactly: the kernel hands them out from a counter. */
 		for (int c = 0; c < ncpu; c++)
