@@ -534,6 +534,25 @@ cJSON *fol_report_json(const struct fol_report *r)
 		cJSON_AddItemToArray(arr, e);
 	}
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
+	/* Faults per time bin and class, from the first fault on: for dashboards' plots. */
+	t = cJSON_AddObjectToObject(j, "timeline");
+	add_u64(t, "bin_ns", s->bin_ns);
+	w = cJSON_AddObjectToObject(t, "faults");
+	for (int c = 0; c < FOL_NR_CLASSES && s->bins; c++) {
+		cJSON *row = cJSON_CreateArray();
+		uint64_t total = 0;
+
+		for (int b = 0; b < s->nbins; b++) {
+			uint64_t v = s->bins[(size_t)b * FOL_NR_CLASSES + (size_t)c];
+
+			total += v;
+			cJSON_AddItemToArray(row, cJSON_CreateNumber((double)v));
+		}
+		if (total)
+			cJSON_AddItemToObject(w, fol_class_name((enum fol_class)c), row);
+		else
+			cJSON_Delete(row);
+	}
 	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
 	return j;
 }

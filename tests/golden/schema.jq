@@ -43,5 +43,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 		t(["pmu",$i,"supported"]; "boolean")),
 	t(["kernel_counters","scope"]; "string"),
 	(if .kernel_counters.scope == "system" then empty else "kernel_counters.scope" end),
+	t(["timeline","bin_ns"]; "number"), t(["timeline","faults"]; "object"),
+	ints(["timeline"]),
 	ints(["totals"]), ints(["recording","duration_ns"])
 ] | .[]
