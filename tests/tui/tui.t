@@ -13,7 +13,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
-echo "1..18"
+echo "1..20"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -31,7 +31,7 @@ json() { "$FOLIOSTAT" report --json -i "$DATA" | jq -r "$1"; }
 start() { # extra env, e.g. NO_COLOR=1
 	tmux kill-session -t "$S" 2>/dev/null
 	tmux new-session -d -s "$S" -x 80 -y 24 \
-		"env $* TERM=xterm-256color LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $DATA; echo rc=\$? >$T/rc; sleep 30"
+		"env $* TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $DATA; echo rc=\$? >$T/rc; sleep 30"
 }
 
 start
@@ -42,6 +42,11 @@ mean=$(json '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.mea
 want=$(awk -v m="$mean" 'BEGIN {printf "%.1f µs", m / 1000}')
 screen | grep "64K wp_reuse" | grep -qF "$want"; ok $? "overview: its mean is $want, as in JSON ($mean ns)"
 
+keys End Enter
+wait_for "handler latency of 64K wp_reuse faults: $faults"; ok $? "End selects the last row, Enter its latency"
+keys Escape Home Enter
+wait_for "handler latency of unknown wp_reuse"; ok $? "Home selects the first row"
+keys Escape
 keys s s
 wait_for "sort: total"; ok $? "s cycles the sort column"
 screen | sed -n 7p | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
