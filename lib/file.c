@@ -118,10 +118,11 @@ int fol_writer_open_sink(struct fol_writer **wp, fol_chunk_sink sink, void *ctx)
 
 int fol_writer_flush(struct fol_writer *w)
 {
+	int ret;
+
 	if (w->sink)
 		return 0;
-	int ret = write_all(w->fd, w->buf, w->used);
-
+	ret = write_all(w->fd, w->buf, w->used);
 	w->used = 0;
 	return ret;
 }
@@ -144,56 +145,25 @@ static int append(struct fol_writer *w, const void *p, size_t len)
 	return 0;
 }
 
-int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt)
-{
-	struct chunk_header h = { .magic = CHUNK_MAGIC, .type = type };
-	uint32_t pcrc = 0;
-	int i, ret;
-
-	for (i = 0; i < iovcnt; i++) {
-		h.len += iov[i].iov_len;
-		if (iov[i].iov_len)
-			pcrc = crc(iov[i].iov_base, iov[i].iov_len, pcrc);
-	}
-	if (h.len > FOL_CHUNK_MAX)
-		return -EMSGSIZE;
-	if (w->sink) {
-		int r;
-
-		if (iovcnt == 1)
-			r = w->sink(w->ctx, type, iov[0].iov_base, iov[0].iov_len);
-		else {
-			char *joined = malloc(h.len ? h.len : 1);
-			size_t off = 0;
-
-			if (!joined)
-				return -ENOMEM;
-			for (i = 0; i < iovcnt; i++) {
-				memcpy(joined + off, iov[i].iov_base, iov[i].iov_len);
-				off += iov[i].iov_len;
-			}
-			r = w->sink(w->ctx, type, joined, h.len);
-			free(joined);
-		}
-		if (!r)
-			w->bytes += sizeof(h) + h.len;
-		return r;
-	}
-	h.payload_crc = pcrc;
-	h.header_crc = crc(&h, offsetof(struct chunk_header, header_crc), 0);
-	ret = append(w, &h, sizeof(h));
-	for (i = 0; !ret && i < iovcnt; i++)
-		ret = append(w, iov[i].iov_base, iov[i].iov_len);
-	if (!ret)
-		w->bytes += sizeof(h) + h.len;
-	return ret;
-}
-
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct chunk_header h = { .magic = CHUNK_MAGIC, .type = type, .len = len };
+	int ret;
 
-	return fol_writer_chunk(w, type, &iov, 1);
+	if (len > FOL_CHUNK_MAX)
+		return -EMSGSIZE;
+	if (w->sink) {
+		ret = w->sink(w->ctx, type, buf, len);
+	} else {
+		h.payload_crc = len ? crc(buf, len, 0) : 0;
+		h.header_crc = crc(&h, offsetof(struct chunk_header, header_crc), 0);
+		ret = append(w, &h, sizeof(h));
+		if (!ret)
+			ret = append(w, buf, len);
+	}
+	if (!ret)
+		w->bytes += sizeof(h) + len;
+	return ret;
 }
 
 uint64_t fol_writer_bytes(const struct fol_writer *w)

@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/uio.h>
 
 #define FOL_FILE_VERSION 1
 /* Larger chunks are refused by the reader: no writer makes them, a hostile file might. */
@@ -37,7 +36,6 @@ typedef int (*fol_chunk_sink)(void *ctx, uint32_t type, const void *buf, size_t 
 int fol_writer_open(struct fol_writer **w, const char *path);
 /* No file: every chunk goes to sink, as it is written. */
 int fol_writer_open_sink(struct fol_writer **w, fol_chunk_sink sink, void *ctx);
-int fol_writer_chunk(struct fol_writer *w, uint32_t type, const struct iovec *iov, int iovcnt);
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);
 /* Flush buffered chunks to the kernel; they survive a SIGKILL of this process after this. */
 int fol_writer_flush(struct fol_writer *w);

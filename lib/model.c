@@ -451,7 +451,7 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	struct mm *mm = get_mm(m, t->pid);
 	const struct vma *v;
 	int prot = !!(f->error_code & FOL_PF_PROT), write = !!(f->error_code & FOL_PF_WRITE);
-	int cls, order = -1, ret = 0;
+	int cls, order = -1, ret = 0, looked_up = 0, known = -1;
 	struct folio *fo = NULL;
 	struct fol_cell *c;
 
@@ -462,9 +462,8 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	if (m->o.sampled) {
 		/* No error code: a folio known at the address means the fault was on a present
 		 * page (a write, most likely, after fork); none means not present. */
-		int known;
-
-		folio_lookup(m, mm, f->address, &known);
+		fo = folio_lookup(m, mm, f->address, &known);
+		looked_up = 1;
 		if (v && v->file)
 			cls = FOL_C_FILE;
 		else if (major || f->swap_rss)
@@ -497,6 +496,8 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 		order = f->filemap_order;
 	} else if (cls == FOL_C_ANON_ZERO) {
 		order = 0;
+	} else if (looked_up) {
+		order = known; /* the sampled branch above found it already */
 	} else {
 		fo = folio_lookup(m, mm, f->address, &order);
 	}

@@ -102,6 +102,21 @@ static double counter_delta(const struct fol_report *r, const char *section, con
 	return num(a, name, 0) - num(b, name, 0);
 }
 
+/* Samples the kernel dropped, summed over the events (PERF_FORMAT_LOST); -1 when the
+ * recording predates that count or the kernel has none. */
+static double lost_samples(const struct fol_report *r)
+{
+	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
+	double n = 0;
+
+	if (!ls)
+		return -1;
+	cJSON_ArrayForEach(e, ls)
+		if (cJSON_IsNumber(e))
+			n += e->valuedouble;
+	return n;
+}
+
 static void add_warnings(struct fol_report *r)
 {
 	const cJSON *w, *mthp, *sz;
@@ -117,17 +132,9 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " events were lost while recording: counts are low and faults "
 			     "may be misclassified; record again with a larger -m",
 			     r->st.lost ? r->st.lost : s->lost);
-	{
-		const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
-		double n = 0;
-
-		cJSON_ArrayForEach(e, ls)
-			if (cJSON_IsNumber(e))
-				n += e->valuedouble;
-		if (n > 0)
-			fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
-						   "record again with a larger -m", n);
-	}
+	if (lost_samples(r) > 0)
+		fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
+					   "record again with a larger -m", lost_samples(r));
 	if (r->st.file.truncated || !r->st.file.complete)
 		fol_msgs_add(&r->warnings, "the recording ends early (cut short?): figures cover "
 					   "what was written");
@@ -426,18 +433,10 @@ cJSON *fol_report_json(const struct fol_report *r)
 		cJSON_AddItemToArray(arr, e);
 	}
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
-	{
-		const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
-		double n = 0;
-
-		cJSON_ArrayForEach(e, ls)
-			if (cJSON_IsNumber(e))
-				n += e->valuedouble;
-		if (ls)
-			add_u64(rec, "lost_samples", (uint64_t)n);
-		else
-			cJSON_AddNullToObject(rec, "lost_samples");
-	}
+	if (lost_samples(r) >= 0)
+		add_u64(rec, "lost_samples", (uint64_t)lost_samples(r));
+	else
+		cJSON_AddNullToObject(rec, "lost_samples");
 	w = cJSON_AddArrayToObject(rec, "warnings");
 	for (int i = 0; i < r->warnings.n; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));

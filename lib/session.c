@@ -27,11 +27,6 @@ struct fol_session {
 	size_t plen;
 };
 
-static cJSON *parse(const void *buf, size_t len)
-{
-	return cJSON_ParseWithLength(buf, len);
-}
-
 /* Phases come as JSON lines from the workload. */
 static void add_phases(struct fol_session *s, const char *buf, size_t len)
 {
@@ -52,7 +47,7 @@ static void add_phases(struct fol_session *s, const char *buf, size_t len)
 
 static void take_json(cJSON **slot, const void *buf, size_t len)
 {
-	cJSON *j = parse(buf, len);
+	cJSON *j = cJSON_ParseWithLength(buf, len);
 
 	if (!j)
 		return;
@@ -154,9 +149,25 @@ static int setup_ranges(struct fol_session *s)
 	return fol_decoder_set_fault_ranges(s->dec, ranges, n / 2);
 }
 
-int fol_session_open(struct fol_session **sp, const char *path)
+static struct fol_session *session_new(void)
 {
 	struct fol_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->dec = fol_decoder_new();
+	s->merge = fol_merge_new();
+	s->phases = cJSON_CreateArray();
+	if (!s->dec || !s->merge || !s->phases) {
+		fol_session_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+int fol_session_open(struct fol_session **sp, const char *path)
+{
+	struct fol_session *s = session_new();
 	uint32_t type;
 	const void *buf;
 	size_t len;
@@ -164,34 +175,25 @@ int fol_session_open(struct fol_session **sp, const char *path)
 
 	if (!s)
 		return -ENOMEM;
-	s->dec = fol_decoder_new();
-	s->merge = fol_merge_new();
-	s->phases = cJSON_CreateArray();
-	if (!s->dec || !s->merge || !s->phases) {
-		fol_session_close(s);
-		return -ENOMEM;
-	}
 	ret = fol_reader_open(&s->r, path);
 	if (ret) {
 		fol_session_close(s);
 		return ret;
 	}
 	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
-		if (type == FOL_CHUNK_META) {
-			take_json(&s->meta, buf, len);
-		} else if (type == FOL_CHUNK_EVENT) {
-			ret = fol_decoder_add_event(s->dec, buf, len);
-			if (ret == -ENOMEM)
-				break;
-		} else if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND ||
-			   type == FOL_CHUNK_END || type == FOL_CHUNK_PMU) {
+		if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND || type == FOL_CHUNK_END ||
+		    type == FOL_CHUNK_PMU) {
+			/* The header is over: this chunk is the stream's first. */
 			s->pending = 1;
 			s->ptype = type;
 			s->pbuf = buf;
 			s->plen = len;
 			break;
-		} else {
-			other_chunk(s, type, buf, len);
+		}
+		/* A damaged event description is skipped; the records of it count as unknown. */
+		if (fol_session_feed(s, type, buf, len) == -ENOMEM) {
+			ret = -ENOMEM;
+			break;
 		}
 	}
 	if (ret < 0 && ret != -EPROTO) {
@@ -202,7 +204,6 @@ int fol_session_open(struct fol_session **sp, const char *path)
 		fol_session_close(s);
 		return -EPROTO;
 	}
-	setup_ranges(s);
 	if (ret == 0)
 		s->eof = 1;
 	*sp = s;
@@ -211,17 +212,10 @@ int fol_session_open(struct fol_session **sp, const char *path)
 
 int fol_session_open_live(struct fol_session **sp)
 {
-	struct fol_session *s = calloc(1, sizeof(*s));
+	struct fol_session *s = session_new();
 
 	if (!s)
 		return -ENOMEM;
-	s->dec = fol_decoder_new();
-	s->merge = fol_merge_new();
-	s->phases = cJSON_CreateArray();
-	if (!s->dec || !s->merge || !s->phases) {
-		fol_session_close(s);
-		return -ENOMEM;
-	}
 	s->live = 1;
 	*sp = s;
 	return 0;
