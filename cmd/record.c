@@ -9,9 +9,15 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "metadata.h"
+#include "parse.h"
 #include "record.h"
 #include "report.h"
 #include "util.h"
+
+/* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
+#define FOL_DURATION_MAX (30.0 * 24 * 3600)
+#define MAX_PAGES_TEXT "262144"
 
 /* What record and stat share: the options that say what to record, and the run. */
 struct rec_cli {
@@ -91,8 +97,8 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = stat ? "stat" : "record";
-	char *end, err[256];
-	int ch;
+	char err[256];
+	int ch, ret;
 
 	c->o.output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
@@ -111,23 +117,25 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			break;
 		}
 		case 'm':
-			c->o.mmap_pages = (int)strtol(optarg, &end, 10);
-			if (*end || c->o.mmap_pages <= 0 || (c->o.mmap_pages & (c->o.mmap_pages - 1))) {
-				fprintf(stderr, "foliostat %s: -m takes a power of two, not '%s'\n", cmd, optarg);
+			ret = parse_int(optarg, 1, FOL_RECORD_MAX_PAGES, &c->o.mmap_pages);
+			if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
+				ret = -EINVAL;
+			if (ret) {
+				print_bad_number(cmd, "-m", "a power of two from 1 to " MAX_PAGES_TEXT, optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'p':
-			c->o.pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || c->o.pid <= 0) {
-				fprintf(stderr, "foliostat %s: -p takes a process id, not '%s'\n", cmd, optarg);
+			ret = parse_int(optarg, 1, FOL_PID_MAX, &c->o.pid);
+			if (ret) {
+				print_bad_number(cmd, "-p", "a process id", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
 		case O_DURATION:
-			c->o.duration = strtod(optarg, &end);
-			if (*end || c->o.duration <= 0) {
-				fprintf(stderr, "foliostat %s: --duration takes seconds, not '%s'\n", cmd, optarg);
+			ret = fol_parse_seconds(optarg, 0.001, FOL_DURATION_MAX, &c->o.duration);
+			if (ret) {
+				print_bad_number(cmd, "--duration", "seconds (0.001 to 30 days)", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -158,9 +166,10 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			}
 			break;
 		case O_PERIOD:
-			c->o.clock_period_ns = strtoull(optarg, &end, 10);
-			if (*end || c->o.clock_period_ns < 1000) {
-				fprintf(stderr, "foliostat %s: --sample-period takes nanoseconds, 1000 or more\n", cmd);
+			ret = fol_parse_u64(optarg, 1000, 1000000000000ull, 0, &c->o.clock_period_ns);
+			if (ret) {
+				print_bad_number(cmd, "--sample-period", "nanoseconds (1000 to 10^12)", optarg,
+						 ret);
 				return EXIT_USAGE;
 			}
 			break;

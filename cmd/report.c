@@ -6,9 +6,14 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "metadata.h"
+#include "parse.h"
 #include "report.h"
 #include "tui.h"
 #include "util.h"
+
+/* A year of seconds: any recording fits, and the window in ns stays within a u64. */
+#define FOL_WINDOW_MAX (365.0 * 24 * 3600)
 
 static void usage(FILE *f)
 {
@@ -34,34 +39,42 @@ static void usage(FILE *f)
 
 static int parse_order(const char *s, unsigned page, int *order)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 	int o = 0;
 
 	if (!strcmp(s, "unknown")) {
 		*order = -1;
 		return 0;
 	}
-	v = strtoull(s, &end, 10);
-	if (end == s)
-		return -EINVAL;
-	if (!*end) {
-		if (v > FOL_MAX_ORDER)
-			return -EINVAL;
+	if (!fol_parse_u64(s, 0, FOL_MAX_ORDER, 0, &v)) {
 		*order = (int)v;
 		return 0;
 	}
-	if (!strcasecmp(end, "K") || !strcasecmp(end, "KB"))
-		v <<= 10;
-	else if (!strcasecmp(end, "M") || !strcasecmp(end, "MB"))
-		v <<= 20;
-	else
+	if (fol_parse_u64(s, page, (uint64_t)page << FOL_MAX_ORDER, 1, &v))
 		return -EINVAL;
 	while (((unsigned long long)page << o) < v && o <= FOL_MAX_ORDER)
 		o++;
 	if (((unsigned long long)page << o) != v)
 		return -EINVAL;
 	*order = o;
+	return 0;
+}
+
+/* "START,END", either side empty: seconds from the start of the recording. */
+static int parse_window(const char *arg, double *t0, double *t1)
+{
+	const char *comma = strchr(arg, ',');
+	char start[64];
+
+	*t0 = *t1 = 0;
+	if (!comma || (size_t)(comma - arg) >= sizeof(start))
+		return -EINVAL;
+	memcpy(start, arg, (size_t)(comma - arg));
+	start[comma - arg] = '\0';
+	if (start[0] && fol_parse_seconds(start, 0, FOL_WINDOW_MAX, t0))
+		return -EINVAL;
+	if (comma[1] && fol_parse_seconds(comma + 1, 0, FOL_WINDOW_MAX, t1))
+		return -EINVAL;
 	return 0;
 }
 
@@ -77,7 +90,8 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
 	va_end(ap);
 }
 
-int cmd_report(int argc, char **argv)
+/* report and tui: one parser, messages under the name the user typed. */
+static int report_main(int argc, char **argv, const char *cmd)
 {
 	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI };
 	static const struct option opts[] = {
@@ -117,9 +131,9 @@ int cmd_report(int argc, char **argv)
 			json = 0;
 			break;
 		case O_PID:
-			mo.pid = atoi(optarg);
-			if (mo.pid <= 0) {
-				fprintf(stderr, "foliostat report: --pid takes a process id, not '%s'\n", optarg);
+			ret = parse_int(optarg, 1, FOL_PID_MAX, &mo.pid);
+			if (ret) {
+				print_bad_number(cmd, "--pid", "a process id", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -132,29 +146,24 @@ int cmd_report(int argc, char **argv)
 		case O_CLASS:
 			mo.cls = fol_class_parse(optarg);
 			if (mo.cls < 0) {
-				fprintf(stderr, "foliostat report: unknown class '%s' (anon_alloc, anon_zero, "
-						"wp_reuse, wp_copy, file, swap_in, other)\n", optarg);
+				fprintf(stderr, "foliostat %s: unknown class '%s' (anon_alloc, anon_zero, "
+						"wp_reuse, wp_copy, file, swap_in, other)\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case O_TIME: {
-			char *end;
-
+		case O_TIME:
 			time_arg = optarg;
-			t0 = *optarg == ',' ? 0 : strtod(optarg, &end);
-			end = strchr(optarg, ',');
-			if (!end) {
-				fprintf(stderr, "foliostat report: --time takes START,END in seconds\n");
+			if (parse_window(optarg, &t0, &t1)) {
+				fprintf(stderr, "foliostat %s: --time takes START,END in seconds (either may be "
+						"empty), not '%s'\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
-			t1 = end[1] ? strtod(end + 1, NULL) : 0;
-			if (t0 < 0 || t1 < 0 || (t1 && t1 <= t0)) {
-				fprintf(stderr, "foliostat report: --time %s: START must be before END\n",
+			if (t1 && t1 <= t0) {
+				fprintf(stderr, "foliostat %s: --time %s: START must be before END\n", cmd,
 					optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -164,13 +173,13 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "foliostat report: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "foliostat %s: unexpected argument '%s'\n", cmd, argv[optind]);
 		return EXIT_USAGE;
 	}
 	/* Orders by size need the recording's page size; 4K until proven otherwise. */
 	if (order_arg && parse_order(order_arg, 4096, &mo.order)) {
-		fprintf(stderr, "foliostat report: --order takes an order (0-%d), a size (64K, 2M) "
-				"or 'unknown', not '%s'\n", FOL_MAX_ORDER, order_arg);
+		fprintf(stderr, "foliostat %s: --order takes an order (0-%d), a size (64K, 2M) "
+				"or 'unknown', not '%s'\n", cmd, FOL_MAX_ORDER, order_arg);
 		return EXIT_USAGE;
 	}
 	if (time_arg) {
@@ -179,7 +188,7 @@ int cmd_report(int argc, char **argv)
 
 		ret = fol_session_open(&s, input);
 		if (ret) {
-			print_open_error("report", input, ret);
+			print_open_error(cmd, input, ret);
 			return 1;
 		}
 		{
@@ -204,9 +213,9 @@ int cmd_report(int argc, char **argv)
 	ret = fol_report_build(input, &mo, &r);
 	if (ret) {
 		if (ret == -ENOMEM)
-			fprintf(stderr, "foliostat report: out of memory\n");
+			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
 		else
-			print_open_error("report", input, ret);
+			print_open_error(cmd, input, ret);
 		return 1;
 	}
 	memcpy(r.filter, filter, sizeof(r.filter));
@@ -216,7 +225,7 @@ int cmd_report(int argc, char **argv)
 		ret = fol_tui_run(&r, input, err, sizeof(err));
 		fol_report_free(&r);
 		if (ret) {
-			fprintf(stderr, "foliostat tui: %s\n", err);
+			fprintf(stderr, "foliostat %s: %s\n", cmd, err);
 			return 1;
 		}
 		return 0;
@@ -226,7 +235,7 @@ int cmd_report(int argc, char **argv)
 		char *s = j ? cJSON_Print(j) : NULL;
 
 		if (!s) {
-			fprintf(stderr, "foliostat report: out of memory\n");
+			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
 			cJSON_Delete(j);
 			fol_report_free(&r);
 			return 1;
@@ -241,6 +250,11 @@ int cmd_report(int argc, char **argv)
 	return 0;
 }
 
+int cmd_report(int argc, char **argv)
+{
+	return report_main(argc, argv, "report");
+}
+
 int cmd_tui(int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
@@ -252,7 +266,7 @@ int cmd_tui(int argc, char **argv)
 	args[1] = "--tui";
 	for (int i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
-	ret = cmd_report(argc + 1, args);
+	ret = report_main(argc + 1, args, "tui");
 	free(args);
 	return ret;
 }

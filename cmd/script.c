@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "comm.h"
+#include "escape.h"
 #include "session.h"
 #include "util.h"
 
@@ -25,14 +26,17 @@ static void usage(FILE *f)
 
 static void print_sideband(const struct fol_event *ev)
 {
+	char esc[8192];
+
 	switch (ev->kind) {
 	case FOL_EV_MMAP:
 		printf("PERF_RECORD_MMAP2 [0x%" PRIx64 "(0x%" PRIx64 ") @ 0x%" PRIx64 " prot=%u flags=0x%x]: %s",
 		       ev->mmap.start, ev->mmap.len, ev->mmap.pgoff, ev->mmap.prot, ev->mmap.flags,
-		       ev->mmap.filename);
+		       fol_escape(ev->mmap.filename, esc, sizeof(esc)));
 		break;
 	case FOL_EV_COMM:
-		printf("PERF_RECORD_COMM%s: %s", ev->comm.exec ? " exec" : "", ev->comm.comm);
+		printf("PERF_RECORD_COMM%s: %s", ev->comm.exec ? " exec" : "",
+		       fol_escape(ev->comm.comm, esc, sizeof(esc)));
 		break;
 	case FOL_EV_FORK:
 		printf("PERF_RECORD_FORK(%d:%d):(%d:%d)", ev->fork.pid, ev->fork.tid, ev->fork.ppid,
@@ -62,7 +66,7 @@ int cmd_script(int argc, char **argv)
 	struct fol_session *s;
 	struct fol_comms *comms;
 	struct fol_event ev;
-	char fields[4096];
+	char fields[4096], esc[8192], esc_comm[256], esc_name[512];
 	int c, ret, sideband = 0;
 
 	while ((c = getopt_long(argc, argv, "i:Sh", opts, NULL)) != -1) {
@@ -101,16 +105,19 @@ int cmd_script(int argc, char **argv)
 		fol_comms_update(comms, &ev);
 		if (!d && !sideband)
 			continue;
-		printf("%16s %6d/%-6d [%03d] %5" PRIu64 ".%09" PRIu64 ": ", fol_comms_get(comms, ev.tid),
+		printf("%16s %6d/%-6d [%03d] %5" PRIu64 ".%09" PRIu64 ": ",
+		       fol_escape(fol_comms_get(comms, ev.tid), esc_comm, sizeof(esc_comm)),
 		       ev.pid, ev.tid, ev.cpu, ev.time / 1000000000, ev.time % 1000000000);
 		if (!d) {
 			print_sideband(&ev);
 		} else if (ev.kind == FOL_EV_FAULT_EXIT || ev.kind == FOL_EV_FAULT_EXIT_MAJ ||
 			   !strcmp(d->kind, "software")) {
-			printf("%s: addr=0x%" PRIx64, d->name, ev.exit.addr);
+			printf("%s: addr=0x%" PRIx64, fol_escape(d->name, esc_name, sizeof(esc_name)),
+			       ev.exit.addr);
 		} else {
 			fol_decoder_format(fol_session_decoder(s), &ev, fields, sizeof(fields));
-			printf("%s:%s", d->name, fields);
+			printf("%s:%s", fol_escape(d->name, esc_name, sizeof(esc_name)),
+			       fol_escape(fields, esc, sizeof(esc)));
 		}
 		putchar('\n');
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parse.h"
 #include "session.h"
 
 void print_open_error(const char *cmd, const char *path, int err)
@@ -20,6 +21,14 @@ void print_open_error(const char *cmd, const char *path, int err)
 	case -EPROTO:
 		fprintf(stderr, "foliostat %s: %s is not a foliostat recording (or its header is "
 				"damaged)\n", cmd, path);
+		break;
+	case -ESPIPE:
+		fprintf(stderr, "foliostat %s: %s is not a regular file (a FIFO, device or socket): "
+				"give a recording file with -i\n", cmd, path);
+		break;
+	case -EISDIR:
+		fprintf(stderr, "foliostat %s: %s is a directory: give a recording file with -i\n",
+			cmd, path);
 		break;
 	case -EPROTONOSUPPORT:
 		fprintf(stderr, "foliostat %s: %s was written by a newer foliostat: this one "
@@ -55,4 +64,24 @@ int print_read_status(const char *cmd, const char *path, const struct fol_sessio
 		fprintf(stderr, "foliostat %s: warning: the kernel lost %" PRIu64 " events while "
 				"recording\n", cmd, st.lost);
 	return damaged;
+}
+
+int parse_int(const char *s, int min, int max, int *out)
+{
+	uint64_t v;
+	int ret;
+
+	if (min < 0)
+		return -EINVAL; /* no option takes a negative number */
+	ret = fol_parse_u64(s, (uint64_t)min, (uint64_t)max, 0, &v);
+	if (!ret)
+		*out = (int)v;
+	return ret;
+}
+
+void print_bad_number(const char *cmd, const char *option, const char *what, const char *arg,
+		      int err)
+{
+	fprintf(stderr, "foliostat %s: %s takes %s, not '%s'%s\n", cmd, option, what, arg,
+		err == -ERANGE ? " (out of range)" : "");
 }

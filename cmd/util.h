@@ -2,10 +2,18 @@
 #ifndef FOL_CMD_UTIL_H
 #define FOL_CMD_UTIL_H
 
+#include <stdint.h>
+
 struct fol_session;
 
 void print_open_error(const char *cmd, const char *path, int err);
 /* Warn about a truncated or damaged file; 1 when data was damaged (exit non-zero). */
 int print_read_status(const char *cmd, const char *path, const struct fol_session *s);
+
+/* An int option in [min, max] (min >= 0), through fol_parse_u64 (parse.h). */
+int parse_int(const char *s, int min, int max, int *out);
+/* "foliostat CMD: OPTION takes WHAT, not 'ARG'" for a parse_*() error, on stderr. */
+void print_bad_number(const char *cmd, const char *option, const char *what, const char *arg,
+		      int err);
 
 #endif

@@ -5,7 +5,20 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "parse.h"
+#include "util.h"
 #include "workload.h"
+
+/* A byte count with K/M/G/T suffixes, up to 1T: a larger one cannot be mapped here. */
+static int parse_size(const char *arg, uint64_t min, size_t *out)
+{
+	uint64_t v;
+	int ret = fol_parse_u64(arg, min, 1ull << 40, 1, &v);
+
+	if (!ret)
+		*out = (size_t)v;
+	return ret;
+}
 
 static void usage(FILE *f)
 {
@@ -69,8 +82,8 @@ int cmd_workload(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:P:S:M:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (fol_wl_parse_size(optarg, &o.size)) {
-				fprintf(stderr, "foliostat: bad size '%s' (e.g. 64M, 1G)\n", optarg);
+			if ((ret = parse_size(optarg, 4096, &o.size))) {
+				print_bad_number("workload", "--size", "a size from 4K to 1T (64M, 1G)", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -81,8 +94,8 @@ int cmd_workload(int argc, char **argv)
 			}
 			break;
 		case 'S':
-			if (fol_wl_parse_size(optarg, &o.stride)) {
-				fprintf(stderr, "foliostat: bad stride '%s'\n", optarg);
+			if ((ret = parse_size(optarg, 1, &o.stride))) {
+				print_bad_number("workload", "--stride", "a byte count up to 1T (64K)", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -93,9 +106,8 @@ int cmd_workload(int argc, char **argv)
 			}
 			break;
 		case 't':
-			o.threads = atoi(optarg);
-			if (o.threads < 1 || o.threads > 64) {
-				fprintf(stderr, "foliostat: --threads takes 1 to 64\n");
+			if ((ret = parse_int(optarg, 1, 64, &o.threads))) {
+				print_bad_number("workload", "--threads", "1 to 64", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;

@@ -1,8 +1,10 @@
 #include "decode.h"
 
+#include "summary.h"
 #include "u64map.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <event-parse.h>
 #include <linux/perf_event.h>
@@ -116,6 +118,118 @@ static enum fol_kind kind_of(const char *name)
 	return FOL_EV_OTHER;
 }
 
+/* One "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" line, checked and rewritten into
+ * out; its name in name. 0, or -EPROTO when it is not such a line. */
+static int clean_field(const char *line, size_t len, char *out, size_t cap, char *name,
+		       size_t name_cap)
+{
+	char decl[FOL_FIELD_DECL_MAX + 1];
+	const char *p = line, *end = line + len, *semi;
+	unsigned off, size, sgn;
+	size_t dl, nl;
+	int n, used;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 6 || memcmp(p, "field:", 6))
+		return -EPROTO;
+	p += 6;
+	semi = memchr(p, ';', (size_t)(end - p));
+	dl = semi ? (size_t)(semi - p) : 0;
+	if (!dl || dl > FOL_FIELD_DECL_MAX)
+		return -EPROTO;
+	for (size_t i = 0; i < dl; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ []*",
+			    p[i]))
+			return -EPROTO;
+	memcpy(decl, p, dl);
+	decl[dl] = '\0';
+	if (sscanf(semi + 1, " offset:%u; size:%u; signed:%u;%n", &off, &size, &sgn, &used) != 3 ||
+	    off > FOL_FIELD_OFFSET_MAX || size > FOL_FIELD_OFFSET_MAX || sgn > 1 ||
+	    semi + 1 + used > end)
+		return -EPROTO;
+	/* The name: the last identifier, after trailing array bounds are taken off
+	 * ("char comm[16]", "__data_loc char[] name"). */
+	nl = dl;
+	for (;;) {
+		while (nl && decl[nl - 1] == ' ')
+			nl--;
+		if (!nl || decl[nl - 1] != ']')
+			break;
+		while (nl && decl[nl - 1] != '[')
+			nl--;
+		if (nl)
+			nl--;
+	}
+	{
+		size_t b = nl;
+
+		while (b && (isalnum((unsigned char)decl[b - 1]) || decl[b - 1] == '_'))
+			b--;
+		if (b == nl || nl - b >= name_cap)
+			return -EPROTO;
+		memcpy(name, decl + b, nl - b);
+		name[nl - b] = '\0';
+	}
+	n = snprintf(out, cap, "\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%u;\n", decl, off, size,
+		     sgn);
+	return n < 0 || (size_t)n >= cap ? -EPROTO : n;
+}
+
+/* The format text of a tracepoint is untrusted: libtraceevent parses it with recursion
+ * and with work that grows faster than the text. foliostat reads fields only, never the
+ * print format, so it hands libtraceevent a text rebuilt from the checked field lines
+ * (names, offsets and sizes bounded) and an empty print format. */
+int fol_decoder_clean_format(const char *in, char *out, size_t cap)
+{
+	const char *p = in, *fields;
+	char line[FOL_FIELD_DECL_MAX + 96], name[64], evname[64];
+	size_t o = 0;
+	unsigned long long id;
+	int nfields = 0, n, in_common = 1;
+
+	if (sscanf(in, "name: %63[A-Za-z0-9_] ID: %llu ", evname, &id) != 2 || !id ||
+	    id > 0xffff)
+		return -EPROTO;
+	fields = strstr(in, "\nformat:\n");
+	if (!fields)
+		return -EPROTO;
+	n = snprintf(out, cap, "name: %s\nID: %llu\nformat:\n", evname, id);
+	if (n < 0 || (size_t)n >= cap)
+		return -EPROTO;
+	o = (size_t)n;
+	for (p = fields + 9; *p;) {
+		size_t len = strcspn(p, "\n");
+		int w;
+
+		if (len >= 10 && !memcmp(p, "print fmt:", 10))
+			break;
+		if (len && strspn(p, " \t") < len) {
+			w = clean_field(p, len, line, sizeof(line), name, sizeof(name));
+			if (w < 0 || ++nfields > FOL_FIELDS_MAX || o + (size_t)w + 1 >= cap)
+				return -EPROTO;
+			/* libtraceevent wants the common_ fields first, then a blank line. */
+			if (strncmp(name, "common_", 7)) {
+				if (in_common) {
+					out[o++] = '\n';
+					in_common = 0;
+				}
+			} else if (!in_common) {
+				return -EPROTO;
+			}
+			memcpy(out + o, line, (size_t)w);
+			o += (size_t)w;
+		}
+		p += len + (p[len] == '\n');
+	}
+	if (in_common)
+		out[o++] = '\n';
+	n = snprintf(out + o, cap - o, "\nprint fmt: \"\"\n");
+	if (n < 0 || (size_t)n >= cap - o)
+		return -EPROTO;
+	return (int)(o + (size_t)n);
+}
+
 static double num(const cJSON *o, const char *key, int *ok)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -160,14 +274,24 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 		goto out;
 	if (cJSON_IsString(fmt)) {
 		const char *colon = strchr(name->valuestring, ':');
-		char sys[128];
+		char sys[128], *clean;
+		int n;
 
 		if (!colon || (size_t)(colon - name->valuestring) >= sizeof(sys))
 			goto out;
 		memcpy(sys, name->valuestring, (size_t)(colon - name->valuestring));
 		sys[colon - name->valuestring] = '\0';
-		if (tep_parse_format(d->tep, &e->tp, fmt->valuestring, strlen(fmt->valuestring), sys))
+		clean = malloc(FOL_FORMAT_MAX);
+		if (!clean) {
+			ret = -ENOMEM;
 			goto out;
+		}
+		n = fol_decoder_clean_format(fmt->valuestring, clean, FOL_FORMAT_MAX);
+		if (n < 0 || tep_parse_format(d->tep, &e->tp, clean, (unsigned long)n, sys)) {
+			free(clean);
+			goto out;
+		}
+		free(clean);
 		for (int f = 0; f < F_NR; f++)
 			e->f[f] = tep_find_field(e->tp, field_names[f]);
 	}
@@ -397,8 +521,19 @@ static uint64_t field(const struct evd *e, enum field_id f, const struct fol_eve
 	return v;
 }
 
-static void decode_tracepoint(const struct evd *e, struct fol_event *ev)
+/* A folio order as the kernel can allocate it: anything else in a file is damage, and
+ * the model shifts by it. */
+static int order_ok(uint64_t order)
 {
+	return order <= FOL_MAX_ORDER;
+}
+
+/* Fills ev from the payload; -EBADMSG when a value is out of the range the kernel can
+ * produce (checked here once, so that the model may trust a decoded event). */
+static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
+{
+	uint64_t order;
+
 	switch (ev->kind) {
 	case FOL_EV_FAULT_USER:
 	case FOL_EV_FAULT_KERNEL:
@@ -409,7 +544,10 @@ static void decode_tracepoint(const struct evd *e, struct fol_event *ev)
 	case FOL_EV_PAGE_ALLOC:
 	case FOL_EV_PAGE_FREE:
 		ev->page.pfn = field(e, F_PFN, ev);
-		ev->page.order = (int)field(e, F_ORDER, ev);
+		order = field(e, F_ORDER, ev);
+		if (!order_ok(order))
+			return -EBADMSG;
+		ev->page.order = (int)order;
 		ev->page.gfp = field(e, F_GFP, ev);
 		break;
 	case FOL_EV_RSS_STAT:
@@ -419,7 +557,10 @@ static void decode_tracepoint(const struct evd *e, struct fol_event *ev)
 		break;
 	case FOL_EV_FILEMAP_ADD:
 		ev->filemap.pfn = field(e, F_PFN, ev);
-		ev->filemap.order = (int)field(e, F_ORDER, ev);
+		order = field(e, F_ORDER, ev);
+		if (!order_ok(order))
+			return -EBADMSG;
+		ev->filemap.order = (int)order;
 		break;
 	case FOL_EV_MUNMAP:
 		ev->vm.start = field(e, F_ADDR, ev);
@@ -440,6 +581,7 @@ static void decode_tracepoint(const struct evd *e, struct fol_event *ev)
 	default:
 		break;
 	}
+	return 0;
 }
 
 /* A NUL-terminated string inside [p, end), or NULL. */
@@ -554,8 +696,8 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 	e->pub.samples++;
 	if (!e->tp && ev->kind != FOL_EV_CLOCK)
 		ev->exit.addr = addr;
-	else if (ev->raw)
-		decode_tracepoint(e, ev);
+	else if (ev->raw && decode_tracepoint(e, ev))
+		return -EBADMSG;
 	return 1;
 }
 

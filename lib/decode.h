@@ -21,6 +21,17 @@ struct fol_evdesc {
 	uint64_t samples;	/* decoded so far */
 };
 
+/* Bounds on a tracepoint's format text (the kernel's longest is a few KB, its field
+ * declarations well under 100 bytes). */
+#define FOL_FORMAT_MAX (64 * 1024)
+#define FOL_FIELD_DECL_MAX 256
+#define FOL_FIELDS_MAX 128
+#define FOL_FIELD_OFFSET_MAX 65535
+/* The format text of one tracepoint, checked and rebuilt for libtraceevent: the field
+ * lines only, with an empty print format. Its length, or -EPROTO when in is not a format
+ * text within the bounds above. */
+int fol_decoder_clean_format(const char *in, char *out, size_t cap);
+
 struct fol_decoder *fol_decoder_new(void);
 void fol_decoder_free(struct fol_decoder *d);
 /* One EVENT chunk (JSON). -EPROTO when it is malformed or uses a sample layout this

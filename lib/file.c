@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <libdeflate.h>
 
@@ -32,6 +33,10 @@ _Static_assert(sizeof(struct chunk_header) == 24, "chunk header layout");
 
 struct fol_writer {
 	int fd;
+	char *path;
+	char tmp[PATH_MAX];	/* the file until fol_writer_commit(); "" after, or for a device */
+	int device;		/* writing to a character device or FIFO: no rename, no .old */
+	int replace;		/* a recording is at path: it becomes path.old on commit */
 	char *buf;
 	size_t used;
 	uint64_t bytes;
@@ -64,42 +69,211 @@ static int write_all(int fd, const void *p, size_t len)
 	return 0;
 }
 
+/* What is at a path now, for the writer's decision (errno-style: 0 or negative). */
+enum target { T_NONE, T_RECORDING, T_DEVICE };
+
+/* A regular file foliostat could have written: a recording (its magic), or empty (a run
+ * that died before its header). Anything else at the output path is the user's. */
+static int is_ours(const char *path)
+{
+	char magic[sizeof(file_magic)];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	return n == 0 || (n == (ssize_t)sizeof(magic) && !memcmp(magic, file_magic, sizeof(magic)));
+}
+
+/* Classify path; negative when foliostat must not write there:
+ * -ENOTEMPTY: a regular file that is not a recording; -ELOOP: a symbolic link (to
+ * anything but a character device or FIFO); -EISDIR; -ENOTBLK: a block device;
+ * -ENOTSOCK: a socket; -ENOTTY: a terminal. */
+static int classify(const char *path, int follow_ok, enum target *t)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		*t = T_NONE;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		/* Followed only to where writing cannot create or replace anything: a device
+		 * or FIFO such as /dev/stdout. A link to a file, or a dangling one, might point
+		 * anywhere a root process can write. */
+		if (!follow_ok || stat(path, &st) < 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+			return -ELOOP;
+	}
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		*t = T_DEVICE;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) || !is_ours(path))
+		return -ENOTEMPTY;
+	*t = T_RECORDING;
+	return 0;
+}
+
+static int open_device(struct fol_writer *w, const char *path)
+{
+	int flags;
+
+	/* Non-blocking first: a FIFO without a reader fails at once instead of hanging. */
+	w->fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (w->fd < 0)
+		return errno == ENXIO ? -EPIPE : -errno;
+	if (isatty(w->fd)) {
+		close(w->fd);
+		w->fd = -1;
+		return -ENOTTY;
+	}
+	flags = fcntl(w->fd, F_GETFL);
+	if (flags < 0 || fcntl(w->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The new file starts as a hidden temporary beside path (0600: it holds kernel addresses
+ * and PFNs), so that nothing at path changes before the header is on disk. */
+static int open_temp(struct fol_writer *w, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (slash)
+		n = snprintf(w->tmp, sizeof(w->tmp), "%.*s.%s.XXXXXX", (int)(slash + 1 - path), path,
+			     slash + 1);
+	else
+		n = snprintf(w->tmp, sizeof(w->tmp), ".%s.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(w->tmp))
+		return -ENAMETOOLONG;
+	w->fd = mkostemp(w->tmp, O_CLOEXEC);
+	if (w->fd < 0) {
+		w->tmp[0] = '\0';
+		return -errno;
+	}
+	return 0;
+}
+
+static void writer_free(struct fol_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp[0])
+		unlink(w->tmp);
+	free(w->path);
+	free(w->buf);
+	free(w);
+}
+
 int fol_writer_open(struct fol_writer **wp, const char *path)
 {
 	struct file_header h = { .version = FOL_FILE_VERSION };
 	struct fol_writer *w;
+	enum target t, t_old;
 	char old[PATH_MAX];
 	int ret;
 
 	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return -ENAMETOOLONG;
-	if (access(path, F_OK) == 0 && rename(path, old) < 0)
-		return -errno;
+	ret = classify(path, 1, &t);
+	if (!ret && t == T_RECORDING && classify(old, 0, &t_old))
+		ret = -EEXIST;
+	if (!ret && t == T_RECORDING && t_old == T_DEVICE)
+		ret = -EEXIST;
+	if (ret)
+		return ret;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->fd = -1;
 	w->buf = malloc(WBUF_SIZE);
-	if (!w->buf) {
-		free(w);
+	w->path = strdup(path);
+	if (!w->buf || !w->path) {
+		writer_free(w);
 		return -ENOMEM;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		ret = -errno;
-		free(w->buf);
-		free(w);
-		return ret;
+	w->device = t == T_DEVICE;
+	w->replace = t == T_RECORDING;
+	ret = w->device ? open_device(w, path) : open_temp(w, path);
+	if (!ret) {
+		memcpy(h.magic, file_magic, sizeof(h.magic));
+		ret = write_all(w->fd, &h, sizeof(h));
 	}
-	memcpy(h.magic, file_magic, sizeof(h.magic));
-	ret = write_all(w->fd, &h, sizeof(h));
 	if (ret) {
-		close(w->fd);
-		free(w->buf);
-		free(w);
+		writer_free(w);
 		return ret;
 	}
 	w->bytes = sizeof(h);
 	*wp = w;
+	return 0;
+}
+
+const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len)
+{
+	switch (err) {
+	case -ENOTEMPTY:
+		snprintf(buf, len, "%s exists and is not a foliostat recording: foliostat replaces "
+				   "only its own files; remove it or name another file with -o", path);
+		break;
+	case -EEXIST:
+		snprintf(buf, len, "%s.old exists and is not a foliostat recording, and the recording "
+				   "now at %s would replace it: move one of them away", path, path);
+		break;
+	case -ELOOP:
+		snprintf(buf, len, "%s is a symbolic link: foliostat follows links only to devices "
+				   "and FIFOs (through a link to a file a root process could create or "
+				   "replace anything); name the file itself", path);
+		break;
+	case -EISDIR:
+		snprintf(buf, len, "%s is a directory: name a file with -o", path);
+		break;
+	case -ENOTBLK:
+		snprintf(buf, len, "%s is a block device: foliostat does not write recordings onto "
+				   "block devices", path);
+		break;
+	case -ENOTSOCK:
+		snprintf(buf, len, "%s is a socket: name a file, a FIFO or a character device", path);
+		break;
+	case -ENOTTY:
+		snprintf(buf, len, "%s is a terminal: redirect the recording to a file or a pipe", path);
+		break;
+	case -EPIPE:
+		snprintf(buf, len, "%s is a FIFO that nobody reads: start its reader first", path);
+		break;
+	default:
+		snprintf(buf, len, "cannot create %s: %s", path, strerror(-err));
+	}
+	return buf;
+}
+
+int fol_writer_commit(struct fol_writer *w)
+{
+	char old[PATH_MAX];
+	int ret;
+
+	if (!w->tmp[0])
+		return 0; /* a device, a sink, or done already */
+	ret = fol_writer_flush(w);
+	if (ret)
+		return ret;
+	snprintf(old, sizeof(old), "%s.old", w->path);
+	/* Checked again: the path may have changed since the writer was opened. */
+	if (w->replace && rename(w->path, old) < 0 && errno != ENOENT)
+		return -errno;
+	if (renameat2(AT_FDCWD, w->tmp, AT_FDCWD, w->path, RENAME_NOREPLACE) < 0)
+		return errno == EEXIST ? -ENOTEMPTY : -errno;
+	w->tmp[0] = '\0';
 	return 0;
 }
 
@@ -180,8 +354,8 @@ int fol_writer_close(struct fol_writer *w)
 	ret = fol_writer_flush(w);
 	if (w->fd >= 0 && close(w->fd) < 0 && !ret)
 		ret = -errno;
-	free(w->buf);
-	free(w);
+	w->fd = -1;
+	writer_free(w);
 	return ret;
 }
 
@@ -233,16 +407,23 @@ int fol_reader_open(struct fol_reader **rp, const char *path)
 {
 	struct file_header h;
 	struct fol_reader *r;
+	struct stat st;
 	ssize_t n;
 	int ret;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: opening a FIFO nobody writes to must not hang. */
+	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd < 0) {
 		ret = -errno;
 		free(r);
+		return ret;
+	}
+	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
+		fol_reader_close(r);
 		return ret;
 	}
 	r->cap = RBUF_MIN;
@@ -261,6 +442,11 @@ int fol_reader_open(struct fol_reader **rp, const char *path)
 		return -EPROTO;
 	}
 	memcpy(&h, r->buf, sizeof(h));
+	if (h.version == 0) {
+		/* No writer ever made version 0: a damaged header, not a newer file. */
+		fol_reader_close(r);
+		return -EPROTO;
+	}
 	if (h.version != FOL_FILE_VERSION) {
 		fol_reader_close(r);
 		return -EPROTONOSUPPORT;

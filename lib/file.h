@@ -32,8 +32,24 @@ struct fol_writer;
 /* Where a writer without a file hands each chunk (foliostat stat: straight to the model). */
 typedef int (*fol_chunk_sink)(void *ctx, uint32_t type, const void *buf, size_t len);
 
-/* Create path; an existing file of that name is kept as path.old. */
+/* Start a recording for path. A root tool must not damage what it did not create, so:
+ * - nothing at path: the file is created (0600: it holds kernel addresses and PFNs);
+ * - a foliostat recording (or an empty file) at path: it is kept as path.old, but only
+ *   on fol_writer_commit(), once the new file's header is on disk;
+ * - a character device or FIFO (or a link to one, like /dev/stdout): written as it is,
+ *   no rename, no .old;
+ * - anything else is refused and left alone: -ENOTEMPTY for a regular file that is not a
+ *   recording, -EEXIST when path.old is there and is not one, -ELOOP for a symbolic link to a file or a
+ *   dangling one, -EISDIR, -ENOTBLK (block device), -ENOTSOCK (socket), -ENOTTY (a
+ *   terminal), -EPIPE (a FIFO nobody reads).
+ * Until commit the data goes to a hidden temporary beside path; closing an uncommitted
+ * writer removes it, and path is as it was. */
 int fol_writer_open(struct fol_writer **w, const char *path);
+/* The new file takes its name (see fol_writer_open); a no-op for devices, sinks and
+ * after the first call. */
+int fol_writer_commit(struct fol_writer *w);
+/* What a fol_writer_open() error means for path, and what to do, as one sentence. */
+const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len);
 /* No file: every chunk goes to sink, as it is written. */
 int fol_writer_open_sink(struct fol_writer **w, fol_chunk_sink sink, void *ctx);
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);
@@ -53,7 +69,8 @@ struct fol_reader_status {
 };
 
 /* -ENOENT/-EACCES from open, -EPROTO when it is not a foliostat file,
- * -EPROTONOSUPPORT for a version this reader does not know. */
+ * -EPROTONOSUPPORT for a newer version than this reader knows, -ESPIPE for a FIFO,
+ * device or socket (recordings are read from regular files), -EISDIR. */
 int fol_reader_open(struct fol_reader **r, const char *path);
 /* Next good chunk: 1 and its type/payload (valid until the next call), 0 at the end,
  * negative on I/O error. Damaged chunks are skipped and counted in the status. */

@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* Records arrive in runs: a ring buffer's records come out of it in time order, so each
- * chunk is one sorted run (a record older than the one before it starts a new run, for
- * the rare event written out of order). The merge keeps runs, each a block of copied
+ * chunk is one sorted run (the rare record written out of order, or a hostile file's
+ * shuffled chunk, gets the run sorted when it is sealed: one run per chunk whatever the
+ * order, so memory stays that of the records). The merge keeps runs, each a block of copied
  * records, in a heap keyed by the time of their first unreleased record: a k-way merge
  * over a handful of runs per round instead of a heap of every record, and one allocation
  * per run instead of one per record. */
@@ -22,6 +23,7 @@ struct run {
 	size_t n, cap, next;
 	char *data;
 	size_t used, dcap;
+	int unsorted;
 };
 
 struct fol_merge {
@@ -112,6 +114,16 @@ static int heap_add(struct fol_merge *m, struct run *r)
 	return 0;
 }
 
+/* By time, then by arrival (a record's offset in the run's data grows with it). */
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
 /* The open run is complete: into the heap with it. */
 static int seal(struct fol_merge *m)
 {
@@ -124,6 +136,8 @@ static int seal(struct fol_merge *m)
 		run_free(r);
 		return 0;
 	}
+	if (r->unsorted)
+		qsort(r->recs, r->n, sizeof(*r->recs), rec_cmp);
 	if (heap_add(m, r)) {
 		run_free(r);
 		return -ENOMEM;
@@ -135,9 +149,6 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 {
 	struct run *r = m->open;
 
-	if (r && r->n && time < r->recs[r->n - 1].time && seal(m))
-		return -ENOMEM;
-	r = m->open;
 	if (!r) {
 		r = m->open = calloc(1, sizeof(*r));
 		if (!r)
@@ -165,6 +176,8 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		r->data = g;
 		r->dcap = cap;
 	}
+	if (r->n && time < r->recs[r->n - 1].time)
+		r->unsorted = 1;
 	memcpy(r->data + r->used, rec, size);
 	r->recs[r->n++] = (struct rec){ time, (uint32_t)r->used, (uint32_t)size };
 	r->used += size;

@@ -15,6 +15,10 @@
 #define MADV_DONTNEED_LOCKED_ 24
 #define MADV_COLLAPSE_ 25
 
+/* A folio's key in the map: its naturally aligned base address, with the order in the
+ * low bits (below any page size). */
+#define FOLIO_ORDER_MASK 0xfffull
+
 struct folio {
 	uint64_t pfn;
 	uint64_t reuse_ns;	/* latency of its reuse faults */
@@ -218,7 +222,7 @@ static void fold_reuse(struct fol_model *m, uint64_t key, const struct folio *f)
 
 	if (!f->reuse)
 		return;
-	r = &m->s.order[FOL_ORDER_SLOT((int)(key & 0xfff))].reuse;
+	r = &m->s.order[FOL_ORDER_SLOT((int)(key & FOLIO_ORDER_MASK))].reuse;
 	r->folios++;
 	r->faults += f->reuse;
 	r->time_ns += f->reuse_ns;
@@ -226,42 +230,56 @@ static void fold_reuse(struct fol_model *m, uint64_t key, const struct folio *f)
 	r->hist[fol_reuse_bucket(f->reuse)]++;
 }
 
+/* drop_orders() for a range larger than the map (a big reservation, or a hostile length):
+ * one walk of the map collects the keys, then they are deleted, since deleting while
+ * iterating moves entries. Linear in the map, whatever the range. */
+static int drop_by_walk(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+			int max_order)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	uint64_t key, *keys = NULL;
+
+	while (fol_u64map_next(mm->folios, &pos, &key)) {
+		uint64_t base = key & ~FOLIO_ORDER_MASK;
+
+		if (base < start || base >= end || (int)(key & FOLIO_ORDER_MASK) > max_order)
+			continue;
+		if (n == cap) {
+			uint64_t *k = realloc(keys, sizeof(*k) * (cap = cap ? cap * 2 : 64));
+
+			if (!k) {
+				free(keys);
+				return -ENOMEM;
+			}
+			keys = k;
+		}
+		keys[n++] = key;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct folio copy;
+
+		if (fol_u64map_del(mm->folios, keys[i], &copy))
+			fold_reuse(m, keys[i], &copy);
+	}
+	free(keys);
+	return 0;
+}
+
 /* Drop every folio of order <= max_order that starts in [start, end): unmapped,
  * discarded, collapsed or replaced; the reuse faults they took are final. */
-static void drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
-			int max_order)
+static int drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+		       int max_order)
 {
 	uint64_t pages = (end - start) >> m->page_shift;
 
 	if (end <= start)
-		return;
-	if (pages > fol_u64map_capacity(mm->folios)) {
-		/* A range larger than the map (a big reservation): walk the map instead, in
-		 * rounds, since deleting while iterating moves entries. */
-		int again = 1;
-
-		while (again) {
-			size_t pos = 0;
-			uint64_t key;
-			struct folio *f;
-
-			again = 0;
-			while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
-				uint64_t base = key & ~0xfffull;
-
-				if (base >= start && base < end && (int)(key & 0xfff) <= max_order) {
-					struct folio copy;
-
-					fol_u64map_del(mm->folios, key, &copy);
-					fold_reuse(m, key, &copy);
-					again = 1;
-					break;
-				}
-			}
-		}
-		return;
-	}
-	for (uint64_t a = start & ~(((uint64_t)m->o.page_size) - 1); a < end; a += m->o.page_size)
+		return 0;
+	if (pages > fol_u64map_capacity(mm->folios))
+		return drop_by_walk(m, mm, start, end, max_order);
+	/* Counted, not compared with end: a range at the top of the address space must not
+	 * wrap the address around. */
+	for (uint64_t i = 0, a = start & ~(((uint64_t)m->o.page_size) - 1); i <= pages && a < end;
+	     i++, a += m->o.page_size)
 		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
 			uint64_t size = (uint64_t)m->o.page_size << o;
 			struct folio copy;
@@ -273,11 +291,12 @@ static void drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint
 			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
 				fold_reuse(m, a | (uint64_t)o, &copy);
 		}
+	return 0;
 }
 
-static void drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
+static int drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
 {
-	drop_orders(m, mm, start, end, FOL_MAX_ORDER);
+	return drop_orders(m, mm, start, end, FOL_MAX_ORDER);
 }
 
 static int vma_reserve(struct mm *mm)
@@ -381,7 +400,8 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 	/* A new folio replaces the folios no larger than itself in its range. A larger one
 	 * around it stays: a COW copy of one page of a large folio leaves the rest of that
 	 * folio mapped, and lookups try the smaller orders first. */
-	drop_orders(m, mm, base, base + size, order);
+	if (drop_orders(m, mm, base, base + size, order))
+		return -ENOMEM;
 	f = fol_u64map_put(mm->folios, base | (uint64_t)order, NULL);
 	if (!f)
 		return -ENOMEM;
@@ -742,12 +762,13 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 
 			if (b == MADV_DONTNEED_ || b == MADV_FREE_ || b == MADV_REMOVE_ ||
 			    b == MADV_PAGEOUT_ || b == MADV_DONTNEED_LOCKED_ || b == MADV_COLLAPSE_)
-				drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
+				return drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
 			return 0;
 		}
 		/* mremap: where a moved range lands is known only on return, which is not
 		 * traced: its folios are forgotten (later faults there count as unknown). */
-		drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
+		if (drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len))
+			return -ENOMEM;
 		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
 	default:
 		return 0;

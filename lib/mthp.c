@@ -1,5 +1,7 @@
 #include "mthp.h"
 
+#include "parse.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -51,7 +53,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 	if (!copy)
 		return -ENOMEM;
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '='), *end;
+		char *eq = strchr(item, '=');
 		struct fol_mthp_set *s;
 		unsigned long kb;
 
@@ -78,14 +80,14 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 			}
 			snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
 		} else {
-			kb = strtoul(item, &end, 10);
-			if (!strcasecmp(end, "M") || !strcasecmp(end, "MB"))
-				kb *= 1024;
-			else if (strcasecmp(end, "K") && strcasecmp(end, "KB")) {
+			uint64_t bytes;
+
+			if (fol_parse_u64(item, 1024, 1ull << 40, 1, &bytes) || bytes % 1024) {
 				snprintf(err, (size_t)errlen, "'%s': a size is 16K, 64K, 2M...", item);
 				ret = -EINVAL;
 				break;
 			}
+			kb = (unsigned long)(bytes >> 10);
 			snprintf(s->path, sizeof(s->path),
 				 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%lukB/enabled", root, kb);
 		}
@@ -98,6 +100,10 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		m->n++;
 	}
 	free(copy);
+	if (!ret && !m->n) {
+		snprintf(err, (size_t)errlen, "'%s': give SIZE=POLICY,..., e.g. 64K=always", spec);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 

@@ -460,11 +460,32 @@ static int uncork(struct rec *r)
 	return 0;
 }
 
+/* 'Z' or 'X' in /proc/PID/task/TID/stat: the task has exited. */
+static int task_dead(pid_t pid, const char *tid)
+{
+	char path[64], buf[512], *paren;
+	FILE *f;
+	int dead = 1;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stat", (int)pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (fgets(buf, sizeof(buf), f) && (paren = strrchr(buf, ')')) && paren[1] == ' ')
+		dead = paren[2] == 'Z' || paren[2] == 'X';
+	fclose(f);
+	return dead;
+}
+
+/* The live threads of pid. A zombie cannot be traced (perf_event_open says ESRCH): a main
+ * thread that called pthread_exit() while the others run is left out, and a process
+ * whose every thread is a zombie is -ESRCH. Grows as needed: a server may have
+ * thousands of threads. */
 static int threads_of(pid_t pid, struct perf_thread_map **out)
 {
 	char path[64];
-	pid_t tids[4096];
-	int n = 0;
+	pid_t *tids = NULL;
+	int n = 0, cap = 0;
 	struct dirent *de;
 	DIR *d;
 
@@ -472,11 +493,26 @@ static int threads_of(pid_t pid, struct perf_thread_map **out)
 	d = opendir(path);
 	if (!d)
 		return -errno;
-	while ((de = readdir(d)) && n < 4096)
-		if (de->d_name[0] != '.')
-			tids[n++] = atoi(de->d_name);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || task_dead(pid, de->d_name))
+			continue;
+		if (n == cap) {
+			pid_t *g = realloc(tids, sizeof(*g) * (size_t)(cap = cap ? cap * 2 : 64));
+
+			if (!g) {
+				free(tids);
+				closedir(d);
+				return -ENOMEM;
+			}
+			tids = g;
+		}
+		tids[n++] = atoi(de->d_name);
+	}
 	closedir(d);
-	*out = perf_thread_map__new_array(n, tids);
+	*out = n ? perf_thread_map__new_array(n, tids) : NULL;
+	free(tids);
+	if (!n)
+		return -ESRCH;
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -494,6 +530,7 @@ static int drain(struct rec *r)
 {
 	struct perf_mmap *map;
 	union perf_event *ev;
+	uint64_t before = r->res->records;
 	int ret = 0;
 
 	perf_evlist__for_each_mmap(r->evlist, map, false) {
@@ -523,8 +560,31 @@ static int drain(struct rec *r)
 		if (ret)
 			return ret;
 	}
+	/* A pass that found nothing ends no round: an idle target must not grow the file. */
+	if (r->res->records == before)
+		return 0;
 	ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, NULL, 0);
 	return ret ? ret : fol_writer_flush(r->w);
+}
+
+/* The attached process is gone: no task of it left but zombies (its threads exited and
+ * nobody reaped it yet). A main thread that called pthread_exit() is a zombie while
+ * the others run, so every task is looked at, not the process alone. */
+static int target_gone(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int live = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 1;
+	while (!live && (de = readdir(d)))
+		live = de->d_name[0] != '.' && !task_dead(pid, de->d_name);
+	closedir(d);
+	return !live;
 }
 
 static uint64_t now_ns(clockid_t c)
@@ -933,10 +993,20 @@ static int record_loop(struct rec *r, uint64_t start_mono)
 	uint64_t deadline = r->o->duration > 0 ? start_mono + (uint64_t)(r->o->duration * 1e9) : 0;
 	int ret;
 
+	int fds_left = 1;
+
 	for (;;) {
 		int st;
 
-		perf_evlist__poll(r->evlist, 100);
+		/* A thread that exits leaves its descriptors signalling POLLHUP for ever: they are
+		 * taken out of the poll set, or poll() would return at once and the loop spin.
+		 * With none left (every recorded thread exited) the loop sleeps instead. */
+		if (fds_left) {
+			if (perf_evlist__poll(r->evlist, 100) > 0)
+				fds_left = perf_evlist__filter_pollfd(r->evlist, POLLERR | POLLHUP);
+		} else {
+			poll(NULL, 0, 100);
+		}
 		ret = drain(r);
 		if (ret)
 			return ret;
@@ -952,7 +1022,7 @@ static int record_loop(struct rec *r, uint64_t start_mono)
 		} else {
 			if (stop_signal || (deadline && now_ns(CLOCK_MONOTONIC) >= deadline))
 				break;
-			if (kill(r->o->pid, 0) < 0 && errno == ESRCH)
+			if (target_gone(r->o->pid))
 				break;
 		}
 	}
@@ -973,8 +1043,10 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	res->wait_status = -1;
 	stop_signal = 0;
 	libperf_init(libperf_quiet);
-	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
-		return fail(&r, -EINVAL, "mmap pages must be a power of two, not %d", o->mmap_pages);
+	if (o->mmap_pages <= 0 || o->mmap_pages > FOL_RECORD_MAX_PAGES ||
+	    (o->mmap_pages & (o->mmap_pages - 1)))
+		return fail(&r, -EINVAL, "mmap pages must be a power of two up to %d, not %d",
+			    FOL_RECORD_MAX_PAGES, o->mmap_pages);
 	r.evlist = perf_evlist__new();
 	r.chunk = malloc(CHUNK_FLUSH + 65536);
 	r.cpus = perf_cpu_map__new_online_cpus();
@@ -993,7 +1065,9 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 		goto out;
 	ret = o->sink ? fol_writer_open_sink(&r.w, o->sink, o->sink_ctx) : fol_writer_open(&r.w, o->output);
 	if (ret) {
-		fail(&r, ret, "cannot create %s: %s", o->output, strerror(-ret));
+		char msg[sizeof(res->error)];
+
+		fail(&r, ret, "%s", fol_writer_strerror(ret, o->output, msg, sizeof(msg)));
 		goto out;
 	}
 	if (o->argv) {
@@ -1008,7 +1082,9 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 		ret = threads_of(o->pid, &r.threads);
 		if (ret) {
 			fail(&r, ret, "cannot attach to pid %d: %s", o->pid,
-			     ret == -ENOENT ? "no such process" : strerror(-ret));
+			     ret == -ENOENT ? "no such process"
+			     : ret == -ESRCH ? "it has exited (a zombie: its parent has not reaped it)"
+					     : strerror(-ret));
 			goto out_file;
 		}
 	}
@@ -1074,6 +1150,22 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	} else {
 		perf_evlist__enable(r.evlist);
 	}
+	/* The workload runs: from here on the file is the recording, and whatever was at
+	 * the output path makes way for it. */
+	ret = fol_writer_commit(r.w);
+	if (ret) {
+		char msg[sizeof(res->error)];
+
+		fail(&r, ret, "%s", fol_writer_strerror(ret, o->output, msg, sizeof(msg)));
+		perf_evlist__disable(r.evlist);
+		if (r.child > 0) {
+			kill(r.child, SIGKILL);
+			waitpid(r.child, &res->wait_status, 0);
+			r.child = 0;
+			child_pid = 0;
+		}
+		goto out_sig;
+	}
 	ret = record_loop(&r, start_mono);
 	res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - start_mono) / 1e9;
 	if (!ret)
@@ -1105,14 +1197,6 @@ out_file:
 
 		if (!ret && cret)
 			ret = fail(&r, cret, "cannot write %s: %s", o->output, strerror(-cret));
-	}
-	if (ret && !o->sink && (res->exec_errno || !res->records)) {
-		/* Nothing of the workload was recorded: put back what was there before. */
-		char old[4096];
-
-		snprintf(old, sizeof(old), "%s.old", o->output);
-		if (rename(old, o->output) < 0)
-			unlink(o->output);
 	}
 out:
 	cJSON_Delete(before);

@@ -43,6 +43,9 @@ enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
 #define FOL_CLOCK_PERIOD_DEFAULT 100000
 
 #define FOL_RECORD_DEFAULT_PAGES 1024
+/* 1 GiB per CPU: more cannot be locked by default, and the wake-up watermark (a u32 of
+ * bytes) must not wrap. */
+#define FOL_RECORD_MAX_PAGES (256 * 1024)
 
 struct fol_record_result {
 	int wait_status;	/* of the workload, as from waitpid(); -1 in attach mode */

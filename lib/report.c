@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "escape.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -141,6 +143,12 @@ static void add_warnings(struct fol_report *r)
 	if (r->st.file.corrupt_chunks)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " damaged region(s) of the file were skipped",
 			     r->st.file.corrupt_chunks);
+	if (r->st.bad_records)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " malformed records (bad layout or values out "
+					   "of range) were skipped", r->st.bad_records);
+	if (r->st.bad_metadata)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " metadata values of the wrong type or range "
+					   "were ignored", r->st.bad_metadata);
 	if (s->unclosed)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
@@ -561,18 +569,20 @@ cJSON *fol_report_json(const struct fol_report *r)
 static void print_header(const struct fol_report *r, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
-	char b1[32], b2[32];
+	char b1[32], b2[32], esc[1024];
 	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
 	uint64_t total = 0;
 
 	fprintf(f, "# command:  ");
 	cJSON_ArrayForEach(c, cmd)
-		fprintf(f, "%s%s", c == cmd->child ? "" : " ", cJSON_IsString(c) ? c->valuestring : "?");
+		fprintf(f, "%s%s", c == cmd->child ? "" : " ",
+			fol_escape(c->valuestring, esc, sizeof(esc)));
 	if (!cJSON_GetArraySize(cmd))
 		fprintf(f, "(attached)");
 	fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
-	fprintf(f, "# kernel:   %s, %s, %.0f CPUs, %s pages, PMD %s\n", str(r->meta, "kernel") ?: "?",
-		str(r->meta, "machine") ?: "?", num(r->meta, "cpus", 0),
+	fprintf(f, "# kernel:   %s, ", fol_escape(str(r->meta, "kernel") ?: "?", esc, sizeof(esc)));
+	fprintf(f, "%s, %.0f CPUs, %s pages, PMD %s\n",
+		fol_escape(str(r->meta, "machine") ?: "?", esc, sizeof(esc)), num(r->meta, "cpus", 0),
 		fol_order_size(0, r->page_size, b1, sizeof(b1)),
 		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
 	for (int i = 0; i < r->nevents; i++)
@@ -591,9 +601,9 @@ static void print_header(const struct fol_report *r, FILE *f)
 	else
 		fprintf(f, "# latency:  none: counts and classes only\n");
 	if (r->filter[0])
-		fprintf(f, "# filter:   %s\n", r->filter);
+		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));
 	for (int i = 0; i < r->warnings.n; i++)
-		fprintf(f, "# warning:  %s\n", r->warnings.v[i]);
+		fprintf(f, "# warning:  %s\n", fol_escape(r->warnings.v[i], esc, sizeof(esc)));
 }
 
 static void print_orders(const struct fol_report *r, FILE *f)
@@ -682,20 +692,25 @@ static void print_reuse(const struct fol_report *r, FILE *f)
 static void print_phases(const struct fol_report *r, FILE *f)
 {
 	const cJSON *p;
-	char t[24];
+	char t[24], esc[256];
 
 	if (!cJSON_GetArraySize(r->phases))
 		return;
 	fprintf(f, "\nWorkload phases (timed by the workload)\n");
 	cJSON_ArrayForEach(p, r->phases)
-		fprintf(f, "  %-20s %s\n", str(p, "phase") ?: "?",
-			fol_fmt_ns_col((uint64_t)(num(p, "end_ns", 0) - num(p, "start_ns", 0)), 1, 12, t,
-				       sizeof(t)));
+	{
+		double start = num(p, "start_ns", 0), end = num(p, "end_ns", 0);
+
+		fprintf(f, "  %-20s %s\n", fol_escape(str(p, "phase") ?: "?", esc, sizeof(esc)),
+			fol_fmt_ns_col(end >= start ? (uint64_t)(end - start) : 0, end >= start, 12,
+				       t, sizeof(t)));
+	}
 }
 
 static void print_counters(const struct fol_report *r, FILE *f)
 {
 	const cJSON *p, *sz;
+	char esc[256], esc2[256];
 	int any = 0;
 
 	if (cJSON_GetArraySize(r->pmu)) {
@@ -703,9 +718,11 @@ static void print_counters(const struct fol_report *r, FILE *f)
 		cJSON_ArrayForEach(p, r->pmu)
 		{
 			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")))
-				fprintf(f, "  %-22s %16.0f\n", str(p, "event") ?: "?", num(p, "value", 0));
+				fprintf(f, "  %-22s %16.0f\n",
+					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), num(p, "value", 0));
 			else
-				fprintf(f, "  %-22s %16s\n", str(p, "event") ?: "?", "not supported");
+				fprintf(f, "  %-22s %16s\n",
+					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), "not supported");
 		}
 	}
 	if (!r->before || !r->after)
@@ -738,7 +755,8 @@ static void print_counters(const struct fol_report *r, FILE *f)
 			if (!any++)
 				fprintf(f, "\nKernel counters (system-wide: every process moves them; "
 					   "after - before)\n");
-			snprintf(name, sizeof(name), "mthp %s %s", sz->string, st->string);
+			snprintf(name, sizeof(name), "mthp %s %s", fol_escape(sz->string, esc, sizeof(esc)),
+				 fol_escape(st->string, esc2, sizeof(esc2)));
 			fprintf(f, "  %-34s %+14.0f\n", name, d);
 		}
 	}

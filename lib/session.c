@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "metadata.h"
 
 struct fol_session {
 	struct fol_reader *r;
@@ -27,6 +28,22 @@ struct fol_session {
 	size_t plen;
 };
 
+/* A JSON chunk, checked against what foliostat expects of its type (metadata.h); NULL
+ * when it is not JSON or not the right shape at all. */
+static cJSON *parse_checked(struct fol_session *s, uint32_t type, const void *buf, size_t len)
+{
+	cJSON *j = cJSON_ParseWithLength(buf, len);
+	int bad = fol_metadata_check(type, j);
+	int top_ok = j && (type == FOL_CHUNK_PMU ? cJSON_IsArray(j) : cJSON_IsObject(j));
+
+	s->st.bad_metadata += (uint64_t)bad;
+	if (!top_ok) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* Phases come as JSON lines from the workload. */
 static void add_phases(struct fol_session *s, const char *buf, size_t len)
 {
@@ -35,19 +52,18 @@ static void add_phases(struct fol_session *s, const char *buf, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		cJSON *j = cJSON_ParseWithLength(p, n);
+		cJSON *j = n ? parse_checked(s, FOL_CHUNK_WORKLOAD, p, n) : NULL;
 
-		if (cJSON_IsObject(j))
+		if (j)
 			cJSON_AddItemToArray(s->phases, j);
-		else
-			cJSON_Delete(j);
 		p += n + 1;
 	}
 }
 
-static void take_json(cJSON **slot, const void *buf, size_t len)
+static void take_json(struct fol_session *s, uint32_t type, cJSON **slot, const void *buf,
+		      size_t len)
 {
-	cJSON *j = cJSON_ParseWithLength(buf, len);
+	cJSON *j = parse_checked(s, type, buf, len);
 
 	if (!j)
 		return;
@@ -63,8 +79,8 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 
 	if (s->synth_json)
 		return;
-	s->synth_json = cJSON_ParseWithLength(buf, len);
-	if (!cJSON_IsObject(s->synth_json))
+	s->synth_json = parse_checked(s, FOL_CHUNK_SYNTH, buf, len);
+	if (!s->synth_json)
 		return;
 	pid = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "pid"));
 	t = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "time_ns"));
@@ -78,7 +94,7 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 	{
 		struct fol_event *e = &s->synth[n];
 
-		if (!cJSON_IsString(m) || atoi(m->string) <= 0)
+		if (!cJSON_IsString(m) || atoi(m->string) <= 0 || atoi(m->string) > FOL_PID_MAX)
 			continue;
 		e->kind = FOL_EV_COMM;
 		e->evidx = -1;
@@ -119,15 +135,15 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 		break;
 	case FOL_CHUNK_COUNTERS:
 		if (!s->before)
-			take_json(&s->before, buf, len);
+			take_json(s, type, &s->before, buf, len);
 		else
-			take_json(&s->after, buf, len);
+			take_json(s, type, &s->after, buf, len);
 		break;
 	case FOL_CHUNK_PMU:
-		take_json(&s->pmu, buf, len);
+		take_json(s, type, &s->pmu, buf, len);
 		break;
 	case FOL_CHUNK_END:
-		take_json(&s->end, buf, len);
+		take_json(s, type, &s->end, buf, len);
 		break;
 	case FOL_CHUNK_WORKLOAD:
 		add_phases(s, buf, len);
@@ -232,7 +248,7 @@ int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size
 {
 	switch (type) {
 	case FOL_CHUNK_META:
-		take_json(&s->meta, buf, len);
+		take_json(s, type, &s->meta, buf, len);
 		return s->meta ? setup_ranges(s) : -EPROTO;
 	case FOL_CHUNK_EVENT:
 		return fol_decoder_add_event(s->dec, buf, len);

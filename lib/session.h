@@ -17,6 +17,7 @@ struct fol_session_stats {
 	uint64_t events;	/* decoded and returned */
 	uint64_t bad_records;	/* malformed: skipped */
 	uint64_t unknown_records; /* of an event id the file does not describe */
+	uint64_t bad_metadata;	/* JSON values of the wrong type or range: dropped */
 	uint64_t lost;		/* the kernel dropped these (PERF_RECORD_LOST) */
 	uint64_t out_of_order;	/* arrived after newer ones were released */
 	uint64_t merge_peak;	/* most records held by the merge at once */

@@ -5,8 +5,14 @@
 
 struct fol_u64map {
 	size_t vsize, slot, cap, n;
-	char *slots; /* cap slots of { u64 key; value } ; key 0 = empty */
+	/* cap slots of { u64 key; value }, key 0 = empty; then one more slot for the value
+	 * of key 0 itself, in use when has_zero: a pid, tid or address of 0 in a hostile
+	 * recording is a key like any other. */
+	char *slots;
+	int has_zero;
 };
+
+#define ZERO_VAL(m) VAL(m, (m)->cap)
 
 #define KEY(m, i) (*(uint64_t *)((m)->slots + (i) * (m)->slot))
 #define VAL(m, i) ((void *)((m)->slots + (i) * (m)->slot + 8))
@@ -28,7 +34,7 @@ struct fol_u64map *fol_u64map_new(size_t value_size)
 	m->vsize = value_size;
 	m->slot = 8 + ((value_size + 7) & ~(size_t)7);
 	m->cap = 64;
-	m->slots = calloc(m->cap, m->slot);
+	m->slots = calloc(m->cap + 1, m->slot);
 	if (!m->slots) {
 		free(m);
 		return NULL;
@@ -51,12 +57,12 @@ struct fol_u64map *fol_u64map_clone(const struct fol_u64map *m)
 	if (!c)
 		return NULL;
 	*c = *m;
-	c->slots = malloc(m->cap * m->slot);
+	c->slots = malloc((m->cap + 1) * m->slot);
 	if (!c->slots) {
 		free(c);
 		return NULL;
 	}
-	memcpy(c->slots, m->slots, m->cap * m->slot);
+	memcpy(c->slots, m->slots, (m->cap + 1) * m->slot);
 	return c;
 }
 
@@ -71,7 +77,11 @@ static size_t find(const struct fol_u64map *m, uint64_t key)
 
 void *fol_u64map_get(const struct fol_u64map *m, uint64_t key)
 {
-	size_t i = find(m, key);
+	size_t i;
+
+	if (!key)
+		return m->has_zero ? ZERO_VAL(m) : NULL;
+	i = find(m, key);
 
 	return KEY(m, i) ? VAL(m, i) : NULL;
 }
@@ -81,9 +91,10 @@ static int grow(struct fol_u64map *m)
 	struct fol_u64map big = *m;
 
 	big.cap = m->cap * 2;
-	big.slots = calloc(big.cap, big.slot);
+	big.slots = calloc(big.cap + 1, big.slot);
 	if (!big.slots)
 		return -1;
+	memcpy(ZERO_VAL(&big), ZERO_VAL(m), m->vsize);
 	for (size_t i = 0; i < m->cap; i++)
 		if (KEY(m, i))
 			memcpy(big.slots + find(&big, KEY(m, i)) * big.slot, m->slots + i * m->slot,
@@ -99,6 +110,16 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 
 	if (created)
 		*created = 0;
+	if (!key) {
+		if (!m->has_zero) {
+			m->has_zero = 1;
+			memset(ZERO_VAL(m), 0, m->vsize);
+			m->n++;
+			if (created)
+				*created = 1;
+		}
+		return ZERO_VAL(m);
+	}
 	i = find(m, key);
 	if (KEY(m, i))
 		return VAL(m, i);
@@ -117,8 +138,18 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 
 int fol_u64map_del(struct fol_u64map *m, uint64_t key, void *out)
 {
-	size_t i = find(m, key), j;
+	size_t i, j;
 
+	if (!key) {
+		if (!m->has_zero)
+			return 0;
+		if (out)
+			memcpy(out, ZERO_VAL(m), m->vsize);
+		m->has_zero = 0;
+		m->n--;
+		return 1;
+	}
+	i = find(m, key);
 	if (!KEY(m, i))
 		return 0;
 	if (out)
@@ -158,6 +189,14 @@ void *fol_u64map_next(const struct fol_u64map *m, size_t *pos, uint64_t *key)
 			if (key)
 				*key = KEY(m, i);
 			return VAL(m, i);
+		}
+	}
+	if (*pos == m->cap) {
+		(*pos)++;
+		if (m->has_zero) {
+			if (key)
+				*key = 0;
+			return ZERO_VAL(m);
 		}
 	}
 	return NULL;

@@ -1,4 +1,4 @@
-/* Hash map from a non-zero u64 key to a fixed-size value stored inline: folios by
+/* Hash map from a u64 key to a fixed-size value stored inline: folios by
  * address, threads by tid, address spaces by pid. Open addressing with linear probing and
  * backward-shift deletion, so it needs no tombstones and stays fast under churn. */
 #ifndef FOL_U64MAP_H

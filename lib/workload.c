@@ -56,28 +56,6 @@ int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out)
 	return -EINVAL;
 }
 
-int fol_wl_parse_size(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (end == s)
-		return -EINVAL;
-	switch (*end) {
-	case 'G': case 'g': v <<= 30; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'K': case 'k': v <<= 10; end++; break;
-	case '\0': break;
-	default: return -EINVAL;
-	}
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end || !v)
-		return -EINVAL;
-	*out = (size_t)v;
-	return 0;
-}
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -37,8 +37,6 @@ struct fol_wl_info {
 };
 
 extern const struct fol_wl_info fol_workloads[];
-
-int fol_wl_parse_size(const char *s, size_t *out);
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
 int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
 /* Runs in the calling process; returns 0 or a negative errno: -ENOSPC when pageout has

@@ -39,7 +39,8 @@ is "$rc" 2 "unknown option: exit 2"
 is "$rc" 2 "-m not a power of two: exit 2"
 "$FOLIOSTAT" nonsense 2>/dev/null; rc=$?
 is "$rc" 2 "unknown command: exit 2"
-"$FOLIOSTAT" record -q -p 999999999 -o y.data 2>err; rc=$?
+sleep 0 & gone=$!; wait $gone
+"$FOLIOSTAT" record -q -p "$gone" -o y.data 2>err; rc=$?
 is "$rc" 1 "attach to a pid that does not exist: exit 1"
 
 grep -q "no such process" err; ok $? "... saying there is no such process"

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -38,6 +40,7 @@ static char *write_sample(size_t *size, size_t ends[NCHUNKS])
 	FILE *f;
 
 	assert_int_equal(fol_writer_open(&w, path), 0);
+	assert_int_equal(fol_writer_commit(w), 0);
 	for (int i = 0; i < NCHUNKS; i++) {
 		fill_payload(i, buf);
 		assert_int_equal(fol_writer_chunk_buf(w, (uint32_t)(i == NCHUNKS - 1 ? FOL_CHUNK_END
@@ -177,21 +180,154 @@ static void test_foreign_files(void **state)
 	assert_int_equal(fol_reader_open(&r, "/nonexistent/foliostat.data"), -ENOENT);
 }
 
-static void test_keeps_old(void **state)
+static int count_temps(const char *dir)
 {
+	char cmd[256];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^\\.out\\.data\\.'", dir);
+	p = popen(cmd, "r");
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+static void slurp(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "rb");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* The output path: only a recording (or an empty file) is ever renamed or replaced, and
+ * only once the new file's header is written; devices and FIFOs are written in place;
+ * links to files, directories, block devices and foreign files are refused untouched. */
+static void test_output_path(void **state)
+{
+	char dir[] = "/tmp/foliostat-out.XXXXXX", out[128], old[140], other[140], buf[64];
 	struct fol_writer *w;
-	char old[64];
+	struct fol_reader *r;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/out.data", dir);
+	snprintf(old, sizeof(old), "%s.old", out);
+	snprintf(other, sizeof(other), "%s/target", dir);
+
+	/* New file: 0600, and nothing at the path until commit. */
+	assert_int_equal(fol_writer_open(&w, out), 0);
+	assert_int_equal(access(out, F_OK), -1);
+	assert_int_equal(count_temps(dir), 1);
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(stat(out, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(count_temps(dir), 0);
+
+	/* A second recording: the first becomes .old on commit, not before. */
+	assert_int_equal(fol_writer_open(&w, out), 0);
+	assert_int_equal(access(old, F_OK), -1);
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(access(old, F_OK), 0);
+	assert_int_equal(fol_reader_open(&r, out), 0);
+	fol_reader_close(r);
+
+	/* Never committed (the workload could not start): everything as it was, no temp. */
+	assert_int_equal(rename(old, other), 0);
+	assert_int_equal(fol_writer_open(&w, out), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(access(old, F_OK), -1);
+	assert_int_equal(access(out, F_OK), 0);
+	assert_int_equal(count_temps(dir), 0);
+	unlink(other);
+
+	/* A file that is not a recording, at the path or at .old: refused, untouched. */
+	fd = open(old, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0 && write(fd, "keep me", 7) == 7);
+	close(fd);
+	assert_int_equal(fol_writer_open(&w, out), -EEXIST);
+	assert_int_equal(rename(old, out), 0);
+	assert_int_equal(fol_writer_open(&w, out), -ENOTEMPTY);
+	slurp(out, buf, sizeof(buf));
+	assert_string_equal(buf, "keep me");
+	unlink(out);
+
+	/* A dangling link is not followed: its target is not created. A link to a file is
+	 * refused too. */
+	assert_int_equal(symlink(other, out), 0);
+	assert_int_equal(fol_writer_open(&w, out), -ELOOP);
+	assert_int_equal(access(other, F_OK), -1);
+	fd = open(other, O_WRONLY | O_CREAT, 0644);
+	close(fd);
+	assert_int_equal(fol_writer_open(&w, out), -ELOOP);
+	unlink(out);
+	unlink(other);
+
+	/* A directory is refused, not renamed. */
+	assert_int_equal(mkdir(out, 0755), 0);
+	assert_int_equal(fol_writer_open(&w, out), -EISDIR);
+	assert_int_equal(stat(out, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	rmdir(out);
+
+	/* A FIFO: refused while nobody reads it (instead of blocking), written in place
+	 * when somebody does; never renamed. */
+	assert_int_equal(mkfifo(out, 0600), 0);
+	assert_int_equal(fol_writer_open(&w, out), -EPIPE);
+	fd = open(out, O_RDONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(fol_writer_open(&w, out), 0);
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(read(fd, buf, 16), 16);
+	assert_memory_equal(buf, "FOLIOSTA", 8);
+	close(fd);
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(access(old, F_OK), -1);
+	unlink(out);
+
+	/* A character device (the null device, made here when root can): written, kept. */
+	if (mknod(out, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		assert_int_equal(fol_writer_open(&w, out), 0);
+		assert_int_equal(fol_writer_commit(w), 0);
+		assert_int_equal(fol_writer_close(w), 0);
+		assert_int_equal(lstat(out, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		assert_int_equal(access(old, F_OK), -1);
+		unlink(out);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_reader_refuses(void **state)
+{
+	char dir[] = "/tmp/foliostat-in.XXXXXX", fifo[64];
+	char zero[16] = "FOLIOSTA";
 	struct fol_reader *r;
 
 	(void)state;
-	snprintf(old, sizeof(old), "%s.old", path);
-	put_file("previous", 8);
-	assert_int_equal(fol_writer_open(&w, path), 0);
-	assert_int_equal(fol_writer_close(w), 0);
-	assert_int_equal(access(old, F_OK), 0);
-	assert_int_equal(fol_reader_open(&r, path), 0);
-	fol_reader_close(r);
-	unlink(old);
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	/* Would block forever in open() without a writer. */
+	assert_int_equal(fol_reader_open(&r, fifo), -ESPIPE);
+	assert_int_equal(fol_reader_open(&r, dir), -EISDIR);
+	unlink(fifo);
+	rmdir(dir);
+	/* Version 0 was never written: damage, not "a newer foliostat". */
+	put_file(zero, 16);
+	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
 }
 
 static void test_hostile_length(void **state)
@@ -218,7 +354,8 @@ int main(void)
 		cmocka_unit_test(test_truncated_everywhere),
 		cmocka_unit_test(test_flipped_bytes),
 		cmocka_unit_test(test_foreign_files),
-		cmocka_unit_test(test_keeps_old),
+		cmocka_unit_test(test_output_path),
+		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_hostile_length),
 	};
 	int fd = mkstemp(path), ret;

@@ -1,0 +1,197 @@
+#include "metadata.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "file.h"
+#include "summary.h"
+
+/* A small schema: what each known key must hold. Written by hand because no packaged
+ * JSON-schema validator for C is kept in this project, and the checks needed are few:
+ * a type, a numeric range, a string length. */
+enum type { T_NUM, T_INT, T_STR, T_BOOL, T_OBJ, T_MAP, T_ARR };
+
+struct field {
+	const char *key;	/* NULL ends an object's list */
+	enum type type;
+	double min, max;	/* numbers */
+	const struct field *sub; /* T_OBJ: its keys; T_MAP, T_ARR: what every member is */
+};
+
+#define U63 9.2e18		/* every u64 nanosecond count a run can reach */
+#define STR_MAX 65536		/* a command line or a path, with room to spare */
+#define NUM(k, lo, hi) { k, T_NUM, lo, hi, NULL }
+#define INT(k, lo, hi) { k, T_INT, lo, hi, NULL }
+#define STR(k) { k, T_STR, 0, 0, NULL }
+#define END { NULL, T_NUM, 0, 0, NULL }
+
+static const struct field a_string[] = { STR(NULL) };
+static const struct field a_count[] = { NUM(NULL, 0, 1.9e19) };
+/* /proc/vmstat and mTHP stats: counters, and gauges that per-CPU drift can leave
+ * slightly negative. */
+static const struct field a_counter[] = { NUM(NULL, -1e18, 1.9e19) };
+
+static const struct field meta[] = {
+	{ "command", T_ARR, 0, 0, a_string },
+	INT("pid", 0, FOL_PID_MAX),
+	STR("kernel"), STR("kernel_version"), STR("machine"), STR("hostname"), STR("mode"),
+	STR("clock"), STR("mthp"), STR("latency_method"), STR("tool"), STR("version"),
+	INT("page_size", 1024, 1 << 20),
+	INT("pmd_order", -1, FOL_MAX_ORDER),
+	INT("cpus", 1, 1 << 20),
+	NUM("started_realtime_ns", 0, U63),
+	INT("started_ns", 0, U63),
+	INT("mmap_pages", 1, 1 << 30),
+	INT("sample_period_ns", 0, 1e12),
+	{ "fault_ranges", T_ARR, 0, 0, a_string },
+	{ "warnings", T_ARR, 0, 0, a_string },
+	{ "missing_events", T_ARR, 0, 0, a_string },
+	END,
+};
+
+static const struct field mthp_size[] = {
+	STR("policy"),
+	{ "stats", T_MAP, 0, 0, a_counter },
+	END,
+};
+static const struct field a_mthp_size[] = { { NULL, T_OBJ, 0, 0, mthp_size } };
+static const struct field counters[] = {
+	{ "vmstat", T_MAP, 0, 0, a_counter },
+	{ "mthp", T_MAP, 0, 0, a_mthp_size },
+	END,
+};
+
+static const struct field pmu_event[] = {
+	STR("event"),
+	{ "supported", T_BOOL, 0, 0, NULL },
+	NUM("value", 0, 1.9e19),
+	NUM("time_enabled_ns", 0, 1.9e19),
+	NUM("time_running_ns", 0, 1.9e19),
+	END,
+};
+static const struct field pmu[] = { { NULL, T_OBJ, 0, 0, pmu_event } };
+
+static const struct field end[] = {
+	INT("duration_ns", 0, U63),
+	INT("exit_code", 0, 255),
+	INT("exit_signal", 1, 128),
+	NUM("records", 0, 1.9e19),
+	NUM("samples", 0, 1.9e19),
+	NUM("lost", 0, 1.9e19),
+	{ "lost_samples", T_MAP, 0, 0, a_count },
+	END,
+};
+
+static const struct field phase[] = {
+	STR("phase"),
+	INT("start_ns", 0, U63),
+	INT("end_ns", 0, U63),
+	END,
+};
+
+static const struct field synth_map[] = { STR("start"), STR("end"), STR("file"), END };
+static const struct field a_synth_map[] = { { NULL, T_OBJ, 0, 0, synth_map } };
+static const struct field synth[] = {
+	INT("pid", 1, FOL_PID_MAX),
+	INT("time_ns", 0, U63),
+	{ "comm", T_MAP, 0, 0, a_string },
+	{ "maps", T_ARR, 0, 0, a_synth_map },
+	END,
+};
+
+static int check_value(const struct field *f, cJSON *v);
+
+/* Every member of a map or array against one description; the misfits removed. */
+static int check_members(const struct field *each, cJSON *container)
+{
+	cJSON *v = container->child;
+	int bad = 0;
+
+	while (v) {
+		cJSON *next = v->next;
+		int b = check_value(each, v);
+
+		if (b < 0 || (cJSON_IsObject(container) && !v->string)) {
+			cJSON_Delete(cJSON_DetachItemViaPointer(container, v));
+			bad++;
+		} else {
+			bad += b;
+		}
+		v = next;
+	}
+	return bad;
+}
+
+static int check_object(const struct field *keys, cJSON *o)
+{
+	int bad = 0;
+
+	for (const struct field *f = keys; f->key; f++) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+		int b;
+
+		if (!v)
+			continue;
+		b = check_value(f, v);
+		if (b < 0) {
+			cJSON_DeleteItemFromObjectCaseSensitive(o, f->key);
+			bad++;
+		} else {
+			bad += b;
+		}
+	}
+	return bad;
+}
+
+/* -1: v does not fit f (the caller removes it); else the number of misfits removed
+ * inside it. */
+static int check_value(const struct field *f, cJSON *v)
+{
+	switch (f->type) {
+	case T_NUM:
+	case T_INT:
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < f->min ||
+		    v->valuedouble > f->max)
+			return -1;
+		return f->type == T_INT && v->valuedouble != floor(v->valuedouble) ? -1 : 0;
+	case T_STR:
+		return cJSON_IsString(v) && v->valuestring &&
+		       strnlen(v->valuestring, STR_MAX + 1) <= STR_MAX ? 0 : -1;
+	case T_BOOL:
+		return cJSON_IsBool(v) ? 0 : -1;
+	case T_OBJ:
+		return cJSON_IsObject(v) ? check_object(f->sub, v) : -1;
+	case T_MAP:
+		return cJSON_IsObject(v) ? check_members(f->sub, v) : -1;
+	case T_ARR:
+		return cJSON_IsArray(v) ? check_members(f->sub, v) : -1;
+	}
+	return -1;
+}
+
+int fol_metadata_check(uint32_t chunk_type, cJSON *j)
+{
+	static const struct field top_meta = { NULL, T_OBJ, 0, 0, meta };
+	static const struct field top_counters = { NULL, T_OBJ, 0, 0, counters };
+	static const struct field top_pmu = { NULL, T_ARR, 0, 0, pmu };
+	static const struct field top_end = { NULL, T_OBJ, 0, 0, end };
+	static const struct field top_phase = { NULL, T_OBJ, 0, 0, phase };
+	static const struct field top_synth = { NULL, T_OBJ, 0, 0, synth };
+	const struct field *top;
+	int bad;
+
+	switch (chunk_type) {
+	case FOL_CHUNK_META: top = &top_meta; break;
+	case FOL_CHUNK_COUNTERS: top = &top_counters; break;
+	case FOL_CHUNK_PMU: top = &top_pmu; break;
+	case FOL_CHUNK_END: top = &top_end; break;
+	case FOL_CHUNK_WORKLOAD: top = &top_phase; break;
+	case FOL_CHUNK_SYNTH: top = &top_synth; break;
+	default: return 0;
+	}
+	if (!j)
+		return 1;
+	bad = check_value(top, j);
+	return bad < 0 ? 1 : bad;
+}

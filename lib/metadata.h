@@ -1,0 +1,20 @@
+/* The JSON chunks of a recording (META, COUNTERS, PMU, END, WORKLOAD, SYNTH) checked once,
+ * when they are read: a recording is untrusted input, made on another machine or by
+ * anyone. Every value that foliostat reads later is removed here unless it has the type
+ * and range foliostat expects, so the report, the TUI and the JSON writer can take what
+ * they find at face value. Keys foliostat does not know are left alone (newer writers). */
+#ifndef FOL_METADATA_H
+#define FOL_METADATA_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+/* Removes from j what does not fit the chunk type's schema; returns how many values were
+ * removed (0 for a well-formed chunk). A chunk whose top level has the wrong type is left
+ * as it is and counted as 1: the caller drops it. */
+int fol_metadata_check(uint32_t chunk_type, cJSON *j);
+
+/* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit). */
+#define FOL_PID_MAX (4 * 1024 * 1024)
+
+#endif
