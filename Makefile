@@ -44,7 +44,7 @@ FUZZ_BIN := $(BUILD)/tests/fuzz/fuzz_reader
 
 BIN := foliostat$(if $(SANITIZE),-san)
 
-.PHONY: all deps check check-unit check-golden check-tui check-live check-kernels run bench clean fuzz
+.PHONY: all deps check check-unit check-golden check-tui check-live check-kernels run bench clean fuzz mutate
 all: $(BIN)
 
 deps: $(LIBPERF)/.stamp
@@ -106,3 +106,7 @@ fuzz: | $(LIBPERF)/.stamp
 		-o $(FUZZ_BIN:build/%=build-fuzz/%) $(shell pkg-config --libs $(PKGS)) -lm
 	@mkdir -p build-fuzz/corpus && cp tests/golden/small.data build-fuzz/corpus/
 	./build-fuzz/tests/fuzz/fuzz_reader -max_total_time=$${FUZZ_SECONDS:-60} build-fuzz/corpus
+
+# Mutation check of the core rules (scripts/mutate.sh): every mutant must be killed.
+mutate: | $(LIBPERF)/.stamp
+	$(Q)./scripts/mutate.sh

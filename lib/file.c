@@ -91,7 +91,7 @@ static int is_ours(const char *path)
  * -ENOTEMPTY: a regular file that is not a recording; -ELOOP: a symbolic link (to
  * anything but a character device or FIFO); -EISDIR; -ENOTBLK: a block device;
  * -ENOTSOCK: a socket; -ENOTTY: a terminal. */
-static int classify(const char *path, int follow_ok, enum target *t)
+static int classify(const char *path, enum target *t)
 {
 	struct stat st;
 
@@ -105,7 +105,7 @@ static int classify(const char *path, int follow_ok, enum target *t)
 		/* Followed only to where writing cannot create or replace anything: a device
 		 * or FIFO such as /dev/stdout. A link to a file, or a dangling one, might point
 		 * anywhere a root process can write. */
-		if (!follow_ok || stat(path, &st) < 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+		if (stat(path, &st) < 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
 			return -ELOOP;
 	}
 	if (S_ISDIR(st.st_mode))
@@ -180,16 +180,15 @@ int fol_writer_open(struct fol_writer **wp, const char *path)
 {
 	struct file_header h = { .version = FOL_FILE_VERSION };
 	struct fol_writer *w;
-	enum target t, t_old;
+	enum target t, t_old = T_NONE;
 	char old[PATH_MAX];
 	int ret;
 
 	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return -ENAMETOOLONG;
-	ret = classify(path, 1, &t);
-	if (!ret && t == T_RECORDING && classify(old, 0, &t_old))
-		ret = -EEXIST;
-	if (!ret && t == T_RECORDING && t_old == T_DEVICE)
+	ret = classify(path, &t);
+	/* path.old is replaced on commit: it must be absent or a recording itself. */
+	if (!ret && t == T_RECORDING && (classify(old, &t_old) || t_old == T_DEVICE))
 		ret = -EEXIST;
 	if (ret)
 		return ret;

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Mutation check of the core rules: break the code on purpose, one change at a time, in a
+# copy of the tree, and run the unit tests there. Every mutant must be killed (a test
+# fails or crashes); a survivor is a hole in the tests. make mutate; exit 1 on a survivor.
+#
+# Each line: FILE@sed expression@what the change breaks
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+MUTANTS=$(cat <<'EOF'
+lib/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/decode.c@s/n = fol_decoder_clean_format(fmt->valuestring, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt->valuestring));/@format text rebuilt before libtraceevent
+lib/decode.c@s/if (!dl || dl > FOL_FIELD_DECL_MAX)/if (!dl)/@bound on a field declaration
+lib/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
+lib/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
+lib/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
+lib/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
+lib/u64map.c@s/if (!key) {/if (0) {/@key 0 in the hash map
+lib/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
+lib/file.c@s/if (!S_ISREG(st.st_mode) || !is_ours(path))/if (!S_ISREG(st.st_mode))/@only recordings replaced
+lib/file.c@s/|| !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))/)/@links followed only to devices and FIFOs
+lib/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
+lib/model.c@s/cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/cls = FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
+lib/model.c@s/else if (!write \&\& !f->anon_rss)/else if (!write)/@zero page needs no anon rss
+lib/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
+lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
+EOF
+)
+W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+survivors=0
+killed=0
+equivalent=0
+while IFS='@' read -r file expr what; do
+	[ -n "$file" ] || continue
+	rm -rf "$W/t" && mkdir -p "$W/t"
+	cp -r lib cmd tui tests scripts Makefile "$W/t/"
+	ln -s "$ROOT/deps" "$W/t/deps"
+	touch -r "$ROOT/deps/libperf/.stamp" "$W/t/scripts/"*
+	sed -i 's/ -Werror//' "$W/t/Makefile" # a mutant may leave a variable unused
+	sed -i "$expr" "$W/t/$file"
+	if cmp -s "$file" "$W/t/$file"; then
+		echo "BROKEN   $what: the expression did not change $file"
+		survivors=$((survivors + 1))
+		continue
+	fi
+	if ! make -C "$W/t" -s -j2 $(cd "$W/t" && ls tests/unit/test_*.c | sed 's,^,build/,; s,\.c$,,') >"$W/log" 2>&1; then
+		echo "BROKEN   $what: the mutant does not build ($(grep -m1 error: "$W/log"))"
+		survivors=$((survivors + 1))
+		continue
+	fi
+	if (cd "$W/t" && for t in build/tests/unit/test_*; do [ -x "$t" ] || continue
+		CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >/dev/null 2>&1 || exit 1; done); then
+		case "$what" in
+		*"must not change results"*)
+			echo "ok       $what (equivalent mutant: same results, as it should)"
+			equivalent=$((equivalent + 1));;
+		*)
+			echo "SURVIVED $what ($file: $expr)"
+			survivors=$((survivors + 1));;
+		esac
+	else
+		echo "killed   $what"
+		killed=$((killed + 1))
+	fi
+done <<<"$MUTANTS"
+echo "mutants: $killed killed, $survivors survived, $equivalent equivalent"
+[ "$survivors" -eq 0 ]

@@ -1,0 +1,366 @@
+/* Hostile recordings: each test writes a valid file (right CRCs) holding one of the values
+ * an attacker or a damaged writer could put there, and checks that foliostat reads it
+ * without crashing, with the bad value kept out of the figures and counted. Each failed
+ * before its fix (a crash, a sanitizer report, a wrong count, or hours of work). */
+#include <errno.h>
+#include <malloc.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "decode.h"
+#include "escape.h"
+#include "merge.h"
+#include "model.h"
+#include "report.h"
+#include "session.h"
+
+#include "recbuild.h"
+
+static struct fol_model_opts all = { .order = FOL_ANY, .cls = FOL_ANY };
+
+/* The text and JSON reports of a file, as strings; the report stays in r. */
+static void render(struct rb *b, struct fol_report *r, char **text, char **json)
+{
+	size_t n = 0;
+	FILE *f;
+	cJSON *j;
+
+	assert_int_equal(fol_report_build(b->path, &all, r), 0);
+	f = open_memstream(text, &n);
+	fol_report_text(r, f);
+	fclose(f);
+	j = fol_report_json(r);
+	assert_non_null(j);
+	*json = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+}
+
+/* Metadata of the wrong type or range: an mTHP size whose stats are a list (a NULL name
+ * reached strncmp), a PMD order that shifts past 64 bits, a page size that is a string,
+ * a phase that ends before it starts. */
+static void test_metadata_types(void **state)
+{
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+
+	(void)state;
+	rb_open(&b);
+	rb_json(&b, FOL_CHUNK_META, "{\"kernel\":7,\"command\":[1,\"x\"],\"pmd_order\":4294967296,"
+				    "\"page_size\":\"big\",\"cpus\":1e300,\"started_ns\":1000,"
+				    "\"latency_method\":\"exact\"}");
+	rb_default_events(&b);
+	rb_json(&b, FOL_CHUNK_COUNTERS, "{\"vmstat\":{\"pgfault\":1},\"mthp\":{\"64kB\":{\"stats\":[1,2]}}}");
+	rb_json(&b, FOL_CHUNK_PMU, "[{\"event\":5,\"supported\":true,\"value\":-1},17]");
+	rb_json(&b, FOL_CHUNK_COUNTERS, "{\"vmstat\":{\"pgfault\":\"x\"},\"mthp\":{\"64kB\":{\"stats\":"
+					"{\"split\":[],\"nr_anon\":3}},\"2048kB\":[]}}");
+	rb_json(&b, FOL_CHUNK_WORKLOAD, "{\"phase\":\"w\",\"start_ns\":9,\"end_ns\":1}\n"
+					"{\"phase\":[],\"start_ns\":1e300}\n[]\n");
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	/* kernel, command[0], pmd_order, page_size, cpus; stats list; event, value, 17;
+	 * pgfault "x", split [], 2048kB []; phase [], start_ns 1e300, the line "[]". */
+	assert_int_equal(r.st.bad_metadata, 15);
+	assert_int_equal(r.pmd_order, -1);
+	assert_int_equal(r.page_size, 4096);
+	assert_non_null(strstr(text, "15 metadata values of the wrong type or range"));
+	assert_non_null(strstr(text, "PMD unknown"));
+	assert_non_null(strstr(json, "\"schema\""));
+	free(text);
+	free(json);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
+static char *nested_print_fmt(int depth)
+{
+	size_t len = strlen(rb_fmt_fault) + 2 * (size_t)depth + 64;
+	char *s = malloc(len), *p;
+
+	assert_non_null(s);
+	p = s + sprintf(s, "%.*s", (int)(strstr(rb_fmt_fault, "print fmt:") - rb_fmt_fault),
+			rb_fmt_fault);
+	p += sprintf(p, "print fmt: \"%%lx\", ");
+	memset(p, '(', (size_t)depth);
+	p += depth;
+	p += sprintf(p, "REC->address");
+	memset(p, ')', (size_t)depth);
+	p[depth] = '\0';
+	return s;
+}
+
+/* A print format nested 200,000 deep overflowed the stack inside libtraceevent; foliostat
+ * reads fields only, and its fields still decode. */
+static void test_nested_print_format(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_event ev;
+	char *fmt = nested_print_fmt(200000);
+
+	(void)state;
+	{
+		struct rb b;
+		struct fol_session *s;
+
+		rb_open(&b);
+		rb_meta(&b, NULL);
+		rb_event(&b, "exceptions:page_fault_user", "tracepoint", RB_ST_TP, RB_ID_FAULT, fmt);
+		rb_fault(&recs, 100, 100, 2000, 0x7f0000001000, 6);
+		rb_records(&b, &recs);
+		rb_close(&b);
+		assert_int_equal(fol_session_open(&s, b.path), 0);
+		assert_int_equal(fol_session_next(s, &ev), 1);
+		assert_int_equal(ev.kind, FOL_EV_FAULT_USER);
+		assert_int_equal(ev.fault.address, 0x7f0000001000);
+		fol_session_close(s);
+		unlink(b.path);
+	}
+	free(recs.b);
+	free(fmt);
+}
+
+/* A type of 50,000 tokens made parsing take seconds (200,000: over a minute): refused
+ * by the bounds on a field declaration, at once. */
+static void test_long_type(void **state)
+{
+	size_t n = 50000, len = strlen(rb_fmt_fault) + 10 * n;
+	char *fmt = malloc(len), *out = malloc(FOL_FORMAT_MAX), *p;
+
+	(void)state;
+	assert_non_null(fmt);
+	p = fmt + sprintf(fmt, "name: page_fault_user\nID: 190\nformat:\n\tfield:");
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "unsigned ");
+	sprintf(p, "long address;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n");
+	assert_int_equal(fol_decoder_clean_format(fmt, out, FOL_FORMAT_MAX), -EPROTO);
+	/* The kernel's own formats pass, fields intact. */
+	assert_true(fol_decoder_clean_format(rb_fmt_alloc, out, FOL_FORMAT_MAX) > 0);
+	assert_non_null(strstr(out, "\tfield:unsigned long order;\toffset:16;\tsize:8;\tsigned:0;\n"));
+	assert_non_null(strstr(out, "print fmt: \"\""));
+	free(fmt);
+	free(out);
+}
+
+/* Folio orders of 13 and more (a shift past the width of the page size) make the record
+ * malformed: skipped and counted, never a folio. */
+static void test_order_range(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+	uint64_t t = 2000, allocated = 0;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	for (int i = 0; i < 3; i++) {
+		uint64_t order = i == 0 ? 4 : i == 1 ? 13 : 1ull << 32;
+
+		rb_fault(&recs, 100, 100, t++, 0x7f0000000000 + (uint64_t)i * 0x10000, 6);
+		rb_alloc(&recs, 100, 100, t++, order);
+		rb_exit(&recs, 100, 100, t++, 0x7f0000000000 + (uint64_t)i * 0x10000);
+	}
+	rb_records(&b, &recs);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_int_equal(r.st.bad_records, 2);
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		allocated += r.s.order[slot].folios_allocated;
+	assert_int_equal(allocated, 1);
+	assert_int_equal(r.s.order[FOL_ORDER_SLOT(4)].folios_allocated, 1);
+	assert_non_null(strstr(text, "2 malformed records"));
+	free(text);
+	free(json);
+	free(recs.b);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
+/* pid and tid 0 were the hash maps' empty key: every event made a new process. */
+static void test_pid_zero(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+	uint64_t t = 2000;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	for (int i = 0; i < 4; i++) {
+		rb_fault(&recs, 0, 0, t++, (uint64_t)i << 12, 6);
+		rb_alloc(&recs, 0, 0, t++, 0);
+		rb_exit(&recs, 0, 0, t++, (uint64_t)i << 12);
+	}
+	rb_fault(&recs, 0, 0, t++, 0, 7); /* address 0, order 0: folio key 0 as well */
+	rb_exit(&recs, 0, 0, t++, 0);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_int_equal(r.s.processes, 1);
+	assert_int_equal(r.s.threads, 1);
+	assert_int_equal(r.s.faults, 5);
+	assert_int_equal(r.s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_WP_REUSE].faults, 1);
+	free(text);
+	free(json);
+	free(recs.b);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
+/* One chunk in reverse time order: the merge opened a run (KBs) per record, and an 8 MB
+ * file took 627 MB. Now it is one run, sorted. */
+static void test_reverse_chunk(void **state)
+{
+	struct fol_merge *m = fol_merge_new();
+	const int n = 20000;
+	uint64_t rec[4] = { 0 }, t, prev = 0;
+	const void *p;
+	size_t size, before, held;
+	int popped = 0;
+
+	(void)state;
+	before = mallinfo2().uordblks;
+	for (int i = 0; i < n; i++)
+		assert_int_equal(fol_merge_push(m, (uint64_t)(n - i), rec, sizeof(rec)), 0);
+	assert_int_equal(fol_merge_end_run(m), 0);
+	held = mallinfo2().uordblks - before;
+	/* 20,000 records of 32 bytes: a few MB at most (0 under ASan, which keeps its own
+	 * books). */
+	assert_true(held < (8u << 20));
+	fol_merge_flush_all(m);
+	while (fol_merge_pop(m, &t, &p, &size)) {
+		assert_true(t >= prev);
+		prev = t;
+		popped++;
+	}
+	assert_int_equal(popped, n);
+	fol_merge_free(m);
+}
+
+static void watchdog(int sig)
+{
+	(void)sig;
+	fprintf(stderr, "hang: the model did not finish (quadratic again?)\n");
+	_exit(1);
+}
+
+/* An munmap of 128 TiB over 50,000 folios: the map was walked again after every delete
+ * (minutes); one walk now. A range at the top of the address space must not wrap. The
+ * alarm is a hang guard a thousand times the normal run time, not a timing budget. */
+static void test_huge_munmap(void **state)
+{
+	struct fol_model *m = fol_model_new(&all);
+	struct fol_summary s;
+	const int n = 50000;
+	uint64_t t = 1;
+
+	(void)state;
+	signal(SIGALRM, watchdog);
+	alarm(120);
+	for (int i = 0; i < n; i++) {
+		uint64_t a = 0x7f0000000000ull + ((uint64_t)i << 12);
+		struct fol_event e = { .time = t++, .pid = 1, .tid = 1, .evidx = 0 };
+
+		e.kind = FOL_EV_FAULT_USER;
+		e.fault.address = a;
+		e.fault.error_code = 6;
+		assert_int_equal(fol_model_event(m, &e), 0);
+		e = (struct fol_event){ .time = t++, .pid = 1, .tid = 1, .evidx = 0,
+					.kind = FOL_EV_PAGE_ALLOC,
+					.page = { .pfn = 1, .order = 0, .gfp = FOL_GFP_MOVABLE } };
+		assert_int_equal(fol_model_event(m, &e), 0);
+		e = (struct fol_event){ .time = t++, .pid = 1, .tid = 1, .evidx = 0,
+					.kind = FOL_EV_FAULT_EXIT, .exit = { .addr = a } };
+		assert_int_equal(fol_model_event(m, &e), 0);
+	}
+	{
+		struct fol_event e = { .time = t++, .pid = 1, .tid = 1, .evidx = 0,
+				       .kind = FOL_EV_MUNMAP, .vm = { .start = 0xfffffffffffff000ull,
+								      .len = 0xfff } };
+
+		assert_int_equal(fol_model_event(m, &e), 0);
+		e.vm.start = 0;
+		e.vm.len = 1ull << 47;
+		assert_int_equal(fol_model_event(m, &e), 0);
+		/* Every folio is gone: a write there finds no folio (order unknown). */
+		e = (struct fol_event){ .time = t++, .pid = 1, .tid = 1, .evidx = 0,
+					.kind = FOL_EV_FAULT_USER,
+					.fault = { .address = 0x7f0000000000ull, .error_code = 7 } };
+		assert_int_equal(fol_model_event(m, &e), 0);
+	}
+	alarm(0);
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_ANON_ALLOC].faults, n);
+	assert_int_equal(s.order[0].cell[FOL_C_WP_REUSE].faults, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* Escape sequences from the traced process (command line, thread names) reach the text
+ * report as visible text, never as bytes a terminal obeys. */
+static void test_escapes(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json, buf[64];
+
+	(void)state;
+	assert_string_equal(fol_escape("plain µs", buf, sizeof(buf)), "plain µs");
+	assert_string_equal(fol_escape("a\x1b[2Jb", buf, sizeof(buf)), "a\\x1b[2Jb");
+	assert_string_equal(fol_escape("\xc2\x9b" "1m", buf, sizeof(buf)), "\\xc2\\x9b1m");
+	assert_string_equal(fol_escape("bad\xff", buf, sizeof(buf)), "bad\\xff");
+	assert_string_equal(fol_escape("\\x1b", buf, sizeof(buf)), "\\\\x1b");
+	assert_string_equal(fol_escape("\x1b\x1b\x1b", buf, 6), "\\x1b");
+	rb_open(&b);
+	rb_meta(&b, "\"kernel\":\"6.18\\u001b]0;owned\\u0007\",\"warnings\":[\"w\\u001b[31m\"]");
+	rb_default_events(&b);
+	rb_comm(&recs, 100, 100, 1500, "x\x1b[2J");
+	rb_fault(&recs, 100, 100, 2000, 0x7f0000000000, 6);
+	rb_exit(&recs, 100, 100, 2001, 0x7f0000000000);
+	rb_records(&b, &recs);
+	rb_json(&b, FOL_CHUNK_WORKLOAD, "{\"phase\":\"p\\u001b[1m\",\"start_ns\":1,\"end_ns\":2}\n");
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_null(strchr(text, '\x1b'));
+	assert_null(strchr(text, '\x07'));
+	assert_non_null(strstr(text, "6.18\\x1b]0;owned\\x07"));
+	assert_non_null(strstr(text, "w\\x1b[31m"));
+	assert_non_null(strstr(text, "p\\x1b[1m"));
+	assert_null(strchr(json, '\x1b'));
+	free(text);
+	free(json);
+	free(recs.b);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metadata_types),
+		cmocka_unit_test(test_nested_print_format),
+		cmocka_unit_test(test_long_type),
+		cmocka_unit_test(test_order_range),
+		cmocka_unit_test(test_pid_zero),
+		cmocka_unit_test(test_reverse_chunk),
+		cmocka_unit_test(test_huge_munmap),
+		cmocka_unit_test(test_escapes),
+	};
+
+	return cmocka_run_group_tests_name("hostile", tests, NULL, NULL);
+}
