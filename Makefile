@@ -40,11 +40,10 @@ CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TUI_OBJS := $(TUI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
-FUZZ_BIN := $(BUILD)/tests/fuzz/fuzz_reader
 
 BIN := foliostat$(if $(SANITIZE),-san)
 
-.PHONY: all deps check check-unit check-golden check-tui check-live check-kernels run bench clean fuzz mutate
+.PHONY: all deps check check-unit check-fuzz check-golden check-tui check-live check-kernels run bench clean fuzz fuzz-run mutate
 all: $(BIN)
 
 deps: $(LIBPERF)/.stamp
@@ -79,7 +78,7 @@ check-live: $(BIN)
 check-tui: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) prove tests/tui/*.t
 
-check: check-unit check-golden check-tui check-live
+check: check-unit check-fuzz check-golden check-tui check-live
 
 run: $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
@@ -96,16 +95,68 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# libFuzzer on the file reader (needs clang: apt-get install clang).
-fuzz: | $(LIBPERF)/.stamp
-	@command -v clang >/dev/null || { echo "make fuzz needs clang: apt-get install clang"; exit 1; }
-	@mkdir -p build-fuzz/tests/fuzz
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" \
-		-Ilib -I$(LIBPERF)/include $(shell pkg-config --cflags $(PKGS)) \
-		tests/fuzz/fuzz_reader.c $(filter-out lib/record.c lib/check.c,$(LIB_SRCS)) \
-		-o $(FUZZ_BIN:build/%=build-fuzz/%) $(shell pkg-config --libs $(PKGS)) -lm
-	@mkdir -p build-fuzz/corpus && cp tests/golden/small.data build-fuzz/corpus/
-	./build-fuzz/tests/fuzz/fuzz_reader -max_total_time=$${FUZZ_SECONDS:-60} build-fuzz/corpus
+# Fuzzing. Four libFuzzer targets (tests/fuzz/): reader (whole files, as read), chunks
+# (chunks written back with right CRCs), events (event descriptions), records (perf record
+# streams). make check runs the crashers kept under tests/fuzz/regress/TARGET/ through a
+# gcc build of each target (sanitized with SANITIZE=...), then each target under libFuzzer
+# for FUZZ_CHECK_SECONDS; make fuzz runs them for FUZZ_SECONDS each. Crashes land in
+# build-fuzz/artifacts/.
+FUZZ_TARGETS := reader chunks events records
+FUZZ_CHECK_SECONDS ?= 8
+FUZZ_SECONDS ?= 60
+FUZZ_LIB_SRCS := $(filter-out lib/record.c lib/check.c,$(LIB_SRCS))
+FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
+FUZZ_CLANG := clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" -Ilib -I$(LIBPERF)/include $(shell pkg-config --cflags $(PKGS))
+
+$(BUILD)/tests/fuzz/run_%: tests/fuzz/run_files.c tests/fuzz/fuzz_%.c $(LIB_OBJS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/run_files.c tests/fuzz/fuzz_$*.c $(LIB_OBJS) $(LDLIBS)
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h | $(LIBPERF)/.stamp
+	@mkdir -p build-fuzz
+	@$(if $(Q),echo "  CLANG   $@")
+	$(Q)$(FUZZ_CLANG) tests/fuzz/fuzz_$*.c $(FUZZ_LIB_SRCS) -o $@ $(shell pkg-config --libs $(PKGS)) -lm
+
+build-fuzz/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(LIB_OBJS)
+	@mkdir -p build-fuzz
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data
+	$(Q)rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds
+	$(Q)./build-fuzz/fuzz_seeds tests/golden/small.data build-fuzz/seeds
+	$(Q)mkdir -p build-fuzz/seeds/reader && cp tests/golden/small.data build-fuzz/seeds/reader/
+	$(Q)touch $@
+
+# FUZZ_TIME=seconds per target
+define run_libfuzzer
+	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/artifacts tests/fuzz/regress/$$t; \
+		echo "# libFuzzer: $$t for $(1) s"; \
+		./build-fuzz/fuzz_$$t -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+			-artifact_prefix=build-fuzz/artifacts/$$t- -print_final_stats=1 \
+			build-fuzz/corpus/$$t build-fuzz/seeds/$$t tests/fuzz/regress/$$t 2>build-fuzz/$$t.log \
+			|| { tail -40 build-fuzz/$$t.log; echo "fuzz $$t: crash; the input is in build-fuzz/artifacts/"; exit 1; }; \
+		grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build-fuzz/$$t.log | tr '\n' ' '; echo; \
+	done
+endef
+
+check-fuzz: $(FUZZ_RUNNERS)
+	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
+		files=$$(find tests/fuzz/regress/$$t -type f 2>/dev/null | sort); \
+		printf '# regression inputs, %s: ' $$t; $(BUILD)/tests/fuzz/run_$$t $$files; \
+	done
+	$(Q)if command -v clang >/dev/null; then \
+		$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build-fuzz/fuzz_%) build-fuzz/seeds/.stamp && \
+		$(MAKE) --no-print-directory fuzz-run FUZZ_TIME=$(FUZZ_CHECK_SECONDS); \
+	else echo "# libFuzzer skipped: no clang (scripts/install-deps.sh installs it)"; fi
+
+fuzz-run:
+	$(call run_libfuzzer,$(FUZZ_TIME))
+
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%) build-fuzz/seeds/.stamp
+	$(MAKE) --no-print-directory fuzz-run FUZZ_TIME=$(FUZZ_SECONDS)
 
 # Mutation check of the core rules (scripts/mutate.sh): every mutant must be killed.
 mutate: | $(LIBPERF)/.stamp

@@ -48,6 +48,10 @@ struct fol_event {
 	int pid, tid;
 	enum fol_kind kind;
 	int evidx;	/* index of the recorded event; -1 for side-band records */
+	/* The record's own time was out of place in its ring buffer (another tool's sampler
+	 * on the same task shares the kernel's sample data, clock included): time is where
+	 * its position puts it, and it measures nothing. */
+	int retimed;
 	union {
 		struct {
 			uint64_t address, ip, error_code;

@@ -254,3 +254,33 @@ uint64_t fol_merge_late(const struct fol_merge *m)
 {
 	return m->late;
 }
+
+size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n)
+{
+	size_t moved = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		/* The neighbours as written: the previous record's (corrected) time, the next
+		 * one's as found. A record without a time (0) has no say. */
+		uint64_t prev = i ? t[i - 1] : 0, next = i + 1 < n ? t[i + 1] : 0;
+		int early, late;
+
+		flagged[i] = 0;
+		if (!t[i])
+			continue;
+		early = prev && t[i] < prev && (!next || next >= prev);
+		/* Too late: ahead of the next record, which itself follows on from the previous
+		 * one. With no previous record, the one after next must say which of the two
+		 * first records is out of place. */
+		if (prev)
+			late = next && t[i] > next && next >= prev;
+		else
+			late = next && i + 2 < n && t[i] > next && t[i + 2] >= next && t[i + 2] < t[i];
+		if (!early && !late)
+			continue;
+		t[i] = prev ? prev : next;
+		flagged[i] = 1;
+		moved++;
+	}
+	return moved;
+}

@@ -32,4 +32,13 @@ size_t fol_merge_peak(const struct fol_merge *m);
 /* Records that arrived older than what was already released (out of order). */
 uint64_t fol_merge_late(const struct fol_merge *m);
 
+/* The times of one ring buffer's records, in the order the kernel wrote them. The kernel
+ * writes a buffer in time order, so a record whose time is out of place against both
+ * neighbours did not get its time from this recording's clock: when another tool samples
+ * the same software event (or tracepoint) on the same task, the kernel prepares one
+ * sample for all of them (do_perf_sw_event()), and the first event's time, in its clock,
+ * goes into every copy. Such a record is given its predecessor's time (its place in the
+ * stream is known, its time is not) and flagged[i] set. Returns how many. */
+size_t fol_merge_retime(uint64_t *times, uint8_t *flagged, size_t n);
+
 #endif

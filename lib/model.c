@@ -46,6 +46,7 @@ struct open_fault {
 	uint64_t alloc_pfn;
 	int filemap_order;
 	int anon_rss, swap_rss;
+	int untimed;		/* closed by a retimed exit (event.h): no latency */
 };
 
 struct thread {
@@ -539,6 +540,10 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 				fo->first_ns = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 			fo->reuse_ns += ns;
 		}
+	} else if (end && f->untimed) {
+		c->untimed++;
+		m->s.untimed++;
+		t->last_exit = 0; /* the next gap has no known start */
 	} else if (end) {
 		uint64_t lat = end - f->start;
 
@@ -725,6 +730,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		}
 		if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
 			m->s.mismatched_exits++;
+		t->f.untimed = ev->retimed;
 		return close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
 	case FOL_EV_PAGE_ALLOC:
 		if (m->o.sampled)

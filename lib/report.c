@@ -154,6 +154,20 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
 			     "lost): counted, but not in latency",
 			     s->unclosed);
+	if (r->st.retimed)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " samples had a time out of place in their ring buffer: another "
+			     "tool sampling the same events on these tasks (e.g. perf record -e "
+			     "minor-faults -p PID) hands them its own sample data, clock included "
+			     "(do_perf_sw_event()); placed by their position, so counts and classes "
+			     "hold, but the %" PRIu64 " faults they closed have no latency or gap",
+			     r->st.retimed, s->untimed);
+	if (r->st.unknown_records)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " records carry event ids this recording does not describe "
+			     "(another tool's events on the same tasks share the kernel's sample data, "
+			     "or the file is damaged): skipped, and faults they would have closed "
+			     "count as unclosed", r->st.unknown_records);
 	if (s->orphan_exits)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " fault exits had no entry (at exec the software events are "
@@ -441,6 +455,10 @@ cJSON *fol_report_json(const struct fol_report *r)
 		cJSON_AddItemToArray(arr, e);
 	}
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
+	add_u64(rec, "retimed_samples", r->st.retimed);
+	add_u64(rec, "unknown_records", r->st.unknown_records);
+	add_u64(rec, "malformed_records", r->st.bad_records);
+	add_u64(rec, "bad_metadata", r->st.bad_metadata);
 	if (lost_samples(r) >= 0)
 		add_u64(rec, "lost_samples", (uint64_t)lost_samples(r));
 	else
@@ -496,6 +514,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 	add_u64(t, "fault_time_ns", total_time);
 	add_u64(t, "unclosed_faults", s->unclosed);
 	add_u64(t, "exits_without_entry", s->orphan_exits);
+	add_u64(t, "untimed_faults", s->untimed);
 	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat)
 								: cJSON_CreateNull());
 	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap)

@@ -21,6 +21,12 @@ struct fol_session {
 	struct fol_event *synth;
 	int nsynth, synth_pos;
 	int live;		/* fed by fol_session_feed(), no reader */
+	/* The chunk being pushed (push_records), kept between chunks to spare allocations. */
+	uint64_t *run_time;
+	size_t *run_off;
+	uint32_t *run_size;
+	uint8_t *run_flag;
+	size_t nrun, run_cap;
 	/* A chunk read while looking for the end of the header, not consumed yet. */
 	int pending;
 	uint32_t ptype;
@@ -242,6 +248,34 @@ int fol_session_ready(const struct fol_session *s)
 	return s->meta && fol_decoder_nr_events(s->dec) > 0;
 }
 
+/* One record of the chunk being pushed: where it is, its time. */
+static int run_add(struct fol_session *s, size_t off, uint32_t size, uint64_t t)
+{
+	if (s->nrun == s->run_cap) {
+		size_t cap = s->run_cap ? s->run_cap * 2 : 1024;
+		uint64_t *tm = realloc(s->run_time, cap * sizeof(*tm));
+		size_t *of = tm ? realloc(s->run_off, cap * sizeof(*of)) : NULL;
+		uint32_t *sz = of ? realloc(s->run_size, cap * sizeof(*sz)) : NULL;
+		uint8_t *fl = sz ? realloc(s->run_flag, cap) : NULL;
+
+		if (tm)
+			s->run_time = tm;
+		if (of)
+			s->run_off = of;
+		if (sz)
+			s->run_size = sz;
+		if (!fl)
+			return -ENOMEM;
+		s->run_flag = fl;
+		s->run_cap = cap;
+	}
+	s->run_time[s->nrun] = t;
+	s->run_off[s->nrun] = off;
+	s->run_size[s->nrun] = size;
+	s->nrun++;
+	return 0;
+}
+
 static int push_records(struct fol_session *s, const char *buf, size_t len);
 
 int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size_t len)
@@ -284,37 +318,49 @@ void fol_session_close(struct fol_session *s)
 	cJSON_Delete(s->phases);
 	cJSON_Delete(s->synth_json);
 	free(s->synth);
+	free(s->run_time);
+	free(s->run_off);
+	free(s->run_size);
+	free(s->run_flag);
 	free(s);
 }
 
 static int push_records(struct fol_session *s, const char *buf, size_t len)
 {
-	size_t off = 0;
+	size_t off = 0, n = 0;
+	int ret = 0, truncated = 0;
 
+	/* First the records' places and times, then the times checked against the order the
+	 * ring buffer was written in (fol_merge_retime), then into the merge. */
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
-		uint64_t t;
-		int ret;
+		uint64_t t = 0;
+		int r;
 
 		memcpy(&h, buf + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size > len - off) {
 			/* The chunk's CRC was right, so the writer wrote this: skip the rest. */
-			s->st.bad_records++;
-			return fol_merge_end_run(s->merge);
+			truncated = 1;
+			break;
 		}
 		s->st.records++;
-		ret = fol_decoder_time(s->dec, buf + off, h.size, &t);
-		if (ret == -ENOENT)
+		r = fol_decoder_time(s->dec, buf + off, h.size, &t);
+		if (r == -ENOENT)
 			s->st.unknown_records++;
-		else if (ret)
+		else if (r)
 			s->st.bad_records++;
-		else if ((ret = fol_merge_push(s->merge, t, buf + off, h.size)))
+		else if ((ret = run_add(s, off, h.size, t)))
 			return ret;
 		off += h.size;
 	}
-	if (off != len)
+	if (truncated || off != len)
 		s->st.bad_records++;
-	return fol_merge_end_run(s->merge);
+	n = s->nrun;
+	s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
+	s->nrun = 0;
+	return ret ? ret : fol_merge_end_run(s->merge);
 }
 
 /* Feed one chunk to the merge; 0 at the end of the file. */
@@ -371,6 +417,11 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 			}
 			if (ret == 0)
 				continue;
+			/* Placed by fol_merge_retime: its own time is another clock's. */
+			if (ev->time && t != ev->time) {
+				ev->time = t;
+				ev->retimed = 1;
+			}
 			if (ev->kind == FOL_EV_LOST)
 				s->st.lost += ev->lost.lost;
 			s->st.events++;

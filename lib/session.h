@@ -20,6 +20,7 @@ struct fol_session_stats {
 	uint64_t bad_metadata;	/* JSON values of the wrong type or range: dropped */
 	uint64_t lost;		/* the kernel dropped these (PERF_RECORD_LOST) */
 	uint64_t out_of_order;	/* arrived after newer ones were released */
+	uint64_t retimed;	/* out of place in their ring buffer: time from position */
 	uint64_t merge_peak;	/* most records held by the merge at once */
 	struct fol_reader_status file;
 };

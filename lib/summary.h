@@ -31,6 +31,7 @@ struct fol_cell {
 	struct fol_hist gap;	/* from the thread's previous fault exit to this entry */
 	uint64_t faults;	/* all faults of the cell, closed or not */
 	uint64_t unclosed;	/* no exit sample: failed, retried away, or lost */
+	uint64_t untimed;	/* closed by an exit whose time was another clock's */
 	uint64_t major;
 	uint64_t sampled_ns;	/* sampled method: cpu-clock samples inside these faults x period */
 };
@@ -55,6 +56,7 @@ struct fol_summary {
 	uint64_t clock_samples, clock_in_fault;
 	struct fol_hist all_lat, all_gap;
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
+	uint64_t untimed;		/* faults whose exit carried another sampler's time */
 	uint64_t first_ns, last_ns;	/* time span of the events seen */
 	uint64_t kind_count[32];	/* events by enum fol_kind */
 	uint64_t lost;

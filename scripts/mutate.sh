@@ -23,6 +23,8 @@ lib/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
 lib/model.c@s/cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/cls = FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
 lib/model.c@s/else if (!write \&\& !f->anon_rss)/else if (!write)/@zero page needs no anon rss
 lib/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
+lib/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
+lib/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
 lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
 EOF
 )

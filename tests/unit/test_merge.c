@@ -127,12 +127,44 @@ static void test_random_streams(void **state)
 	fol_merge_free(m);
 }
 
+/* Another sampler's time in one of the records: placed after its predecessor, flagged;
+ * the rest of the buffer untouched. Out of place early, late, at either end, none. */
+static void test_retime(void **state)
+{
+	uint64_t early[] = { 100, 200, 150000, 300, 400 }; /* 150000: far ahead (late) */
+	uint64_t ahead[] = { 100, 200, 50, 300, 400 };	   /* 50: behind (early) */
+	uint64_t first[] = { 9000, 200, 300, 400 };	   /* the first record late */
+	uint64_t last[] = { 100, 200, 300, 7 };		   /* the last record early */
+	uint64_t sorted[] = { 1, 2, 2, 3, 0, 4 };	   /* 0: no time, no say */
+	uint64_t pair[] = { 500, 100 };			   /* two alone: undecidable */
+	uint8_t f[8];
+
+	(void)state;
+	assert_int_equal(fol_merge_retime(early, f, 5), 1);
+	assert_int_equal(early[2], 200);
+	assert_int_equal(f[2], 1);
+	assert_int_equal(f[1] + f[3], 0);
+	assert_int_equal(fol_merge_retime(ahead, f, 5), 1);
+	assert_int_equal(ahead[2], 200);
+	assert_int_equal(ahead[3], 300);
+	assert_int_equal(fol_merge_retime(first, f, 4), 1);
+	assert_int_equal(first[0], 200);
+	assert_int_equal(f[0], 1);
+	assert_int_equal(fol_merge_retime(last, f, 4), 1);
+	assert_int_equal(last[3], 300);
+	assert_int_equal(fol_merge_retime(sorted, f, 6), 0);
+	assert_int_equal(sorted[4], 0);
+	assert_int_equal(fol_merge_retime(pair, f, 2), 1);
+	assert_int_equal(pair[1], 500); /* the later record is taken as the odd one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_ties_keep_arrival_order),
 		cmocka_unit_test(test_random_streams),
+		cmocka_unit_test(test_retime),
 	};
 
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);

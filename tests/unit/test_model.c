@@ -294,6 +294,34 @@ static void test_unclosed_and_gap(void **state)
 	fol_model_free(m);
 }
 
+/* An exit whose time was another sampler's (retimed by the session): the fault counts
+ * and is classed, but its latency and the next gap are unknown, not invented. */
+static void test_untimed_exit(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x6, 1000);
+	leave(m, PID, PID, BASE, 1500);
+	entry(m, PID, PID, BASE + 4096, 0x6, 2000);
+	feed(m, (struct fol_event){ .time = 2000, .pid = PID, .tid = PID, .retimed = 1,
+				    .kind = FOL_EV_FAULT_EXIT, .exit = { .addr = BASE + 4096 } });
+	entry(m, PID, PID, BASE + 8192, 0x6, 3000);
+	leave(m, PID, PID, BASE + 8192, 3100);
+	s = finish(m);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.unclosed, 0);
+	assert_int_equal(s.orphan_exits, 0);
+	assert_int_equal(s.untimed, 1);
+	assert_int_equal(s.all_lat.count, 2);
+	assert_int_equal(s.all_lat.sum, 600);
+	assert_int_equal(s.all_gap.count, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void test_filters(void **state)
 {
 	struct fol_model_opts o = { .page_size = 4096, .order = 4, .cls = FOL_C_WP_REUSE, .pid = PID };
@@ -409,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_copy_inside_large_folio),
 		cmocka_unit_test(test_munmap_and_unknown),
 		cmocka_unit_test(test_unclosed_and_gap),
+		cmocka_unit_test(test_untimed_exit),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
