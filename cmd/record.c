@@ -51,13 +51,15 @@ static void usage(FILE *f, int stat)
 			"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
 			"page faults, folio allocations and memory-management events.\n"
 			"\n"
-			"  -o, --output FILE      write FILE (default foliostat.data; an existing one is\n"
-			"                         kept as FILE.old)\n");
+			"  -o, --output FILE      write FILE, mode 0600 (default foliostat.data; an existing\n"
+			"                         recording is kept as FILE.old; only recordings, devices\n"
+			"                         and FIFOs are written, never a file through a link)\n");
 	fprintf(f,
 		"  -e, --event EVENT      record EVENT instead of the default set; repeatable.\n"
 		"                         A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
 		"                         minor-faults, major-faults, page-faults, cpu-clock\n"
-		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default %d)\n"
+		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two up to 262144\n"
+		"                         (default %d)\n"
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
 		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"

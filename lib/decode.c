@@ -36,6 +36,7 @@ struct evd {
 	 * (its sample_id trailer); 0 when the event records no time. Computed once so the
 	 * merge reads a record's time without parsing it. */
 	uint32_t time_off, time_from_end;
+	uint32_t cpu_off, cpu_from_end; /* the same for the CPU; 0: none */
 	struct tep_event *tp;
 	struct tep_format_field *f[F_NR];
 };
@@ -166,7 +167,8 @@ static int clean_field(const char *line, size_t len, char *out, size_t cap, char
 
 		while (b && (isalnum((unsigned char)decl[b - 1]) || decl[b - 1] == '_'))
 			b--;
-		if (b == nl || nl - b >= name_cap)
+		/* A type before the name: libtraceevent leaks on a declaration without one. */
+		if (b == nl || nl - b >= name_cap || !b || strspn(decl, " *") >= b)
 			return -EPROTO;
 		memcpy(name, decl + b, nl - b);
 		name[nl - b] = '\0';
@@ -317,6 +319,15 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 		e->time_from_end = (uint32_t)(8 * (1 + !!(st & PERF_SAMPLE_ID) +
 						   !!(st & PERF_SAMPLE_STREAM_ID) +
 						   !!(st & PERF_SAMPLE_CPU) + 1));
+	}
+	if (e->pub.sample_type & PERF_SAMPLE_CPU) {
+		uint64_t st = e->pub.sample_type;
+
+		e->cpu_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
+					8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+					     !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR) +
+					     !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID)));
+		e->cpu_from_end = 16;
 	}
 	e->pub.name = strdup(name->valuestring);
 	e->pub.kind = strdup(kind->valuestring);
@@ -502,6 +513,29 @@ int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, 
 		memcpy(time, (const char *)rec + size - e->time_from_end, 8);
 	}
 	return 0;
+}
+
+int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size)
+{
+	struct perf_event_header h;
+	const struct evd *e;
+	int idx = record_event(d, rec, size);
+	uint32_t cpu;
+
+	if (idx < 0 || !d->ev[idx].cpu_off)
+		return -1;
+	e = &d->ev[idx];
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_SAMPLE) {
+		if (size < e->cpu_off + 4)
+			return -1;
+		memcpy(&cpu, (const char *)rec + e->cpu_off, 4);
+	} else {
+		if (size < sizeof(h) + e->cpu_from_end)
+			return -1;
+		memcpy(&cpu, (const char *)rec + size - e->cpu_from_end, 4);
+	}
+	return cpu < FOL_MAX_CPUS ? (int)cpu : -1;
 }
 
 /* A field's value, bounds-checked against the payload: a hostile file must not make the

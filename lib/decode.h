@@ -43,6 +43,10 @@ const struct fol_evdesc *fol_decoder_event(const struct fol_decoder *d, int idx)
 /* The timestamp of a record, for the merge. -EBADMSG for a malformed record, -ENOENT when
  * it carries no time (unknown event id). */
 int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, uint64_t *time);
+/* The CPU a record was written on (its ring buffer), or -1 when it does not say or says
+ * more than FOL_MAX_CPUS. */
+#define FOL_MAX_CPUS 8192
+int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size);
 /* 1: ev filled (pointers into rec stay valid while rec does); 0: a record type with
  * nothing for foliostat; -EBADMSG: malformed. */
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev);

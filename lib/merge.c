@@ -255,11 +255,13 @@ uint64_t fol_merge_late(const struct fol_merge *m)
 	return m->late;
 }
 
-size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n)
+size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n, int first_known)
 {
 	size_t moved = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	if (first_known && n)
+		flagged[0] = 0;
+	for (size_t i = first_known ? 1 : 0; i < n; i++) {
 		/* The neighbours as written: the previous record's (corrected) time, the next
 		 * one's as found. A record without a time (0) has no say. */
 		uint64_t prev = i ? t[i - 1] : 0, next = i + 1 < n ? t[i + 1] : 0;

@@ -38,7 +38,9 @@ uint64_t fol_merge_late(const struct fol_merge *m);
  * the same software event (or tracepoint) on the same task, the kernel prepares one
  * sample for all of them (do_perf_sw_event()), and the first event's time, in its clock,
  * goes into every copy. Such a record is given its predecessor's time (its place in the
- * stream is known, its time is not) and flagged[i] set. Returns how many. */
-size_t fol_merge_retime(uint64_t *times, uint8_t *flagged, size_t n);
+ * stream is known, its time is not) and flagged[i] set. With first_known, times[0] is
+ * the time of the record before these (the buffer's previous chunk), taken as right.
+ * Returns how many were moved. */
+size_t fol_merge_retime(uint64_t *times, uint8_t *flagged, size_t n, int first_known);
 
 #endif

@@ -27,6 +27,7 @@ struct fol_session {
 	uint32_t *run_size;
 	uint8_t *run_flag;
 	size_t nrun, run_cap;
+	uint64_t *cpu_last;	/* per CPU: the time of the last record of its last chunk */
 	/* A chunk read while looking for the end of the header, not consumed yet. */
 	int pending;
 	uint32_t ptype;
@@ -322,16 +323,30 @@ void fol_session_close(struct fol_session *s)
 	free(s->run_off);
 	free(s->run_size);
 	free(s->run_flag);
+	free(s->cpu_last);
 	free(s);
 }
 
 static int push_records(struct fol_session *s, const char *buf, size_t len)
 {
 	size_t off = 0, n = 0;
-	int ret = 0, truncated = 0;
+	int ret = 0, truncated = 0, cpu = -1;
 
 	/* First the records' places and times, then the times checked against the order the
-	 * ring buffer was written in (fol_merge_retime), then into the merge. */
+	 * ring buffer was written in (fol_merge_retime), then into the merge. A chunk is
+	 * one ring buffer's drain, so one CPU's: the last time of that CPU's previous chunk
+	 * goes first, as the predecessor of this chunk's first record (slot 0, not pushed). */
+	if (len >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, buf, sizeof(h));
+		if (h.size >= sizeof(h) && h.size <= len)
+			cpu = fol_decoder_cpu(s->dec, buf, h.size);
+	}
+	if (cpu >= 0 && !s->cpu_last && !(s->cpu_last = calloc(FOL_MAX_CPUS, sizeof(uint64_t))))
+		return -ENOMEM;
+	if ((ret = run_add(s, 0, 0, cpu >= 0 ? s->cpu_last[cpu] : 0)))
+		return ret;
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 		uint64_t t = 0;
@@ -356,8 +371,11 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	if (truncated || off != len)
 		s->st.bad_records++;
 	n = s->nrun;
-	s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n);
-	for (size_t i = 0; i < n && !ret; i++)
+	if (n > 1)
+		s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n, s->run_time[0] != 0);
+	if (n > 1 && cpu >= 0)
+		s->cpu_last[cpu] = s->run_time[n - 1];
+	for (size_t i = 1; i < n && !ret; i++)
 		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
 	s->nrun = 0;
 	return ret ? ret : fol_merge_end_run(s->merge);

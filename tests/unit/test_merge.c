@@ -140,22 +140,31 @@ static void test_retime(void **state)
 	uint8_t f[8];
 
 	(void)state;
-	assert_int_equal(fol_merge_retime(early, f, 5), 1);
+	assert_int_equal(fol_merge_retime(early, f, 5, 0), 1);
 	assert_int_equal(early[2], 200);
 	assert_int_equal(f[2], 1);
 	assert_int_equal(f[1] + f[3], 0);
-	assert_int_equal(fol_merge_retime(ahead, f, 5), 1);
+	assert_int_equal(fol_merge_retime(ahead, f, 5, 0), 1);
 	assert_int_equal(ahead[2], 200);
 	assert_int_equal(ahead[3], 300);
-	assert_int_equal(fol_merge_retime(first, f, 4), 1);
+	assert_int_equal(fol_merge_retime(first, f, 4, 0), 1);
 	assert_int_equal(first[0], 200);
 	assert_int_equal(f[0], 1);
-	assert_int_equal(fol_merge_retime(last, f, 4), 1);
+	assert_int_equal(fol_merge_retime(last, f, 4, 0), 1);
 	assert_int_equal(last[3], 300);
-	assert_int_equal(fol_merge_retime(sorted, f, 6), 0);
+	assert_int_equal(fol_merge_retime(sorted, f, 6, 0), 0);
 	assert_int_equal(sorted[4], 0);
-	assert_int_equal(fol_merge_retime(pair, f, 2), 1);
+	assert_int_equal(fol_merge_retime(pair, f, 2, 0), 1);
 	assert_int_equal(pair[1], 500); /* the later record is taken as the odd one */
+	/* The buffer's previous chunk ended at 1000: this chunk's first record is behind. */
+	{
+		uint64_t cont[] = { 1000, 20, 1100, 1200 };
+
+		assert_int_equal(fol_merge_retime(cont, f, 4, 1), 1);
+		assert_int_equal(cont[0], 1000);
+		assert_int_equal(cont[1], 1000);
+		assert_int_equal(f[1], 1);
+	}
 }
 
 int main(void)

@@ -1,0 +1,188 @@
+#!/bin/bash
+# Careless command lines, output paths that are not ours, escape sequences chosen by the
+# traced process, targets that die under us, and a second sampler on the same tasks.
+. "$(dirname "$0")/lib.sh"
+need_root
+plan 52
+
+cd "$T"
+W=$(workload_bin fw)
+
+# Numbers: each refused with exit 2 and one line naming the option.
+while IFS='|' read -r args opt; do
+	# shellcheck disable=SC2086
+	"$FOLIOSTAT" $args >out 2>err </dev/null; rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q -- "$opt" err && [ ! -s out ]
+	ok $? "'foliostat $args' refused with exit 2 and one line: $(head -c 120 err)"
+done <<'EOF'
+record -m 1048576 -- true|-m
+record -m 4294967297 -- true|-m
+record -p 4294967297|-p
+record -p 1 --duration inf|--duration
+record -p 1 --duration 1e300|--duration
+record -p 1 --duration nan|--duration
+record --sample-period -1 -- true|--sample-period
+record --mthp= -- true|--mthp
+report --pid 12abc|--pid
+report --time abc,def|--time
+report --order 99999999999999999999K|--order
+__workload fork-reuse --size 99999999999G|--size
+__workload fork-reuse --threads 1e3|--threads
+EOF
+
+# The output path.
+mknod nulldev c 1 3
+"$FOLIOSTAT" record -q -o nulldev -- true 2>err; rc=$?
+is "$rc" 0 "record -o a character device: written"
+[ -c nulldev ] && [ ! -e nulldev.old ]; ok $? "... the device node stays a device, no .old"
+
+ln -s "$T/nowhere" dangling
+"$FOLIOSTAT" record -q -o dangling -- true 2>err; rc=$?
+is "$rc" 1 "a dangling symlink at the output path: exit 1"
+[ ! -e nowhere ] && [ -L dangling ]; ok $? "... its target is not created, the link is left"
+grep -q "symbolic link" err; ok $? "... and the message says why"
+
+echo "precious" >mine.txt
+"$FOLIOSTAT" record -q -o mine.txt -- true 2>err; rc=$?
+is "$rc" 1 "a file that is not a recording: exit 1"
+[ "$(cat mine.txt)" = precious ] && [ ! -e mine.txt.old ]; ok $? "... left untouched"
+
+"$FOLIOSTAT" record -q -o r.data -- true 2>/dev/null
+is "$(stat -c %a r.data)" 600 "a recording is created 0600 (it holds kernel addresses)"
+sum=$(md5sum <r.data)
+"$FOLIOSTAT" record -q -o r.data -- /no/such/command 2>/dev/null; rc=$?
+is "$rc" 127 "a workload that cannot start: exit 127"
+[ "$(md5sum <r.data)" = "$sum" ] && [ ! -e r.data.old ]; ok $? "... the previous recording is untouched, no .old made"
+[ -z "$(find . -name '.r.data.*')" ]; ok $? "... and no temporary left behind"
+
+mkfifo fifo
+"$FOLIOSTAT" record -q -o fifo -- true 2>err; rc=$?
+is "$rc" 1 "a FIFO nobody reads: refused at once (exit 1), not blocked"
+cat fifo >from-fifo &
+reader=$!
+"$FOLIOSTAT" record -q -o fifo -- true 2>err; rc=$?
+wait $reader
+is "$rc" 0 "a FIFO with a reader: written"
+"$FOLIOSTAT" report -i from-fifo >/dev/null; ok $? "... and what came through it reads as a recording"
+[ -p fifo ]; ok $? "... the FIFO is still a FIFO"
+
+# Disk full before the header: the previous recording stays where it is.
+mkdir small
+if mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+	cp r.data small/foliostat.data 2>/dev/null || head -c 60000 r.data >small/foliostat.data
+	head -c 1M /dev/zero >small/fill 2>/dev/null
+	before=$(md5sum <small/foliostat.data)
+	(cd small && "$FOLIOSTAT" record -q -- true 2>../err); rc=$?
+	is "$rc" 1 "disk full before the header: exit 1"
+	[ "$(md5sum <small/foliostat.data)" = "$before" ] && [ ! -e small/foliostat.data.old ]
+	ok $? "... the previous recording is kept as it was, not renamed"
+	grep -q "No space left" err; ok $? "... and the message says the disk is full"
+	umount small
+else
+	ok 0 "# SKIP cannot mount a tmpfs"
+	ok 0 "# SKIP cannot mount a tmpfs"
+	ok 0 "# SKIP cannot mount a tmpfs"
+fi
+
+# Reading: a FIFO, a version-0 file, tui's own name in its messages.
+mkfifo in-fifo
+timeout 10 "$FOLIOSTAT" report -i in-fifo 2>err; rc=$?
+is "$rc" 1 "report of a FIFO: exit 1 at once, no hang"
+grep -q "not a regular file" err; ok $? "... saying it is not a regular file"
+printf 'FOLIOSTA\0\0\0\0\0\0\0\0' >v0.data
+"$FOLIOSTAT" report -i v0.data 2>err; rc=$?
+is "$rc" 1 "a version-0 file: exit 1"
+grep -q "not a foliostat recording" err && ! grep -q newer err; ok $? "... not called newer: $(cat err)"
+"$FOLIOSTAT" tui -i missing.data 2>err </dev/null
+grep -q "^foliostat tui:" err; ok $? "tui's messages say tui: $(cat err)"
+
+# Escape sequences chosen by the traced process: its command line, its thread name, the
+# name of a file it maps. None reaches the terminal as such.
+esc=$(printf 'x\033]0;owned\007\033[2Jy')
+cp /bin/true "$T/$esc"
+"$FOLIOSTAT" record -q -o esc.data -- sh -c "printf '$esc' > /proc/\$\$/comm; i=0; while [ \$i -lt 200 ]; do i=\$((i+1)); done; \"$T/$esc\" '$esc'" 2>/dev/null
+"$FOLIOSTAT" script -S -i esc.data >script.out 2>&1
+"$FOLIOSTAT" report -i esc.data >report.out 2>&1
+! grep -q $'\033' script.out report.out && ! grep -q $'\007' script.out report.out
+ok $? "no ESC or BEL byte in script or report output"
+grep -q 'x\\x1b\]0;owned\\x07\\x1b\[2Jy' report.out; ok $? "... the command line shows them escaped"
+grep -q 'PERF_RECORD_COMM.*\\x1b' script.out; ok $? "... so does the thread name in script"
+grep -q 'PERF_RECORD_MMAP2.*x\\x1b\]0;owned' script.out; ok $? "... and the mapped file's name"
+
+# Attach: a main thread that called pthread_exit() while another thread works, and a
+# process that is only a zombie.
+cat >pexit.c <<'EOF'
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static void *run(void *a)
+{
+	(void)a;
+	for (int i = 0; i < 15; i++) {
+		char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		for (int j = 0; j < (1 << 20); j += 4096)
+			p[j] = 1;
+		munmap(p, 1 << 20);
+		usleep(100000);
+	}
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, run, NULL);
+	pthread_exit(NULL);
+}
+EOF
+if cc -O1 -pthread -o pexit pexit.c 2>/dev/null; then
+	./pexit &
+	pe=$!
+	sleep 0.25
+	start=$(date +%s%N)
+	timeout 20 "$FOLIOSTAT" record -q -p "$pe" -o pe.data 2>err; rc=$?
+	secs=$(( ($(date +%s%N) - start) / 1000000000 ))
+	wait $pe
+	is "$rc" 0 "attach to a process whose main thread exited: recorded"
+	[ "$secs" -lt 5 ]; ok $? "... and the recording ends when its last thread does (${secs}s)"
+	n=$(jr pe.data '.totals.faults')
+	[ "$n" -ge 2048 ] && [ "$n" -le 4000 ]; ok $? "... the worker's faults are there: $n (256 a pass, 13-15 passes seen)"
+	size=$(stat -c %s pe.data)
+	[ "$size" -lt 8000000 ]; ok $? "... without a busy loop filling the file ($size bytes)"
+else
+	for i in 1 2 3 4; do ok 0 "# SKIP no C compiler"; done
+fi
+perl -e '$| = 1; my $p = fork(); if (!$p) { exit 0 } print "$p\n"; sleep 5' >zpid &
+zparent=$!
+sleep 0.5
+timeout 10 "$FOLIOSTAT" record -q -p "$(cat zpid)" -o z.data 2>err; rc=$?
+kill $zparent 2>/dev/null; wait $zparent 2>/dev/null
+is "$rc" 1 "attach to a zombie: exit 1 at once"
+grep -q "zombie" err; ok $? "... saying so: $(cat err)"
+
+# A second sampler: perf attaches its own minor-faults sampler to the recorded workload.
+# The kernel hands foliostat's exit samples perf's sample data (its clock); the figures
+# must still be those of the run without it.
+set_policy $THP/enabled always
+"$FOLIOSTAT" record -q -o alone.data -- "$W" __workload fork-reuse --size 1G 2>/dev/null
+"$FOLIOSTAT" record -q -o two.data -- "$W" __workload fork-reuse --size 1G 2>/dev/null &
+rec=$!
+for i in $(seq 100); do pid=$(pgrep -n -x fw) && break; sleep 0.01; done
+sleep 0.1
+perf record -q -e minor-faults -p "$pid" -o perf.data >/dev/null 2>&1 &
+perf=$!
+wait $rec
+wait $perf 2>/dev/null
+restore_policies
+nperf=$(perf script -i perf.data 2>/dev/null | wc -l)
+retimed=$(jr two.data '.recording.retimed_samples')
+[ "$nperf" -gt 0 ] && [ "$retimed" -gt 0 ]
+ok $? "perf sampled the workload ($nperf samples) and foliostat saw its samples out of place ($retimed)"
+for q in '.totals.unclosed_faults' '.totals.exits_without_entry'; do
+	is "$(jr two.data "$q")" 0 "with perf attached, $q is 0"
+done
+is "$(jr two.data '.totals.faults')" "$(jr two.data '.pmu[] | select(.event=="minor-faults") | .value')" \
+	"with perf attached, every fault is counted (= the kernel's minor-faults counter)"
+q='[.orders[] | select(.order == 9) | .faults.wp_reuse, .folios_allocated, .reuse.faults_per_folio] | @csv'
+is "$(jr two.data "$q")" "$(jr alone.data "$q")" "2M reuse figures equal the run without perf: $(jr alone.data "$q")"
+grep -q "out of place" <("$FOLIOSTAT" report -i two.data 2>&1); ok $? "... and the report says another sampler interfered"
+exit $_fail
