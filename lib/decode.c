@@ -119,15 +119,68 @@ static enum fol_kind kind_of(const char *name)
 	return FOL_EV_OTHER;
 }
 
+/* A field declaration as C writes it, rebuilt token by token into out: identifiers and
+ * '*', each identifier optionally followed by array bounds ("[]", "[16]"); at least one
+ * identifier of type before the name, which is the last identifier (ahead of its bounds).
+ * libtraceevent leaks or misparses on anything else (found by fuzzing: "u[signed long pfn",
+ * a name with no type). 0 and the name, or -EPROTO. */
+static int clean_decl(const char *p, size_t len, char *out, size_t cap, char *name,
+		      size_t name_cap)
+{
+	const char *end = p + len, *last = NULL;
+	size_t o = 0, last_len = 0;
+	int idents = 0;
+
+	while (p < end) {
+		const char *tok = p;
+
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+				p++;
+			last = tok;
+			last_len = (size_t)(p - tok);
+			idents++;
+			while (p < end && *p == '[') { /* bounds right after an identifier */
+				p++;
+				while (p < end && isdigit((unsigned char)*p))
+					p++;
+				if (p >= end || *p != ']' || p - tok > 64)
+					return -EPROTO;
+				p++;
+			}
+		} else if (*p == '*') {
+			p++;
+		} else {
+			return -EPROTO;
+		}
+		if (o + (size_t)(p - tok) + 2 > cap)
+			return -EPROTO;
+		if (o)
+			out[o++] = ' ';
+		memcpy(out + o, tok, (size_t)(p - tok));
+		o += (size_t)(p - tok);
+	}
+	out[o] = '\0';
+	if (idents < 2 || !last || last_len >= name_cap)
+		return -EPROTO;
+	memcpy(name, last, last_len);
+	name[last_len] = '\0';
+	return 0;
+}
+
 /* One "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" line, checked and rewritten into
- * out; its name in name. 0, or -EPROTO when it is not such a line. */
+ * out; its name in name. Its length, or -EPROTO when it is not such a line. */
 static int clean_field(const char *line, size_t len, char *out, size_t cap, char *name,
 		       size_t name_cap)
 {
 	char decl[FOL_FIELD_DECL_MAX + 1];
 	const char *p = line, *end = line + len, *semi;
 	unsigned off, size, sgn;
-	size_t dl, nl;
+	size_t dl;
 	int n, used;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -137,42 +190,12 @@ static int clean_field(const char *line, size_t len, char *out, size_t cap, char
 	p += 6;
 	semi = memchr(p, ';', (size_t)(end - p));
 	dl = semi ? (size_t)(semi - p) : 0;
-	if (!dl || dl > FOL_FIELD_DECL_MAX)
+	if (!dl || dl > FOL_FIELD_DECL_MAX || clean_decl(p, dl, decl, sizeof(decl), name, name_cap))
 		return -EPROTO;
-	for (size_t i = 0; i < dl; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ []*",
-			    p[i]))
-			return -EPROTO;
-	memcpy(decl, p, dl);
-	decl[dl] = '\0';
 	if (sscanf(semi + 1, " offset:%u; size:%u; signed:%u;%n", &off, &size, &sgn, &used) != 3 ||
 	    off > FOL_FIELD_OFFSET_MAX || size > FOL_FIELD_OFFSET_MAX || sgn > 1 ||
 	    semi + 1 + used > end)
 		return -EPROTO;
-	/* The name: the last identifier, after trailing array bounds are taken off
-	 * ("char comm[16]", "__data_loc char[] name"). */
-	nl = dl;
-	for (;;) {
-		while (nl && decl[nl - 1] == ' ')
-			nl--;
-		if (!nl || decl[nl - 1] != ']')
-			break;
-		while (nl && decl[nl - 1] != '[')
-			nl--;
-		if (nl)
-			nl--;
-	}
-	{
-		size_t b = nl;
-
-		while (b && (isalnum((unsigned char)decl[b - 1]) || decl[b - 1] == '_'))
-			b--;
-		/* A type before the name: libtraceevent leaks on a declaration without one. */
-		if (b == nl || nl - b >= name_cap || !b || strspn(decl, " *") >= b)
-			return -EPROTO;
-		memcpy(name, decl + b, nl - b);
-		name[nl - b] = '\0';
-	}
 	n = snprintf(out, cap, "\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%u;\n", decl, off, size,
 		     sgn);
 	return n < 0 || (size_t)n >= cap ? -EPROTO : n;

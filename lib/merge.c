@@ -271,13 +271,12 @@ size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n, int first_known
 		if (!t[i])
 			continue;
 		early = prev && t[i] < prev && (!next || next >= prev);
-		/* Too late: ahead of the next record, which itself follows on from the previous
-		 * one. With no previous record, the one after next must say which of the two
-		 * first records is out of place. */
-		if (prev)
-			late = next && t[i] > next && next >= prev;
-		else
-			late = next && i + 2 < n && t[i] > next && t[i + 2] >= next && t[i + 2] < t[i];
+		/* Too late: ahead of the next two records, which follow on from the previous
+		 * one. Ahead of the next alone is not enough: after a long gap (the CPU was
+		 * idle) the next record may be the one out of place, too early, and the one
+		 * after it says which. */
+		late = next && i + 2 < n && t[i] > next && t[i + 2] >= next && t[i + 2] < t[i] &&
+		       (!prev || next >= prev);
 		if (!early && !late)
 			continue;
 		t[i] = prev ? prev : next;

@@ -3,7 +3,7 @@
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 52
+plan 54
 
 cd "$T"
 W=$(workload_bin fw)
@@ -177,12 +177,17 @@ nperf=$(perf script -i perf.data 2>/dev/null | wc -l)
 retimed=$(jr two.data '.recording.retimed_samples')
 [ "$nperf" -gt 0 ] && [ "$retimed" -gt 0 ]
 ok $? "perf sampled the workload ($nperf samples) and foliostat saw its samples out of place ($retimed)"
+is "$(jr alone.data '.recording.retimed_samples')" 0 "without perf, no sample is out of place"
 for q in '.totals.unclosed_faults' '.totals.exits_without_entry'; do
 	is "$(jr two.data "$q")" 0 "with perf attached, $q is 0"
 done
 is "$(jr two.data '.totals.faults')" "$(jr two.data '.pmu[] | select(.event=="minor-faults") | .value')" \
 	"with perf attached, every fault is counted (= the kernel's minor-faults counter)"
-q='[.orders[] | select(.order == 9) | .faults.wp_reuse, .folios_allocated, .reuse.faults_per_folio] | @csv'
-is "$(jr two.data "$q")" "$(jr alone.data "$q")" "2M reuse figures equal the run without perf: $(jr alone.data "$q")"
+q='.orders[] | select(.order == 9)'
+is "$(jr two.data "$q | .folios_allocated")" "$(jr alone.data "$q | .folios_allocated")" \
+	"with perf attached, the 2M folios are the run's without it: $(jr alone.data "$q | .folios_allocated")"
+# Two runs of the same workload differ by the odd retried fault (seen: +-1 in 262144).
+a=$(jr alone.data "$q | .faults.wp_reuse"); b=$(jr two.data "$q | .faults.wp_reuse")
+[ $((a > b ? a - b : b - a)) -le 8 ]; ok $? "... and so are their reuse faults: $b with perf, $a without"
 grep -q "out of place" <("$FOLIOSTAT" report -i two.data 2>&1); ok $? "... and the report says another sampler interfered"
 exit $_fail

@@ -146,6 +146,9 @@ static void test_long_type(void **state)
 	assert_int_equal(fol_decoder_clean_format("name: x\nID: 1\nformat:\n"
 						  "\tfield:orphan;\toffset:4;\tsize:4;\tsigned:1;\n",
 						  out, FOL_FORMAT_MAX), -EPROTO);
+	assert_int_equal(fol_decoder_clean_format("name: x\nID: 1\nformat:\n"
+						  "\tfield:u[signed long pfn;\toffset:8;\tsize:8;\tsigned:0;\n",
+						  out, FOL_FORMAT_MAX), -EPROTO);
 	/* The kernel's own formats pass, fields intact. */
 	assert_true(fol_decoder_clean_format(rb_fmt_alloc, out, FOL_FORMAT_MAX) > 0);
 	assert_non_null(strstr(out, "\tfield:unsigned long order;\toffset:16;\tsize:8;\tsigned:0;\n"));

@@ -156,6 +156,17 @@ static void test_retime(void **state)
 	assert_int_equal(sorted[4], 0);
 	assert_int_equal(fol_merge_retime(pair, f, 2, 0), 1);
 	assert_int_equal(pair[1], 500); /* the later record is taken as the odd one */
+	/* After a gap (the previous chunk of this CPU ended long ago) the record after the
+	 * first is the early one, not the first late (seen live: an entry was moved back
+	 * 137 ms instead of its exit being placed). */
+	{
+		uint64_t gap[] = { 617000, 754553, 700000, 754555, 754560 };
+
+		assert_int_equal(fol_merge_retime(gap, f, 5, 1), 1);
+		assert_int_equal(gap[1], 754553);
+		assert_int_equal(f[2], 1);
+		assert_int_equal(gap[2], 754553);
+	}
 	/* The buffer's previous chunk ended at 1000: this chunk's first record is behind. */
 	{
 		uint64_t cont[] = { 1000, 20, 1100, 1200 };
