@@ -758,6 +758,24 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 	return 1;
 }
 
+/* A __data_loc/__rel_loc field holds offset | length << 16 of its data: in a hostile
+ * record both can point anywhere, and libtraceevent would read there. */
+static int dynamic_in_bounds(const struct tep_format_field *f, const struct fol_event *ev)
+{
+	uint32_t loc, off, len;
+
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+		return 1;
+	if (f->size != 4)
+		return 0;
+	memcpy(&loc, (const char *)ev->raw + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (uint32_t)f->offset + 4;
+	return off + len <= ev->raw_size;
+}
+
 void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
 			size_t len)
 {
@@ -781,7 +799,9 @@ void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev,
 		if ((unsigned)f->offset + (unsigned)f->size > ev->raw_size)
 			continue;
 		trace_seq_printf(&s, " %s=", f->name);
-		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) {
+		if (!dynamic_in_bounds(f, ev)) {
+			trace_seq_puts(&s, "?");
+		} else if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) {
 			tep_print_field_content(&s, (void *)ev->raw, (int)ev->raw_size,
 						(struct tep_format_field *)f);
 		} else {

@@ -317,6 +317,41 @@ static void test_huge_munmap(void **state)
 	fol_model_free(m);
 }
 
+/* A __data_loc string whose offset and length point past the record: script printed
+ * whatever memory followed (libtraceevent does not check). Now "?". */
+static void test_dynamic_field_bounds(void **state)
+{
+	static const char fmt[] = "name: str\nID: 500\nformat:\n" RB_COMMON
+				  "\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+				  "print fmt: \"%s\", __get_str(name)\n";
+	struct rb_recs recs = { 0 };
+	struct fol_session *s;
+	struct fol_event ev;
+	struct rb b;
+	char text[256];
+	uint32_t raw[6] = { 0, 0, 12u | (4u << 16), 0x00636261 /* "abc" */, 0, 0 };
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_event(&b, "test:str", "tracepoint", RB_ST_TP, 21, fmt);
+	rb_tp(&recs, 21, 100, 100, 1000, raw, 16);
+	raw[2] = 12u | (0x4000u << 16); /* 16 KB from a 16-byte payload */
+	rb_tp(&recs, 21, 100, 100, 1001, raw, 16);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	assert_int_equal(fol_session_open(&s, b.path), 0);
+	assert_int_equal(fol_session_next(s, &ev), 1);
+	fol_decoder_format(fol_session_decoder(s), &ev, text, sizeof(text));
+	assert_string_equal(text, " name=abc");
+	assert_int_equal(fol_session_next(s, &ev), 1);
+	fol_decoder_format(fol_session_decoder(s), &ev, text, sizeof(text));
+	assert_string_equal(text, " name=?");
+	fol_session_close(s);
+	free(recs.b);
+	unlink(b.path);
+}
+
 /* Escape sequences from the traced process (command line, thread names) reach the text
  * report as visible text, never as bytes a terminal obeys. */
 static void test_escapes(void **state)
@@ -366,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_pid_zero),
 		cmocka_unit_test(test_reverse_chunk),
 		cmocka_unit_test(test_huge_munmap),
+		cmocka_unit_test(test_dynamic_field_bounds),
 		cmocka_unit_test(test_escapes),
 	};
 
