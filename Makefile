@@ -138,7 +138,7 @@ define run_libfuzzer
 			-artifact_prefix=build-fuzz/artifacts/$$t- -print_final_stats=1 \
 			build-fuzz/corpus/$$t build-fuzz/seeds/$$t tests/fuzz/regress/$$t 2>build-fuzz/$$t.log \
 			|| { tail -40 build-fuzz/$$t.log; echo "fuzz $$t: crash; the input is in build-fuzz/artifacts/"; exit 1; }; \
-		grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build-fuzz/$$t.log | tr '\n' ' '; echo; \
+		grep -aE "stat::number_of_executed_units|stat::peak_rss_mb" build-fuzz/$$t.log | tr '\n' ' '; echo; \
 	done
 endef
 
