@@ -405,6 +405,38 @@ static cJSON *kernel_counters_json(const struct fol_report *r)
 	return k;
 }
 
+/* A string of the tree made printable (escape.h); 0 when out of memory. */
+static int escape_string(char **str)
+{
+	char buf[4096], *copy;
+	const char *e = fol_escape(*str, buf, sizeof(buf));
+
+	if (e == *str)
+		return 1;
+	copy = strdup(e);
+	if (!copy)
+		return 0;
+	free(*str);
+	*str = copy;
+	return 1;
+}
+
+/* Every key and string value that came from the file, made printable: cJSON escapes
+ * control bytes below 0x20 but passes DEL, C1 controls and invalid UTF-8 through, and
+ * dashboards are not the only readers of this JSON; terminals are too. */
+static int escape_tree(cJSON *j)
+{
+	for (cJSON *c = j ? j->child : NULL; c; c = c->next) {
+		if (c->string && !(c->type & cJSON_StringIsConst) && !escape_string(&c->string))
+			return 0;
+		if (cJSON_IsString(c) && c->valuestring && !escape_string(&c->valuestring))
+			return 0;
+		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !escape_tree(c))
+			return 0;
+	}
+	return 1;
+}
+
 cJSON *fol_report_json(const struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
@@ -580,7 +612,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 			cJSON_Delete(row);
 	}
 	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
-	return j;
+	return escape_tree(j) ? j : (cJSON_Delete(j), NULL);
 }
 
 /* ---- text ---- */

@@ -369,7 +369,8 @@ static void test_escapes(void **state)
 	assert_string_equal(fol_escape("\\x1b", buf, sizeof(buf)), "\\\\x1b");
 	assert_string_equal(fol_escape("\x1b\x1b\x1b", buf, 6), "\\x1b");
 	rb_open(&b);
-	rb_meta(&b, "\"kernel\":\"6.18\\u001b]0;owned\\u0007\",\"warnings\":[\"w\\u001b[31m\"]");
+	rb_meta(&b, "\"kernel\":\"6.18\\u001b]0;owned\\u0007\",\"warnings\":[\"w\\u001b[31m\"],"
+		    "\"command\":[\"c1\\u009b2J\",\"del\\u007f\"]");
 	rb_default_events(&b);
 	rb_comm(&recs, 100, 100, 1500, "x\x1b[2J");
 	rb_fault(&recs, 100, 100, 2000, 0x7f0000000000, 6);
@@ -384,6 +385,11 @@ static void test_escapes(void **state)
 	assert_non_null(strstr(text, "w\\x1b[31m"));
 	assert_non_null(strstr(text, "p\\x1b[1m"));
 	assert_null(strchr(json, '\x1b'));
+	/* JSON too: cJSON lets DEL and C1 controls through as they are. */
+	assert_null(strstr(json, "\xc2\x9b"));
+	assert_null(strchr(json, '\x7f'));
+	assert_non_null(strstr(json, "c1\\\\xc2\\\\x9b2J"));
+	assert_null(strstr(text, "\xc2\x9b"));
 	free(text);
 	free(json);
 	free(recs.b);
