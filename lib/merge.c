@@ -31,15 +31,25 @@ struct fol_merge {
 	size_t n, cap;
 	struct run *open;	/* the run being filled */
 	size_t queued, peak;
+	size_t bytes, max_bytes; /* of the records held; past max_bytes all are released */
 	uint64_t seq;
-	uint64_t round_max, round_prev, limit, released, late;
+	uint64_t round_max, round_prev, limit, released, late, forced;
 	int all;
 	struct run *spent;	/* the popped record's run, freed on the next pop */
 };
 
 struct fol_merge *fol_merge_new(void)
 {
-	return calloc(1, sizeof(struct fol_merge));
+	struct fol_merge *m = calloc(1, sizeof(struct fol_merge));
+
+	if (m)
+		m->max_bytes = FOL_MERGE_MAX_BYTES;
+	return m;
+}
+
+void fol_merge_set_max_bytes(struct fol_merge *m, size_t bytes)
+{
+	m->max_bytes = bytes;
 }
 
 static void run_free(struct run *r)
@@ -187,6 +197,13 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		m->round_max = time;
 	if (++m->queued > m->peak)
 		m->peak = m->queued;
+	m->bytes += size;
+	if (m->bytes > m->max_bytes && m->limit < m->round_max) {
+		/* A file without round markers (damaged, hostile, or a writer that never
+		 * drained) would be held whole: release what is here, as a round would. */
+		m->limit = m->round_max;
+		m->forced++;
+	}
 	return 0;
 }
 
@@ -228,6 +245,7 @@ int fol_merge_pop(struct fol_merge *m, uint64_t *time, const void **rec, size_t 
 	if (x->time > m->released)
 		m->released = x->time;
 	m->queued--;
+	m->bytes -= x->size;
 	if (r->next == r->n) {
 		/* The run is spent; its data stays until the caller is done with the record. */
 		m->spent = r;
@@ -253,6 +271,11 @@ size_t fol_merge_peak(const struct fol_merge *m)
 uint64_t fol_merge_late(const struct fol_merge *m)
 {
 	return m->late;
+}
+
+uint64_t fol_merge_forced(const struct fol_merge *m)
+{
+	return m->forced;
 }
 
 size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n, int first_known)

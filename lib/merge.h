@@ -31,6 +31,12 @@ size_t fol_merge_queued(const struct fol_merge *m);
 size_t fol_merge_peak(const struct fol_merge *m);
 /* Records that arrived older than what was already released (out of order). */
 uint64_t fol_merge_late(const struct fol_merge *m);
+/* Memory bound: past this many bytes of records held, everything held is released as if
+ * a round had ended. Two rounds of a 64-CPU machine with default buffers are 512 MB. */
+#define FOL_MERGE_MAX_BYTES (1024ul << 20)
+void fol_merge_set_max_bytes(struct fol_merge *m, size_t bytes);
+/* How often that bound released records early. */
+uint64_t fol_merge_forced(const struct fol_merge *m);
 
 /* The times of one ring buffer's records, in the order the kernel wrote them. The kernel
  * writes a buffer in time order, so a record whose time is out of place against both

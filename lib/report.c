@@ -162,6 +162,11 @@ static void add_warnings(struct fol_report *r)
 			     "(do_perf_sw_event()); placed by their position, so counts and classes "
 			     "hold, but the %" PRIu64 " faults they closed have no latency or gap",
 			     r->st.retimed, s->untimed);
+	if (r->st.out_of_order)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " records arrived after newer ones had been released (a file "
+			     "with too few round markers, or damaged): events around them may be out "
+			     "of order", r->st.out_of_order);
 	if (r->st.unknown_records)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " records carry event ids this recording does not describe "

@@ -178,6 +178,38 @@ static void test_retime(void **state)
 	}
 }
 
+/* No round markers at all (a hostile or broken file): memory stays bounded, since past
+ * the bound what is held is released as a round would release it. */
+static void test_memory_bound(void **state)
+{
+	struct fol_merge *m = fol_merge_new();
+	char rec[64] = { 0 };
+	uint64_t t;
+	const void *p;
+	size_t size, most = 0;
+	int popped = 0;
+
+	(void)state;
+	fol_merge_set_max_bytes(m, 64 * 1024);
+	for (int i = 0; i < 100000; i++) {
+		assert_int_equal(fol_merge_push(m, (uint64_t)i + 1, rec, sizeof(rec)), 0);
+		if (i % 100 == 99) {
+			assert_int_equal(fol_merge_end_run(m), 0);
+			while (fol_merge_pop(m, &t, &p, &size))
+				popped++;
+		}
+		if (fol_merge_queued(m) > most)
+			most = fol_merge_queued(m);
+	}
+	fol_merge_flush_all(m);
+	while (fol_merge_pop(m, &t, &p, &size))
+		popped++;
+	assert_int_equal(popped, 100000);
+	assert_true(most * sizeof(rec) <= 64 * 1024 + 100 * sizeof(rec));
+	assert_true(fol_merge_forced(m) > 0);
+	fol_merge_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_ties_keep_arrival_order),
 		cmocka_unit_test(test_random_streams),
 		cmocka_unit_test(test_retime),
+		cmocka_unit_test(test_memory_bound),
 	};
 
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);
