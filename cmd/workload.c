@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"  -t, --threads N        split the write pass over N threads (byte mode)\n"
 		"      --swapfile PATH    pageout: make PATH a swap file for the run, remove it after\n"
 		"      --swapin           pageout: read the region back after paging it out\n"
-		"      --readonly         collapse: mprotect the region read-only first\n");
+		"      --readonly         collapse: mprotect the region read-only first\n"
+		"      --loops N          fork-loop: forks and write passes (default 50)\n");
 }
 
 int cmd_workloads(int argc, char **argv)
@@ -60,6 +61,7 @@ int cmd_workload(int argc, char **argv)
 		{ "swapfile", required_argument, NULL, 'W' },
 		{ "swapin", no_argument, NULL, 'I' },
 		{ "readonly", no_argument, NULL, 'R' },
+		{ "loops", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,6 +121,12 @@ int cmd_workload(int argc, char **argv)
 			break;
 		case 'R':
 			o.readonly = 1;
+			break;
+		case 'L':
+			if ((ret = parse_int(optarg, 1, 100000, &o.loops))) {
+				print_bad_number("workload", "--loops", "1 to 100000", optarg, ret);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			usage(stdout);

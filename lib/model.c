@@ -21,9 +21,10 @@
 
 struct folio {
 	uint64_t pfn;
-	uint64_t reuse_ns;	/* latency of its reuse faults */
-	uint32_t reuse;		/* wp_reuse faults taken */
+	uint64_t reuse_ns;	/* latency of its reuse faults in this episode */
+	uint32_t reuse;		/* wp_reuse faults taken in this episode */
 	uint32_t first_ns;	/* latency of the first of them */
+	int counted;		/* an earlier episode counted it among the folios */
 };
 
 struct vma {
@@ -193,7 +194,8 @@ static struct mm *get_mm(struct fol_model *m, int pid)
 			m->last_mm = NULL;
 			return NULL;
 		}
-		m->s.processes++;
+		/* With --pid, only that process counts. */
+		m->s.processes += !m->o.pid || pid == m->o.pid;
 	}
 	m->last_pid = pid;
 	m->last_mm = mm;
@@ -210,25 +212,32 @@ static struct thread *get_thread(struct fol_model *m, int pid, int tid)
 	t = fol_u64map_put(m->threads, (uint64_t)(unsigned)tid, &created);
 	if (t && created) {
 		t->pid = pid;
-		m->s.threads++;
+		m->s.threads += !m->o.pid || pid == m->o.pid;
 	}
 	m->last_tid = tid;
 	m->last_thread = t;
 	return t;
 }
 
-static void fold_reuse(struct fol_model *m, uint64_t key, const struct folio *f)
+/* The folio's reuse episode ends (it is shared again, or gone): into the summary, and
+ * its counts start over. */
+static void end_episode(struct fol_model *m, uint64_t key, struct folio *f)
 {
 	struct fol_reuse *r;
 
 	if (!f->reuse)
 		return;
 	r = &m->s.order[FOL_ORDER_SLOT((int)(key & FOLIO_ORDER_MASK))].reuse;
-	r->folios++;
+	r->folios += !f->counted;
+	r->episodes++;
 	r->faults += f->reuse;
 	r->time_ns += f->reuse_ns;
 	r->surplus_ns += f->reuse_ns - f->first_ns;
 	r->hist[fol_reuse_bucket(f->reuse)]++;
+	f->counted = 1;
+	f->reuse = 0;
+	f->reuse_ns = 0;
+	f->first_ns = 0;
 }
 
 /* drop_orders() for a range larger than the map (a big reservation, or a hostile length):
@@ -260,7 +269,7 @@ static int drop_by_walk(struct fol_model *m, struct mm *mm, uint64_t start, uint
 		struct folio copy;
 
 		if (fol_u64map_del(mm->folios, keys[i], &copy))
-			fold_reuse(m, keys[i], &copy);
+			end_episode(m, keys[i], &copy);
 	}
 	free(keys);
 	return 0;
@@ -290,7 +299,7 @@ static int drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint6
 			if (!(mm->orders & (1u << o)))
 				continue;
 			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
-				fold_reuse(m, a | (uint64_t)o, &copy);
+				end_episode(m, a | (uint64_t)o, &copy);
 		}
 	return 0;
 }
@@ -581,7 +590,7 @@ static int drop_mm(struct fol_model *m, int pid)
 		struct folio *f;
 
 		while ((f = fol_u64map_next(mm.folios, &pos, &key)))
-			fold_reuse(m, key, f);
+			end_episode(m, key, f);
 	}
 	mm_release(&mm);
 	return 0;
@@ -606,6 +615,16 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		return 0;
 	/* get_mm may have moved the parent: look it up again. */
 	parent = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->fork.ppid);
+	/* Its folios are shared with the child now: every reuse episode of the parent ends
+	 * here, and a write after the child is gone starts a new one. */
+	{
+		size_t pos = 0;
+		uint64_t key;
+		struct folio *f;
+
+		while ((f = fol_u64map_next(parent->folios, &pos, &key)))
+			end_episode(m, key, f);
+	}
 	folios = fol_u64map_clone(parent->folios);
 	if (parent->cap)
 		vmas = malloc(sizeof(*vmas) * (size_t)parent->cap);
@@ -614,16 +633,13 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		free(vmas);
 		return -ENOMEM;
 	}
-	/* The child's copy starts with no reuse faults of its own. */
+	/* The child's copies are its own folios: not yet counted among the reused ones. */
 	{
 		size_t pos = 0;
 		struct folio *f;
 
-		while ((f = fol_u64map_next(folios, &pos, NULL))) {
-			f->reuse = 0;
-			f->reuse_ns = 0;
-			f->first_ns = 0;
-		}
+		while ((f = fol_u64map_next(folios, &pos, NULL)))
+			f->counted = 0;
 	}
 	if (vmas)
 		memcpy(vmas, parent->vmas, sizeof(*vmas) * (size_t)parent->nvmas);
@@ -796,10 +812,8 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 		size_t fp = 0;
 		struct folio *f;
 
-		while ((f = fol_u64map_next(mm->folios, &fp, &key))) {
-			fold_reuse(m, key, f);
-			f->reuse = 0;
-		}
+		while ((f = fol_u64map_next(mm->folios, &fp, &key)))
+			end_episode(m, key, f);
 	}
 	*s = m->s;
 	m->s.bins = NULL;

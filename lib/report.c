@@ -364,11 +364,12 @@ static cJSON *reuse_json(const struct fol_reuse *ru, int order)
 	cJSON *o = cJSON_CreateObject(), *h;
 
 	add_u64(o, "folios", ru->folios);
+	add_u64(o, "episodes", ru->episodes);
 	add_u64(o, "faults", ru->faults);
-	cJSON_AddNumberToObject(o, "faults_per_folio", ratio(ru->faults, ru->folios));
+	cJSON_AddNumberToObject(o, "faults_per_folio", ratio(ru->faults, ru->episodes));
 	cJSON_AddNumberToObject(o, "pages_per_fault",
-				ru->faults ? ratio(ru->folios << (order < 0 ? 0 : order), ru->faults) : 0);
-	cJSON_AddNumberToObject(o, "effectiveness", ratio(ru->folios, ru->faults));
+				ru->faults ? ratio(ru->episodes << (order < 0 ? 0 : order), ru->faults) : 0);
+	cJSON_AddNumberToObject(o, "effectiveness", ratio(ru->episodes, ru->faults));
 	add_u64(o, "time_ns", ru->time_ns);
 	add_u64(o, "surplus_time_ns", ru->surplus_ns);
 	h = cJSON_AddArrayToObject(o, "histogram");
@@ -723,15 +724,15 @@ static void print_reuse(const struct fol_report *r, FILE *f)
 		if (!any++) {
 			fprintf(f, "\nReuse batching: write faults on exclusive large folios (1 fault "
 				   "per folio is ideal)\n");
-			fprintf(f, "%7s %9s %9s %12s %11s %14s %11s %12s\n", "order", "folios", "faults",
-				"faults/folio", "pages/fault", "effectiveness", "reuse time",
-				"surplus time");
+			fprintf(f, "%7s %9s %9s %9s %12s %11s %14s %11s %12s\n", "order", "folios",
+				"episodes", "faults", "faults/folio", "pages/fault", "effectiveness",
+				"reuse time", "surplus time");
 		}
-		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %s %s\n",
-			fol_order_size(order, r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
-			(double)ru->faults / (double)ru->folios,
-			(double)(ru->folios << order) / (double)ru->faults,
-			100.0 * (double)ru->folios / (double)ru->faults,
+		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %s %s\n",
+			fol_order_size(order, r->page_size, sz, sizeof(sz)), ru->folios, ru->episodes,
+			ru->faults, (double)ru->faults / (double)ru->episodes,
+			(double)(ru->episodes << order) / (double)ru->faults,
+			100.0 * (double)ru->episodes / (double)ru->faults,
 			fol_fmt_ns_col(ru->time_ns, 1, 11, t1, sizeof(t1)),
 			fol_fmt_ns_col(ru->surplus_ns, 1, 12, t2, sizeof(t2)));
 		fprintf(f, "%7s faults per folio:", "");
@@ -741,8 +742,9 @@ static void print_reuse(const struct fol_report *r, FILE *f)
 		fputc('\n', f);
 	}
 	if (any)
-		fprintf(f, "%7s (pages/fault = folio pages / faults per folio: assumes every page "
-			   "of the folio was written)\n", "");
+		fprintf(f, "%7s (an episode: a folio from the time it is exclusive to the next fork "
+			   "of its owner or its end;\n%7s  per folio = per episode; pages/fault = folio "
+			   "pages / faults per folio, every page written)\n", "", "");
 }
 
 static void print_phases(const struct fol_report *r, FILE *f)

@@ -36,12 +36,16 @@ struct fol_cell {
 	uint64_t sampled_ns;	/* sampled method: cpu-clock samples inside these faults x period */
 };
 
+/* Reuse is counted per episode: from the time a folio becomes exclusive to its owner to
+ * the time it is shared again (the owner forks) or goes away. A program that forks in a
+ * loop gives its 64K folios one episode of 16 faults per fork, not 16 x forks. */
 struct fol_reuse {
-	uint64_t folios;	/* folios that took at least one wp_reuse fault */
+	uint64_t folios;	/* distinct folios that took at least one wp_reuse fault */
+	uint64_t episodes;	/* (folio, episode) pairs with reuse faults: the ratios' base */
 	uint64_t faults;
 	uint64_t time_ns;	/* all their reuse faults */
-	uint64_t surplus_ns;	/* all but each folio's first reuse fault */
-	uint64_t hist[FOL_REUSE_BUCKETS];
+	uint64_t surplus_ns;	/* all but each episode's first reuse fault */
+	uint64_t hist[FOL_REUSE_BUCKETS]; /* episodes by faults in them */
 };
 
 struct fol_order_stats {

@@ -18,6 +18,8 @@
 const struct fol_wl_info fol_workloads[] = {
 	{ "fork-reuse", "populate, fork, the child exits, the parent writes again: "
 			"write-protect reuse faults on exclusive folios" },
+	{ "fork-loop", "populate, then --loops times: fork, the child exits, the parent writes "
+		       "again (reuse counted per fork, not summed over forks)" },
 	{ "cow", "populate, fork, the parent writes while the child is alive: COW copies" },
 	{ "populate", "first touch only: anonymous allocation faults" },
 	{ "pageout", "populate, then MADV_PAGEOUT of the region (needs swap, or --swapfile); "
@@ -241,6 +243,40 @@ static void swap_off(const char *path)
 #define MADV_COLLAPSE 25
 #endif
 
+/* fork-loop: every fork makes the region's folios shared again, and after the child's
+ * exit the parent's writes find them exclusive once more: one reuse episode per folio
+ * and fork. */
+static int fork_loop(const struct fol_wl_opts *o, FILE *ph, char *p, size_t page,
+		     size_t stride, const uint32_t *order)
+{
+	uint64_t forks = 0, writes = 0, t0, start = mono_ns();
+	int loops = o->loops ? o->loops : 50, ret = 0, st;
+	char name[64];
+
+	for (int i = 0; i < loops && !ret; i++) {
+		pid_t pid;
+
+		t0 = mono_ns();
+		pid = fork();
+		if (pid < 0)
+			return -errno;
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, &st, 0);
+		forks += mono_ns() - t0;
+		t0 = mono_ns();
+		ret = write_pass(o, p, page, stride, order);
+		writes += mono_ns() - t0;
+	}
+	/* Totals, laid end to end from the start of the loop: one line each, whatever the
+	 * number of loops. */
+	snprintf(name, sizeof(name), "fork+child-exit x%d", loops);
+	phase(ph, name, start, start + forks);
+	snprintf(name, sizeof(name), "reuse x%d", loops);
+	phase(ph, name, start + forks, start + forks + writes);
+	return ret;
+}
+
 int fol_wl_run(const struct fol_wl_opts *o)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -329,6 +365,10 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		goto done;
 	}
 
+	if (!strcmp(o->name, "fork-loop")) {
+		ret = fork_loop(o, ph, p, page, stride, order);
+		goto done;
+	}
 	t0 = mono_ns();
 	pid = fork();
 	if (pid < 0) {

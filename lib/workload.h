@@ -19,7 +19,7 @@ enum fol_wl_mode {
 };
 
 struct fol_wl_opts {
-	const char *name;	/* "fork-reuse", "cow", "populate" */
+	const char *name;	/* "fork-reuse", "fork-loop", "cow", "populate", ... */
 	size_t size;
 	enum fol_wl_policy policy;
 	size_t stride;		/* bytes between stores in the write pass; page size by default */
@@ -28,6 +28,7 @@ struct fol_wl_opts {
 	const char *phase_file;	/* JSON lines of phase timings, or NULL */
 	const char *swapfile;	/* pageout: set up this swap file for the run, remove it after */
 	int swapin;		/* pageout: read the region back afterwards (swap-in faults) */
+	int loops;		/* fork-loop: forks and write passes (default 50) */
 	int readonly;		/* collapse: make the region read-only first */
 };
 

@@ -280,15 +280,15 @@ static void draw_reuse(struct ui *u, int lines, int cols)
 	for (int i = 0; i < n && y < lines - 3; i++) {
 		const struct fol_reuse *ru = &u->r->s.order[slots[i]].reuse;
 		int order = FOL_SLOT_ORDER(slots[i]);
-		double eff = (double)ru->folios / (double)ru->faults;
+		double eff = (double)ru->episodes / (double)ru->faults;
 
 		if (i == u->reuse_sel)
 			style_on(u, C_SEL, A_REVERSE);
 		mvhline(y, 0, ' ', cols);
 		mvprintw(y, 1, "%6s %8" PRIu64 " %8" PRIu64 " %12.2f %11.2f %s %5.1f%% ",
 			 fol_order_size(order, u->r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
-			 (double)ru->faults / (double)ru->folios,
-			 (double)(ru->folios << order) / (double)ru->faults,
+			 (double)ru->faults / (double)ru->episodes,
+			 (double)(ru->episodes << order) / (double)ru->faults,
 			 fol_fmt_ns_col(ru->surplus_ns, 1, 10, t, sizeof(t)), 100 * eff);
 		if (i == u->reuse_sel)
 			style_off(u, C_SEL, A_REVERSE);

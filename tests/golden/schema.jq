@@ -31,6 +31,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 		t(["orders",$i,"folios_allocated"]; "number"), t(["orders",$i,"faults"]; "object"),
 		t(["orders",$i,"fault_time_ns"]; "object"), lat(["orders",$i,"latency_ns"]),
 		t(["orders",$i,"reuse","folios"]; "number"), t(["orders",$i,"reuse","faults"]; "number"),
+		t(["orders",$i,"reuse","episodes"]; "number"),
 		t(["orders",$i,"reuse","faults_per_folio"]; "number"),
 		t(["orders",$i,"reuse","pages_per_fault"]; "number"),
 		t(["orders",$i,"reuse","effectiveness"]; "number"),
