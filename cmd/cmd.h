@@ -13,5 +13,6 @@ int cmd_report(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
+int cmd_maps(int argc, char **argv);
 
 #endif

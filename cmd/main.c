@@ -17,6 +17,7 @@ static const struct {
 	{ "stat", cmd_stat, "record and report in one go, no file kept (like perf stat)" },
 	{ "tui", cmd_tui, "the report, interactive (same as report --tui)" },
 	{ "script", cmd_script, "print every recorded event, one line each" },
+	{ "maps", cmd_maps, "folio composition of a live process (pagemap, kpageflags)" },
 	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
 	{ "workloads", cmd_workloads, "list the built-in workloads" },
 	/* Internal: how record runs a built-in workload under exec (enable_on_exec). */

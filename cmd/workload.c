@@ -34,7 +34,11 @@ static void usage(FILE *f)
 		"      --swapfile PATH    pageout: make PATH a swap file for the run, remove it after\n"
 		"      --swapin           pageout: read the region back after paging it out\n"
 		"      --readonly         collapse: mprotect the region read-only first\n"
-		"      --loops N          fork-loop: forks and write passes (default 50)\n");
+		"      --loops N          fork-loop: forks and write passes (default 50)\n"
+		"      --hold S           keep the region mapped S seconds at the end (for\n"
+		"                         foliostat maps -p)\n"
+		"      --delay S          wait S seconds after populating, before forking (for\n"
+		"                         foliostat record -p)\n");
 }
 
 int cmd_workloads(int argc, char **argv)
@@ -62,6 +66,8 @@ int cmd_workload(int argc, char **argv)
 		{ "swapin", no_argument, NULL, 'I' },
 		{ "readonly", no_argument, NULL, 'R' },
 		{ "loops", required_argument, NULL, 'L' },
+		{ "hold", required_argument, NULL, 'H' },
+		{ "delay", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,6 +128,18 @@ int cmd_workload(int argc, char **argv)
 		case 'R':
 			o.readonly = 1;
 			break;
+		case 'H':
+		case 'D': {
+			double secs;
+
+			if ((ret = fol_parse_seconds(optarg, 0, 3600, &secs))) {
+				print_bad_number("workload", c == 'H' ? "--hold" : "--delay",
+						 "seconds (up to 3600)", optarg, ret);
+				return EXIT_USAGE;
+			}
+			*(c == 'H' ? &o.hold_ms : &o.delay_ms) = (unsigned)(secs * 1000);
+			break;
+		}
 		case 'L':
 			if ((ret = parse_int(optarg, 1, 100000, &o.loops))) {
 				print_bad_number("workload", "--loops", "1 to 100000", optarg, ret);

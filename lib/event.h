@@ -28,6 +28,7 @@ enum fol_kind {
 	FOL_EV_EXIT,		/* PERF_RECORD_EXIT */
 	FOL_EV_LOST,		/* PERF_RECORD_LOST / LOST_SAMPLES */
 	FOL_EV_CLOCK,		/* cpu-clock sample (the sampled latency method) */
+	FOL_EV_FOLIOS,		/* folios found in the page tables at attach (synthesized) */
 	FOL_EV_NR_KINDS,
 };
 
@@ -92,6 +93,10 @@ struct fol_event {
 		struct {
 			uint64_t lost;
 		} lost;
+		struct {
+			uint64_t start, n; /* n naturally aligned folios laid end to end */
+			int order;
+		} folios;
 		struct {
 			uint64_t period;	/* ns of CPU time the sample stands for */
 			int in_fault;		/* its kernel call chain is in the fault handler */

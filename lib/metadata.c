@@ -92,11 +92,23 @@ static const struct field phase[] = {
 
 static const struct field synth_map[] = { STR("start"), STR("end"), STR("file"), END };
 static const struct field a_synth_map[] = { { NULL, T_OBJ, 0, 0, synth_map } };
+/* A run of folios from the page tables; n bounded so that a file cannot make the model
+ * insert more folios than a process of 256 TiB of 4K pages could hold at once. */
+static const struct field synth_run[] = {
+	STR("start"),
+	INT("order", 0, FOL_MAX_ORDER),
+	INT("n", 1, 1ull << 36),
+	END,
+};
+static const struct field a_synth_run[] = { { NULL, T_OBJ, 0, 0, synth_run } };
 static const struct field synth[] = {
 	INT("pid", 1, FOL_PID_MAX),
 	INT("time_ns", 0, U63),
 	{ "comm", T_MAP, 0, 0, a_string },
 	{ "maps", T_ARR, 0, 0, a_synth_map },
+	{ "folios", T_ARR, 0, 0, a_synth_run },
+	INT("unaligned_folios", 0, U63),
+	STR("folios_error"),
 	END,
 };
 

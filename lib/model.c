@@ -70,6 +70,7 @@ struct fol_model {
 	struct mm *last_mm;
 	struct fol_summary s;
 	size_t bins_cap;
+	uint64_t seeded_total;
 	uint64_t t0;
 };
 
@@ -652,6 +653,32 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 	return 0;
 }
 
+/* Folios found in the page tables at attach: into the folio map, as if the faults that
+ * made them had been recorded. Bounded, since a file says how many. */
+#define SEED_MAX (1u << 26)
+
+static int seed_folios(struct fol_model *m, const struct fol_event *ev)
+{
+	struct mm *mm = get_mm(m, ev->pid);
+	uint64_t size = (uint64_t)m->o.page_size << ev->folios.order;
+
+	if (!mm)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < ev->folios.n; i++) {
+		uint64_t a = ev->folios.start + i * size;
+
+		if (m->seeded_total >= SEED_MAX || a < ev->folios.start) {
+			m->s.seed_dropped += ev->folios.n - i;
+			return 0;
+		}
+		if (folio_insert(m, mm, a, ev->folios.order, 0))
+			return -ENOMEM;
+		m->s.seeded[ev->folios.order]++;
+		m->seeded_total++;
+	}
+	return 0;
+}
+
 /* Sampled method: a thread is always inside its next fault, which began at its previous
  * exit; nothing opens it but that. */
 static void open_sampled(struct thread *t, uint64_t time)
@@ -695,6 +722,8 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_LOST:
 		m->s.lost += ev->lost.lost;
 		return 0;
+	case FOL_EV_FOLIOS:
+		return seed_folios(m, ev);
 	case FOL_EV_HUGE:
 		m->s.huge_events++;
 		return 0;

@@ -27,6 +27,7 @@
 #include "counters.h"
 #include "file.h"
 #include "kprobe.h"
+#include "maps.h"
 #include "tracepoint.h"
 
 const char *const fol_default_tracepoints[] = {
@@ -794,6 +795,31 @@ static int write_counters_pmu(struct rec *r)
 /* Attached to a running process, the kernel reports no MMAP/COMM for what existed before:
  * read them from /proc (as perf synthesizes them), so that faults on file mappings are
  * told from anonymous ones and threads have names. */
+/* The folios the attached process holds already, from its page tables: without them
+ * every write-protect fault on memory older than the attach would have order "unknown". */
+static void add_seed(struct rec *r, cJSON *synth)
+{
+	struct fol_maps *fm;
+	uint64_t unaligned;
+	int ret = fol_maps_read(r->o->pid, "", 1, &fm);
+
+	if (ret) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "%s",
+			 ret == -EPERM ? "page frame numbers and page flags need root"
+				       : strerror(-ret));
+		cJSON_AddStringToObject(synth, "folios_error", why);
+		fol_msgs_add(&r->res->warnings, "folios of pid %d not read from its page tables "
+				 "(%s): faults on memory older than the attach have order unknown",
+			     r->o->pid, why);
+		return;
+	}
+	cJSON_AddItemToObject(synth, "folios", fol_maps_seed_json(fm, &unaligned));
+	cJSON_AddNumberToObject(synth, "unaligned_folios", (double)unaligned);
+	fol_maps_free(fm);
+}
+
 static int write_synth(struct rec *r, uint64_t now)
 {
 	char path[64], line[4352], comm[64];
@@ -843,6 +869,7 @@ static int write_synth(struct rec *r, uint64_t now)
 	}
 	if (f)
 		fclose(f);
+	add_seed(r, j);
 	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
 	cJSON_Delete(j);
 	return ret;

@@ -186,6 +186,17 @@ static void add_warnings(struct fol_report *r)
 			     "%" PRIu64 " wp_reuse faults hit folios allocated before the recording "
 			     "started: order unknown",
 			     unknown_reuse);
+	if (str(r->synth, "folios_error"))
+		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
+					   "tables (%s): faults on memory older than the attach have "
+					   "order unknown", str(r->synth, "folios_error"));
+	if (num(r->synth, "unaligned_folios", 0) > 0)
+		fol_msgs_add(&r->warnings, "%.0f folios in the page tables at attach were not naturally "
+					   "aligned (moved by mremap): not seeded, faults on them have "
+					   "order unknown", num(r->synth, "unaligned_folios", 0));
+	if (s->seed_dropped)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach were over "
+					   "foliostat's bound of 2^26 and not seeded", s->seed_dropped);
 	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
 		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
 					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
@@ -259,6 +270,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->after = dup(fol_session_counters_after(sess));
 	r->end = dup(fol_session_end(sess));
 	r->phases = dup(fol_session_phases(sess));
+	r->synth = dup(fol_session_synth(sess));
 	dec = fol_session_decoder(sess);
 	r->nevents = fol_decoder_nr_events(dec);
 	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
@@ -318,6 +330,7 @@ void fol_report_free(struct fol_report *r)
 	cJSON_Delete(r->after);
 	cJSON_Delete(r->end);
 	cJSON_Delete(r->phases);
+	cJSON_Delete(r->synth);
 	free(r->events);
 	fol_msgs_free(&r->warnings);
 	memset(r, 0, sizeof(*r));
@@ -494,6 +507,20 @@ cJSON *fol_report_json(const struct fol_report *r)
 	}
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
 	add_u64(rec, "retimed_samples", r->st.retimed);
+	{
+		cJSON *seeded = cJSON_AddArrayToObject(rec, "seeded_folios");
+
+		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+			cJSON *e;
+
+			if (!s->seeded[o])
+				continue;
+			e = cJSON_CreateObject();
+			cJSON_AddNumberToObject(e, "order", o);
+			add_u64(e, "folios", s->seeded[o]);
+			cJSON_AddItemToArray(seeded, e);
+		}
+	}
 	add_u64(rec, "unknown_records", r->st.unknown_records);
 	add_u64(rec, "malformed_records", r->st.bad_records);
 	add_u64(rec, "bad_metadata", r->st.bad_metadata);
@@ -623,6 +650,25 @@ cJSON *fol_report_json(const struct fol_report *r)
 
 /* ---- text ---- */
 
+/* Folios the folio map got from the page tables at attach rather than from faults. */
+static void print_seeded(const struct fol_report *r, FILE *f)
+{
+	uint64_t total = 0;
+	char sz[16];
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		total += r->s.seeded[o];
+	if (!total)
+		return;
+	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at attach (pagemap + "
+		   "kpageflags):", total);
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		if (r->s.seeded[o])
+			fprintf(f, " %s %" PRIu64, fol_order_size(o, r->page_size, sz, sizeof(sz)),
+				r->s.seeded[o]);
+	fputc('\n', f);
+}
+
 static void print_header(const struct fol_report *r, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
@@ -657,6 +703,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 			   "and means only\n", num(r->meta, "sample_period_ns", 0));
 	else
 		fprintf(f, "# latency:  none: counts and classes only\n");
+	print_seeded(r, f);
 	if (r->filter[0])
 		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));
 	for (int i = 0; i < r->warnings.n; i++)

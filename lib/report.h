@@ -20,6 +20,7 @@ struct fol_report {
 	struct fol_summary s;
 	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
 	cJSON *pmu, *before, *after, *end, *phases;
+	cJSON *synth;		/* attach: threads, mappings and folios at the start */
 	struct fol_report_event *events;
 	int nevents;
 	struct fol_session_stats st;

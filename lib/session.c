@@ -80,7 +80,7 @@ static void take_json(struct fol_session *s, uint32_t type, cJSON **slot, const 
 
 static void add_synth(struct fol_session *s, const void *buf, size_t len)
 {
-	const cJSON *maps, *comms, *m;
+	const cJSON *maps, *comms, *runs, *m;
 	int pid, n = 0;
 	uint64_t t;
 
@@ -93,7 +93,9 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 	t = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "time_ns"));
 	maps = cJSON_GetObjectItemCaseSensitive(s->synth_json, "maps");
 	comms = cJSON_GetObjectItemCaseSensitive(s->synth_json, "comm");
-	s->synth = calloc((size_t)(cJSON_GetArraySize(maps) + cJSON_GetArraySize(comms)) + 1,
+	runs = cJSON_GetObjectItemCaseSensitive(s->synth_json, "folios");
+	s->synth = calloc((size_t)(cJSON_GetArraySize(maps) + cJSON_GetArraySize(comms) +
+				   cJSON_GetArraySize(runs)) + 1,
 			  sizeof(*s->synth));
 	if (!s->synth || pid <= 0)
 		return;
@@ -129,6 +131,25 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 		e->mmap.filename = file->valuestring;
 		if (strtoull(hi->valuestring, NULL, 16) > e->mmap.start)
 			n++;
+	}
+	/* After the mappings: the folios they hold (types and ranges checked in metadata.c). */
+	cJSON_ArrayForEach(m, runs)
+	{
+		const cJSON *start = cJSON_GetObjectItemCaseSensitive(m, "start");
+		const cJSON *order = cJSON_GetObjectItemCaseSensitive(m, "order");
+		const cJSON *count = cJSON_GetObjectItemCaseSensitive(m, "n");
+		struct fol_event *e = &s->synth[n];
+
+		if (!start || !order || !count)
+			continue;
+		e->kind = FOL_EV_FOLIOS;
+		e->evidx = -1;
+		e->time = t;
+		e->pid = e->tid = pid;
+		e->folios.start = strtoull(start->valuestring, NULL, 16);
+		e->folios.order = (int)order->valuedouble;
+		e->folios.n = (uint64_t)count->valuedouble;
+		n++;
 	}
 	s->nsynth = n;
 }
@@ -489,6 +510,11 @@ const cJSON *fol_session_end(const struct fol_session *s)
 const cJSON *fol_session_phases(const struct fol_session *s)
 {
 	return s->phases;
+}
+
+const cJSON *fol_session_synth(const struct fol_session *s)
+{
+	return s->synth_json;
 }
 
 struct fol_session_stats fol_session_stats(const struct fol_session *s)

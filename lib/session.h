@@ -47,6 +47,7 @@ const cJSON *fol_session_counters_after(const struct fol_session *s);
 const cJSON *fol_session_pmu(const struct fol_session *s);
 const cJSON *fol_session_end(const struct fol_session *s);
 const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be empty */
+const cJSON *fol_session_synth(const struct fol_session *s); /* attach: NULL otherwise */
 struct fol_session_stats fol_session_stats(const struct fol_session *s);
 
 #endif

@@ -66,6 +66,9 @@ struct fol_summary {
 	uint64_t lost;
 	uint64_t threads, processes;
 	uint64_t huge_events;		/* khugepaged/collapse tracepoints seen */
+	/* Folios put in the folio map from the page tables at attach, by order; and those
+	 * the bound on seeding left out. */
+	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
 	int nbins;

@@ -335,6 +335,8 @@ int fol_wl_run(const struct fol_wl_opts *o)
 	}
 	if (!strcmp(o->name, "populate"))
 		goto done;
+	if (o->delay_ms)
+		usleep((useconds_t)o->delay_ms * 1000); /* time for record -p to attach */
 	if (!strcmp(o->name, "pageout")) {
 		t0 = mono_ns();
 		if (madvise(p, o->size, MADV_PAGEOUT) < 0)
@@ -395,6 +397,8 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		waitpid(pid, &st, 0);
 	}
 done:
+	if (o->hold_ms)
+		usleep((useconds_t)o->hold_ms * 1000); /* for foliostat maps -p to look at it */
 	if (order)
 		munmap(order, o->size / page * sizeof(*order));
 	munmap(raw, o->size + PMD_SIZE);

@@ -29,6 +29,8 @@ struct fol_wl_opts {
 	const char *swapfile;	/* pageout: set up this swap file for the run, remove it after */
 	int swapin;		/* pageout: read the region back afterwards (swap-in faults) */
 	int loops;		/* fork-loop: forks and write passes (default 50) */
+	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
+	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
 };
 

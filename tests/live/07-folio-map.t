@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 7
+plan 16
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -35,4 +35,40 @@ pid=$(jr loop.data .recording.pid)
 is "$(jr loop.data .totals.processes)" 51 "the whole recording: the parent and its 50 children"
 is "$("$FOLIOSTAT" report --json -i loop.data --pid "$pid" | jq -c '[.totals.processes, .totals.threads]')" "[1,1]" \
 	"report --pid: one process, one thread"
+# Attach to a process whose 64K folios predate the attach; it then forks and writes them.
+# The folio map is seeded from its page tables: no reuse fault of order unknown.
+"$fw" __workload fork-reuse --size 32M --policy mthp --delay 1 &
+w=$!
+sleep 0.5
+"$FOLIOSTAT" record -q -o att.data -p "$w" 2>err; rc=$?
+wait $w
+is "$rc" 0 "attach: recorded"
+seeded=$(jr att.data '.recording.seeded_folios[] | select(.order == 4) | .folios')
+within "$seeded" 512 515; ok $? "attach: the 64K folios seeded from the page tables ($seeded)"
+is "$(jr att.data '[.orders[] | select(.order == -1) | .faults.wp_reuse // 0] | add // 0')" 0 \
+	"attach: no wp_reuse fault of order unknown"
+is "$(jr att.data '.orders[] | select(.order == 4) | [.reuse.faults, .reuse.faults_per_folio] | @csv')" "8192,16" \
+	"attach: 8192 reuse faults on 64K folios, 16 per folio"
+"$FOLIOSTAT" report -i att.data | grep -q "^# seeded: .*64K 5"; ok $? "attach: the report says which folios were seeded and how"
+
+# foliostat maps of a process holding a known number of 64K and PMD-mapped 2M folios.
+region() { jq -c '.vmas[] | select(.anon_bytes >= 33554432)' "$1"; }
+"$fw" __workload populate --size 32M --policy mthp --hold 2 &
+w=$!
+sleep 1
+"$FOLIOSTAT" maps -p "$w" --json >m64.json; rc=$?
+wait $w
+is "$rc" 0 "maps -p: exit 0"
+is "$(region m64.json | jq -c '[.orders[] | {order, folios}]')" '[{"order":4,"folios":512}]' \
+	"maps: the 32M region holds 512 folios of 64K, nothing else"
+set_policy "$THP/hugepages-64kB/enabled" never
+"$fw" __workload populate --size 32M --policy thp --hold 2 &
+w=$!
+sleep 1
+"$FOLIOSTAT" maps -p "$w" --json >m2m.json
+"$FOLIOSTAT" maps -p "$w" >m2m.txt
+wait $w
+is "$(region m2m.json | jq -c '[[.orders[] | {order, folios}], .pmd_mapped_folios]')" '[[{"order":9,"folios":16}],16]' \
+	"maps: 16 folios of 2M, all PMD-mapped"
+grep -q "2M *16 folios .*16 PMD-mapped, 0 PTE-mapped" m2m.txt; ok $? "maps: the text says so"
 exit $_fail

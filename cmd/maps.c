@@ -1,0 +1,154 @@
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "maps.h"
+#include "metadata.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliostat maps [--json] [--vmas] -p PID\n"
+		"       foliostat maps [--json] [--vmas] -- command [args]\n"
+		"\n"
+		"The folio composition of a process's anonymous memory, from its page tables\n"
+		"(pagemap and kpageflags, as the kernel's tools/mm/thpmaps reads them): memory by\n"
+		"folio size, PMD-mapped, partially mapped and unaligned folios. With a command,\n"
+		"the snapshot is taken as it exits (its memory still mapped). Needs root.\n"
+		"\n"
+		"  -p, --pid PID   a running process\n"
+		"      --vmas      each VMA as well as the total\n"
+		"      --json      schema foliostat/maps/v1\n"
+		"  -h, --help      this text\n");
+}
+
+static void print_maps(const struct fol_maps *m, int json, int vmas)
+{
+	if (json) {
+		cJSON *j = fol_maps_json(m);
+		char *s = j ? cJSON_Print(j) : NULL;
+
+		if (s)
+			puts(s);
+		free(s);
+		cJSON_Delete(j);
+	} else {
+		fol_maps_text(m, vmas, stdout);
+	}
+}
+
+/* Run argv under ptrace until it exits: its memory is still there at the exit stop
+ * (PTRACE_EVENT_EXIT). Signals go through to it. 0 and *status, or -errno. */
+static int run_to_exit(char **argv, int json, int vmas, int *status)
+{
+	pid_t pid = fork();
+	int st, ret = 0, taken = 0;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execvp(argv[0], argv);
+		fprintf(stderr, "foliostat maps: cannot execute '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFSTOPPED(st))
+		return -ECHILD;
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	for (;;) {
+		if (waitpid(pid, &st, 0) < 0)
+			return -errno;
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			break;
+		if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8)) && !taken) {
+			struct fol_maps *m;
+
+			taken = 1;
+			ret = fol_maps_read(pid, "", 0, &m);
+			if (!ret) {
+				print_maps(m, json, vmas);
+				fol_maps_free(m);
+			}
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+			continue;
+		}
+		/* A signal for the workload: deliver it (a stop is not one foliostat made). */
+		ptrace(PTRACE_CONT, pid, NULL,
+		       (void *)(long)(WIFSTOPPED(st) && WSTOPSIG(st) != SIGTRAP ? WSTOPSIG(st) : 0));
+	}
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return ret;
+}
+
+static int print_error(int err, int pid)
+{
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "foliostat maps: the page frame numbers and page flags of pid %d "
+				"(/proc/PID/pagemap, /proc/kpageflags) need root: run as root\n", pid);
+	else if (err == -ENOENT)
+		fprintf(stderr, "foliostat maps: no process %d\n", pid);
+	else
+		fprintf(stderr, "foliostat maps: cannot read the page tables of pid %d: %s\n", pid,
+			strerror(-err));
+	return 1;
+}
+
+int cmd_maps(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "vmas", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fol_maps *m;
+	int c, ret, pid = 0, json = 0, vmas = 0, status = 0;
+
+	while ((c = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if ((ret = parse_int(optarg, 1, FOL_PID_MAX, &pid))) {
+				print_bad_number("maps", "-p", "a process id", optarg, ret);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'v':
+			vmas = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!pid == (optind >= argc)) {
+		fprintf(stderr, "foliostat maps: give -p PID or a command (not both)\n");
+		return EXIT_USAGE;
+	}
+	if (!pid) {
+		ret = run_to_exit(argv + optind, json, vmas, &status);
+		return ret ? print_error(ret, 0) : status;
+	}
+	ret = fol_maps_read(pid, "", 0, &m);
+	if (ret)
+		return print_error(ret, pid);
+	print_maps(m, json, vmas);
+	fol_maps_free(m);
+	return 0;
+}
