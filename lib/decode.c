@@ -22,12 +22,13 @@
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
 	F_ADDR, F_LEN, F_START, F_LEN_IN, F_BEHAVIOR, F_OLD_LEN, F_NEW_LEN, F_FLAGS,
-	F_NEW_ADDR, F_NR
+	F_NEW_ADDR, F_RET, F_NR
 };
 
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
 	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
+	"ret",
 };
 
 struct evd {
@@ -66,6 +67,7 @@ static const struct {
 	{ "filemap:mm_filemap_add_to_page_cache", FOL_EV_FILEMAP_ADD },
 	{ "syscalls:sys_enter_munmap", FOL_EV_MUNMAP },
 	{ "syscalls:sys_enter_mremap", FOL_EV_MREMAP },
+	{ "syscalls:sys_exit_mremap", FOL_EV_MREMAP_EXIT },
 	{ "syscalls:sys_enter_madvise", FOL_EV_MADVISE },
 	{ "tlb:tlb_flush", FOL_EV_TLB_FLUSH },
 	{ "cpu-clock", FOL_EV_CLOCK },
@@ -634,6 +636,9 @@ static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
 		ev->vm.new_len = field(e, F_NEW_LEN, ev);
 		ev->vm.flags = field(e, F_FLAGS, ev);
 		ev->vm.new_addr = field(e, F_NEW_ADDR, ev);
+		break;
+	case FOL_EV_MREMAP_EXIT:
+		ev->vm.ret = (int64_t)field(e, F_RET, ev);
 		break;
 	default:
 		break;

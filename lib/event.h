@@ -18,6 +18,7 @@ enum fol_kind {
 	FOL_EV_FILEMAP_ADD,	/* filemap:mm_filemap_add_to_page_cache */
 	FOL_EV_MUNMAP,		/* syscalls:sys_enter_munmap */
 	FOL_EV_MREMAP,		/* syscalls:sys_enter_mremap */
+	FOL_EV_MREMAP_EXIT,	/* syscalls:sys_exit_mremap: where the range went */
 	FOL_EV_MADVISE,		/* syscalls:sys_enter_madvise */
 	FOL_EV_HUGE,		/* huge_memory:* (khugepaged, collapse) */
 	FOL_EV_MIGRATE,		/* migrate:* */
@@ -73,6 +74,7 @@ struct fol_event {
 		struct {
 			uint64_t start, len, new_len, new_addr, flags;
 			int64_t behavior;
+			int64_t ret;	/* sys_exit_*: the new address, or -errno */
 		} vm;
 		struct {
 			uint64_t pfn;

@@ -32,7 +32,33 @@ struct vma {
 	int file;
 };
 
+/* A folio taken out of the map while mremap moves its range. */
+struct moved {
+	uint64_t key;
+	struct folio f;
+};
+
+/* An mremap between its entry and its exit: mmap_lock makes it the only one of its mm. */
+struct move {
+	int tid;		/* 0: none in flight */
+	uint64_t start, len, new_len;
+	int file;
+	struct moved *v;
+	size_t n, cap;
+};
+
+/* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
+ * and faults there have order unknown for that reason. */
+struct range {
+	uint64_t start, end;
+};
+
 struct mm {
+	struct move move;
+	struct range *unaligned;
+	int nunaligned;
+	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
+	int seeded;		/* its folio map was seeded from the page tables at attach */
 	struct fol_u64map *folios; /* key: folio base address | order */
 	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
 	int last_vma;		   /* where the last lookup hit */
@@ -43,6 +69,8 @@ struct mm {
 struct open_fault {
 	uint64_t start, address, error_code;
 	int alloc_order;	/* largest user folio allocated, -1 none */
+	int last_order;		/* the last user folio allocated, -1 none */
+	uint64_t last_pfn;
 	uint64_t samples, period; /* sampled method: cpu-clock samples in the handler */
 	uint64_t alloc_pfn;
 	int filemap_order;
@@ -77,6 +105,34 @@ struct fol_model {
 static const char *const class_names[FOL_NR_CLASSES] = {
 	"anon_alloc", "anon_zero", "wp_reuse", "wp_copy", "file", "swap_in", "other",
 };
+
+static const struct {
+	const char *name, *text;
+} unknown_names[FOL_NR_UNKNOWN] = {
+	[FOL_U_BEFORE] = { "before_recording", "anonymous folios allocated before the recording "
+		"began (during exec, before the events were enabled)" },
+	[FOL_U_NOT_SEEDED] = { "not_seeded", "anonymous folios not among those read from the "
+		"page tables at attach (not naturally aligned, or made since by the kernel without "
+		"a recorded fault: collapse, migration)" },
+	[FOL_U_MOVED_UNALIGNED] = { "moved_unaligned", "folios that mremap moved to an address "
+		"not aligned to their size" },
+	[FOL_U_MREMAP_UNSEEN] = { "mremap_unseen", "memory of a process that moved it with "
+		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
+	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache: no folio "
+		"was added in the fault, so its order is not in the events" },
+	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
+		"was allocated outside the fault" },
+};
+
+const char *fol_unknown_name(enum fol_unknown u)
+{
+	return u < FOL_NR_UNKNOWN ? unknown_names[u].name : "?";
+}
+
+const char *fol_unknown_text(enum fol_unknown u)
+{
+	return u < FOL_NR_UNKNOWN ? unknown_names[u].text : "?";
+}
 
 const char *fol_class_name(enum fol_class c)
 {
@@ -155,6 +211,8 @@ static void mm_release(struct mm *mm)
 {
 	fol_u64map_free(mm->folios);
 	free(mm->vmas);
+	free(mm->move.v);
+	free(mm->unaligned);
 }
 
 void fol_model_free(struct fol_model *m)
@@ -475,68 +533,109 @@ static int timeline(struct fol_model *m, uint64_t t, int cls)
 	return 0;
 }
 
+/* The class of a fault (summary.h), from its error code, its VMA and the events inside
+ * it; with the sampled method, without the error code (known: the order the folio map
+ * holds at the address, -1 none). */
+static int classify(const struct fol_model *m, const struct open_fault *f, const struct vma *v,
+		    int major, int known)
+{
+	int prot = !!(f->error_code & FOL_PF_PROT), write = !!(f->error_code & FOL_PF_WRITE);
+
+	if (m->o.sampled) {
+		/* A folio known at the address means the fault was on a present page (a write,
+		 * most likely, after fork); none means not present. */
+		if (v && v->file)
+			return FOL_C_FILE;
+		if (major || f->swap_rss)
+			return FOL_C_SWAP_IN;
+		if (known >= 0)
+			return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
+		return f->alloc_order >= 0 ? FOL_C_ANON_ALLOC : FOL_C_OTHER;
+	}
+	if (prot && write)
+		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
+	if (prot)
+		return FOL_C_OTHER; /* read or fetch of a present page: spurious, NUMA hint */
+	if (v && v->file)
+		return FOL_C_FILE;
+	if (major || f->swap_rss)
+		return FOL_C_SWAP_IN;
+	if (f->alloc_order >= 0)
+		return FOL_C_ANON_ALLOC;
+	if (!write && !f->anon_rss)
+		return FOL_C_ANON_ZERO;
+	return FOL_C_OTHER;
+}
+
+/* The anonymous folio a fault created, whatever the VMA: its order and pfn, or -1. In an
+ * anonymous VMA, the largest user folio allocated. In a file VMA, a write that raised the
+ * anonymous RSS made a private copy (do_cow_fault), the last user folio allocated: a page
+ * cache folio read in for it comes first. */
+static int anon_folio(const struct open_fault *f, int cls, uint64_t *pfn)
+{
+	if (cls != FOL_C_FILE) {
+		*pfn = f->alloc_pfn;
+		return f->alloc_order;
+	}
+	if ((f->error_code & FOL_PF_WRITE) && f->anon_rss && f->last_order >= 0) {
+		*pfn = f->last_pfn;
+		return f->last_order;
+	}
+	return -1;
+}
+
+/* Why a fault's folio has no known order: one cause, the first that holds. */
+static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fault *f, int cls)
+{
+	if (cls == FOL_C_FILE)
+		return FOL_U_FILE_CACHED;
+	if (cls == FOL_C_SWAP_IN)
+		return FOL_U_SWAP_CACHE;
+	for (int i = 0; i < mm->nunaligned; i++)
+		if (f->address >= mm->unaligned[i].start && f->address < mm->unaligned[i].end)
+			return FOL_U_MOVED_UNALIGNED;
+	if (mm->mremap_unseen)
+		return FOL_U_MREMAP_UNSEEN;
+	return mm->seeded ? FOL_U_NOT_SEEDED : FOL_U_BEFORE;
+}
+
 /* The fault of thread t ends: at its exit sample (end != 0) or unclosed. */
 static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
 {
 	struct open_fault *f = &t->f;
 	struct mm *mm = get_mm(m, t->pid);
 	const struct vma *v;
-	int prot = !!(f->error_code & FOL_PF_PROT), write = !!(f->error_code & FOL_PF_WRITE);
-	int cls, order = -1, ret = 0, looked_up = 0, known = -1;
+	int cls, order = -1, ret = 0, known = -1, cause = -1;
 	struct folio *fo = NULL;
 	struct fol_cell *c;
+	uint64_t pfn = 0;
 
 	t->open = 0;
 	if (!mm)
 		return -ENOMEM;
 	v = vma_find(mm, f->address);
-	if (m->o.sampled) {
-		/* No error code: a folio known at the address means the fault was on a present
-		 * page (a write, most likely, after fork); none means not present. */
+	if (m->o.sampled)
 		fo = folio_lookup(m, mm, f->address, &known);
-		looked_up = 1;
-		if (v && v->file)
-			cls = FOL_C_FILE;
-		else if (major || f->swap_rss)
-			cls = FOL_C_SWAP_IN;
-		else if (known >= 0)
-			cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
-		else if (f->alloc_order >= 0)
-			cls = FOL_C_ANON_ALLOC;
-		else
-			cls = FOL_C_OTHER;
-	} else if (prot && write)
-		cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
-	else if (prot)
-		cls = FOL_C_OTHER; /* read or fetch of a present page: spurious, NUMA hint */
-	else if (v && v->file)
-		cls = FOL_C_FILE;
-	else if (major || f->swap_rss)
-		cls = FOL_C_SWAP_IN;
-	else if (f->alloc_order >= 0)
-		cls = FOL_C_ANON_ALLOC;
-	else if (!write && !f->anon_rss)
-		cls = FOL_C_ANON_ZERO;
-	else
-		cls = FOL_C_OTHER;
-
-	if (f->alloc_order >= 0 && cls != FOL_C_FILE) {
-		order = f->alloc_order;
-		ret = folio_insert(m, mm, f->address, order, f->alloc_pfn);
-	} else if (cls == FOL_C_FILE) {
+	cls = classify(m, f, v, major, known);
+	if ((order = anon_folio(f, cls, &pfn)) >= 0)
+		ret = folio_insert(m, mm, f->address, order, pfn);
+	else if (cls == FOL_C_FILE)
 		order = f->filemap_order;
-	} else if (cls == FOL_C_ANON_ZERO) {
+	else if (cls == FOL_C_ANON_ZERO)
 		order = 0;
-	} else if (looked_up) {
-		order = known; /* the sampled branch above found it already */
-	} else {
+	else if (m->o.sampled)
+		order = known; /* looked up already */
+	else
 		fo = folio_lookup(m, mm, f->address, &order);
-	}
+	if (order < 0)
+		cause = (int)unknown_cause(mm, f, cls);
 	if (!accepted(m, t, tid, f->start, order, cls))
 		return ret;
 
 	c = &m->s.order[FOL_ORDER_SLOT(order)].cell[cls];
 	c->faults++;
+	if (cause >= 0)
+		m->s.unknown[cause]++;
 	c->major += major;
 	m->s.faults++;
 	if (f->alloc_order >= 0 && cls != FOL_C_FILE)
@@ -578,6 +677,111 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	return ret ? ret : timeline(m, f->start, cls);
 }
 
+/* mremap moves the folios of [start, start + len) to wherever its exit says: they leave
+ * the map at the entry and come back at the exit, at the same offsets, with their reuse
+ * episodes going on (a move shares nothing). */
+static int move_begin(struct mm *mm, const struct fol_event *ev)
+{
+	struct move *mv = &mm->move;
+	const struct vma *v = vma_find(mm, ev->vm.start);
+	uint64_t end = ev->vm.start + ev->vm.len;
+	size_t pos = 0;
+	uint64_t key;
+	struct folio *f;
+
+	mv->n = 0;
+	if (end <= ev->vm.start)
+		return 0;
+	while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
+		uint64_t base = key & ~FOLIO_ORDER_MASK;
+
+		if (base < ev->vm.start || base >= end)
+			continue;
+		if (mv->n == mv->cap) {
+			size_t cap = mv->cap ? mv->cap * 2 : 64;
+			struct moved *g = realloc(mv->v, cap * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			mv->v = g;
+			mv->cap = cap;
+		}
+		mv->v[mv->n++] = (struct moved){ key, *f };
+	}
+	for (size_t i = 0; i < mv->n; i++)
+		fol_u64map_del(mm->folios, mv->v[i].key, NULL);
+	mv->tid = ev->tid;
+	mv->start = ev->vm.start;
+	mv->len = ev->vm.len;
+	mv->new_len = ev->vm.new_len;
+	mv->file = v ? v->file : 0;
+	return 0;
+}
+
+static int add_unaligned(struct mm *mm, uint64_t start, uint64_t end)
+{
+	struct range *g = realloc(mm->unaligned, sizeof(*g) * (size_t)(mm->nunaligned + 1));
+
+	if (!g)
+		return -ENOMEM;
+	mm->unaligned = g;
+	mm->unaligned[mm->nunaligned++] = (struct range){ start, end };
+	return 0;
+}
+
+/* The exit of the mremap: ret is the range's new address, or -errno (nothing moved). */
+static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
+{
+	struct move *mv = &mm->move;
+	int failed = ret < 0 && ret >= -4095;
+	uint64_t to = failed ? mv->start : (uint64_t)ret;
+	uint64_t keep = failed || mv->new_len > mv->len ? mv->len : mv->new_len;
+
+	for (size_t i = 0; i < mv->n; i++) {
+		struct moved *x = &mv->v[i];
+		int order = (int)(x->key & FOLIO_ORDER_MASK);
+		uint64_t size = (uint64_t)m->o.page_size << order;
+		uint64_t off = (x->key & ~FOLIO_ORDER_MASK) - mv->start, at = to + off;
+		struct folio *f;
+
+		if (off >= keep) {
+			end_episode(m, x->key, &x->f); /* cut off by a shrinking mremap */
+			continue;
+		}
+		if (at & (size - 1)) {
+			end_episode(m, x->key, &x->f);
+			m->s.moved_unaligned++;
+			if (add_unaligned(mm, at, at + size))
+				return -ENOMEM;
+			continue;
+		}
+		f = fol_u64map_put(mm->folios, at | (uint64_t)order, NULL);
+		if (!f)
+			return -ENOMEM;
+		*f = x->f;
+		mm->orders |= 1u << order;
+	}
+	if (!failed) {
+		if (vma_remove(mm, mv->start, mv->start + mv->len) ||
+		    vma_add(mm, to, to + mv->new_len, mv->file))
+			return -ENOMEM;
+	}
+	mv->tid = 0;
+	mv->n = 0;
+	return 0;
+}
+
+/* An mremap whose exit never came (a recording without sys_exit_mremap): its folios are
+ * gone from where the model can see them. */
+static void move_lost(struct fol_model *m, struct mm *mm)
+{
+	for (size_t i = 0; i < mm->move.n; i++)
+		end_episode(m, mm->move.v[i].key, &mm->move.v[i].f);
+	mm->move.tid = 0;
+	mm->move.n = 0;
+	mm->mremap_unseen = 1;
+}
+
 static int drop_mm(struct fol_model *m, int pid)
 {
 	struct mm mm;
@@ -585,6 +789,7 @@ static int drop_mm(struct fol_model *m, int pid)
 	m->last_mm = NULL;
 	if (!fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, &mm))
 		return 0;
+	move_lost(m, &mm);
 	{
 		size_t pos = 0;
 		uint64_t key;
@@ -675,6 +880,7 @@ static int seed_folios(struct fol_model *m, const struct fol_event *ev)
 			return -ENOMEM;
 		m->s.seeded[ev->folios.order]++;
 		m->seeded_total++;
+		mm->seeded = 1;
 	}
 	return 0;
 }
@@ -686,7 +892,8 @@ static void open_sampled(struct thread *t, uint64_t time)
 	if (t->open)
 		return;
 	t->open = 1;
-	t->f = (struct open_fault){ .start = time, .alloc_order = -1, .filemap_order = -1 };
+	t->f = (struct open_fault){ .start = time, .alloc_order = -1, .last_order = -1,
+				    .filemap_order = -1 };
 }
 
 int fol_model_event(struct fol_model *m, const struct fol_event *ev)
@@ -746,6 +953,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 			.address = ev->fault.address,
 			.error_code = ev->fault.error_code,
 			.alloc_order = -1,
+			.last_order = -1,
 			.filemap_order = -1,
 		};
 		return 0;
@@ -780,10 +988,14 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_PAGE_ALLOC:
 		if (m->o.sampled)
 			open_sampled(t, ev->time);
-		if (t->open && (ev->page.gfp & FOL_GFP_MOVABLE) && ev->page.order > t->f.alloc_order) {
+		if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
+			return 0;
+		if (ev->page.order > t->f.alloc_order) {
 			t->f.alloc_order = ev->page.order;
 			t->f.alloc_pfn = ev->page.pfn;
 		}
+		t->f.last_order = ev->page.order;
+		t->f.last_pfn = ev->page.pfn;
 		return 0;
 	case FOL_EV_RSS_STAT:
 		if (m->o.sampled)
@@ -799,6 +1011,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		return 0;
 	case FOL_EV_MUNMAP:
 	case FOL_EV_MREMAP:
+	case FOL_EV_MREMAP_EXIT:
 	case FOL_EV_MADVISE:
 		/* A system call: the thread is not inside a fault any more. */
 		if (m->o.sampled)
@@ -808,6 +1021,12 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		mm = get_mm(m, ev->pid);
 		if (!mm)
 			return -ENOMEM;
+		if (mm->move.tid && (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid))
+			move_lost(m, mm);
+		if (ev->kind == FOL_EV_MREMAP)
+			return move_begin(mm, ev);
+		if (ev->kind == FOL_EV_MREMAP_EXIT)
+			return move_end(m, mm, ev->vm.ret);
 		if (ev->kind == FOL_EV_MADVISE) {
 			int64_t b = ev->vm.behavior;
 
@@ -816,8 +1035,6 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 				return drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
 			return 0;
 		}
-		/* mremap: where a moved range lands is known only on return, which is not
-		 * traced: its folios are forgotten (later faults there count as unknown). */
 		if (drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len))
 			return -ENOMEM;
 		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
@@ -841,6 +1058,7 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 		size_t fp = 0;
 		struct folio *f;
 
+		move_lost(m, mm);
 		while ((f = fol_u64map_next(mm->folios, &fp, &key)))
 			end_episode(m, key, f);
 	}

@@ -43,6 +43,7 @@ const char *const fol_default_tracepoints[] = {
 	"tlb:tlb_flush",
 	"syscalls:sys_enter_munmap",
 	"syscalls:sys_enter_mremap",
+	"syscalls:sys_exit_mremap",
 	"syscalls:sys_enter_madvise",
 	NULL,
 };

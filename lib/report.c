@@ -123,7 +123,6 @@ static void add_warnings(struct fol_report *r)
 {
 	const cJSON *w, *mthp, *sz;
 	struct fol_summary *s = &r->s;
-	uint64_t unknown_reuse = s->order[0].cell[FOL_C_WP_REUSE].faults;
 	double split = 0, collapse;
 
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "warnings"))
@@ -181,11 +180,14 @@ static void add_warnings(struct fol_report *r)
 	if (s->mismatched_exits)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
 					   "entry", s->mismatched_exits);
-	if (unknown_reuse)
-		fol_msgs_add(&r->warnings,
-			     "%" PRIu64 " wp_reuse faults hit folios allocated before the recording "
-			     "started: order unknown",
-			     unknown_reuse);
+	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
+		if (s->unknown[u])
+			fol_msgs_add(&r->warnings, "%" PRIu64 " faults of order unknown: %s",
+				     s->unknown[u], fol_unknown_text((enum fol_unknown)u));
+	if (s->moved_unaligned)
+		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
+					   "aligned to their size: the folio map cannot key them",
+			     s->moved_unaligned);
 	if (str(r->synth, "folios_error"))
 		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
 					   "tables (%s): faults on memory older than the attach have "
@@ -580,6 +582,12 @@ cJSON *fol_report_json(const struct fol_report *r)
 	add_u64(t, "unclosed_faults", s->unclosed);
 	add_u64(t, "exits_without_entry", s->orphan_exits);
 	add_u64(t, "untimed_faults", s->untimed);
+	{
+		cJSON *u = cJSON_AddObjectToObject(t, "unknown_order");
+
+		for (int i = 0; i < FOL_NR_UNKNOWN; i++)
+			add_u64(u, fol_unknown_name((enum fol_unknown)i), s->unknown[i]);
+	}
 	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat)
 								: cJSON_CreateNull());
 	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap)

@@ -17,6 +17,17 @@ enum fol_class {
 	FOL_NR_CLASSES
 };
 
+/* Why a fault's order is "unknown". */
+enum fol_unknown {
+	FOL_U_BEFORE,		/* anonymous, allocated before the recording (at exec) */
+	FOL_U_NOT_SEEDED,	/* attach: not among the folios seeded from the page tables */
+	FOL_U_MOVED_UNALIGNED,	/* mremap moved it to an address not aligned to its size */
+	FOL_U_MREMAP_UNSEEN,	/* its process moved memory with mremap; no exit recorded */
+	FOL_U_FILE_CACHED,	/* file fault on a page cache folio added before the fault */
+	FOL_U_SWAP_CACHE,	/* swap-in without allocating: the folio was in the swap cache */
+	FOL_NR_UNKNOWN
+};
+
 /* Index 0 is order "unknown" (-1); index i is order i-1. */
 #define FOL_MAX_ORDER 12
 #define FOL_NR_ORDER_SLOTS (FOL_MAX_ORDER + 2)
@@ -69,6 +80,8 @@ struct fol_summary {
 	/* Folios put in the folio map from the page tables at attach, by order; and those
 	 * the bound on seeding left out. */
 	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;
+	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
+	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
 	int nbins;
@@ -76,6 +89,9 @@ struct fol_summary {
 };
 
 const char *fol_class_name(enum fol_class c);
+/* "before_recording", ...: the JSON key; and the sentence the report says. */
+const char *fol_unknown_name(enum fol_unknown u);
+const char *fol_unknown_text(enum fol_unknown u);
 int fol_class_parse(const char *s);
 /* "4K", "64K", "2M"; "unknown" for -1. */
 const char *fol_order_size(int order, unsigned page_size, char *buf, int len);

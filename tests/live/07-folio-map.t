@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 16
+plan 20
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -71,4 +71,41 @@ wait $w
 is "$(region m2m.json | jq -c '[[.orders[] | {order, folios}], .pmd_mapped_folios]')" '[[{"order":9,"folios":16}],16]' \
 	"maps: 16 folios of 2M, all PMD-mapped"
 grep -q "2M *16 folios .*16 PMD-mapped, 0 PTE-mapped" m2m.txt; ok $? "maps: the text says so"
+# Writes to a private file mapping make anonymous 4K copies (do_cow_fault): they are file
+# faults of order 4K, and after fork the writes to them are 4K reuse, not "unknown".
+cat >cow.c <<'EOF'
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int fd = open(argv[1], O_RDONLY);
+	char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	(void)argc;
+	for (int i = 0; i < (1 << 20); i += 4096)
+		p[i] = 1;
+	if (fork() == 0)
+		_exit(0);
+	wait(NULL);
+	for (int i = 0; i < (1 << 20); i += 4096)
+		p[i] = 2;
+	return 0;
+}
+EOF
+if cc -O1 -o cow cow.c 2>/dev/null; then
+	head -c 1M /dev/urandom >data.bin
+	cat data.bin >/dev/null # in the page cache: the writes copy, nothing is read in
+	"$FOLIOSTAT" record -q -o cow.data -- ./cow data.bin
+	o0() { jr cow.data ".orders[] | select(.order == 0) | $1"; }
+	within "$(o0 '.faults.file // 0')" 256 280; ok $? "file COW: 256 file faults of order 4K ($(o0 '.faults.file // 0'))"
+	within "$(o0 '.faults.wp_reuse // 0')" 256 290; ok $? "file COW: after fork, 256 reuse faults on those 4K copies ($(o0 '.faults.wp_reuse // 0'))"
+	is "$(jr cow.data '.totals.unknown_order.before_recording < 40')" true \
+		"file COW: only exec's own pages are of unknown order ($(jr cow.data .totals.unknown_order.before_recording))"
+	n=$(jr cow.data .totals.unknown_order.file_cached)
+	"$FOLIOSTAT" report -i cow.data | grep -q "^# warning:  $n faults of order unknown: file pages already in the page cache"
+	ok $? "the unknown-order warning names its cause and count ($n file faults on cached pages)"
+else
+	for i in 1 2 3 4; do ok 0 "# SKIP no C compiler"; done
+fi
 exit $_fail

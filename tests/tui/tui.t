@@ -45,7 +45,7 @@ screen | grep "64K wp_reuse" | grep -qF "$want"; ok $? "overview: its mean is $w
 keys End Enter
 wait_for "handler latency of 64K wp_reuse faults: $faults"; ok $? "End selects the last row, Enter its latency"
 keys Escape Home Enter
-wait_for "handler latency of unknown wp_reuse"; ok $? "Home selects the first row"
+wait_for "handler latency of unknown file"; ok $? "Home selects the first row (unknown file)"
 keys Escape
 keys s s
 wait_for "sort: total"; ok $? "s cycles the sort column"

@@ -219,6 +219,97 @@ static void test_classes(void **state)
 	assert_int_equal(CELL(s, -1, FOL_C_SWAP_IN).faults, 1);
 	assert_int_equal(CELL(s, -1, FOL_C_SWAP_IN).major, 1);
 	assert_int_equal(s.faults, 7);
+	/* Each unknown with its cause. */
+	assert_int_equal(s.unknown[FOL_U_FILE_CACHED], 1);
+	assert_int_equal(s.unknown[FOL_U_SWAP_CACHE], 1);
+	assert_int_equal(s.unknown[FOL_U_BEFORE], 2);
+	assert_int_equal(s.unknown[FOL_U_MOVED_UNALIGNED] + s.unknown[FOL_U_NOT_SEEDED] +
+			 s.unknown[FOL_U_MREMAP_UNSEEN], 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void rss(struct fol_model *m, int member)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_RSS_STAT,
+				    .rss = { .member = member, .size = 4096 } });
+}
+
+/* A write to a private file page not yet mapped (do_cow_fault): the page cache folio is
+ * read in (an order-2 folio here), then copied to an anonymous 4K folio, which is what the
+ * address maps. The fault is a file fault of order 4K, and the copy is in the folio map:
+ * after fork, a write to it is a 4K reuse, not "unknown". */
+static void test_file_cow(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	const uint64_t data = 0x600000;
+
+	(void)state;
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = data, .len = 0x10000, .filename = "/lib/libc.so" } });
+	entry(m, PID, PID, data, 0x6, now);
+	alloc(m, PID, PID, 2, 0x140cca);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .pfn = 0x1000, .order = 2 } });
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = 0x2000, .order = 0, .gfp = 0x140cca } });
+	rss(m, 1);
+	leave(m, PID, PID, data, now + 10);
+	/* A read of the next page: page cache only, order from the filemap event. */
+	entry(m, PID, PID, data + 4096, 0x4, now);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .pfn = 0x3000, .order = 2 } });
+	leave(m, PID, PID, data + 4096, now + 10);
+	fork_proc(m, PID, 300);
+	feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+				    .fork = { .pid = 300, .tid = 300, .ppid = PID, .ptid = PID } });
+	fault(m, PID, PID, data, 0x7, -1, 10);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, 2, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(s.order[0].cell[FOL_C_WP_REUSE].faults, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void mremap_ev(struct fol_model *m, uint64_t from, uint64_t len, int64_t to)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MREMAP,
+				    .vm = { .start = from, .len = len, .new_len = len } });
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MREMAP_EXIT,
+				    .vm = { .ret = to } });
+}
+
+/* mremap moves folios: to an aligned address they keep their order (and their reuse
+ * episode); to an unaligned one they cannot be keyed, and faults there say why; a failed
+ * mremap moves nothing. */
+static void test_mremap_moves(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	const uint64_t to = BASE + (1 << 24);
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 4, 100);
+	fault(m, PID, PID, BASE + 65536, 0x6, 4, 100);
+	mremap_ev(m, BASE, 65536, -12); /* -ENOMEM: stays */
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 10);
+	mremap_ev(m, BASE, 65536, (int64_t)to);
+	fault(m, PID, PID, to + 8192, 0x7, -1, 10);
+	mremap_ev(m, BASE + 65536, 65536, (int64_t)(to + 65536 + 4096));
+	fault(m, PID, PID, to + 65536 + 8192, 0x7, -1, 10);
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 10); /* the old place: nothing there now */
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 2);
+	/* One folio, one episode across the move: 2 faults. */
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.episodes, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].reuse.faults, 2);
+	assert_int_equal(s.moved_unaligned, 1);
+	assert_int_equal(s.unknown[FOL_U_MOVED_UNALIGNED], 1);
+	assert_int_equal(s.unknown[FOL_U_BEFORE], 1);
 	fol_summary_free(&s);
 	fol_model_free(m);
 }
@@ -467,6 +558,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reuse_64k),
 		cmocka_unit_test(test_reuse_episodes),
+		cmocka_unit_test(test_file_cow),
+		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_interleaved_threads),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_fork_copies_map),
