@@ -829,7 +829,7 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		struct folio *f;
 
 		while ((f = fol_u64map_next(parent->folios, &pos, &key)))
-			end_episode(m, key, f);
+			end_episode(m, key, f); /* shared again */
 	}
 	folios = fol_u64map_clone(parent->folios);
 	if (parent->cap)

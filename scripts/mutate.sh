@@ -26,6 +26,10 @@ lib/model.c@s/else if (!write \&\& !f->anon_rss)/else if (!write)/@zero page nee
 lib/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
 lib/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
 lib/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
+lib/model.c@s|end_episode(m, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
+lib/model.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
+lib/model.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
+lib/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
 lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
 EOF
 )
