@@ -21,8 +21,8 @@ lib/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
 lib/file.c@s/if (!S_ISREG(st.st_mode) || !is_ours(path))/if (!S_ISREG(st.st_mode))/@only recordings replaced
 lib/file.c@s/|| !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))/)/@links followed only to devices and FIFOs
 lib/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
-lib/model.c@s/cls = f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/cls = FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
-lib/model.c@s/else if (!write \&\& !f->anon_rss)/else if (!write)/@zero page needs no anon rss
+lib/model.c@s/		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/		return FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
+lib/model.c@s/	if (!write \&\& !f->anon_rss)/	if (!write)/@zero page needs no anon rss
 lib/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
 lib/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
 lib/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
