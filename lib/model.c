@@ -54,6 +54,10 @@ struct range {
 };
 
 struct mm {
+	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
+	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
+	int64_t rss[4];
+	uint8_t rss_known[4];
 	struct move move;
 	struct range *unaligned;
 	int nunaligned;
@@ -75,6 +79,7 @@ struct open_fault {
 	uint64_t alloc_pfn;
 	int filemap_order;
 	int anon_rss, swap_rss;
+	int64_t anon_delta, swap_delta; /* bytes the fault added to the anon and swap RSS */
 	int untimed;		/* closed by a retimed exit (event.h): no latency */
 };
 
@@ -567,12 +572,24 @@ static int classify(const struct fol_model *m, const struct open_fault *f, const
 	return FOL_C_OTHER;
 }
 
-/* The anonymous folio a fault created, whatever the VMA: its order and pfn, or -1. In an
- * anonymous VMA, the largest user folio allocated. In a file VMA, a write that raised the
+/* The anonymous folio a fault created or brought back, whatever the VMA: its order and
+ * pfn, or -1. In an anonymous VMA, the largest user folio allocated. In a file VMA, a write that raised the
  * anonymous RSS made a private copy (do_cow_fault), the last user folio allocated: a page
  * cache folio read in for it comes first. */
-static int anon_folio(const struct open_fault *f, int cls, uint64_t *pfn)
+static int anon_folio(const struct fol_model *m, const struct open_fault *f, int cls,
+		      uint64_t *pfn)
 {
+	if (cls == FOL_C_SWAP_IN && f->alloc_order < 0) {
+		/* From the swap cache: as many pages left the swap count as joined the anon
+		 * count, and that is the folio. */
+		int64_t pages = -f->swap_delta / (int64_t)m->o.page_size;
+
+		*pfn = 0;
+		if (pages <= 0 || f->anon_delta != -f->swap_delta || (pages & (pages - 1)) ||
+		    pages > (1 << FOL_MAX_ORDER))
+			return -1;
+		return __builtin_ctzll((unsigned long long)pages);
+	}
 	if (cls != FOL_C_FILE) {
 		*pfn = f->alloc_pfn;
 		return f->alloc_order;
@@ -617,7 +634,7 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	if (m->o.sampled)
 		fo = folio_lookup(m, mm, f->address, &known);
 	cls = classify(m, f, v, major, known);
-	if ((order = anon_folio(f, cls, &pfn)) >= 0)
+	if ((order = anon_folio(m, f, cls, &pfn)) >= 0)
 		ret = folio_insert(m, mm, f->address, order, pfn);
 	else if (cls == FOL_C_FILE)
 		order = f->filemap_order;
@@ -885,6 +902,28 @@ static int seed_folios(struct fol_model *m, const struct fol_event *ev)
 	return 0;
 }
 
+/* What an rss_stat event changed, for the fault open on its thread: the counter's value
+ * against its previous one in the same process. */
+static int rss_change(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	struct mm *mm = get_mm(m, ev->pid);
+	int k = ev->rss.member;
+	int64_t d;
+
+	if (!mm)
+		return -ENOMEM;
+	if (k < 0 || k > 3)
+		return 0;
+	d = mm->rss_known[k] ? ev->rss.size - mm->rss[k] : 0;
+	mm->rss[k] = ev->rss.size;
+	mm->rss_known[k] = 1;
+	if (t->open && k == 1)
+		t->f.anon_delta += d;
+	if (t->open && k == 2)
+		t->f.swap_delta += d;
+	return 0;
+}
+
 /* Sampled method: a thread is always inside its next fault, which began at its previous
  * exit; nothing opens it but that. */
 static void open_sampled(struct thread *t, uint64_t time)
@@ -1004,7 +1043,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 			t->f.anon_rss |= ev->rss.member == 1;
 			t->f.swap_rss |= ev->rss.member == 2;
 		}
-		return 0;
+		return rss_change(m, t, ev);
 	case FOL_EV_FILEMAP_ADD:
 		if (t->open && ev->filemap.order > t->f.filemap_order)
 			t->f.filemap_order = ev->filemap.order;

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 20
+plan 22
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -108,4 +108,11 @@ if cc -O1 -o cow cow.c 2>/dev/null; then
 else
 	for i in 1 2 3 4; do ok 0 "# SKIP no C compiler"; done
 fi
+# Swap-ins from the swap cache: no allocation in the fault, but the RSS counters say how
+# many pages came back: 4K each here (MADV_PAGEOUT splits the folios it swaps out).
+swp=$T/swapfile
+"$FOLIOSTAT" record -q -o po.data -- "$fw" __workload pageout --size 8M --policy small --swapfile "$swp" --swapin 2>/dev/null
+n=$(jr po.data '[.orders[] | select(.order == 0) | .faults.swap_in // 0] | add // 0')
+[ "$n" -ge 2048 ]; ok $? "swap-in: the 2048 pages read back are 4K swap_in faults ($n)"
+is "$(jr po.data '[.orders[] | select(.order == -1) | .faults.swap_in // 0] | add // 0')" 0 "swap-in: none of order unknown"
 exit $_fail

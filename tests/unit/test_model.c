@@ -274,6 +274,49 @@ static void test_file_cow(void **state)
 	fol_model_free(m);
 }
 
+static void rss_abs(struct fol_model *m, int member, int64_t size)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_RSS_STAT,
+				    .rss = { .member = member, .size = size } });
+}
+
+/* A swap-in served from the swap cache allocates nothing in the fault; its order comes
+ * from the RSS counters it moved: as many pages out of swap as into anon. rss_stat gives
+ * counter values, so the change is against the previous value. */
+static void test_swapin_order(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	rss_abs(m, 1, 100 * 4096);
+	rss_abs(m, 2, 64 * 4096);
+	entry(m, PID, PID, BASE, 0x4, now);
+	rss_abs(m, 1, 101 * 4096);
+	rss_abs(m, 2, 63 * 4096);
+	leave(m, PID, PID, BASE, now + 10);
+	/* 16 pages at once: a 64K folio from the swap cache. */
+	entry(m, PID, PID, BASE + 65536, 0x4, now);
+	rss_abs(m, 1, 117 * 4096);
+	rss_abs(m, 2, 47 * 4096);
+	leave(m, PID, PID, BASE + 65536, now + 10);
+	/* Counts that do not agree: no order from them. */
+	entry(m, PID, PID, BASE + 2 * 65536, 0x4, now);
+	rss_abs(m, 1, 120 * 4096);
+	rss_abs(m, 2, 46 * 4096);
+	leave(m, PID, PID, BASE + 2 * 65536, now + 10);
+	fault(m, PID, PID, BASE + 65536 + 8192, 0x7, -1, 10); /* a write to the 64K one */
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(s.unknown[FOL_U_SWAP_CACHE], 1);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void mremap_ev(struct fol_model *m, uint64_t from, uint64_t len, int64_t to)
 {
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MREMAP,
@@ -560,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_episodes),
 		cmocka_unit_test(test_file_cow),
 		cmocka_unit_test(test_mremap_moves),
+		cmocka_unit_test(test_swapin_order),
 		cmocka_unit_test(test_interleaved_threads),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_fork_copies_map),
