@@ -14,6 +14,7 @@
 #define MADV_PAGEOUT_ 21
 #define MADV_DONTNEED_LOCKED_ 24
 #define MADV_COLLAPSE_ 25
+#define MADV_NOHUGEPAGE_ 15
 
 /* A folio's key in the map: its naturally aligned base address, with the order in the
  * low bits (below any page size). */
@@ -54,6 +55,11 @@ struct range {
 };
 
 struct mm {
+	/* PMD-sized ranges that had a zero-page read fault: a second one there proves the 4K
+	 * zero page (the huge one would have mapped the whole range at the first). */
+	struct fol_u64map *zero_ranges;
+	struct range *nohuge;	/* MADV_NOHUGEPAGE ranges: never the huge zero page */
+	int nnohuge;
 	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
 	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
 	int64_t rss[4];
@@ -126,7 +132,10 @@ static const struct {
 	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache: no folio "
 		"was added in the fault, so its order is not in the events" },
 	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
-		"was allocated outside the fault" },
+		"was allocated outside the fault, and the RSS counters did not say its size" },
+	[FOL_U_ZERO_PAGE] = { "zero_page", "read faults that mapped a zero page where the huge "
+		"zero page could have served (the first of a PMD-sized range of an anonymous VMA "
+		"without MADV_NOHUGEPAGE): the events do not tell it from the 4K zero page" },
 };
 
 const char *fol_unknown_name(enum fol_unknown u)
@@ -218,6 +227,8 @@ static void mm_release(struct mm *mm)
 	free(mm->vmas);
 	free(mm->move.v);
 	free(mm->unaligned);
+	free(mm->nohuge);
+	fol_u64map_free(mm->zero_ranges);
 }
 
 void fol_model_free(struct fol_model *m)
@@ -601,6 +612,42 @@ static int anon_folio(const struct fol_model *m, const struct open_fault *f, int
 	return -1;
 }
 
+static int in_ranges(const struct range *r, int n, uint64_t a)
+{
+	for (int i = 0; i < n; i++)
+		if (a >= r[i].start && a < r[i].end)
+			return 1;
+	return 0;
+}
+
+/* A read fault that mapped a zero page: 4K (order 0) when the events prove it, else -1.
+ * The huge zero page maps a whole naturally aligned PMD range of an anonymous VMA at the
+ * first read fault there; a range that does not fit the VMA, that MADV_NOHUGEPAGE covers,
+ * or that takes a second such fault was served by the 4K zero page. */
+static int zero_page_order(const struct fol_model *m, struct mm *mm, const struct vma *v,
+			   uint64_t addr, int *err)
+{
+	uint64_t pmd = (uint64_t)m->o.page_size << m->o.pmd_order, base = addr & ~(pmd - 1);
+	int created = 0;
+
+	*err = 0;
+	if (!m->o.pmd_order)
+		return 0; /* no PMD THP on the recorded machine: no huge zero page */
+	if (!mm->zero_ranges && !(mm->zero_ranges = fol_u64map_new(1))) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	if (!fol_u64map_put(mm->zero_ranges, base, &created)) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))
+		return 0;
+	if (v && (base < v->start || base + pmd > v->end))
+		return 0;
+	return -1;
+}
+
 /* Why a fault's folio has no known order: one cause, the first that holds. */
 static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fault *f, int cls)
 {
@@ -608,9 +655,10 @@ static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fau
 		return FOL_U_FILE_CACHED;
 	if (cls == FOL_C_SWAP_IN)
 		return FOL_U_SWAP_CACHE;
-	for (int i = 0; i < mm->nunaligned; i++)
-		if (f->address >= mm->unaligned[i].start && f->address < mm->unaligned[i].end)
-			return FOL_U_MOVED_UNALIGNED;
+	if (cls == FOL_C_ANON_ZERO)
+		return FOL_U_ZERO_PAGE;
+	if (in_ranges(mm->unaligned, mm->nunaligned, f->address))
+		return FOL_U_MOVED_UNALIGNED;
 	if (mm->mremap_unseen)
 		return FOL_U_MREMAP_UNSEEN;
 	return mm->seeded ? FOL_U_NOT_SEEDED : FOL_U_BEFORE;
@@ -639,11 +687,13 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	else if (cls == FOL_C_FILE)
 		order = f->filemap_order;
 	else if (cls == FOL_C_ANON_ZERO)
-		order = 0;
+		order = zero_page_order(m, mm, v, f->address, &ret);
 	else if (m->o.sampled)
 		order = known; /* looked up already */
 	else
 		fo = folio_lookup(m, mm, f->address, &order);
+	if (ret)
+		return ret;
 	if (order < 0)
 		cause = (int)unknown_cause(mm, f, cls);
 	if (!accepted(m, t, tid, f->start, order, cls))
@@ -735,14 +785,14 @@ static int move_begin(struct mm *mm, const struct fol_event *ev)
 	return 0;
 }
 
-static int add_unaligned(struct mm *mm, uint64_t start, uint64_t end)
+static int add_range(struct range **r, int *n, uint64_t start, uint64_t end)
 {
-	struct range *g = realloc(mm->unaligned, sizeof(*g) * (size_t)(mm->nunaligned + 1));
+	struct range *g = realloc(*r, sizeof(*g) * (size_t)(*n + 1));
 
 	if (!g)
 		return -ENOMEM;
-	mm->unaligned = g;
-	mm->unaligned[mm->nunaligned++] = (struct range){ start, end };
+	*r = g;
+	(*r)[(*n)++] = (struct range){ start, end };
 	return 0;
 }
 
@@ -768,7 +818,7 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 		if (at & (size - 1)) {
 			end_episode(m, x->key, &x->f);
 			m->s.moved_unaligned++;
-			if (add_unaligned(mm, at, at + size))
+			if (add_range(&mm->unaligned, &mm->nunaligned, at, at + size))
 				return -ENOMEM;
 			continue;
 		}
@@ -1069,6 +1119,9 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		if (ev->kind == FOL_EV_MADVISE) {
 			int64_t b = ev->vm.behavior;
 
+			if (b == MADV_NOHUGEPAGE_)
+				return add_range(&mm->nohuge, &mm->nnohuge, ev->vm.start,
+						 ev->vm.start + ev->vm.len);
 			if (b == MADV_DONTNEED_ || b == MADV_FREE_ || b == MADV_REMOVE_ ||
 			    b == MADV_PAGEOUT_ || b == MADV_DONTNEED_LOCKED_ || b == MADV_COLLAPSE_)
 				return drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);

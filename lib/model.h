@@ -24,6 +24,8 @@ struct fol_model_opts {
 	 * the fault handler; its class comes from the events and the folio map, without the
 	 * error code. */
 	int sampled;
+	/* The PMD order of the recorded machine (0: not known, nor the huge zero page). */
+	int pmd_order;
 };
 
 #define FOL_ANY (-100)

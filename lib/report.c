@@ -237,6 +237,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	method = str(r->meta, "latency_method");
 	mo.page_size = r->page_size;
 	mo.sampled = method && !strcmp(method, "sampled");
+	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
 	r->model = fol_model_new(&mo);
 	return r->model ? 0 : -ENOMEM;
 }

@@ -25,6 +25,7 @@ enum fol_unknown {
 	FOL_U_MREMAP_UNSEEN,	/* its process moved memory with mremap; no exit recorded */
 	FOL_U_FILE_CACHED,	/* file fault on a page cache folio added before the fault */
 	FOL_U_SWAP_CACHE,	/* swap-in without allocating: the folio was in the swap cache */
+	FOL_U_ZERO_PAGE,	/* the zero page, 4K or huge: the events do not tell which */
 	FOL_NR_UNKNOWN
 };
 

@@ -3,7 +3,7 @@
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 54
+plan 55
 
 cd "$T"
 W=$(workload_bin fw)
@@ -134,7 +134,8 @@ int main(void)
 	pthread_exit(NULL);
 }
 EOF
-if cc -O1 -pthread -o pexit pexit.c 2>/dev/null; then
+cc -O1 -pthread -o pexit pexit.c; ok $? "the pthread_exit program builds"
+if [ -x pexit ]; then
 	./pexit &
 	pe=$!
 	sleep 0.25

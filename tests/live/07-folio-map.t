@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 22
+plan 27
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -93,7 +93,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-if cc -O1 -o cow cow.c 2>/dev/null; then
+cc -O1 -o cow cow.c; ok $? "the file COW program builds"
+if [ -x cow ]; then
 	head -c 1M /dev/urandom >data.bin
 	cat data.bin >/dev/null # in the page cache: the writes copy, nothing is read in
 	"$FOLIOSTAT" record -q -o cow.data -- ./cow data.bin
@@ -115,4 +116,38 @@ swp=$T/swapfile
 n=$(jr po.data '[.orders[] | select(.order == 0) | .faults.swap_in // 0] | add // 0')
 [ "$n" -ge 2048 ]; ok $? "swap-in: the 2048 pages read back are 4K swap_in faults ($n)"
 is "$(jr po.data '[.orders[] | select(.order == -1) | .faults.swap_in // 0] | add // 0')" 0 "swap-in: none of order unknown"
+# The huge zero page: reads of a MADV_HUGEPAGE region map it, one fault per 2M; reads of a
+# MADV_NOHUGEPAGE region map the 4K zero page. The events cannot tell a lone first read
+# from a 4K one, so those are order unknown, cause zero_page (man foliostat-report).
+cat >hz.c <<'EOF'
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+int main(void)
+{
+	char *raw = mmap(NULL, 8 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = (char *)(((uintptr_t)raw + (2 << 20) - 1) & ~((uintptr_t)(2 << 20) - 1));
+	volatile char s = 0;
+
+	madvise(p, 4 << 20, MADV_HUGEPAGE);
+	for (int i = 0; i < (4 << 20); i += 4096)
+		s += p[i];
+	madvise(p + (4 << 20), 1 << 20, MADV_NOHUGEPAGE);
+	for (int i = 0; i < 8 * 4096; i += 4096)
+		s += p[(4 << 20) + i];
+	return 0;
+}
+EOF
+set_policy "$THP/enabled" madvise
+cc -O1 -o hz hz.c; ok $? "the huge zero page program builds"
+if [ "$(cat "$THP/use_zero_page")" = 1 ]; then
+	"$FOLIOSTAT" record -q -o hz.data -- ./hz
+	is "$(jr hz.data '[.orders[] | select(.order == -1) | .faults.anon_zero // 0] | add')" 2 \
+		"huge zero page: the two 2M reads are anon_zero of order unknown"
+	is "$(jr hz.data .totals.unknown_order.zero_page)" 2 "... counted with their cause, zero_page"
+	n=$(jr hz.data '[.orders[] | select(.order == 0) | .faults.anon_zero // 0] | add')
+	[ "$n" -ge 8 ]; ok $? "... and the 8 reads under MADV_NOHUGEPAGE are 4K zero pages ($n)"
+else
+	for i in 1 2 3; do ok 0 "# SKIP use_zero_page is off"; done
+fi
 exit $_fail

@@ -18,7 +18,8 @@ static uint64_t now = 1000000;
 
 static struct fol_model *model(void)
 {
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9 };
 
 	now = 1000000;
 	return fol_model_new(&o);
@@ -317,6 +318,33 @@ static void test_swapin_order(void **state)
 	fol_model_free(m);
 }
 
+/* Zero-page read faults: the huge zero page maps a whole 2M range at its first read, so
+ * only that first fault is in doubt; a second one in the range, a range that does not fit
+ * the VMA, or one under MADV_NOHUGEPAGE proves the 4K zero page. */
+static void test_zero_pages(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	const uint64_t r = 0x7f0000000000ull; /* 2M-aligned */
+
+	(void)state;
+	anon_vma(m, PID, r, 8 << 20);
+	fault(m, PID, PID, r + 4096, 0x4, -1, 10);		/* in doubt */
+	fault(m, PID, PID, r + 8192, 0x4, -1, 10);		/* same range: 4K */
+	fault(m, PID, PID, r + (2 << 20), 0x4, -1, 10);	/* next range: in doubt */
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MADVISE,
+				    .vm = { .start = r + (4 << 20), .len = 2 << 20, .behavior = 15 } });
+	fault(m, PID, PID, r + (4 << 20), 0x4, -1, 10);	/* MADV_NOHUGEPAGE: 4K */
+	anon_vma(m, PID, r + (16 << 20), 1 << 20);
+	fault(m, PID, PID, r + (16 << 20), 0x4, -1, 10);	/* a 1M VMA: 4K */
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ZERO).faults, 3);
+	assert_int_equal(CELL(s, -1, FOL_C_ANON_ZERO).faults, 2);
+	assert_int_equal(s.unknown[FOL_U_ZERO_PAGE], 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void mremap_ev(struct fol_model *m, uint64_t from, uint64_t len, int64_t to)
 {
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MREMAP,
@@ -604,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_file_cow),
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),
+		cmocka_unit_test(test_zero_pages),
 		cmocka_unit_test(test_interleaved_threads),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_fork_copies_map),
