@@ -25,6 +25,7 @@ enum fol_chunk_type {
 	FOL_CHUNK_WORKLOAD = 7, /* JSON: phases the workload measured itself */
 	FOL_CHUNK_END = 8,	/* JSON: exit status, duration, lost counts; last chunk */
 	FOL_CHUNK_SYNTH = 9,	/* JSON: an attached process's threads and mappings at start */
+	FOL_CHUNK_MAPS = 10,	/* JSON foliostat/maps/v1: the page tables at the end */
 };
 
 struct fol_writer;

@@ -182,6 +182,31 @@ static int check_value(const struct field *f, cJSON *v)
 	return -1;
 }
 
+static const struct field maps_order[] = {
+	INT("order", 0, FOL_MAX_ORDER),
+	NUM("size_bytes", 0, 1.9e19), NUM("folios", 0, 1.9e19), NUM("bytes", 0, 1.9e19),
+	NUM("partially_mapped", 0, 1.9e19), NUM("unaligned", 0, 1.9e19),
+	END,
+};
+static const struct field a_maps_order[] = { { NULL, T_OBJ, 0, 0, maps_order } };
+#define MAPS_SUM                                                                       \
+	{ "orders", T_ARR, 0, 0, a_maps_order }, NUM("anon_bytes", 0, 1.9e19),         \
+	NUM("pmd_mapped_bytes", 0, 1.9e19), NUM("pmd_mapped_folios", 0, 1.9e19),       \
+	NUM("swapped_bytes", 0, 1.9e19), NUM("zero_page_bytes", 0, 1.9e19)
+static const struct field maps_sum[] = { MAPS_SUM, END };
+static const struct field maps_vma[] = { MAPS_SUM, STR("start"), STR("end"), STR("perms"),
+					 STR("name"), END };
+static const struct field a_maps_vma[] = { { NULL, T_OBJ, 0, 0, maps_vma } };
+static const struct field maps[] = {
+	STR("schema"),
+	INT("pid", 0, FOL_PID_MAX),
+	INT("page_size", 1024, 1 << 20),
+	INT("pmd_order", -1, FOL_MAX_ORDER),
+	{ "total", T_OBJ, 0, 0, maps_sum },
+	{ "vmas", T_ARR, 0, 0, a_maps_vma },
+	END,
+};
+
 int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 {
 	static const struct field top_meta = { NULL, T_OBJ, 0, 0, meta };
@@ -190,6 +215,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	static const struct field top_end = { NULL, T_OBJ, 0, 0, end };
 	static const struct field top_phase = { NULL, T_OBJ, 0, 0, phase };
 	static const struct field top_synth = { NULL, T_OBJ, 0, 0, synth };
+	static const struct field top_maps = { NULL, T_OBJ, 0, 0, maps };
 	const struct field *top;
 	int bad;
 
@@ -200,6 +226,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	case FOL_CHUNK_END: top = &top_end; break;
 	case FOL_CHUNK_WORKLOAD: top = &top_phase; break;
 	case FOL_CHUNK_SYNTH: top = &top_synth; break;
+	case FOL_CHUNK_MAPS: top = &top_maps; break;
 	default: return 0;
 	}
 	if (!j)

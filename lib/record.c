@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -106,6 +107,7 @@ struct rec_counter {
 };
 
 struct rec {
+	int traced;		/* the workload is ptraced: stops at exit for a last look */
 	const struct fol_record_opts *o;
 	struct fol_record_result *res;
 	struct perf_evlist *evlist;
@@ -423,6 +425,9 @@ static int start_corked(struct rec *r)
 			_exit(127);
 		if (r->o->phase_file)
 			setenv("FOLIOSTAT_PHASES", r->o->phase_file, 1);
+		/* Stopped right after exec and at exit, so that its page tables can be read at
+		 * both ends of the recording (record_loop). Without ptrace it runs the same. */
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		execvp(r->o->argv[0], r->o->argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -434,6 +439,43 @@ static int start_corked(struct rec *r)
 	r->child = pid;
 	r->go_fd = go[1];
 	r->err_fd = err[0];
+	return 0;
+}
+
+/* The workload after exec, stopped by ptrace (SIGTRAP): its folios as they are now go into
+ * the file (exec made them before the events could see it: the stack, the zeroed bss),
+ * then it is let go, with a stop at exit asked for. */
+static int write_json(struct fol_writer *w, uint32_t type, cJSON *j);
+static uint64_t now_ns(clockid_t clock);
+static void add_seed(struct rec *r, cJSON *synth, pid_t pid);
+
+static int exec_stop(struct rec *r)
+{
+	cJSON *j;
+	int st, ret;
+
+	if (waitpid(r->child, &st, 0) != r->child)
+		return -errno;
+	if (!WIFSTOPPED(st)) {
+		/* Not traced (ptrace refused), and already gone. */
+		r->res->wait_status = st;
+		r->child = 0;
+		child_pid = 0;
+		return 0;
+	}
+	r->traced = 1;
+	j = cJSON_CreateObject();
+	if (!j)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(j, "pid", r->child);
+	cJSON_AddNumberToObject(j, "time_ns", (double)now_ns(CLOCK_MONOTONIC));
+	add_seed(r, j, r->child);
+	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
+	cJSON_Delete(j);
+	if (ret)
+		return ret;
+	ptrace(PTRACE_SETOPTIONS, r->child, NULL, (void *)(long)PTRACE_O_TRACEEXIT);
+	ptrace(PTRACE_CONT, r->child, NULL, NULL);
 	return 0;
 }
 
@@ -459,7 +501,7 @@ static int uncork(struct rec *r)
 		child_pid = 0;
 		return -e;
 	}
-	return 0;
+	return exec_stop(r);
 }
 
 /* 'Z' or 'X' in /proc/PID/task/TID/stat: the task has exited. */
@@ -798,11 +840,11 @@ static int write_counters_pmu(struct rec *r)
  * told from anonymous ones and threads have names. */
 /* The folios the attached process holds already, from its page tables: without them
  * every write-protect fault on memory older than the attach would have order "unknown". */
-static void add_seed(struct rec *r, cJSON *synth)
+static void add_seed(struct rec *r, cJSON *synth, pid_t pid)
 {
 	struct fol_maps *fm;
 	uint64_t unaligned;
-	int ret = fol_maps_read(r->o->pid, "", 1, &fm);
+	int ret = fol_maps_read(pid, "", 1, &fm);
 
 	if (ret) {
 		char why[160];
@@ -812,8 +854,8 @@ static void add_seed(struct rec *r, cJSON *synth)
 				       : strerror(-ret));
 		cJSON_AddStringToObject(synth, "folios_error", why);
 		fol_msgs_add(&r->res->warnings, "folios of pid %d not read from its page tables "
-				 "(%s): faults on memory older than the attach have order unknown",
-			     r->o->pid, why);
+				 "(%s): faults on memory older than the recording have order unknown",
+			     (int)pid, why);
 		return;
 	}
 	cJSON_AddItemToObject(synth, "folios", fol_maps_seed_json(fm, &unaligned));
@@ -870,7 +912,7 @@ static int write_synth(struct rec *r, uint64_t now)
 	}
 	if (f)
 		fclose(f);
-	add_seed(r, j);
+	add_seed(r, j, r->o->pid);
 	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
 	cJSON_Delete(j);
 	return ret;
@@ -1016,6 +1058,42 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 	return 0;
 }
 
+/* The folio composition of pid's memory now (maps.h), as a MAPS chunk: what the run left
+ * behind. Without the rights to read it, nothing (the warning of the seeding says why). */
+static int write_maps(struct rec *r, pid_t pid)
+{
+	struct fol_maps *m;
+	cJSON *j;
+	int ret;
+
+	if (fol_maps_read(pid, "", 0, &m))
+		return 0;
+	j = fol_maps_json(m);
+	fol_maps_free(m);
+	if (!j)
+		return -ENOMEM;
+	ret = write_json(r->w, FOL_CHUNK_MAPS, j);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* The traced workload stopped: at its exit (its memory still mapped: a last look), for a
+ * signal (passed on), or in a group stop (left stopped, as it would be untraced). */
+static int traced_stop(struct rec *r, int st)
+{
+	siginfo_t si;
+	int sig = WSTOPSIG(st), ret = 0;
+
+	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+		ret = write_maps(r, r->child);
+		sig = 0;
+	} else if (ptrace(PTRACE_GETSIGINFO, r->child, NULL, &si) < 0) {
+		return 0; /* group stop: SIGCONT will resume it */
+	}
+	ptrace(PTRACE_CONT, r->child, NULL, (void *)(long)sig);
+	return ret;
+}
+
 static int record_loop(struct rec *r, uint64_t start_mono)
 {
 	uint64_t deadline = r->o->duration > 0 ? start_mono + (uint64_t)(r->o->duration * 1e9) : 0;
@@ -1041,7 +1119,10 @@ static int record_loop(struct rec *r, uint64_t start_mono)
 		if (r->child > 0) {
 			pid_t w = waitpid(r->child, &st, WNOHANG);
 
-			if (w == r->child) {
+			if (w == r->child && WIFSTOPPED(st)) {
+				if ((ret = traced_stop(r, st)))
+					return ret;
+			} else if (w == r->child) {
 				r->res->wait_status = st;
 				r->child = 0;
 				child_pid = 0;
@@ -1054,6 +1135,9 @@ static int record_loop(struct rec *r, uint64_t start_mono)
 				break;
 		}
 	}
+	/* Attached: the process lives on; what the run leaves in its page tables now. */
+	if (!r->o->argv && !target_gone(r->o->pid) && (ret = write_maps(r, r->o->pid)))
+		return ret;
 	perf_evlist__disable(r->evlist);
 	return drain(r);
 }

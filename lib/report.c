@@ -274,6 +274,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->end = dup(fol_session_end(sess));
 	r->phases = dup(fol_session_phases(sess));
 	r->synth = dup(fol_session_synth(sess));
+	r->maps = dup(fol_session_maps(sess));
 	dec = fol_session_decoder(sess);
 	r->nevents = fol_decoder_nr_events(dec);
 	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
@@ -334,6 +335,7 @@ void fol_report_free(struct fol_report *r)
 	cJSON_Delete(r->end);
 	cJSON_Delete(r->phases);
 	cJSON_Delete(r->synth);
+	cJSON_Delete(r->maps);
 	free(r->events);
 	fol_msgs_free(&r->warnings);
 	memset(r, 0, sizeof(*r));
@@ -654,6 +656,11 @@ cJSON *fol_report_json(const struct fol_report *r)
 			cJSON_Delete(row);
 	}
 	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
+	if (r->maps)
+		cJSON_AddItemToObject(j, "left_behind",
+				      dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
+	else
+		cJSON_AddNullToObject(j, "left_behind");
 	return escape_tree(j) ? j : (cJSON_Delete(j), NULL);
 }
 
@@ -669,8 +676,9 @@ static void print_seeded(const struct fol_report *r, FILE *f)
 		total += r->s.seeded[o];
 	if (!total)
 		return;
-	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at attach (pagemap + "
-		   "kpageflags):", total);
+	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at %s (pagemap + "
+		   "kpageflags):", total, r->synth && str(r->meta, "mode") &&
+		   !strcmp(str(r->meta, "mode"), "attach") ? "attach" : "exec");
 	for (int o = 0; o <= FOL_MAX_ORDER; o++)
 		if (r->s.seeded[o])
 			fprintf(f, " %s %" PRIu64, fol_order_size(o, r->page_size, sz, sizeof(sz)),
@@ -876,11 +884,38 @@ static void print_counters(const struct fol_report *r, FILE *f)
 	}
 }
 
+/* The folio composition of the process's anonymous memory at the end of the run. */
+static void print_left_behind(const struct fol_report *r, FILE *f)
+{
+	const cJSON *total = cJSON_GetObjectItemCaseSensitive(r->maps, "total"), *o;
+	double anon = num(total, "anon_bytes", 0);
+	char sz[16];
+
+	if (!total || anon <= 0)
+		return;
+	fprintf(f, "\nLeft behind: %.0f kB of anonymous memory in the page tables at the end "
+		   "(pagemap + kpageflags)\n", anon / 1024);
+	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(total, "orders"))
+	{
+		int order = (int)num(o, "order", 0);
+
+		fprintf(f, "  %6s %9.0f folios %12.0f kB %5.1f%%", fol_order_size(order, r->page_size,
+			sz, sizeof(sz)), num(o, "folios", 0), num(o, "bytes", 0) / 1024,
+			100.0 * num(o, "bytes", 0) / anon);
+		if (order == r->pmd_order)
+			fprintf(f, "  %.0f PMD-mapped", num(total, "pmd_mapped_folios", 0));
+		if (num(o, "partially_mapped", 0) > 0)
+			fprintf(f, "  %.0f partially mapped", num(o, "partially_mapped", 0));
+		fputc('\n', f);
+	}
+}
+
 void fol_report_text(const struct fol_report *r, FILE *f)
 {
 	print_header(r, f);
 	print_orders(r, f);
 	print_reuse(r, f);
 	print_phases(r, f);
+	print_left_behind(r, f);
 	print_counters(r, f);
 }

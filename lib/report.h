@@ -20,7 +20,8 @@ struct fol_report {
 	struct fol_summary s;
 	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
 	cJSON *pmu, *before, *after, *end, *phases;
-	cJSON *synth;		/* attach: threads, mappings and folios at the start */
+	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */
+	cJSON *maps;		/* the page tables at the end (foliostat/maps/v1), or NULL */
 	struct fol_report_event *events;
 	int nevents;
 	struct fol_session_stats st;

@@ -12,7 +12,7 @@ struct fol_session {
 	struct fol_reader *r;
 	struct fol_decoder *dec;
 	struct fol_merge *merge;
-	cJSON *meta, *before, *after, *pmu, *end, *phases;
+	cJSON *meta, *before, *after, *pmu, *end, *phases, *maps;
 	struct fol_session_stats st;
 	int eof;
 	/* An attached process's threads and mappings at the start (SYNTH chunk), handed out
@@ -172,6 +172,9 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 		break;
 	case FOL_CHUNK_END:
 		take_json(s, type, &s->end, buf, len);
+		break;
+	case FOL_CHUNK_MAPS:
+		take_json(s, type, &s->maps, buf, len);
 		break;
 	case FOL_CHUNK_WORKLOAD:
 		add_phases(s, buf, len);
@@ -338,6 +341,7 @@ void fol_session_close(struct fol_session *s)
 	cJSON_Delete(s->pmu);
 	cJSON_Delete(s->end);
 	cJSON_Delete(s->phases);
+	cJSON_Delete(s->maps);
 	cJSON_Delete(s->synth_json);
 	free(s->synth);
 	free(s->run_time);
@@ -515,6 +519,11 @@ const cJSON *fol_session_phases(const struct fol_session *s)
 const cJSON *fol_session_synth(const struct fol_session *s)
 {
 	return s->synth_json;
+}
+
+const cJSON *fol_session_maps(const struct fol_session *s)
+{
+	return s->maps;
 }
 
 struct fol_session_stats fol_session_stats(const struct fol_session *s)

@@ -47,7 +47,9 @@ const cJSON *fol_session_counters_after(const struct fol_session *s);
 const cJSON *fol_session_pmu(const struct fol_session *s);
 const cJSON *fol_session_end(const struct fol_session *s);
 const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be empty */
-const cJSON *fol_session_synth(const struct fol_session *s); /* attach: NULL otherwise */
+const cJSON *fol_session_synth(const struct fol_session *s); /* the folios at the start */
+/* The page tables at the end (foliostat/maps/v1), when they could be read. */
+const cJSON *fol_session_maps(const struct fol_session *s);
 struct fol_session_stats fol_session_stats(const struct fol_session *s);
 
 #endif

@@ -17,7 +17,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	t(["recording","sample_period_ns"]; "number|null"),
 	t(["recording","events"]; "array"), t(["recording","lost_events"]; "number"),
 	t(["recording","retimed_samples"]; "number"), t(["recording","unknown_records"]; "number"),
-	t(["recording","seeded_folios"]; "array"),
+	t(["recording","seeded_folios"]; "array"), t(["left_behind"]; "object|null"),
 	t(["recording","malformed_records"]; "number"), t(["recording","bad_metadata"]; "number"),
 	t(["recording","warnings"]; "array"),
 	(((.recording.events) | keys[]) as $i | t(["recording","events",$i,"name"]; "string"),

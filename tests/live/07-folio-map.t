@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 27
+plan 30
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -150,4 +150,12 @@ if [ "$(cat "$THP/use_zero_page")" = 1 ]; then
 else
 	for i in 1 2 3; do ok 0 "# SKIP use_zero_page is off"; done
 fi
+# The page tables at both ends of a recorded command: seeded at exec (the stack that
+# exec made), read again at exit ("Left behind").
+set_policy "$THP/hugepages-64kB/enabled" always
+"$FOLIOSTAT" record -q -o ends.data -- "$fw" __workload populate --size 4M --policy mthp
+n=$(jr ends.data '[.recording.seeded_folios[].folios] | add // 0')
+[ "$n" -ge 1 ]; ok $? "exec: the folios exec made are seeded from the page tables ($n)"
+is "$(jr ends.data '.left_behind | type')" object "exit: the page tables at the end are in the report"
+"$FOLIOSTAT" report -i ends.data | grep -q "^Left behind: [0-9]* kB of anonymous memory"; ok $? "... and the text says so"
 exit $_fail
