@@ -24,7 +24,10 @@ o4() { jr loop.data ".orders[] | select(.order == 4) | $1"; }
 # 64 folios of the region, and up to three of the workload's own (stack, ld.so data).
 within "$(o4 .reuse.folios)" 64 67; ok $? "fork loop: the region's 64 folios took reuse faults ($(o4 .reuse.folios))"
 within "$(o4 .reuse.episodes)" 3200 3210; ok $? "fork loop: 50 episodes each ($(o4 .reuse.episodes) = 64 x 50)"
-is "$(o4 .reuse.faults_per_folio | cut -c1-5)" 16 "fork loop: 16 faults per folio and episode, not 16 x 50"
+# The region's episodes are 16 each; the workload's own few 64K folios pull the mean a
+# hair below.
+fpf=$(o4 .reuse.faults_per_folio)
+awk -v x="$fpf" 'BEGIN { exit !(x >= 15.9 && x <= 16.1) }'; ok $? "fork loop: 16 faults per folio and episode, not 16 x 50 ($fpf)"
 n=$(o4 '.reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
 within "$n" 3200 3210; ok $? "fork loop: every episode in the 16-31 bucket ($n)"
 is "$(o4 '[.reuse.histogram[] | select(.faults_per_folio | test("^(32|64|128|256|512)")) | .folios] | add')" 0 \
@@ -100,7 +103,10 @@ if [ -x cow ]; then
 	"$FOLIOSTAT" record -q -o cow.data -- ./cow data.bin
 	o0() { jr cow.data ".orders[] | select(.order == 0) | $1"; }
 	within "$(o0 '.faults.file // 0')" 256 280; ok $? "file COW: 256 file faults of order 4K ($(o0 '.faults.file // 0'))"
-	within "$(o0 '.faults.wp_reuse // 0')" 256 290; ok $? "file COW: after fork, 256 reuse faults on those 4K copies ($(o0 '.faults.wp_reuse // 0'))"
+	# A write after fork is a reuse, or a copy when the kernel finds the page's reference
+	# count raised (seen now and then): 4K either way, never unknown.
+	w=$(o0 '(.faults.wp_reuse // 0) + (.faults.wp_copy // 0)')
+	within "$w" 256 320; ok $? "file COW: after fork, 256 write faults on those 4K copies, all 4K ($w)"
 	is "$(jr cow.data '.totals.unknown_order.before_recording < 40')" true \
 		"file COW: only exec's own pages are of unknown order ($(jr cow.data .totals.unknown_order.before_recording))"
 	n=$(jr cow.data .totals.unknown_order.file_cached)
