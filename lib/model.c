@@ -123,8 +123,8 @@ static const struct {
 	[FOL_U_BEFORE] = { "before_recording", "anonymous folios allocated before the recording "
 		"began (during exec, before the events were enabled)" },
 	[FOL_U_NOT_SEEDED] = { "not_seeded", "anonymous folios not among those read from the "
-		"page tables at attach (not naturally aligned, or made since by the kernel without "
-		"a recorded fault: collapse, migration)" },
+		"page tables at the start (exec or attach): not naturally aligned, or made since "
+		"by the kernel without a recorded fault (collapse, migration, get_user_pages)" },
 	[FOL_U_MOVED_UNALIGNED] = { "moved_unaligned", "folios that mremap moved to an address "
 		"not aligned to their size" },
 	[FOL_U_MREMAP_UNSEEN] = { "mremap_unseen", "memory of a process that moved it with "

@@ -19,8 +19,8 @@ enum fol_class {
 
 /* Why a fault's order is "unknown". */
 enum fol_unknown {
-	FOL_U_BEFORE,		/* anonymous, allocated before the recording (at exec) */
-	FOL_U_NOT_SEEDED,	/* attach: not among the folios seeded from the page tables */
+	FOL_U_BEFORE,		/* anonymous, allocated before the recording, not seeded */
+	FOL_U_NOT_SEEDED,	/* not among the folios seeded from the page tables at the start */
 	FOL_U_MOVED_UNALIGNED,	/* mremap moved it to an address not aligned to its size */
 	FOL_U_MREMAP_UNSEEN,	/* its process moved memory with mremap; no exit recorded */
 	FOL_U_FILE_CACHED,	/* file fault on a page cache folio added before the fault */

@@ -100,12 +100,22 @@ for meta in $KERNELS; do
 	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
 	log=$W/$pkg.log
 	echo "== $pkg"
-	start=$(date +%s)
-	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1024 -smp 2 \
-		-kernel "$vmlinuz" -initrd "$W/initrd.gz" -nographic -no-reboot \
-		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
-	tr -d '\r' <"$log" >"$log.txt"
-	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
+	# A guest kernel that panics inside its own TLB-flush code under TCG (seen once in
+	# about fifteen boots of 6.12 with -cpu max: flush_tlb_func in an IPI) is booted once
+	# more, and the panic is printed either way: a user program cannot cause one, so a
+	# panic says something about the emulation or the kernel, not about foliostat.
+	for boot in 1 2; do
+		start=$(date +%s)
+		timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 1024 -smp 2 \
+			-kernel "$vmlinuz" -initrd "$W/initrd.gz" -nographic -no-reboot \
+			-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
+		tr -d '\r' <"$log" >"$log.txt"
+		echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
+		grep -q "Kernel panic" "$log.txt" || break
+		[ "$boot" = 2 ] && break
+		echo "   WARNING: the guest kernel panicked (booting it again); its last lines:"
+		grep -E "RIP:|Kernel panic|Oops|invalid opcode|general protection" "$log.txt" | head -5 | sed 's/^/   | /'
+	done
 	if grep -q "Kernel panic" "$log.txt" || ! grep -q "^@@DONE" "$log.txt"; then
 		echo "   FAIL: no completion marker (panic or hang); the console's last lines:"
 		tail -n 20 "$log.txt" | sed 's/^/   | /'
