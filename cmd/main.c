@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
@@ -7,11 +8,13 @@
 
 #include "cmd.h"
 
-static const struct {
+struct cmd {
 	const char *name;
 	int (*fn)(int, char **);
 	const char *help;
-} cmds[] = {
+};
+
+static const struct cmd cmds[] = {
 	{ "record", cmd_record, "run a workload (or attach to a process) and record it" },
 	{ "report", cmd_report, "analyse a recording: fault time per folio order, reuse batching" },
 	{ "stat", cmd_stat, "record and report in one go, no file kept (like perf stat)" },
@@ -23,6 +26,20 @@ static const struct {
 	/* Internal: how record runs a built-in workload under exec (enable_on_exec). */
 	{ "__workload", cmd_workload, NULL },
 };
+
+/* As git's run_builtin(): a command that printed its output but could not write it
+ * (a full disk, a closed pipe) has failed, whatever it returned. */
+static int run_builtin(const struct cmd *c, int argc, char **argv)
+{
+	int status = c->fn(argc, argv);
+
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "foliostat %s: cannot write the output: %s\n", c->name,
+			strerror(errno ? errno : EIO));
+		return status ? status : 1;
+	}
+	return status;
+}
 
 static void usage(FILE *f)
 {
@@ -52,7 +69,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+			return run_builtin(&cmds[i], argc - 1, argv + 1);
 	fprintf(stderr, "foliostat: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

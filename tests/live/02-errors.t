@@ -2,7 +2,7 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 23
+plan 25
 
 cd "$T"
 "$FOLIOSTAT" script -i missing.data 2>err; rc=$?
@@ -56,6 +56,9 @@ else
 	ok 0 "# SKIP no nobody user"
 	ok 0 "# SKIP no nobody user"
 fi
+"$FOLIOSTAT" report -i "$(dirname "$FOLIOSTAT")/tests/golden/small.data" >/dev/full 2>err; rc=$?
+is "$rc" 1 "report to a full disk (/dev/full): exit 1, not 0"
+grep -q "cannot write the output: No space left on device" err; ok $? "... saying why"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
 "$FOLIOSTAT" record --help | grep -q "usage: foliostat record"; ok $? "record --help"
 exit $_fail
