@@ -78,7 +78,10 @@ check-live: $(BIN)
 check-tui: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) prove tests/tui/*.t
 
-check: check-unit check-fuzz check-golden check-tui check-live
+# The fuzzers last: the PTE-mapped THP checks of tests/live/04 failed three times in runs
+# right after them (~1 GB of fuzzer memory churned) and never in 20 runs without: the
+# likely cause is fragmentation or reclaim touching the THPs the test counts.
+check: check-unit check-golden check-tui check-live check-fuzz
 
 run: $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
