@@ -393,6 +393,11 @@ static int open_error(struct rec *r, int err, const char *what)
 
 /* The workload waits on a pipe until its events are open, so that nothing it does
  * escapes the recording; exec enables them (enable_on_exec). */
+/* What the corked child says on its error pipe before exec closes it: UNTRACED when
+ * ptrace was refused (it runs untraced: no stop after exec will come), then the errno of
+ * a failed exec. */
+#define UNTRACED (-1)
+
 static int start_corked(struct rec *r)
 {
 	int go[2], err[2];
@@ -427,7 +432,12 @@ static int start_corked(struct rec *r)
 			setenv("FOLIOSTAT_PHASES", r->o->phase_file, 1);
 		/* Stopped right after exec and at exit, so that its page tables can be read at
 		 * both ends of the recording (record_loop). Without ptrace it runs the same. */
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
+			int untraced = UNTRACED;
+
+			if (write(err[1], &untraced, sizeof(untraced)) < 0)
+				_exit(127);
+		}
 		execvp(r->o->argv[0], r->o->argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -481,7 +491,8 @@ static int exec_stop(struct rec *r)
 
 static int uncork(struct rec *r)
 {
-	int e = 0;
+	int msg[2], e = 0, untraced = 0;
+	size_t got = 0;
 	ssize_t n;
 
 	child_pid = r->child;
@@ -489,17 +500,34 @@ static int uncork(struct rec *r)
 		return -errno;
 	close(r->go_fd);
 	r->go_fd = -1;
-	do
-		n = read(r->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
+	while (got < sizeof(msg)) {
+		n = read(r->err_fd, (char *)msg + got, sizeof(msg) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
 	close(r->err_fd);
 	r->err_fd = -1;
-	if (n == (ssize_t)sizeof(e)) {
+	for (size_t i = 0; i < got / sizeof(int); i++) {
+		if (msg[i] == UNTRACED)
+			untraced = 1;
+		else
+			e = msg[i];
+	}
+	if (e) {
 		r->res->exec_errno = e;
 		waitpid(r->child, NULL, 0);
 		r->child = 0;
 		child_pid = 0;
 		return -e;
+	}
+	if (untraced) {
+		fol_msgs_add(&r->res->warnings, "the workload could not be traced (ptrace refused: "
+				 "it is traced already, or kernel.yama.ptrace_scope is 3): no folios "
+				 "read from its page tables after exec and at exit");
+		return 0;
 	}
 	return exec_stop(r);
 }

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 30
+plan 33
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -164,4 +164,16 @@ n=$(jr ends.data '[.recording.seeded_folios[].folios] | add // 0')
 [ "$n" -ge 1 ]; ok $? "exec: the folios exec made are seeded from the page tables ($n)"
 is "$(jr ends.data '.left_behind | type')" object "exit: the page tables at the end are in the report"
 "$FOLIOSTAT" report -i ends.data | grep -q "^Left behind: [0-9]* kB of anonymous memory"; ok $? "... and the text says so"
+# A workload that cannot be traced (run under strace -f, it is traced already) is recorded
+# untraced, and foliostat says what is missing, instead of waiting for a stop that never
+# comes (and draining nothing meanwhile).
+if command -v strace >/dev/null; then
+	timeout 60 strace -f -o /dev/null "$FOLIOSTAT" record -o un.data -- "$fw" __workload populate --size 8M --policy small 2>err; rc=$?
+	is "$rc" 0 "a workload ptrace refuses: recorded"
+	grep -q "could not be traced" err; ok $? "... and the warning says so"
+	n=$(jr un.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
+	[ "$n" -ge 2048 ]; ok $? "... with its faults ($n anon_alloc of 4K for 8M)"
+else
+	for i in 1 2 3; do ok 0 "# SKIP no strace"; done
+fi
 exit $_fail
