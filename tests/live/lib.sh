@@ -12,7 +12,7 @@ _fail=0
 plan() { echo "1..$1"; }
 ok() { # ok CONDITION-STATUS NAME
 	_n=$((_n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _fail=1; fi
+	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; echo "#   failed: $2" >&2; _fail=1; fi
 }
 is() { # is GOT WANT NAME
 	_n=$((_n + 1))
@@ -20,8 +20,8 @@ is() { # is GOT WANT NAME
 		echo "ok $_n - $3"
 	else
 		echo "not ok $_n - $3"
-		echo "#   got:  '$1'"
-		echo "#   want: '$2'"
+		# On stderr, so that prove shows them without -v: a failure says what it saw.
+		echo "#   $3: got '$1', want '$2'" >&2
 		_fail=1
 	fi
 }
