@@ -8,7 +8,6 @@ plan 26
 cd "$T"
 fw=$(workload_bin fw)
 set_policy "$THP/enabled" madvise
-quiet_khugepaged
 pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
 for s in "$THP"/hugepages-*kB; do
 	[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue # PMD THP: "inherit" from $THP/enabled
@@ -70,13 +69,21 @@ set_policy "$THP/hugepages-64kB/enabled" never
 "$FOLIOSTAT" record -q -o p.data -- "$fw" __workload fork-reuse --size 16M --policy pte-thp
 o9() { jr "$1" ".orders[] | select(.order == 9) | $2"; }
 is "$(o9 p.data .folios_allocated)" 8 "PTE-mapped THP: 8 folios of 2M"
-is "$(o9 p.data .reuse.folios)" 8 "PTE-mapped THP: 8 folios reused"
+# A folio mapped by its PMD again before the write pass takes one fault for its 512 pages:
+# a reuse, or a copy of the whole 2M. khugepaged did that to these folios in full make
+# check runs (a new MADV_HUGEPAGE process wakes it at once) until the workload set
+# MADV_NOHUGEPAGE after splitting the PMD mappings; counted here should it happen again.
+c9=$(o9 p.data '.faults.wp_copy // 0')
+is "$(( $(o9 p.data .reuse.folios) + c9 ))" 8 "PTE-mapped THP: 8 folios reused (or copied whole: $c9)"
 # Each of the 4096 pages takes one write fault: a reuse (the norm), or a copy when the
 # kernel finds the folio's reference count raised (seen about one run in eight).
 f=$(o9 p.data .reuse.faults)
 c=$(jr p.data '[.orders[] | select(.order == 0) | .faults.wp_copy // 0] | add')
 n=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[-1].folios + .reuse.histogram[-2].folios')
-[ $((f + c)) -ge 4096 ] && [ "$f" -le 4104 ] && [ "$n" -ge 1 ]; ok $? "PTE-mapped THP: one write fault per page, hundreds per folio ($f reuse, $c copies)"
+# Seen: 3074 = 6 x 512 + 2 reuse faults, two folios PMD-mapped again.
+one=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[0].folios')
+[ $((f + c + 511 * one + 512 * c9)) -ge 4096 ] && [ "$f" -le 4104 ] && [ "$n" -ge 1 ]
+ok $? "PTE-mapped THP: one write fault per page, hundreds per folio ($f reuse, $c copies, $one folios PMD-mapped again: $(jr p.data '[.recording.warnings[] | select(test("split|collapsed"))] | join("; ")'))"
 # PMD-mapped THP: one fault per folio.
 "$FOLIOSTAT" record -q -o d.data -- "$fw" __workload fork-reuse --size 16M --policy thp
 is "$(o9 d.data .reuse.folios)" 8 "PMD-mapped THP: 8 folios reused"

@@ -9,7 +9,6 @@ plan 33
 cd "$T"
 fw=$(workload_bin fw)
 set_policy "$THP/enabled" madvise
-quiet_khugepaged
 pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
 for s in "$THP"/hugepages-*kB; do
 	[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue

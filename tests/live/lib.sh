@@ -43,15 +43,6 @@ set_policy() { # FILE VALUE
 	_restore+=("$old:$1")
 	echo "$2" >"$1"
 }
-# The same for a file holding a plain value (khugepaged's tunables).
-set_value() { # FILE VALUE
-	_restore+=("$(cat "$1"):$1")
-	echo "$2" >"$1"
-}
-# khugepaged can collapse a test's PTE-mapped THPs into new PMD-mapped ones between its
-# phases (it scans every 10 s, and full scans are frequent here): tests that count faults
-# per THP put it to sleep for their run.
-quiet_khugepaged() { set_value "$THP/khugepaged/scan_sleep_millisecs" 3600000; }
 restore_policies() {
 	local i
 	for ((i = ${#_restore[@]} - 1; i >= 0; i--)); do
