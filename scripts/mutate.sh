@@ -31,6 +31,7 @@ lib/model.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_
 lib/model.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
 lib/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
 lib/model.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
+lib/model.c@s/	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))/	if (in_ranges(mm->nohuge, mm->nnohuge, addr))/@a second zero-page read in a PMD range proves 4K
 lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
 EOF
 )
