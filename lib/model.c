@@ -985,11 +985,186 @@ static void open_sampled(struct thread *t, uint64_t time)
 				    .filemap_order = -1 };
 }
 
-int fol_model_event(struct fol_model *m, const struct fol_event *ev)
+/* Handlers, one per kind of event (fol_model_event dispatches). */
+
+static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 {
-	struct thread *t;
+	struct thread *t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->fork.tid);
+
+	if (t && t->open && !m->o.sampled && close_fault(m, ev->fork.tid, t, 0, 0))
+		return -ENOMEM;
+	fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
+	m->last_thread = NULL;
+	return ev->fork.tid == ev->fork.pid ? drop_mm(m, ev->fork.pid) : 0;
+}
+
+static int on_mmap(struct fol_model *m, const struct fol_event *ev)
+{
+	struct mm *mm = get_mm(m, ev->pid);
+
+	return mm ? vma_add(mm, ev->mmap.start, ev->mmap.start + ev->mmap.len,
+			    is_file(ev->mmap.filename))
+		  : -ENOMEM;
+}
+
+static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	if (t->open && close_fault(m, ev->tid, t, 0, 0))
+		return -ENOMEM;
+	t->open = 1;
+	t->f = (struct open_fault){
+		.start = ev->time,
+		.address = ev->fault.address,
+		.error_code = ev->fault.error_code,
+		.alloc_order = -1,
+		.last_order = -1,
+		.filemap_order = -1,
+	};
+	return 0;
+}
+
+static int on_clock(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	m->s.clock_samples++;
+	if (m->o.sampled && ev->clock.in_fault) {
+		m->s.clock_in_fault++;
+		open_sampled(t, ev->time);
+		t->f.samples++;
+		t->f.period = ev->clock.period;
+	}
+	return 0;
+}
+
+static int on_fault_exit(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	int major = ev->kind == FOL_EV_FAULT_EXIT_MAJ;
+
+	if (m->o.sampled) {
+		int ret;
+
+		open_sampled(t, ev->time);
+		t->f.address = ev->exit.addr;
+		ret = close_fault(m, ev->tid, t, ev->time, major);
+		open_sampled(t, ev->time);
+		return ret;
+	}
+	if (!t->open) {
+		m->s.orphan_exits++;
+		return 0;
+	}
+	if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
+		m->s.mismatched_exits++;
+	t->f.untimed = ev->retimed;
+	return close_fault(m, ev->tid, t, ev->time, major);
+}
+
+static int on_page_alloc(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	if (m->o.sampled)
+		open_sampled(t, ev->time);
+	if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
+		return 0;
+	if (ev->page.order > t->f.alloc_order) {
+		t->f.alloc_order = ev->page.order;
+		t->f.alloc_pfn = ev->page.pfn;
+	}
+	t->f.last_order = ev->page.order;
+	t->f.last_pfn = ev->page.pfn;
+	return 0;
+}
+
+static int on_rss(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	if (m->o.sampled)
+		open_sampled(t, ev->time);
+	if (t->open) {
+		t->f.anon_rss |= ev->rss.member == 1;
+		t->f.swap_rss |= ev->rss.member == 2;
+	}
+	return rss_change(m, t, ev);
+}
+
+static int on_madvise(struct fol_model *m, struct mm *mm, const struct fol_event *ev)
+{
+	int64_t b = ev->vm.behavior;
+	uint64_t end = ev->vm.start + ev->vm.len;
+
+	if (b == MADV_NOHUGEPAGE_)
+		return add_range(&mm->nohuge, &mm->nnohuge, ev->vm.start, end);
+	if (b == MADV_DONTNEED_ || b == MADV_FREE_ || b == MADV_REMOVE_ || b == MADV_PAGEOUT_ ||
+	    b == MADV_DONTNEED_LOCKED_ || b == MADV_COLLAPSE_)
+		return drop_range(m, mm, ev->vm.start, end);
+	return 0;
+}
+
+/* munmap, mremap (entry and exit), madvise: the thread is in a system call, not in a
+ * fault any more. */
+static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
 	struct mm *mm;
 
+	if (m->o.sampled)
+		t->open = 0; /* what it allocated so far was the system call's */
+	else if (t->open && close_fault(m, ev->tid, t, 0, 0))
+		return -ENOMEM;
+	mm = get_mm(m, ev->pid);
+	if (!mm)
+		return -ENOMEM;
+	if (mm->move.tid && (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid))
+		move_lost(m, mm);
+	switch (ev->kind) {
+	case FOL_EV_MREMAP:
+		return move_begin(mm, ev);
+	case FOL_EV_MREMAP_EXIT:
+		return move_end(m, mm, ev->vm.ret);
+	case FOL_EV_MADVISE:
+		return on_madvise(m, mm, ev);
+	default: /* munmap */
+		if (drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len))
+			return -ENOMEM;
+		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
+	}
+}
+
+/* Events of a thread: its faults and what happens inside them. */
+static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
+{
+	struct thread *t;
+
+	if (ev->evidx < 0)
+		return 0;
+	t = get_thread(m, ev->pid, ev->tid);
+	if (!t)
+		return -ENOMEM;
+	switch (ev->kind) {
+	case FOL_EV_FAULT_USER:
+	case FOL_EV_FAULT_KERNEL:
+		return on_fault_entry(m, t, ev);
+	case FOL_EV_CLOCK:
+		return on_clock(m, t, ev);
+	case FOL_EV_FAULT_EXIT:
+	case FOL_EV_FAULT_EXIT_MAJ:
+		return on_fault_exit(m, t, ev);
+	case FOL_EV_PAGE_ALLOC:
+		return on_page_alloc(m, t, ev);
+	case FOL_EV_RSS_STAT:
+		return on_rss(m, t, ev);
+	case FOL_EV_FILEMAP_ADD:
+		if (t->open && ev->filemap.order > t->f.filemap_order)
+			t->f.filemap_order = ev->filemap.order;
+		return 0;
+	case FOL_EV_MUNMAP:
+	case FOL_EV_MREMAP:
+	case FOL_EV_MREMAP_EXIT:
+	case FOL_EV_MADVISE:
+		return on_syscall(m, t, ev);
+	default:
+		return 0;
+	}
+}
+
+int fol_model_event(struct fol_model *m, const struct fol_event *ev)
+{
 	if (!m->s.first_ns || ev->time < m->s.first_ns)
 		m->s.first_ns = ev->time;
 	if (ev->time > m->s.last_ns)
@@ -1004,17 +1179,9 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		fol_comms_update(m->comms, ev);
 		return on_fork(m, ev);
 	case FOL_EV_EXIT:
-		t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->fork.tid);
-		if (t && t->open && !m->o.sampled && close_fault(m, ev->fork.tid, t, 0, 0))
-			return -ENOMEM;
-		fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
-		m->last_thread = NULL;
-		return ev->fork.tid == ev->fork.pid ? drop_mm(m, ev->fork.pid) : 0;
+		return on_thread_exit(m, ev);
 	case FOL_EV_MMAP:
-		mm = get_mm(m, ev->pid);
-		return mm ? vma_add(mm, ev->mmap.start, ev->mmap.start + ev->mmap.len,
-				    is_file(ev->mmap.filename))
-			  : -ENOMEM;
+		return on_mmap(m, ev);
 	case FOL_EV_LOST:
 		m->s.lost += ev->lost.lost;
 		return 0;
@@ -1024,114 +1191,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		m->s.huge_events++;
 		return 0;
 	default:
-		break;
-	}
-	if (ev->evidx < 0)
-		return 0;
-	t = get_thread(m, ev->pid, ev->tid);
-	if (!t)
-		return -ENOMEM;
-	switch (ev->kind) {
-	case FOL_EV_FAULT_USER:
-	case FOL_EV_FAULT_KERNEL:
-		if (t->open && close_fault(m, ev->tid, t, 0, 0))
-			return -ENOMEM;
-		t->open = 1;
-		t->f = (struct open_fault){
-			.start = ev->time,
-			.address = ev->fault.address,
-			.error_code = ev->fault.error_code,
-			.alloc_order = -1,
-			.last_order = -1,
-			.filemap_order = -1,
-		};
-		return 0;
-	case FOL_EV_CLOCK:
-		m->s.clock_samples++;
-		if (m->o.sampled && ev->clock.in_fault) {
-			m->s.clock_in_fault++;
-			open_sampled(t, ev->time);
-			t->f.samples++;
-			t->f.period = ev->clock.period;
-		}
-		return 0;
-	case FOL_EV_FAULT_EXIT:
-	case FOL_EV_FAULT_EXIT_MAJ:
-		if (m->o.sampled) {
-			int ret;
-
-			open_sampled(t, ev->time);
-			t->f.address = ev->exit.addr;
-			ret = close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
-			open_sampled(t, ev->time);
-			return ret;
-		}
-		if (!t->open) {
-			m->s.orphan_exits++;
-			return 0;
-		}
-		if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
-			m->s.mismatched_exits++;
-		t->f.untimed = ev->retimed;
-		return close_fault(m, ev->tid, t, ev->time, ev->kind == FOL_EV_FAULT_EXIT_MAJ);
-	case FOL_EV_PAGE_ALLOC:
-		if (m->o.sampled)
-			open_sampled(t, ev->time);
-		if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
-			return 0;
-		if (ev->page.order > t->f.alloc_order) {
-			t->f.alloc_order = ev->page.order;
-			t->f.alloc_pfn = ev->page.pfn;
-		}
-		t->f.last_order = ev->page.order;
-		t->f.last_pfn = ev->page.pfn;
-		return 0;
-	case FOL_EV_RSS_STAT:
-		if (m->o.sampled)
-			open_sampled(t, ev->time);
-		if (t->open) {
-			t->f.anon_rss |= ev->rss.member == 1;
-			t->f.swap_rss |= ev->rss.member == 2;
-		}
-		return rss_change(m, t, ev);
-	case FOL_EV_FILEMAP_ADD:
-		if (t->open && ev->filemap.order > t->f.filemap_order)
-			t->f.filemap_order = ev->filemap.order;
-		return 0;
-	case FOL_EV_MUNMAP:
-	case FOL_EV_MREMAP:
-	case FOL_EV_MREMAP_EXIT:
-	case FOL_EV_MADVISE:
-		/* A system call: the thread is not inside a fault any more. */
-		if (m->o.sampled)
-			t->open = 0; /* what it allocated so far was the system call's */
-		else if (t->open && close_fault(m, ev->tid, t, 0, 0))
-			return -ENOMEM;
-		mm = get_mm(m, ev->pid);
-		if (!mm)
-			return -ENOMEM;
-		if (mm->move.tid && (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid))
-			move_lost(m, mm);
-		if (ev->kind == FOL_EV_MREMAP)
-			return move_begin(mm, ev);
-		if (ev->kind == FOL_EV_MREMAP_EXIT)
-			return move_end(m, mm, ev->vm.ret);
-		if (ev->kind == FOL_EV_MADVISE) {
-			int64_t b = ev->vm.behavior;
-
-			if (b == MADV_NOHUGEPAGE_)
-				return add_range(&mm->nohuge, &mm->nnohuge, ev->vm.start,
-						 ev->vm.start + ev->vm.len);
-			if (b == MADV_DONTNEED_ || b == MADV_FREE_ || b == MADV_REMOVE_ ||
-			    b == MADV_PAGEOUT_ || b == MADV_DONTNEED_LOCKED_ || b == MADV_COLLAPSE_)
-				return drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len);
-			return 0;
-		}
-		if (drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len))
-			return -ENOMEM;
-		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
-	default:
-		return 0;
+		return on_thread_event(m, ev);
 	}
 }
 
