@@ -1,5 +1,7 @@
 #include "check.h"
 
+#include "maps.h"
+
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
@@ -214,6 +216,33 @@ static void check_thp(struct list *l)
 	    swaps > 1 ? "%d device(s)" : "none", swaps - 1);
 }
 
+/* What the folio map is seeded from at exec/attach and what "Left behind" reads: the
+ * page tables (root for PFNs and page flags), through ptrace stops for a recorded command. */
+static void check_page_tables(struct list *l)
+{
+	struct fol_maps *m;
+	int ret = fol_maps_read(getpid(), "", 0, &m), scope = 0;
+
+	if (!ret) {
+		fol_maps_free(m);
+		add(l, "page tables", "pagemap + kpageflags", FOL_CHECK_OK, NULL,
+		    "readable: folios seeded at exec/attach, left behind at the end, maps");
+	} else {
+		add(l, "page tables", "pagemap + kpageflags", FOL_CHECK_WARN,
+		    "run as root (page frame numbers and page flags need CAP_SYS_ADMIN)",
+		    "not readable (%s): no seeding, no 'Left behind', no foliostat maps",
+		    strerror(-ret));
+	}
+	if (read_int("/proc/sys/kernel/yama/ptrace_scope", &scope) == 0 && scope >= 3)
+		add(l, "page tables", "ptrace", FOL_CHECK_WARN,
+		    "kernel.yama.ptrace_scope 3 cannot be lowered without a reboot",
+		    "refused (yama ptrace_scope=3): a recorded command is not stopped after exec "
+		    "and at exit");
+	else
+		add(l, "page tables", "ptrace", FOL_CHECK_OK, NULL,
+		    "a recorded command is stopped after exec and at exit to read them");
+}
+
 int fol_check_run(struct fol_check_item **items)
 {
 	struct list l = { 0 };
@@ -222,6 +251,7 @@ int fol_check_run(struct fol_check_item **items)
 	check_tracepoints(&l);
 	check_counters(&l);
 	check_thp(&l);
+	check_page_tables(&l);
 	*items = l.v;
 	return l.n;
 }
