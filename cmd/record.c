@@ -17,7 +17,6 @@
 
 /* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
 #define FOL_DURATION_MAX (30.0 * 24 * 3600)
-#define MAX_PAGES_TEXT "262144"
 
 /* What record and stat share: the options that say what to record, and the run. */
 struct rec_cli {
@@ -58,7 +57,7 @@ static void usage(FILE *f, int stat)
 		"  -e, --event EVENT      record EVENT instead of the default set; repeatable.\n"
 		"                         A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
 		"                         minor-faults, major-faults, page-faults, cpu-clock\n"
-		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two up to 262144\n"
+		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two up to %d\n"
 		"                         (default %d)\n"
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
@@ -76,7 +75,7 @@ static void usage(FILE *f, int stat)
 		"\n"
 		"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
 		"be executed, 1 when recording failed, 2 for usage errors.\n",
-		FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT);
+		FOL_RECORD_MAX_PAGES, FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT);
 }
 
 /* 0 to go on, else the exit status. */
@@ -99,7 +98,7 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = stat ? "stat" : "record";
-	char err[256];
+	char err[256], what[64];
 	int ch, ret;
 
 	c->o.output = "foliostat.data";
@@ -123,7 +122,9 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
 				ret = -EINVAL;
 			if (ret) {
-				print_bad_number(cmd, "-m", "a power of two from 1 to " MAX_PAGES_TEXT, optarg, ret);
+				snprintf(what, sizeof(what), "a power of two from 1 to %d",
+					 FOL_RECORD_MAX_PAGES);
+				print_bad_number(cmd, "-m", what, optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;

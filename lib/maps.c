@@ -247,12 +247,12 @@ static void add_sum(struct fol_maps_sum *to, const struct fol_maps_sum *s)
 	to->zero_bytes += s->zero_bytes;
 }
 
-static int pmd_order(const char *root, unsigned page)
+int fol_maps_pmd_order(const char *root, unsigned page_size)
 {
 	char path[128], buf[32];
-	unsigned long long size = 0;
-	int fd, order = -1;
+	unsigned long long pages = 0;
 	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", root);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -262,13 +262,11 @@ static int pmd_order(const char *root, unsigned page)
 	close(fd);
 	if (n > 0) {
 		buf[n] = '\0';
-		size = strtoull(buf, NULL, 10) / page;
+		pages = strtoull(buf, NULL, 10) / page_size;
 	}
-	while (size > 1 && order < FOL_MAX_ORDER) {
-		size >>= 1;
-		order = order < 0 ? 1 : order + 1;
-	}
-	return order;
+	if (pages < 2 || (pages & (pages - 1)) || pages > (1ull << FOL_MAX_ORDER))
+		return -1;
+	return __builtin_ctzll(pages);
 }
 
 int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out)
@@ -283,7 +281,7 @@ int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps 
 		return -ENOMEM;
 	m->pid = pid;
 	m->page_size = (unsigned)sysconf(_SC_PAGESIZE);
-	m->pmd_order = pmd_order(root, m->page_size);
+	m->pmd_order = fol_maps_pmd_order(root, m->page_size);
 	ret = read_vmas(m, root);
 	if (ret)
 		goto fail;

@@ -55,6 +55,8 @@ struct fol_maps {
  * no such process; -EPERM: PFNs or page flags not readable (not root); other -errno. */
 int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out);
 void fol_maps_free(struct fol_maps *m);
+/* The order of a PMD-mapped folio (transparent_hugepage/hpage_pmd_size), -1 without THP. */
+int fol_maps_pmd_order(const char *root, unsigned page_size);
 /* Text like thpmaps: per VMA and rolled up (all_vmas: every VMA, else the total only). */
 void fol_maps_text(const struct fol_maps *m, int all_vmas, FILE *f);
 /* Schema foliostat/maps/v1 (man foliostat-maps). */

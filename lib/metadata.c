@@ -1,5 +1,6 @@
 #include "metadata.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -230,7 +231,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	default: return 0;
 	}
 	if (!j)
-		return 1;
+		return -EPROTO;
 	bad = check_value(top, j);
-	return bad < 0 ? 1 : bad;
+	return bad < 0 ? -EPROTO : bad;
 }

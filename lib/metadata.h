@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 /* Removes from j what does not fit the chunk type's schema; returns how many values were
- * removed (0 for a well-formed chunk). A chunk whose top level has the wrong type is left
- * as it is and counted as 1: the caller drops it. */
+ * removed (0 for a well-formed chunk), or -EPROTO when j is NULL (not JSON) or its top
+ * level has the wrong type: the caller drops the chunk. */
 int fol_metadata_check(uint32_t chunk_type, cJSON *j);
 
 /* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit). */

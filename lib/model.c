@@ -33,10 +33,15 @@ struct vma {
 	int file;
 };
 
-/* A folio taken out of the map while mremap moves its range. */
-struct moved {
+/* Folios taken out of the map (take_range), with their keys. */
+struct taken_folio {
 	uint64_t key;
 	struct folio f;
+};
+
+struct taken {
+	struct taken_folio *v;
+	size_t n, cap;
 };
 
 /* An mremap between its entry and its exit: mmap_lock makes it the only one of its mm. */
@@ -44,8 +49,7 @@ struct move {
 	int tid;		/* 0: none in flight */
 	uint64_t start, len, new_len;
 	int file;
-	struct moved *v;
-	size_t n, cap;
+	struct taken folios;	/* out of the map until the exit says where they went */
 };
 
 /* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
@@ -110,6 +114,7 @@ struct fol_model {
 	struct fol_summary s;
 	size_t bins_cap;
 	uint64_t seeded_total;
+	struct taken dropped;	/* drop_orders' scratch, kept between calls */
 	uint64_t t0;
 };
 
@@ -225,7 +230,7 @@ static void mm_release(struct mm *mm)
 {
 	fol_u64map_free(mm->folios);
 	free(mm->vmas);
-	free(mm->move.v);
+	free(mm->move.folios.v);
 	free(mm->unaligned);
 	free(mm->nohuge);
 	fol_u64map_free(mm->zero_ranges);
@@ -245,6 +250,7 @@ void fol_model_free(struct fol_model *m)
 	fol_u64map_free(m->threads);
 	fol_comms_free(m->comms);
 	free(m->s.bins);
+	free(m->dropped.v);
 	free(m);
 }
 
@@ -315,38 +321,63 @@ static void end_episode(struct fol_model *m, uint64_t key, struct folio *f)
 	f->first_ns = 0;
 }
 
-/* drop_orders() for a range larger than the map (a big reservation, or a hostile length):
- * one walk of the map collects the keys, then they are deleted, since deleting while
- * iterating moves entries. Linear in the map, whatever the range. */
-static int drop_by_walk(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
-			int max_order)
+static int take_one(struct taken *t, uint64_t key, const struct folio *f)
 {
-	size_t pos = 0, n = 0, cap = 0;
-	uint64_t key, *keys = NULL;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct taken_folio *g = realloc(t->v, cap * sizeof(*g));
 
-	while (fol_u64map_next(mm->folios, &pos, &key)) {
-		uint64_t base = key & ~FOLIO_ORDER_MASK;
+		if (!g)
+			return -ENOMEM;
+		t->v = g;
+		t->cap = cap;
+	}
+	t->v[t->n].key = key;
+	t->v[t->n].f = *f;
+	t->n++;
+	return 0;
+}
 
-		if (base < start || base >= end || (int)(key & FOLIO_ORDER_MASK) > max_order)
-			continue;
-		if (n == cap) {
-			uint64_t *k = realloc(keys, sizeof(*k) * (cap = cap ? cap * 2 : 64));
+/* Take every folio of order <= max_order that starts in [start, end) out of the map into
+ * t (appended). A range larger than the map (a big reservation, or a hostile length) is
+ * found by one walk of the map, the keys collected before any is deleted since deleting
+ * moves entries; a smaller one address by address, counted rather than compared with
+ * end so that a range at the top of the address space cannot wrap. */
+static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+		      int max_order, struct taken *t)
+{
+	uint64_t pages = (end - start) >> m->page_shift, key;
+	size_t first = t->n, pos = 0;
+	struct folio *f;
 
-			if (!k) {
-				free(keys);
+	if (end <= start)
+		return 0;
+	if (pages > fol_u64map_capacity(mm->folios)) {
+		while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
+			uint64_t base = key & ~FOLIO_ORDER_MASK;
+
+			if (base >= start && base < end && (int)(key & FOLIO_ORDER_MASK) <= max_order &&
+			    take_one(t, key, f))
 				return -ENOMEM;
-			}
-			keys = k;
 		}
-		keys[n++] = key;
+		for (size_t i = first; i < t->n; i++)
+			fol_u64map_del(mm->folios, t->v[i].key, NULL);
+		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct folio copy;
+	for (uint64_t i = 0, a = start & ~(((uint64_t)m->o.page_size) - 1); i <= pages && a < end;
+	     i++, a += m->o.page_size)
+		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+			uint64_t size = (uint64_t)m->o.page_size << o;
 
-		if (fol_u64map_del(mm->folios, keys[i], &copy))
-			end_episode(m, keys[i], &copy);
-	}
-	free(keys);
+			if (a & (size - 1) || o > max_order)
+				break;
+			if (!(mm->orders & (1u << o)) ||
+			    !(f = fol_u64map_get(mm->folios, a | (uint64_t)o)))
+				continue;
+			if (take_one(t, a | (uint64_t)o, f))
+				return -ENOMEM;
+			fol_u64map_del(mm->folios, a | (uint64_t)o, NULL);
+		}
 	return 0;
 }
 
@@ -355,28 +386,13 @@ static int drop_by_walk(struct fol_model *m, struct mm *mm, uint64_t start, uint
 static int drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
 		       int max_order)
 {
-	uint64_t pages = (end - start) >> m->page_shift;
+	int ret;
 
-	if (end <= start)
-		return 0;
-	if (pages > fol_u64map_capacity(mm->folios))
-		return drop_by_walk(m, mm, start, end, max_order);
-	/* Counted, not compared with end: a range at the top of the address space must not
-	 * wrap the address around. */
-	for (uint64_t i = 0, a = start & ~(((uint64_t)m->o.page_size) - 1); i <= pages && a < end;
-	     i++, a += m->o.page_size)
-		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
-			uint64_t size = (uint64_t)m->o.page_size << o;
-			struct folio copy;
-
-			if (a & (size - 1) || o > max_order)
-				break;
-			if (!(mm->orders & (1u << o)))
-				continue;
-			if (fol_u64map_del(mm->folios, a | (uint64_t)o, &copy))
-				end_episode(m, a | (uint64_t)o, &copy);
-		}
-	return 0;
+	m->dropped.n = 0;
+	ret = take_range(m, mm, start, end, max_order, &m->dropped);
+	for (size_t i = 0; i < m->dropped.n; i++)
+		end_episode(m, m->dropped.v[i].key, &m->dropped.v[i].f);
+	return ret;
 }
 
 static int drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end)
@@ -747,42 +763,19 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 /* mremap moves the folios of [start, start + len) to wherever its exit says: they leave
  * the map at the entry and come back at the exit, at the same offsets, with their reuse
  * episodes going on (a move shares nothing). */
-static int move_begin(struct mm *mm, const struct fol_event *ev)
+static int move_begin(struct fol_model *m, struct mm *mm, const struct fol_event *ev)
 {
 	struct move *mv = &mm->move;
 	const struct vma *v = vma_find(mm, ev->vm.start);
-	uint64_t end = ev->vm.start + ev->vm.len;
-	size_t pos = 0;
-	uint64_t key;
-	struct folio *f;
 
-	mv->n = 0;
-	if (end <= ev->vm.start)
-		return 0;
-	while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
-		uint64_t base = key & ~FOLIO_ORDER_MASK;
-
-		if (base < ev->vm.start || base >= end)
-			continue;
-		if (mv->n == mv->cap) {
-			size_t cap = mv->cap ? mv->cap * 2 : 64;
-			struct moved *g = realloc(mv->v, cap * sizeof(*g));
-
-			if (!g)
-				return -ENOMEM;
-			mv->v = g;
-			mv->cap = cap;
-		}
-		mv->v[mv->n++] = (struct moved){ key, *f };
-	}
-	for (size_t i = 0; i < mv->n; i++)
-		fol_u64map_del(mm->folios, mv->v[i].key, NULL);
+	mv->folios.n = 0;
 	mv->tid = ev->tid;
 	mv->start = ev->vm.start;
 	mv->len = ev->vm.len;
 	mv->new_len = ev->vm.new_len;
 	mv->file = v ? v->file : 0;
-	return 0;
+	return take_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len, FOL_MAX_ORDER,
+			  &mv->folios);
 }
 
 static int add_range(struct range **r, int *n, uint64_t start, uint64_t end)
@@ -804,8 +797,8 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 	uint64_t to = failed ? mv->start : (uint64_t)ret;
 	uint64_t keep = failed || mv->new_len > mv->len ? mv->len : mv->new_len;
 
-	for (size_t i = 0; i < mv->n; i++) {
-		struct moved *x = &mv->v[i];
+	for (size_t i = 0; i < mv->folios.n; i++) {
+		struct taken_folio *x = &mv->folios.v[i];
 		int order = (int)(x->key & FOLIO_ORDER_MASK);
 		uint64_t size = (uint64_t)m->o.page_size << order;
 		uint64_t off = (x->key & ~FOLIO_ORDER_MASK) - mv->start, at = to + off;
@@ -834,7 +827,7 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 			return -ENOMEM;
 	}
 	mv->tid = 0;
-	mv->n = 0;
+	mv->folios.n = 0;
 	return 0;
 }
 
@@ -842,10 +835,14 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
  * gone from where the model can see them. */
 static void move_lost(struct fol_model *m, struct mm *mm)
 {
-	for (size_t i = 0; i < mm->move.n; i++)
-		end_episode(m, mm->move.v[i].key, &mm->move.v[i].f);
+	struct taken *t = &mm->move.folios;
+
+	if (!mm->move.tid)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		end_episode(m, t->v[i].key, &t->v[i].f);
 	mm->move.tid = 0;
-	mm->move.n = 0;
+	t->n = 0;
 	mm->mremap_unseen = 1;
 }
 
@@ -1110,11 +1107,11 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 	mm = get_mm(m, ev->pid);
 	if (!mm)
 		return -ENOMEM;
-	if (mm->move.tid && (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid))
+	if (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid)
 		move_lost(m, mm);
 	switch (ev->kind) {
 	case FOL_EV_MREMAP:
-		return move_begin(mm, ev);
+		return move_begin(m, mm, ev);
 	case FOL_EV_MREMAP_EXIT:
 		return move_end(m, mm, ev->vm.ret);
 	case FOL_EV_MADVISE:

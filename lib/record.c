@@ -107,7 +107,6 @@ struct rec_counter {
 };
 
 struct rec {
-	int traced;		/* the workload is ptraced: stops at exit for a last look */
 	const struct fol_record_opts *o;
 	struct fol_record_result *res;
 	struct perf_evlist *evlist;
@@ -473,7 +472,6 @@ static int exec_stop(struct rec *r)
 		child_pid = 0;
 		return 0;
 	}
-	r->traced = 1;
 	j = cJSON_CreateObject();
 	if (!j)
 		return -ENOMEM;
@@ -684,9 +682,7 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	struct utsname u;
 	cJSON *m = cJSON_CreateObject(), *cmd;
 	long page = sysconf(_SC_PAGESIZE);
-	char buf[64];
-	FILE *f;
-	int ret, pmd_order = -1;
+	int ret;
 
 	if (!m)
 		return -ENOMEM;
@@ -703,13 +699,7 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	cJSON_AddStringToObject(m, "machine", u.machine);
 	cJSON_AddStringToObject(m, "hostname", u.nodename);
 	cJSON_AddNumberToObject(m, "page_size", (double)page);
-	f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			pmd_order = __builtin_ctzl((unsigned long)(strtoul(buf, NULL, 10) / (unsigned long)page));
-		fclose(f);
-	}
-	cJSON_AddNumberToObject(m, "pmd_order", pmd_order);
+	cJSON_AddNumberToObject(m, "pmd_order", fol_maps_pmd_order("", (unsigned)page));
 	cJSON_AddStringToObject(m, "clock", "CLOCK_MONOTONIC");
 	cJSON_AddNumberToObject(m, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
 	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
@@ -1125,9 +1115,7 @@ static int traced_stop(struct rec *r, int st)
 static int record_loop(struct rec *r, uint64_t start_mono)
 {
 	uint64_t deadline = r->o->duration > 0 ? start_mono + (uint64_t)(r->o->duration * 1e9) : 0;
-	int ret;
-
-	int fds_left = 1;
+	int ret, fds_left = 1;
 
 	for (;;) {
 		int st;

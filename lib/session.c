@@ -7,6 +7,7 @@
 
 #include "merge.h"
 #include "metadata.h"
+#include "parse.h"
 
 struct fol_session {
 	struct fol_reader *r;
@@ -41,13 +42,13 @@ static cJSON *parse_checked(struct fol_session *s, uint32_t type, const void *bu
 {
 	cJSON *j = cJSON_ParseWithLength(buf, len);
 	int bad = fol_metadata_check(type, j);
-	int top_ok = j && (type == FOL_CHUNK_PMU ? cJSON_IsArray(j) : cJSON_IsObject(j));
 
-	s->st.bad_metadata += (uint64_t)bad;
-	if (!top_ok) {
+	if (bad < 0) {
+		s->st.bad_metadata++;
 		cJSON_Delete(j);
 		return NULL;
 	}
+	s->st.bad_metadata += (uint64_t)bad;
 	return j;
 }
 
@@ -78,19 +79,43 @@ static void take_json(struct fol_session *s, uint32_t type, cJSON **slot, const 
 	*slot = j;
 }
 
+/* The next event made from the SYNTH chunk, its common fields set. */
+static struct fol_event *synth_event(struct fol_session *s, enum fol_kind kind, uint64_t t,
+				     int pid, int tid)
+{
+	struct fol_event *e = &s->synth[s->nsynth++];
+
+	e->kind = kind;
+	e->evidx = -1;
+	e->time = t;
+	e->pid = pid;
+	e->tid = tid;
+	return e;
+}
+
+static double synth_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* An attached process's threads, mappings and folios at the start, or a recorded
+ * command's folios after exec, as events handed out before the recorded ones. Types and
+ * ranges were checked by metadata.c. */
 static void add_synth(struct fol_session *s, const void *buf, size_t len)
 {
 	const cJSON *maps, *comms, *runs, *m;
-	int pid, n = 0;
-	uint64_t t;
+	uint64_t t, tid;
+	int pid;
 
 	if (s->synth_json)
 		return;
 	s->synth_json = parse_checked(s, FOL_CHUNK_SYNTH, buf, len);
 	if (!s->synth_json)
 		return;
-	pid = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "pid"));
-	t = (uint64_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s->synth_json, "time_ns"));
+	pid = (int)synth_num(s->synth_json, "pid");
+	t = (uint64_t)synth_num(s->synth_json, "time_ns");
 	maps = cJSON_GetObjectItemCaseSensitive(s->synth_json, "maps");
 	comms = cJSON_GetObjectItemCaseSensitive(s->synth_json, "comm");
 	runs = cJSON_GetObjectItemCaseSensitive(s->synth_json, "folios");
@@ -100,58 +125,41 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 	if (!s->synth || pid <= 0)
 		return;
 	cJSON_ArrayForEach(m, comms)
-	{
-		struct fol_event *e = &s->synth[n];
-
-		if (!cJSON_IsString(m) || atoi(m->string) <= 0 || atoi(m->string) > FOL_PID_MAX)
-			continue;
-		e->kind = FOL_EV_COMM;
-		e->evidx = -1;
-		e->time = t;
-		e->pid = pid;
-		e->tid = atoi(m->string);
-		e->comm.comm = m->valuestring;
-		n++;
-	}
+		if (cJSON_IsString(m) && !fol_parse_u64(m->string, 1, FOL_PID_MAX, 0, &tid))
+			synth_event(s, FOL_EV_COMM, t, pid, (int)tid)->comm.comm = m->valuestring;
 	cJSON_ArrayForEach(m, maps)
 	{
-		const cJSON *lo = cJSON_GetObjectItemCaseSensitive(m, "start");
-		const cJSON *hi = cJSON_GetObjectItemCaseSensitive(m, "end");
-		const cJSON *file = cJSON_GetObjectItemCaseSensitive(m, "file");
-		struct fol_event *e = &s->synth[n];
+		const char *lo = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "start"));
+		const char *hi = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "end"));
+		const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "file"));
+		uint64_t start, end;
+		struct fol_event *e;
 
-		if (!cJSON_IsString(lo) || !cJSON_IsString(hi) || !cJSON_IsString(file))
+		if (!lo || !hi || !file)
 			continue;
-		e->kind = FOL_EV_MMAP;
-		e->evidx = -1;
-		e->time = t;
-		e->pid = e->tid = pid;
-		e->mmap.start = strtoull(lo->valuestring, NULL, 16);
-		e->mmap.len = strtoull(hi->valuestring, NULL, 16) - e->mmap.start;
-		e->mmap.filename = file->valuestring;
-		if (strtoull(hi->valuestring, NULL, 16) > e->mmap.start)
-			n++;
+		start = strtoull(lo, NULL, 16);
+		end = strtoull(hi, NULL, 16);
+		if (end <= start)
+			continue;
+		e = synth_event(s, FOL_EV_MMAP, t, pid, pid);
+		e->mmap.start = start;
+		e->mmap.len = end - start;
+		e->mmap.filename = file;
 	}
-	/* After the mappings: the folios they hold (types and ranges checked in metadata.c). */
+	/* After the mappings: the folios they hold. */
 	cJSON_ArrayForEach(m, runs)
 	{
-		const cJSON *start = cJSON_GetObjectItemCaseSensitive(m, "start");
-		const cJSON *order = cJSON_GetObjectItemCaseSensitive(m, "order");
-		const cJSON *count = cJSON_GetObjectItemCaseSensitive(m, "n");
-		struct fol_event *e = &s->synth[n];
+		const char *start = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "start"));
+		struct fol_event *e;
 
-		if (!start || !order || !count)
+		if (!start || !cJSON_GetObjectItemCaseSensitive(m, "order") ||
+		    !cJSON_GetObjectItemCaseSensitive(m, "n"))
 			continue;
-		e->kind = FOL_EV_FOLIOS;
-		e->evidx = -1;
-		e->time = t;
-		e->pid = e->tid = pid;
-		e->folios.start = strtoull(start->valuestring, NULL, 16);
-		e->folios.order = (int)order->valuedouble;
-		e->folios.n = (uint64_t)count->valuedouble;
-		n++;
+		e = synth_event(s, FOL_EV_FOLIOS, t, pid, pid);
+		e->folios.start = strtoull(start, NULL, 16);
+		e->folios.order = (int)synth_num(m, "order");
+		e->folios.n = (uint64_t)synth_num(m, "n");
 	}
-	s->nsynth = n;
 }
 
 /* Chunks other than records and rounds. */

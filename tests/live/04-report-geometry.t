@@ -7,20 +7,13 @@ plan 26
 
 cd "$T"
 fw=$(workload_bin fw)
-set_policy "$THP/enabled" madvise
-pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
-for s in "$THP"/hugepages-*kB; do
-	[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue # PMD THP: "inherit" from $THP/enabled
-	[ -e "$s/enabled" ] && set_policy "$s/enabled" never
-done
-set_policy "$THP/hugepages-64kB/enabled" always
+only_64k_mthp
 
 # 64K mTHP, 32M: 512 folios of order 4, 16 reuse faults each.
 "$FOLIOSTAT" record -q -o m.data -- "$fw" __workload fork-reuse --size 32M --policy mthp
 o4() { jr m.data ".orders[] | select(.order == 4) | $1"; }
 # The workload keeps its own heap and stack on small pages, but the stack pages touched
 # while the program loads may already sit in a 64K folio: allow that one.
-within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # (Up to three 64K folios of its own: stack and heap pages touched before main().)
 within "$(o4 .folios_allocated)" 512 515; ok $? "64K: 512 folios allocated ($(o4 .folios_allocated))"
 within "$(o4 .faults.anon_alloc)" 512 515; ok $? "64K: 512 first-touch faults on order 4"

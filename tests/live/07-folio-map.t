@@ -8,14 +8,7 @@ plan 33
 
 cd "$T"
 fw=$(workload_bin fw)
-set_policy "$THP/enabled" madvise
-pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
-for s in "$THP"/hugepages-*kB; do
-	[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue
-	[ -e "$s/enabled" ] && set_policy "$s/enabled" never
-done
-set_policy "$THP/hugepages-64kB/enabled" always
-within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+only_64k_mthp
 
 # A fork loop of 50: every fork shares the 64K folios again; after each child's exit the
 # parent's 16 writes per folio are a new episode of 16, not 16 x 50.
@@ -144,7 +137,6 @@ int main(void)
 	return 0;
 }
 EOF
-set_policy "$THP/enabled" madvise
 cc -O1 -o hz hz.c; ok $? "the huge zero page program builds"
 if [ "$(cat "$THP/use_zero_page")" = 1 ]; then
 	"$FOLIOSTAT" record -q -o hz.data -- ./hz

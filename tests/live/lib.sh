@@ -43,6 +43,19 @@ set_policy() { # FILE VALUE
 	_restore+=("$old:$1")
 	echo "$2" >"$1"
 }
+# PMD THP only where asked for (madvise), and of the mTHP sizes only 64K, always: the
+# geometry the tests count on. Put back on exit.
+only_64k_mthp() {
+	local s pmd_kb
+	set_policy "$THP/enabled" madvise
+	pmd_kb=$(($(cat "$THP/hpage_pmd_size") / 1024))
+	for s in "$THP"/hugepages-*kB; do
+		[ "$s" = "$THP/hugepages-${pmd_kb}kB" ] && continue # PMD THP: "inherit" from $THP/enabled
+		[ -e "$s/enabled" ] && set_policy "$s/enabled" never
+	done
+	set_policy "$THP/hugepages-64kB/enabled" always
+}
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; } # within N LOW HIGH
 restore_policies() {
 	local i
 	for ((i = ${#_restore[@]} - 1; i >= 0; i--)); do

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "file.h"
 
 #define RB_ST_TP (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -97,33 +99,38 @@ static inline void rb_meta(struct rb *b, const char *extra)
 	free(j);
 }
 
-/* An EVENT chunk; fmt (may be NULL) is JSON-escaped here. */
+/* An EVENT chunk's JSON, as the recorder writes it (cJSON escapes the format text);
+ * fmt may be NULL. malloc'ed. */
+static inline char *rb_event_json(const char *name, const char *kind, uint64_t st, uint64_t id,
+				  const char *fmt)
+{
+	cJSON *e = cJSON_CreateObject(), *attr;
+	char *json;
+
+	cJSON_AddNumberToObject(e, "index", 0);
+	cJSON_AddStringToObject(e, "name", name);
+	cJSON_AddStringToObject(e, "kind", kind);
+	attr = cJSON_AddObjectToObject(e, "attr");
+	cJSON_AddNumberToObject(attr, "type", 2);
+	cJSON_AddNumberToObject(attr, "config", 1);
+	cJSON_AddNumberToObject(attr, "sample_type", (double)st);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(e, "ids"), cJSON_CreateNumber((double)id));
+	if (fmt)
+		cJSON_AddStringToObject(e, "format", fmt);
+	json = cJSON_PrintUnformatted(e);
+	cJSON_Delete(e);
+	if (!json)
+		abort();
+	return json;
+}
+
 static inline void rb_event(struct rb *b, const char *name, const char *kind, uint64_t st,
 			    uint64_t id, const char *fmt)
 {
-	char *esc = NULL, *json;
-	size_t n = 0;
-	FILE *f = open_memstream(&esc, &n);
+	char *json = rb_event_json(name, kind, st, id, fmt);
 
-	for (const char *p = fmt; p && *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else
-			fputc(*p, f);
-	}
-	fclose(f);
-	if (asprintf(&json, "{\"index\":0,\"name\":\"%s\",\"kind\":\"%s\",\"attr\":{\"type\":2,"
-			    "\"config\":1,\"sample_type\":%llu},\"ids\":[%llu]%s%s%s}",
-		     name, kind, (unsigned long long)st, (unsigned long long)id,
-		     fmt ? ",\"format\":\"" : "", fmt ? esc : "", fmt ? "\"" : "") < 0)
-		abort();
 	rb_json(b, FOL_CHUNK_EVENT, json);
 	free(json);
-	free(esc);
 }
 
 static inline void rb_default_events(struct rb *b)

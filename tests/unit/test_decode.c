@@ -14,6 +14,8 @@
 
 #include "decode.h"
 
+#include "recbuild.h"
+
 /* The 6.18 format, and a made-up one with the same fields moved around: the decoder
  * must read both by name. */
 static const char fmt_618[] =
@@ -58,30 +60,10 @@ static const char fmt_rss[] =
 static void add_event(struct fol_decoder *d, const char *name, const char *kind, uint64_t st,
 		      uint64_t id, const char *fmt)
 {
-	char *json, *esc = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&esc, &n);
+	char *json = rb_event_json(name, kind, st, id, fmt);
 
-	/* JSON-escape the format text the simple way: it has no quotes we need to keep. */
-	for (const char *p = fmt; p && *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else
-			fputc(*p, f);
-	}
-	fclose(f);
-	assert_true(asprintf(&json,
-			     "{\"index\":0,\"name\":\"%s\",\"kind\":\"%s\",\"attr\":{\"type\":2,"
-			     "\"config\":1,\"sample_type\":%llu},\"ids\":[%llu]%s%s%s}",
-			     name, kind, (unsigned long long)st, (unsigned long long)id,
-			     fmt ? ",\"format\":\"" : "", fmt ? esc : "", fmt ? "\"" : "") > 0);
 	assert_int_equal(fol_decoder_add_event(d, json, strlen(json)), 0);
 	free(json);
-	free(esc);
 }
 
 struct rec {
