@@ -6,7 +6,7 @@
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
 
 CC ?= cc
-PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate
+PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl
 LIBPERF := deps/libperf
 comma := ,
 BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
@@ -64,7 +64,10 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+# The statistics' expected values are scipy's: regenerated and compared each time.
 check-unit: $(UNIT_BINS)
+	$(Q)tests/unit/stats_reference.py | diff -u tests/unit/stats_reference.h - \
+		|| { echo "tests/unit/stats_reference.h differs from scipy's values" >&2; exit 1; }
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "# $$t"; CMOCKA_MESSAGE_OUTPUT=stdout $$t; done
 
 check-golden: $(BIN)
