@@ -1,7 +1,10 @@
 #include "escape.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the valid, printable UTF-8 sequence at p, 0 when p starts anything else.
@@ -86,4 +89,36 @@ const char *fol_escape(const char *s, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+/* A string of the tree made printable (escape.h); 0 when out of memory. */
+static int escape_string(char **str)
+{
+	char buf[4096], *copy;
+	const char *e = fol_escape(*str, buf, sizeof(buf));
+
+	if (e == *str)
+		return 1;
+	copy = strdup(e);
+	if (!copy)
+		return 0;
+	free(*str);
+	*str = copy;
+	return 1;
+}
+
+/* Every key and string value that came from the file, made printable: cJSON escapes
+ * control bytes below 0x20 but passes DEL, C1 controls and invalid UTF-8 through, and
+ * dashboards are not the only readers of this JSON; terminals are too. */
+int fol_escape_json(cJSON *j)
+{
+	for (cJSON *c = j ? j->child : NULL; c; c = c->next) {
+		if (c->string && !(c->type & cJSON_StringIsConst) && !escape_string(&c->string))
+			return 0;
+		if (cJSON_IsString(c) && c->valuestring && !escape_string(&c->valuestring))
+			return 0;
+		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !fol_escape_json(c))
+			return 0;
+	}
+	return 1;
 }

@@ -10,5 +10,9 @@
  * else a copy in buf with every control byte, C1 control and invalid UTF-8 byte written
  * as \xNN (and a backslash as \\), cut to len - 1 bytes. NULL s gives "". */
 const char *fol_escape(const char *s, char *buf, size_t len);
+/* Every key and string of a JSON tree escaped in place (cJSON passes DEL, C1 controls and
+ * invalid UTF-8 through); 0 when out of memory. */
+struct cJSON;
+int fol_escape_json(struct cJSON *j);
 
 #endif

@@ -26,6 +26,10 @@ enum fol_chunk_type {
 	FOL_CHUNK_END = 8,	/* JSON: exit status, duration, lost counts; last chunk */
 	FOL_CHUNK_SYNTH = 9,	/* JSON: an attached process's threads and mappings at start */
 	FOL_CHUNK_MAPS = 10,	/* JSON foliostat/maps/v1: the page tables at the end */
+	/* A recording of several runs (record -r, --sweep) is a sequence of runs, each
+	 * opened by a RUN chunk and otherwise a complete single-run stream. */
+	FOL_CHUNK_RUN = 11,	/* JSON: run index, runs, sweep key and value */
+	FOL_CHUNK_BARE = 12,	/* JSON: an untraced run of the workload: its phases */
 };
 
 struct fol_writer;

@@ -91,6 +91,24 @@ static const struct field phase[] = {
 	END,
 };
 
+/* A run of several (record -r, --sweep). */
+static const struct field run[] = {
+	INT("run", 0, 1 << 20),
+	INT("runs", 1, 1 << 20),
+	STR("sweep"), STR("config"),
+	END,
+};
+static const struct field a_phase[] = { { NULL, T_OBJ, 0, 0, phase } };
+static const struct field bare[] = {
+	INT("run", 0, 1 << 20),
+	STR("config"),
+	INT("duration_ns", 0, U63),
+	INT("exit_code", 0, 255),
+	INT("exit_signal", 1, 128),
+	{ "phases", T_ARR, 0, 0, a_phase },
+	END,
+};
+
 static const struct field synth_map[] = { STR("start"), STR("end"), STR("file"), END };
 static const struct field a_synth_map[] = { { NULL, T_OBJ, 0, 0, synth_map } };
 /* A run of folios from the page tables; n bounded so that a file cannot make the model
@@ -217,6 +235,8 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	static const struct field top_phase = { NULL, T_OBJ, 0, 0, phase };
 	static const struct field top_synth = { NULL, T_OBJ, 0, 0, synth };
 	static const struct field top_maps = { NULL, T_OBJ, 0, 0, maps };
+	static const struct field top_run = { NULL, T_OBJ, 0, 0, run };
+	static const struct field top_bare = { NULL, T_OBJ, 0, 0, bare };
 	const struct field *top;
 	int bad;
 
@@ -228,6 +248,8 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	case FOL_CHUNK_WORKLOAD: top = &top_phase; break;
 	case FOL_CHUNK_SYNTH: top = &top_synth; break;
 	case FOL_CHUNK_MAPS: top = &top_maps; break;
+	case FOL_CHUNK_RUN: top = &top_run; break;
+	case FOL_CHUNK_BARE: top = &top_bare; break;
 	default: return 0;
 	}
 	if (!j)

@@ -541,6 +541,7 @@ static int timeline(struct fol_model *m, uint64_t t, int cls)
 		if (m->t0 && t < m->t0)
 			return 0; /* before the first fault seen: merge order makes this rare */
 		m->t0 = t;
+		m->s.bins_t0 = t;
 	}
 	if (!m->s.bins) {
 		m->s.bins = calloc((size_t)TIMELINE_BINS * FOL_NR_CLASSES, sizeof(*m->s.bins));

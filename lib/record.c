@@ -1191,7 +1191,11 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	ret = setup_events(&r);
 	if (ret)
 		goto out;
-	ret = o->sink ? fol_writer_open_sink(&r.w, o->sink, o->sink_ctx) : fol_writer_open(&r.w, o->output);
+	if (o->writer)
+		r.w = o->writer, ret = 0;
+	else
+		ret = o->sink ? fol_writer_open_sink(&r.w, o->sink, o->sink_ctx)
+			      : fol_writer_open(&r.w, o->output);
 	if (ret) {
 		char msg[sizeof(res->error)];
 
@@ -1320,7 +1324,7 @@ out_sig:
 	sigaction(SIGCHLD, &old_chld, NULL);
 out_file:
 	res->bytes = r.w ? fol_writer_bytes(r.w) : 0;
-	if (r.w) {
+	if (r.w && !o->writer) {
 		int cret = fol_writer_close(r.w);
 
 		if (!ret && cret)

@@ -37,6 +37,9 @@ struct fol_record_opts {
 	 * messages). */
 	fol_chunk_sink sink;
 	void *sink_ctx;
+	/* A writer the caller opened and closes (a recording of several runs): this run's
+	 * chunks are added to it. Takes the place of output and sink. */
+	struct fol_writer *writer;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };

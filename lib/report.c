@@ -11,7 +11,7 @@
 
 #include "counters.h"
 
-static const char *const quiet_vmstat[] = {
+const char *const fol_report_vmstat[] = {
 	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
 	"thp_split_page", "thp_split_page_failed", "thp_deferred_split_page", "thp_collapse_alloc",
 	"thp_collapse_alloc_failed", "thp_migration_split", "pswpin", "pswpout", "pgmigrate_success",
@@ -96,7 +96,7 @@ static const char *str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static double counter_delta(const struct fol_report *r, const char *section, const char *name)
+double fol_report_counter(const struct fol_report *r, const char *section, const char *name)
 {
 	const cJSON *b = cJSON_GetObjectItemCaseSensitive(r->before, section);
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->after, section);
@@ -202,8 +202,8 @@ static void add_warnings(struct fol_report *r)
 	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
 		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
 					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
-	split += counter_delta(r, "vmstat", "thp_split_page");
-	collapse = counter_delta(r, "vmstat", "thp_collapse_alloc");
+	split += fol_report_counter(r, "vmstat", "thp_split_page");
+	collapse = fol_report_counter(r, "vmstat", "thp_collapse_alloc");
 	mthp = cJSON_GetObjectItemCaseSensitive(r->after, "mthp");
 	cJSON_ArrayForEach(sz, mthp)
 	{
@@ -429,37 +429,6 @@ static cJSON *kernel_counters_json(const struct fol_report *r)
 	return k;
 }
 
-/* A string of the tree made printable (escape.h); 0 when out of memory. */
-static int escape_string(char **str)
-{
-	char buf[4096], *copy;
-	const char *e = fol_escape(*str, buf, sizeof(buf));
-
-	if (e == *str)
-		return 1;
-	copy = strdup(e);
-	if (!copy)
-		return 0;
-	free(*str);
-	*str = copy;
-	return 1;
-}
-
-/* Every key and string value that came from the file, made printable: cJSON escapes
- * control bytes below 0x20 but passes DEL, C1 controls and invalid UTF-8 through, and
- * dashboards are not the only readers of this JSON; terminals are too. */
-static int escape_tree(cJSON *j)
-{
-	for (cJSON *c = j ? j->child : NULL; c; c = c->next) {
-		if (c->string && !(c->type & cJSON_StringIsConst) && !escape_string(&c->string))
-			return 0;
-		if (cJSON_IsString(c) && c->valuestring && !escape_string(&c->valuestring))
-			return 0;
-		if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !escape_tree(c))
-			return 0;
-	}
-	return 1;
-}
 
 cJSON *fol_report_json(const struct fol_report *r)
 {
@@ -661,7 +630,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 				      dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
 	else
 		cJSON_AddNullToObject(j, "left_behind");
-	return escape_tree(j) ? j : (cJSON_Delete(j), NULL);
+	return fol_escape_json(j) ? j : (cJSON_Delete(j), NULL);
 }
 
 /* ---- text ---- */
@@ -849,15 +818,15 @@ static void print_counters(const struct fol_report *r, FILE *f)
 	}
 	if (!r->before || !r->after)
 		return;
-	for (int i = 0; quiet_vmstat[i]; i++) {
-		double d = counter_delta(r, "vmstat", quiet_vmstat[i]);
+	for (int i = 0; fol_report_vmstat[i]; i++) {
+		double d = fol_report_counter(r, "vmstat", fol_report_vmstat[i]);
 
 		if (d == 0)
 			continue;
 		if (!any++)
 			fprintf(f, "\nKernel counters (system-wide: every process moves them; after - "
 				   "before)\n");
-		fprintf(f, "  %-34s %+14.0f\n", quiet_vmstat[i], d);
+		fprintf(f, "  %-34s %+14.0f\n", fol_report_vmstat[i], d);
 	}
 	cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
 	{

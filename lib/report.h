@@ -46,6 +46,10 @@ cJSON *fol_report_json(const struct fol_report *r);
  * cpu-clock samples x period. */
 uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c);
 uint64_t fol_total_time(const struct fol_summary *s);
+/* The /proc/vmstat counters a report shows (NULL-terminated), and a counter's change over
+ * the run: after - before, section "vmstat". */
+extern const char *const fol_report_vmstat[];
+double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
 void fol_report_text(const struct fol_report *r, FILE *f);
 
 /* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */

@@ -14,6 +14,8 @@ struct fol_session {
 	struct fol_decoder *dec;
 	struct fol_merge *merge;
 	cJSON *meta, *before, *after, *pmu, *end, *phases, *maps;
+	cJSON *run;		/* this run's RUN chunk, in a recording of several */
+	cJSON *bare;		/* the untraced runs written with it (BARE chunks) */
 	struct fol_session_stats st;
 	int eof;
 	/* An attached process's threads and mappings at the start (SYNTH chunk), handed out
@@ -187,6 +189,16 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 	case FOL_CHUNK_WORKLOAD:
 		add_phases(s, buf, len);
 		break;
+	case FOL_CHUNK_RUN:
+		take_json(s, type, &s->run, buf, len);
+		break;
+	case FOL_CHUNK_BARE: {
+		cJSON *j = parse_checked(s, type, buf, len);
+
+		if (j)
+			cJSON_AddItemToArray(s->bare, j);
+		break;
+	}
 	default:
 		break; /* newer chunk types are skipped by older readers */
 	}
@@ -213,32 +225,41 @@ static struct fol_session *session_new(void)
 	s->dec = fol_decoder_new();
 	s->merge = fol_merge_new();
 	s->phases = cJSON_CreateArray();
-	if (!s->dec || !s->merge || !s->phases) {
+	s->bare = cJSON_CreateArray();
+	if (!s->dec || !s->merge || !s->phases || !s->bare) {
 		fol_session_close(s);
 		return NULL;
 	}
 	return s;
 }
 
-int fol_session_open(struct fol_session **sp, const char *path)
+/* The chunk ends this run's stream: another run's RUN chunk. */
+static int next_run_starts(const struct fol_session *s, uint32_t type)
 {
-	struct fol_session *s = session_new();
+	return type == FOL_CHUNK_RUN && (s->run || s->meta);
+}
+
+/* The header chunks up to the stream's first: metadata, event descriptions, and in a
+ * recording of several runs the RUN and BARE chunks before them. */
+static int read_header(struct fol_session *s)
+{
 	uint32_t type;
 	const void *buf;
 	size_t len;
-	int ret;
+	int ret = 1;
 
-	if (!s)
-		return -ENOMEM;
-	ret = fol_reader_open(&s->r, path);
-	if (ret) {
-		fol_session_close(s);
-		return ret;
-	}
-	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
+	for (;;) {
+		if (s->pending) {
+			s->pending = 0;
+			type = s->ptype;
+			buf = s->pbuf;
+			len = s->plen;
+		} else if ((ret = fol_reader_next(s->r, &type, &buf, &len)) != 1) {
+			break;
+		}
 		if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND || type == FOL_CHUNK_END ||
-		    type == FOL_CHUNK_PMU) {
-			/* The header is over: this chunk is the stream's first. */
+		    type == FOL_CHUNK_PMU || next_run_starts(s, type)) {
+			/* The header is over: this chunk is the stream's first (or the next run's). */
 			s->pending = 1;
 			s->ptype = type;
 			s->pbuf = buf;
@@ -251,18 +272,94 @@ int fol_session_open(struct fol_session **sp, const char *path)
 			break;
 		}
 	}
-	if (ret < 0 && ret != -EPROTO) {
+	if (ret < 0 && ret != -EPROTO)
+		return ret;
+	if (!s->meta || fol_decoder_nr_events(s->dec) == 0)
+		return -EPROTO;
+	if (ret == 0)
+		s->eof = 1;
+	return 0;
+}
+
+int fol_session_open(struct fol_session **sp, const char *path)
+{
+	struct fol_session *s = session_new();
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = fol_reader_open(&s->r, path);
+	if (!ret)
+		ret = read_header(s);
+	if (ret) {
 		fol_session_close(s);
 		return ret;
 	}
-	if (!s->meta || fol_decoder_nr_events(s->dec) == 0) {
-		fol_session_close(s);
-		return -EPROTO;
-	}
-	if (ret == 0)
-		s->eof = 1;
 	*sp = s;
 	return 0;
+}
+
+/* Past a run that could not be read, to the next RUN chunk: 1 there (pending), 0 at the
+ * end of the file. */
+static int skip_to_run(struct fol_session *s)
+{
+	uint32_t type;
+	const void *buf;
+	size_t len;
+	int ret;
+
+	if (s->pending && s->ptype == FOL_CHUNK_RUN)
+		return 1;
+	s->pending = 0;
+	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
+		if (type == FOL_CHUNK_RUN) {
+			s->pending = 1;
+			s->ptype = type;
+			s->pbuf = buf;
+			s->plen = len;
+			return 1;
+		}
+	}
+	return ret;
+}
+
+int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
+{
+	struct fol_session *from = prev;
+	int ret = 0;
+
+	*sp = NULL;
+	while (from->r && from->pending && from->ptype == FOL_CHUNK_RUN) {
+		struct fol_session *s = session_new();
+
+		if (!s) {
+			ret = -ENOMEM;
+			break;
+		}
+		/* The reader moves on to the new session, with the RUN chunk it stopped at. */
+		s->r = from->r;
+		from->r = NULL;
+		s->pending = 1;
+		s->ptype = from->ptype;
+		s->pbuf = from->pbuf;
+		s->plen = from->plen;
+		from->pending = 0;
+		if (from != prev)
+			fol_session_close(from);
+		ret = read_header(s);
+		if (!ret) {
+			*sp = s;
+			return 1;
+		}
+		from = s;
+		/* A run without metadata or events (its recording failed): on to the next. */
+		if (ret != -EPROTO || (ret = skip_to_run(s)) < 0)
+			break;
+		ret = 0;
+	}
+	if (from != prev)
+		fol_session_close(from);
+	return ret;
 }
 
 int fol_session_open_live(struct fol_session **sp)
@@ -350,6 +447,8 @@ void fol_session_close(struct fol_session *s)
 	cJSON_Delete(s->end);
 	cJSON_Delete(s->phases);
 	cJSON_Delete(s->maps);
+	cJSON_Delete(s->run);
+	cJSON_Delete(s->bare);
 	cJSON_Delete(s->synth_json);
 	free(s->synth);
 	free(s->run_time);
@@ -437,6 +536,15 @@ static int feed(struct fol_session *s)
 			s->eof = 1;
 			return ret;
 		}
+	}
+	if (next_run_starts(s, type)) {
+		/* The next run's: this one's stream is over; fol_session_open_next goes on. */
+		s->pending = 1;
+		s->ptype = type;
+		s->pbuf = buf;
+		s->plen = len;
+		s->eof = 1;
+		return 0;
 	}
 	if (type == FOL_CHUNK_RECORDS)
 		ret = push_records(s, buf, len);
@@ -527,6 +635,16 @@ const cJSON *fol_session_phases(const struct fol_session *s)
 const cJSON *fol_session_synth(const struct fol_session *s)
 {
 	return s->synth_json;
+}
+
+const cJSON *fol_session_run(const struct fol_session *s)
+{
+	return s->run;
+}
+
+const cJSON *fol_session_bare(const struct fol_session *s)
+{
+	return s->bare;
 }
 
 const cJSON *fol_session_maps(const struct fol_session *s)

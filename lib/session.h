@@ -29,6 +29,11 @@ struct fol_session_stats {
  * other negative codes from open(2). */
 int fol_session_open(struct fol_session **s, const char *path);
 void fol_session_close(struct fol_session *s);
+/* A recording of several runs (FOL_CHUNK_RUN): once prev has returned its last event, the
+ * next run as a session of its own, the file reader handed over (prev keeps its metadata
+ * and can still be asked for it). 1 and *s, 0 when prev was the last run. Runs without a
+ * usable header are skipped. */
+int fol_session_open_next(struct fol_session *prev, struct fol_session **s);
 /* A session fed chunk by chunk as they are recorded (foliostat stat), no file. Until
  * fol_session_feed_end(), fol_session_next() returns 0 when nothing is releasable yet. */
 int fol_session_open_live(struct fol_session **s);
@@ -50,6 +55,10 @@ const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be e
 const cJSON *fol_session_synth(const struct fol_session *s); /* the folios at the start */
 /* The page tables at the end (foliostat/maps/v1), when they could be read. */
 const cJSON *fol_session_maps(const struct fol_session *s);
+/* In a recording of several runs: this run's RUN chunk (NULL in a single run's), and the
+ * untraced runs written with it (BARE chunks; an array, may be empty). */
+const cJSON *fol_session_run(const struct fol_session *s);
+const cJSON *fol_session_bare(const struct fol_session *s);
 struct fol_session_stats fol_session_stats(const struct fol_session *s);
 
 #endif

@@ -85,6 +85,7 @@ struct fol_summary {
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
+	uint64_t bins_t0;	/* bin 0 starts here: the first fault's entry */
 	int nbins;
 	uint64_t *bins;		/* nbins x FOL_NR_CLASSES */
 };

@@ -1,0 +1,344 @@
+/* The compare and multi-run views: text for mailing-list replies and JSON for dashboards;
+ * the numbers come from compare.c. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "escape.h"
+
+const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len)
+{
+	switch (u) {
+	case FOL_UNIT_NS:
+		return fol_fmt_ns(v < 0 ? 0 : (uint64_t)llround(v), buf, len);
+	case FOL_UNIT_RATIO:
+		snprintf(buf, (size_t)len, "%.2f", v);
+		break;
+	case FOL_UNIT_PERCENT:
+		snprintf(buf, (size_t)len, "%.1f%%", v);
+		break;
+	default:
+		snprintf(buf, (size_t)len, fabs(v - round(v)) < 1e-9 ? "%.0f" : "%.1f", v);
+		break;
+	}
+	return buf;
+}
+
+/* s right-aligned in w terminal columns ("µ" is two bytes, one column). */
+static void rcol(FILE *f, const char *s, int w)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	fprintf(f, "%*s%s", w > cols ? w - cols : 0, "", s);
+}
+
+static const char *test_name(enum fol_cmp_test t)
+{
+	return t == FOL_TEST_WELCH ? "welch" : t == FOL_TEST_MWU_FAULTS ? "mann-whitney-faults" : "none";
+}
+
+static void side_header(const struct fol_side *s, const char *role, FILE *f)
+{
+	const struct fol_report *r = s->n ? s->runs[0] : NULL;
+	const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL, *c;
+	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
+	char esc[512];
+
+	fprintf(f, "# %-5s %s: %d run%s, kernel %s\n", role, fol_escape(s->name, esc, sizeof(esc)), s->n,
+		s->n == 1 ? "" : "s", kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
+	fprintf(f, "#       ");
+	cJSON_ArrayForEach(c, cmd)
+		if (cJSON_IsString(c))
+			fprintf(f, "%s%s", c == cmd->child ? "" : " ", fol_escape(c->valuestring, esc, sizeof(esc)));
+	fputc('\n', f);
+}
+
+static void test_legend(const struct fol_cmp *c, FILE *f)
+{
+	int many = 1, one = 1;
+
+	for (int s = 0; s < c->nsides; s++) {
+		many &= c->sides[s].n >= 2;
+		one &= c->sides[s].n == 1;
+	}
+	if (many)
+		fprintf(f, "# test:  Welch's t-test on the per-run values, 95%%");
+	else if (one)
+		fprintf(f, "# test:  one run a side: per-fault latencies only (Mann-Whitney U, 95%%, "
+			   "|P(new>base)-1/2| >= %.2f);\n#        counts and totals untested", FOL_CMP_EFFECT_FLOOR);
+	else
+		fprintf(f, "# test:  Welch's t-test where both sides have 2+ runs, else per-fault "
+			   "latencies (Mann-Whitney U) between single runs; 95%%");
+	fprintf(f, "; never a change under %.0f%% or under the run-to-run CV\n", FOL_CMP_FLOOR * 100);
+	fprintf(f, "#        (I) improvement, (R) regression, (*) changed (no better direction), "
+		   "- not in that side\n");
+}
+
+static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, FILE *f)
+{
+	char t[24];
+
+	if (!cell->have)
+		snprintf(t, sizeof(t), "-");
+	else if (!base->have)
+		snprintf(t, sizeof(t), "new");
+	else if (isnan(cell->change))
+		snprintf(t, sizeof(t), "from 0");
+	else
+		snprintf(t, sizeof(t), "%+.2f%%", 100 * cell->change);
+	rcol(f, t, 9);
+	fprintf(f, cell->marker ? " (%c)" : "    ", cell->marker);
+}
+
+void fol_cmp_text(const struct fol_cmp *c, FILE *f)
+{
+	const char *section = NULL;
+	char v[32], esc[128];
+
+	side_header(&c->sides[0], "base", f);
+	for (int s = 1; s < c->nsides; s++)
+		side_header(&c->sides[s], "new", f);
+	test_legend(c, f);
+	fprintf(f, "\n%-30s", "figure (mean over runs)");
+	for (int s = 0; s < c->nsides; s++) {
+		fol_escape(c->sides[s].name, esc, sizeof(esc));
+		fprintf(f, " %12.12s", esc);
+		if (s)
+			fprintf(f, " %9s    ", "change");
+	}
+	fputc('\n', f);
+	for (int k = 0; k < c->nrows; k++) {
+		const struct fol_cmp_row *row = &c->rows[k];
+
+		if (!section || strcmp(section, row->fig.section)) {
+			section = row->fig.section;
+			fprintf(f, "%s\n", section);
+		}
+		fprintf(f, "  %-28.28s", fol_escape(row->fig.label, esc, sizeof(esc)));
+		for (int s = 0; s < c->nsides; s++) {
+			fputc(' ', f);
+			rcol(f, row->cell[s].have ? fol_cmp_value(row->fig.unit, row->cell[s].d.mean, v, sizeof(v)) : "-",
+			     12);
+			if (s) {
+				fputc(' ', f);
+				cell_change(&row->cell[s], &row->cell[0], f);
+			}
+		}
+		fputc('\n', f);
+	}
+}
+
+void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f)
+{
+	const char *section = NULL;
+	char v[32], esc[128];
+
+	fprintf(f, "\n%-26s %10s %7s %10s %10s %10s\n", "figure", "mean", "± cv", "min", "median", "max");
+	for (int k = 0; k < c->nrows; k++) {
+		const struct fol_cmp_row *row = &c->rows[k];
+		const struct fol_cmp_cell *cell = &row->cell[side];
+		char cv[16];
+
+		if (!cell->have)
+			continue;
+		if (!section || strcmp(section, row->fig.section)) {
+			section = row->fig.section;
+			fprintf(f, "%s\n", section);
+		}
+		fprintf(f, "  %-24.24s ", fol_escape(row->fig.label, esc, sizeof(esc)));
+		rcol(f, fol_cmp_value(row->fig.unit, cell->d.mean, v, sizeof(v)), 10);
+		snprintf(cv, sizeof(cv), "%.1f%%", 100 * cell->d.cv);
+		fputc(' ', f);
+		rcol(f, cell->d.n > 1 ? cv : "-", 7);
+		fputc(' ', f);
+		rcol(f, fol_cmp_value(row->fig.unit, cell->d.min, v, sizeof(v)), 10);
+		fputc(' ', f);
+		rcol(f, fol_cmp_value(row->fig.unit, cell->d.median, v, sizeof(v)), 10);
+		fputc(' ', f);
+		rcol(f, fol_cmp_value(row->fig.unit, cell->d.max, v, sizeof(v)), 10);
+		fputc('\n', f);
+	}
+}
+
+void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
+{
+	char t[32], esc[128];
+
+	for (int s = 0; s < c->nsides; s++) {
+		if (!c->nprobe[s])
+			continue;
+		fprintf(f, "\nProbe effect%s%s: the workload's own phase times untraced and recorded "
+			   "(means)\n", c->nsides > 1 ? " of " : "",
+			c->nsides > 1 ? fol_escape(c->sides[s].name, esc, sizeof(esc)) : "");
+		fprintf(f, "  %-18s %10s %10s %11s %9s %11s\n", "phase", "untraced", "recorded", "added",
+			"faults", "added/fault");
+		for (int i = 0; i < c->nprobe[s]; i++) {
+			const struct fol_cmp_probe *p = &c->probe[s][i];
+			double added = p->traced.mean - p->bare.mean;
+
+			fprintf(f, "  %-18.18s ", fol_escape(p->phase, esc, sizeof(esc)));
+			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->bare.mean, t, sizeof(t)), 10);
+			fputc(' ', f);
+			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->traced.mean, t, sizeof(t)), 10);
+			fputc(' ', f);
+			snprintf(t, sizeof(t), "%s", added < 0 ? "-" : "+");
+			fol_cmp_value(FOL_UNIT_NS, fabs(added), t + 1, (int)sizeof(t) - 1);
+			rcol(f, t, 11);
+			fprintf(f, " %9.0f ", p->faults);
+			rcol(f, p->faults >= 1 ? fol_cmp_value(FOL_UNIT_NS, added / p->faults, t, sizeof(t)) : "-",
+			     11);
+			fputc('\n', f);
+		}
+		fprintf(f, "  (untraced: %d run%s of the workload alone, interleaved with the recorded "
+			   "ones; faults in a phase\n   from the 1 ms timeline; added/fault: what recording "
+			   "adds to each fault, and to the latencies above)\n",
+			c->probe[s][0].bare.n, c->probe[s][0].bare.n == 1 ? "" : "s");
+	}
+}
+
+static cJSON *desc_json(const struct fol_desc *d)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "n", d->n);
+	cJSON_AddNumberToObject(o, "mean", d->mean);
+	cJSON_AddNumberToObject(o, "stddev", d->sd);
+	cJSON_AddNumberToObject(o, "cv", d->cv);
+	cJSON_AddNumberToObject(o, "min", d->min);
+	cJSON_AddNumberToObject(o, "median", d->median);
+	cJSON_AddNumberToObject(o, "max", d->max);
+	return o;
+}
+
+static const char *unit_name(enum fol_unit u)
+{
+	return u == FOL_UNIT_NS ? "ns" : u == FOL_UNIT_RATIO ? "ratio" : u == FOL_UNIT_PERCENT ? "percent" : "count";
+}
+
+static cJSON *figure_json(const struct fol_figure *fig)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "key", fig->key);
+	cJSON_AddStringToObject(o, "label", fig->label);
+	cJSON_AddStringToObject(o, "section", fig->section);
+	cJSON_AddStringToObject(o, "unit", unit_name(fig->unit));
+	cJSON_AddStringToObject(o, "better", fig->better < 0 ? "lower" : fig->better > 0 ? "higher" : "none");
+	return o;
+}
+
+static cJSON *probe_json(const struct fol_cmp *c, int s)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; i < c->nprobe[s]; i++) {
+		const struct fol_cmp_probe *p = &c->probe[s][i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "phase", p->phase);
+		cJSON_AddItemToObject(o, "untraced_ns", desc_json(&p->bare));
+		cJSON_AddItemToObject(o, "recorded_ns", desc_json(&p->traced));
+		cJSON_AddNumberToObject(o, "added_ns", p->traced.mean - p->bare.mean);
+		cJSON_AddNumberToObject(o, "faults", p->faults);
+		if (p->faults >= 1)
+			cJSON_AddNumberToObject(o, "added_ns_per_fault", (p->traced.mean - p->bare.mean) / p->faults);
+		else
+			cJSON_AddNullToObject(o, "added_ns_per_fault");
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+cJSON *fol_cmp_side_json(const struct fol_cmp *c, int side)
+{
+	cJSON *o = cJSON_CreateObject(), *figs = cJSON_AddArrayToObject(o, "figures");
+
+	cJSON_AddNumberToObject(o, "runs", c->sides[side].n);
+	for (int k = 0; k < c->nrows; k++) {
+		const struct fol_cmp_cell *cell = &c->rows[k].cell[side];
+		cJSON *fo;
+
+		if (!cell->have)
+			continue;
+		fo = figure_json(&c->rows[k].fig);
+		cJSON_AddItemToObject(fo, "value", desc_json(&cell->d));
+		cJSON_AddItemToArray(figs, fo);
+	}
+	cJSON_AddItemToObject(o, "probe_effect", probe_json(c, side));
+	return o;
+}
+
+static void add_num_or_null(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *cell_json(const struct fol_cmp_cell *cell, int base)
+{
+	cJSON *o;
+
+	if (!cell->have)
+		return cJSON_CreateNull();
+	o = desc_json(&cell->d);
+	if (base)
+		return o;
+	add_num_or_null(o, "change", cell->change);
+	cJSON_AddStringToObject(o, "test", test_name(cell->test));
+	if (cell->test != FOL_TEST_NONE) {
+		add_num_or_null(o, "p", cell->t.p);
+		if (cell->test == FOL_TEST_WELCH) {
+			add_num_or_null(o, "t", cell->t.stat);
+			add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
+		} else {
+			add_num_or_null(o, "effect", cell->t.effect);
+		}
+	}
+	cJSON_AddBoolToObject(o, "significant", cell->significant);
+	if (cell->marker == 'I' || cell->marker == 'R')
+		cJSON_AddStringToObject(o, "marker", cell->marker == 'I' ? "improvement" : "regression");
+	else if (cell->marker)
+		cJSON_AddStringToObject(o, "marker", "changed");
+	else
+		cJSON_AddNullToObject(o, "marker");
+	return o;
+}
+
+cJSON *fol_cmp_json(const struct fol_cmp *c)
+{
+	cJSON *o = cJSON_CreateObject(), *sides, *figs, *t;
+
+	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v1");
+	sides = cJSON_AddArrayToObject(o, "sides");
+	for (int s = 0; s < c->nsides; s++) {
+		const struct fol_report *r = c->sides[s].n ? c->sides[s].runs[0] : NULL;
+		cJSON *so = cJSON_CreateObject();
+		const cJSON *k = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "kernel") : NULL;
+		const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL;
+
+		cJSON_AddStringToObject(so, "name", c->sides[s].name);
+		cJSON_AddNumberToObject(so, "runs", c->sides[s].n);
+		cJSON_AddItemToObject(so, "kernel", k ? cJSON_Duplicate(k, 1) : cJSON_CreateNull());
+		cJSON_AddItemToObject(so, "command", cmd ? cJSON_Duplicate(cmd, 1) : cJSON_CreateNull());
+		cJSON_AddItemToObject(so, "probe_effect", probe_json(c, s));
+		cJSON_AddItemToArray(sides, so);
+	}
+	t = cJSON_AddObjectToObject(o, "test");
+	cJSON_AddNumberToObject(t, "alpha", FOL_CMP_ALPHA);
+	cJSON_AddNumberToObject(t, "floor", FOL_CMP_FLOOR);
+	cJSON_AddNumberToObject(t, "effect_floor", FOL_CMP_EFFECT_FLOOR);
+	figs = cJSON_AddArrayToObject(o, "figures");
+	for (int k = 0; k < c->nrows; k++) {
+		cJSON *fo = figure_json(&c->rows[k].fig), *vals = cJSON_AddArrayToObject(fo, "values");
+
+		for (int s = 0; s < c->nsides; s++)
+			cJSON_AddItemToArray(vals, cell_json(&c->rows[k].cell[s], s == 0));
+		cJSON_AddItemToArray(figs, fo);
+	}
+	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
+}

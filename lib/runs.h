@@ -1,0 +1,35 @@
+/* A recording of one or several runs (record -r N, --sweep), each analysed on its own. */
+#ifndef FOL_RUNS_H
+#define FOL_RUNS_H
+
+#include <cjson/cJSON.h>
+
+#include "report.h"
+
+struct fol_run {
+	struct fol_report r;
+	int index;		/* its place in the recording, from 0 */
+	char config[64];	/* the sweep's value for it ("64K"); "" outside a sweep */
+};
+
+struct fol_runs {
+	struct fol_run *v;
+	int n, cap;
+	cJSON *bare;		/* the untraced runs: BARE chunks, each with its config */
+	char sweep[64];		/* the swept key ("mthp", "mode"); "" */
+	int several;		/* the recording is made of RUN chunks */
+	struct fol_reader_status file; /* the whole file's */
+};
+
+/* Every run of the recording at path through the model. Negative codes as
+ * fol_session_open, for the first run; a later run that cannot be read ends the list. */
+int fol_runs_load(const char *path, const struct fol_model_opts *o, struct fol_runs *rs);
+/* Append a run analysed elsewhere (stat, as it is recorded): r is moved in; run and
+ * bare are its session's RUN chunk and BARE array (either may be NULL). */
+int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, const cJSON *bare);
+void fol_runs_free(struct fol_runs *rs);
+/* The configurations in the order they were run; a recording without a sweep has one,
+ * "". Returns how many (at most max); names point into rs. */
+int fol_runs_configs(const struct fol_runs *rs, const char **names, int max);
+
+#endif
