@@ -14,5 +14,12 @@ int cmd_tui(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+/* compare, from tui A B too */
+int compare_main(int argc, char **argv, int tui);
+/* A recording of several runs: aggregated (one configuration) or side by side (a sweep). */
+struct fol_runs;
+#include <stdio.h>
+int print_runs(const struct fol_runs *rs, int json, FILE *f, const char *cmd);
 
 #endif

@@ -8,15 +8,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bare.h"
 #include "cmd.h"
+#include "file.h"
 #include "metadata.h"
 #include "parse.h"
 #include "record.h"
 #include "report.h"
+#include "runs.h"
 #include "util.h"
 
 /* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
 #define FOL_DURATION_MAX (30.0 * 24 * 3600)
+#define FOL_REPEAT_MAX 1000
+#define FOL_SWEEP_MAX 32
+
+/* The built-in workloads' options a sweep can vary (cmd/workload.c's long options). */
+static const char *const sweep_workload_keys[] = { "size", "policy", "stride", "mode", "threads",
+						   "loops", NULL };
 
 /* What record and stat share: the options that say what to record, and the run. */
 struct rec_cli {
@@ -28,6 +37,13 @@ struct rec_cli {
 	struct fol_mthp mthp;
 	char self[PATH_MAX];
 	char *builtin[4];
+	int repeat;		/* -r: runs of each configuration; 0 when not given */
+	int bare_runs;		/* untraced runs of each configuration; -1: the default */
+	char *sweep_copy;	/* --sweep KEY=V1,V2: KEY and the values point into it */
+	const char *sweep_key;
+	const char *sweep_val[FOL_SWEEP_MAX];
+	int nsweep;
+	int is_builtin;		/* the command is a built-in workload (foliostat __workload) */
 };
 
 static void usage(FILE *f, int stat)
@@ -70,18 +86,114 @@ static void usage(FILE *f, int stat)
 		"      --kprobes          also record foliostat's own kprobes on do_wp_page (entry\n"
 		"                         and return value) where the kernel has kprobe events;\n"
 		"                         removed when the run ends\n"
+		"  -r, --repeat N         run the command N times (1-%d), each run its own in one\n"
+		"                         recording; the report gives mean, stddev, min, median, max\n"
+		"      --bare-runs M      also run it M times untraced, interleaved, to show what\n"
+		"                         recording adds to its own phase times (default: N for\n"
+		"                         built-in workloads, else 0)\n"
+		"      --sweep KEY=V1,V2  one configuration per value, side by side: mthp=4K,64K,2M-pte,2M\n"
+		"                         (a complete THP policy each; 2M-pte: split to PTEs by the\n"
+		"                         built-in workloads), or a built-in workload's option\n"
+		"                         (mode=byte,memset size=64M,256M ...)\n"
 		"  -q, --quiet            no summary line, no warnings\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
-		"be executed, 1 when recording failed, 2 for usage errors.\n",
-		FOL_RECORD_MAX_PAGES, FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT);
+		"be executed, 1 when recording failed, 2 for usage errors. With -r or --sweep,\n"
+		"the first run that fails ends the experiment and gives the status.\n",
+		FOL_RECORD_MAX_PAGES, FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT, FOL_REPEAT_MAX);
+}
+
+/* --sweep KEY=V1,V2,...: 0, or the exit status. The keys are checked once the command
+ * is known (check_experiment). */
+static int parse_sweep(struct rec_cli *c, const char *arg, const char *cmd)
+{
+	char *eq, *save = NULL, *v;
+
+	if (c->sweep_copy) {
+		fprintf(stderr, "foliostat %s: one --sweep at a time\n", cmd);
+		return EXIT_USAGE;
+	}
+	c->sweep_copy = strdup(arg);
+	if (!c->sweep_copy)
+		return 1;
+	eq = strchr(c->sweep_copy, '=');
+	if (!eq || eq == c->sweep_copy || !eq[1]) {
+		fprintf(stderr, "foliostat %s: --sweep takes KEY=V1,V2,... (e.g. mthp=4K,64K,2M-pte)\n", cmd);
+		return EXIT_USAGE;
+	}
+	*eq = '\0';
+	c->sweep_key = c->sweep_copy;
+	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (c->nsweep == FOL_SWEEP_MAX) {
+			fprintf(stderr, "foliostat %s: --sweep takes at most %d values\n", cmd, FOL_SWEEP_MAX);
+			return EXIT_USAGE;
+		}
+		c->sweep_val[c->nsweep++] = v;
+	}
+	if (!c->nsweep) {
+		fprintf(stderr, "foliostat %s: --sweep %s= has no values\n", cmd, c->sweep_key);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* -r, --bare-runs and --sweep against the rest of the command line: 0 or the status. */
+static int check_experiment(struct rec_cli *c, const char *cmd)
+{
+	char spec[512];
+	int policy, known = 0;
+
+	if ((c->repeat || c->nsweep || c->bare_runs > 0) && c->o.pid) {
+		fprintf(stderr, "foliostat %s: -r, --sweep and --bare-runs run a command; -p attaches "
+				"to one process once\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (c->bare_runs > (c->repeat ? c->repeat : 1)) {
+		fprintf(stderr, "foliostat %s: --bare-runs %d: at most one untraced run per recorded "
+				"run (-r %d)\n", cmd, c->bare_runs, c->repeat ? c->repeat : 1);
+		return EXIT_USAGE;
+	}
+	if (!c->nsweep)
+		return 0;
+	if (!strcmp(c->sweep_key, "mthp")) {
+		if (c->o.mthp) {
+			fprintf(stderr, "foliostat %s: --sweep mthp= sets the policy of each run: "
+					"leave out --mthp\n", cmd);
+			return EXIT_USAGE;
+		}
+		for (int i = 0; i < c->nsweep; i++) {
+			int ret = fol_mthp_sweep_spec(c->sweep_val[i], "", spec, sizeof(spec), &policy);
+
+			if (ret) {
+				fprintf(stderr, "foliostat %s: --sweep mthp=%s: %s\n", cmd, c->sweep_val[i],
+					ret == -ENOENT ? "this kernel has no such folio size "
+							 "(see /sys/kernel/mm/transparent_hugepage/)"
+						       : "a folio size is 4K, 16K ... 1M, 2M or 2M-pte");
+				return EXIT_USAGE;
+			}
+		}
+		return 0;
+	}
+	for (int i = 0; sweep_workload_keys[i]; i++)
+		known |= !strcmp(sweep_workload_keys[i], c->sweep_key);
+	if (!known) {
+		fprintf(stderr, "foliostat %s: --sweep %s=: unknown key: mthp, or a built-in workload's "
+				"size, policy, stride, mode, threads, loops\n", cmd, c->sweep_key);
+		return EXIT_USAGE;
+	}
+	if (!c->is_builtin) {
+		fprintf(stderr, "foliostat %s: --sweep %s= is an option of the built-in workloads; "
+				"another command is swept only over mthp=\n", cmd, c->sweep_key);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* 0 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 {
-	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD };
+	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
@@ -94,6 +206,9 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ "kprobes", no_argument, NULL, O_KPROBES },
 		{ "latency-method", required_argument, NULL, O_METHOD },
 		{ "sample-period", required_argument, NULL, O_PERIOD },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "bare-runs", required_argument, NULL, O_BARE },
+		{ "sweep", required_argument, NULL, O_SWEEP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,8 +218,30 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 
 	c->o.output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
-	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:qh" : "+o:e:m:p:qh", opts, NULL)) != -1) {
+	c->bare_runs = -1;
+	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:qh" : "+o:e:m:p:r:qh", opts, NULL)) != -1) {
 		switch (ch) {
+		case 'r':
+			ret = parse_int(optarg, 1, FOL_REPEAT_MAX, &c->repeat);
+			if (ret) {
+				snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
+				print_bad_number(cmd, "-r", what, optarg, ret);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_BARE:
+			ret = parse_int(optarg, 0, FOL_REPEAT_MAX, &c->bare_runs);
+			if (ret) {
+				snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
+				print_bad_number(cmd, "--bare-runs", what, optarg, ret);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_SWEEP:
+			ret = parse_sweep(c, optarg, cmd);
+			if (ret)
+				return ret;
+			break;
 		case 'o':
 			c->o.output = optarg;
 			break;
@@ -219,8 +356,9 @@ static int parse(int argc, char **argv, struct rec_cli *c, int stat)
 			c->builtin[3] = NULL;
 			c->o.argv = c->builtin;
 		}
+		c->is_builtin = c->o.argv[0] && c->o.argv[1] && !strcmp(c->o.argv[1], "__workload");
 	}
-	return 0;
+	return check_experiment(c, cmd);
 }
 
 /* Record; on success *status is what foliostat exits with (the workload's). */
@@ -268,34 +406,214 @@ static int run(struct rec_cli *c, const char *cmd, int *status)
 	return 0;
 }
 
+/* The command line of one configuration of a sweep: the built-in workload's own option
+ * added last (getopt takes the last), or the policy that gives a folio size. */
+static char **config_argv(const struct rec_cli *c, int conf, struct fol_mthp *m, char *spec,
+			  size_t speclen)
+{
+	static const char *const policies[] = { [FOL_SWEEP_SMALL] = "small", [FOL_SWEEP_MTHP] = "mthp",
+						[FOL_SWEEP_PTE_THP] = "pte-thp", [FOL_SWEEP_THP] = "thp" };
+	char opt[64], err[256];
+	const char *val = c->sweep_val[conf];
+	char **argv;
+	int n = 0, policy;
+
+	while (c->o.argv[n])
+		n++;
+	argv = calloc((size_t)n + 3, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	memcpy(argv, c->o.argv, (size_t)n * sizeof(*argv));
+	if (strcmp(c->sweep_key, "mthp")) {
+		snprintf(opt, sizeof(opt), "--%s", c->sweep_key);
+		argv[n] = strdup(opt);
+		argv[n + 1] = (char *)val;
+		return argv;
+	}
+	if (fol_mthp_sweep_spec(val, "", spec, speclen, &policy) ||
+	    fol_mthp_parse(spec, "", m, err, sizeof(err))) {
+		free(argv);
+		return NULL;
+	}
+	if (c->is_builtin) {
+		argv[n] = strdup("--policy");
+		argv[n + 1] = (char *)policies[policy];
+	}
+	return argv;
+}
+
+static void free_config_argv(const struct rec_cli *c, char **argv)
+{
+	int n = 0;
+
+	while (c->o.argv[n])
+		n++;
+	if (argv)
+		free(argv[n]);
+	free(argv);
+}
+
+/* One run of an experiment: the untraced run first when there is one, then the recorded
+ * one; 0 to go on, else the recording's error. *status as run(). */
+static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int idx, int total,
+		   int conf, int bare, int *status)
+{
+	char phases[] = "/tmp/foliostat-bare.XXXXXX";
+	const char *config = c->nsweep ? c->sweep_val[conf] : NULL;
+	cJSON *bj = NULL;
+	int ret, fd;
+
+	if (!c->quiet)
+		fprintf(stderr, "foliostat %s: run %d of %d%s%s%s%s%s\n", cmd, idx + 1, total,
+			config ? " (" : "", config ? c->sweep_key : "", config ? "=" : "",
+			config ? config : "", config ? ")" : "");
+	if (bare) {
+		fd = mkstemp(phases);
+		ret = fd < 0 ? -errno : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
+		if (fd >= 0) {
+			close(fd);
+			unlink(phases);
+		}
+		if (ret) {
+			fprintf(stderr, "foliostat %s: the untraced run of '%s' failed: %s\n", cmd,
+				c->o.argv[0], strerror(-ret));
+			*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
+			return ret;
+		}
+	}
+	ret = fol_runs_write_start(w, idx, total, config ? c->sweep_key : NULL, config, bj);
+	cJSON_Delete(bj);
+	if (ret) {
+		fprintf(stderr, "foliostat %s: cannot write %s: %s\n", cmd, c->o.output, strerror(-ret));
+		*status = 1;
+		return ret;
+	}
+	c->o.writer = w;
+	return run(c, cmd, status);
+}
+
+/* -r and --sweep: every configuration, every run, into one writer. */
+static int experiment(struct rec_cli *c, const char *cmd, struct fol_writer *w, int *status)
+{
+	int nconf = c->nsweep ? c->nsweep : 1, runs = c->repeat ? c->repeat : 1;
+	int bare = c->bare_runs >= 0 ? c->bare_runs : c->is_builtin ? runs : 0;
+	char *const *argv = c->o.argv;
+	int ret = 0, idx = 0;
+
+	*status = 0;
+	for (int conf = 0; conf < nconf && !ret && !*status; conf++) {
+		struct fol_mthp m;
+		char spec[512] = "";
+		char **cargv = NULL;
+
+		if (c->nsweep) {
+			cargv = config_argv(c, conf, &m, spec, sizeof(spec));
+			if (!cargv) {
+				fprintf(stderr, "foliostat %s: --sweep %s=%s: cannot set it up\n", cmd,
+					c->sweep_key, c->sweep_val[conf]);
+				*status = 1;
+				return -EINVAL;
+			}
+			c->o.argv = cargv;
+			if (!strcmp(c->sweep_key, "mthp")) {
+				c->o.mthp = &m;
+				c->o.mthp_spec = spec;
+			}
+		}
+		for (int i = 0; i < runs && !ret && !*status; i++, idx++)
+			ret = one_run(c, cmd, w, idx, nconf * runs, conf, i < bare, status);
+		c->o.argv = argv;
+		free_config_argv(c, cargv);
+		if (c->nsweep && !strcmp(c->sweep_key, "mthp"))
+			c->o.mthp = NULL;
+	}
+	if (!ret && *status && !c->quiet)
+		fprintf(stderr, "foliostat %s: the workload exited with status %d: the experiment "
+				"stops after run %d\n", cmd, *status, idx);
+	return ret;
+}
+
+static int several(const struct rec_cli *c)
+{
+	return c->repeat || c->nsweep || c->bare_runs > 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct rec_cli c = { 0 };
 	int status = parse(argc, argv, &c, 0);
 
-	if (!status)
+	if (!status && several(&c)) {
+		struct fol_writer *w;
+		char msg[512];
+		int ret = fol_writer_open(&w, c.o.output);
+
+		if (ret) {
+			fprintf(stderr, "foliostat record: %s\n",
+				fol_writer_strerror(ret, c.o.output, msg, sizeof(msg)));
+			status = 1;
+		} else {
+			experiment(&c, "record", w, &status);
+			ret = fol_writer_close(w);
+			if (ret) {
+				fprintf(stderr, "foliostat record: cannot write %s: %s\n", c.o.output,
+					strerror(-ret));
+				status = status ? status : 1;
+			}
+		}
+	} else if (!status) {
 		run(&c, "record", &status);
+	}
 	free(c.events);
+	free(c.sweep_copy);
 	return status < 0 ? 0 : status;
 }
 
-/* stat: the recording streams straight into the model, chunk by chunk; no file. */
+/* stat: the recording streams straight into the model, chunk by chunk; no file. With -r
+ * or --sweep, each RUN chunk closes the run before it into runs. */
 struct stat_stream {
 	struct fol_session *s;
 	struct fol_report r;
 	struct fol_model_opts mo;
 	int begun;
+	struct fol_runs runs;
 };
+
+/* The run being fed is complete: analysed, into the list. */
+static int stat_end_run(struct stat_stream *st)
+{
+	int ret;
+
+	fol_session_feed_end(st->s);
+	ret = st->begun ? fol_report_end(&st->r, st->s) : -EPROTO;
+	if (!ret)
+		ret = fol_runs_add(&st->runs, &st->r, fol_session_run(st->s), fol_session_bare(st->s));
+	fol_report_free(&st->r);
+	st->begun = 0;
+	return ret;
+}
 
 static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 {
 	struct stat_stream *st = ctx;
-	int ret = fol_session_feed(st->s, type, buf, len);
+	int ret;
 
+	if (type == FOL_CHUNK_RUN && fol_session_run(st->s)) {
+		/* A run that recorded nothing (its workload failed to start) is dropped. */
+		ret = stat_end_run(st);
+		if (ret && ret != -EPROTO)
+			return ret;
+		fol_session_close(st->s);
+		st->s = NULL;
+		ret = fol_session_open_live(&st->s);
+		if (ret)
+			return ret;
+	}
+	ret = fol_session_feed(st->s, type, buf, len);
 	if (ret)
 		return ret;
-	if (!st->begun && type != FOL_CHUNK_META && type != FOL_CHUNK_EVENT &&
-	    fol_session_ready(st->s)) {
+	if (!st->begun && type != FOL_CHUNK_META && type != FOL_CHUNK_EVENT && type != FOL_CHUNK_RUN &&
+	    type != FOL_CHUNK_BARE && fol_session_ready(st->s)) {
 		ret = fol_report_begin(&st->r, st->s, &st->mo);
 		if (ret)
 			return ret;
@@ -303,6 +621,29 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	}
 	/* After each pass over the ring buffers: what the merge can release, into the model. */
 	return st->begun && type == FOL_CHUNK_ROUND ? fol_report_drain(&st->r, st->s) : 0;
+}
+
+static int print_stat(struct stat_stream *st, const struct rec_cli *c)
+{
+	struct fol_report *r;
+
+	if (!st->runs.n)
+		return 1;
+	if (st->runs.several)
+		return print_runs(&st->runs, c->json, c->json ? stdout : stderr, "stat");
+	r = &st->runs.v[0].r;
+	if (c->json) {
+		cJSON *j = fol_report_json(r);
+		char *s = j ? cJSON_Print(j) : NULL;
+
+		if (s)
+			puts(s);
+		free(s);
+		cJSON_Delete(j);
+		return s ? 0 : 1;
+	}
+	fol_report_text(r, stderr);
+	return 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -313,42 +654,47 @@ int cmd_stat(int argc, char **argv)
 
 	if (status) {
 		free(c.events);
+		free(c.sweep_copy);
 		return status < 0 ? 0 : status;
 	}
 	ret = fol_session_open_live(&st.s);
 	if (ret) {
 		fprintf(stderr, "foliostat stat: out of memory\n");
 		free(c.events);
+		free(c.sweep_copy);
 		return 1;
 	}
 	c.o.output = "the report";
-	c.o.sink = stat_sink;
-	c.o.sink_ctx = &st;
 	c.quiet = 1;
-	ret = run(&c, "stat", &status);
-	free(c.events);
-	if (!ret) {
-		fol_session_feed_end(st.s);
-		ret = st.begun ? fol_report_end(&st.r, st.s) : -EPROTO;
-		if (ret) {
-			fprintf(stderr, "foliostat stat: %s\n",
-				ret == -EPROTO ? "nothing was recorded" : strerror(-ret));
-			status = 1;
-		} else if (c.json) {
-			cJSON *j = fol_report_json(&st.r);
-			char *s = j ? cJSON_Print(j) : NULL;
+	if (several(&c)) {
+		struct fol_writer *w;
 
-			if (s)
-				puts(s);
-			else
-				status = 1;
-			free(s);
-			cJSON_Delete(j);
-		} else {
-			fol_report_text(&st.r, stderr);
+		ret = fol_writer_open_sink(&w, stat_sink, &st);
+		if (!ret) {
+			ret = experiment(&c, "stat", w, &status);
+			fol_writer_close(w);
+		}
+	} else {
+		c.o.sink = stat_sink;
+		c.o.sink_ctx = &st;
+		ret = run(&c, "stat", &status);
+	}
+	free(c.events);
+	free(c.sweep_copy);
+	if (!ret) {
+		ret = stat_end_run(&st);
+		if (ret && ret != -EPROTO) {
+			fprintf(stderr, "foliostat stat: %s\n", strerror(-ret));
+			status = 1;
+		} else if (!st.runs.n) {
+			fprintf(stderr, "foliostat stat: nothing was recorded\n");
+			status = 1;
+		} else if (print_stat(&st, &c)) {
+			status = 1;
 		}
 	}
 	fol_report_free(&st.r);
+	fol_runs_free(&st.runs);
 	fol_session_close(st.s);
 	return status;
 }

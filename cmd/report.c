@@ -9,6 +9,7 @@
 #include "metadata.h"
 #include "parse.h"
 #include "report.h"
+#include "runs.h"
 #include "tui.h"
 #include "util.h"
 
@@ -27,6 +28,9 @@ static void usage(FILE *f)
 		"      --text             text report (default)\n"
 		"      --json             JSON, schema foliostat/report/v1 (man foliostat-report)\n"
 		"      --tui              interactive (foliostat tui): views of the same figures\n"
+		"      --run N            a recording of several runs (record -r, --sweep): run N's\n"
+		"                         full report; without it, the runs aggregated (mean, stddev,\n"
+		"                         min, median, max) or, for a sweep, side by side\n"
 		"      --pid PID          only faults of this process\n"
 		"      --comm NAME        only faults of threads named NAME\n"
 		"      --order N|SIZE     only faults on folios of this order (4, 64K, 2M, unknown)\n"
@@ -90,10 +94,44 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
 	va_end(ap);
 }
 
+/* One run's report, as text, JSON or the TUI. */
+static int show_one(struct fol_report *r, const char *input, const char *filter, int json, int tui,
+		    const char *cmd)
+{
+	int ret;
+
+	memcpy(r->filter, filter, sizeof(r->filter));
+	if (tui) {
+		char err[256];
+
+		ret = fol_tui_run(r, input, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "foliostat %s: %s\n", cmd, err);
+			return 1;
+		}
+		return 0;
+	}
+	if (json) {
+		cJSON *j = fol_report_json(r);
+		char *s = j ? cJSON_Print(j) : NULL;
+
+		cJSON_Delete(j);
+		if (!s) {
+			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
+			return 1;
+		}
+		puts(s);
+		free(s);
+	} else {
+		fol_report_text(r, stdout);
+	}
+	return 0;
+}
+
 /* report and tui: one parser, messages under the name the user typed. */
 static int report_main(int argc, char **argv, const char *cmd)
 {
-	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI };
+	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "text", no_argument, NULL, O_TEXT },
@@ -104,15 +142,16 @@ static int report_main(int argc, char **argv, const char *cmd)
 		{ "order", required_argument, NULL, O_ORDER },
 		{ "class", required_argument, NULL, O_CLASS },
 		{ "time", required_argument, NULL, O_TIME },
+		{ "run", required_argument, NULL, O_RUN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
 	const char *input = "foliostat.data", *order_arg = NULL, *time_arg = NULL;
-	struct fol_report r;
+	struct fol_runs rs;
 	char filter[256] = "";
 	double t0 = 0, t1 = 0;
-	int c, ret, json = 0, tui = 0;
+	int c, ret, json = 0, tui = 0, run = 0;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -164,6 +203,13 @@ static int report_main(int argc, char **argv, const char *cmd)
 				return EXIT_USAGE;
 			}
 			break;
+		case O_RUN:
+			ret = parse_int(optarg, 1, 1 << 20, &run);
+			if (ret) {
+				print_bad_number(cmd, "--run", "a run number from 1", optarg, ret);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -172,8 +218,12 @@ static int report_main(int argc, char **argv, const char *cmd)
 			return EXIT_USAGE;
 		}
 	}
+	/* tui A B: the comparison, interactive. */
+	if (tui && argc - optind >= 2)
+		return compare_main(argc - optind + 1, argv + optind - 1, 1);
 	if (optind < argc) {
-		fprintf(stderr, "foliostat %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		fprintf(stderr, "foliostat %s: unexpected argument '%s'%s\n", cmd, argv[optind],
+			optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");
 		return EXIT_USAGE;
 	}
 	/* Orders by size need the recording's page size; 4K until proven otherwise. */
@@ -210,7 +260,7 @@ static int report_main(int argc, char **argv, const char *cmd)
 		append(filter, sizeof(filter), "class=%s", fol_class_name((enum fol_class)mo.cls));
 	if (time_arg)
 		append(filter, sizeof(filter), "time=%s", time_arg);
-	ret = fol_report_build(input, &mo, &r);
+	ret = fol_runs_load(input, &mo, &rs);
 	if (ret) {
 		if (ret == -ENOMEM)
 			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
@@ -218,36 +268,20 @@ static int report_main(int argc, char **argv, const char *cmd)
 			print_open_error(cmd, input, ret);
 		return 1;
 	}
-	memcpy(r.filter, filter, sizeof(r.filter));
-	if (tui) {
-		char err[256];
-
-		ret = fol_tui_run(&r, input, err, sizeof(err));
-		fol_report_free(&r);
-		if (ret) {
-			fprintf(stderr, "foliostat %s: %s\n", cmd, err);
-			return 1;
-		}
-		return 0;
+	if (run > rs.n) {
+		fprintf(stderr, "foliostat %s: --run %d: %s has %d run%s\n", cmd, run, input, rs.n,
+			rs.n == 1 ? "" : "s");
+		fol_runs_free(&rs);
+		return EXIT_USAGE;
 	}
-	if (json) {
-		cJSON *j = fol_report_json(&r);
-		char *s = j ? cJSON_Print(j) : NULL;
-
-		if (!s) {
-			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
-			cJSON_Delete(j);
-			fol_report_free(&r);
-			return 1;
-		}
-		puts(s);
-		free(s);
-		cJSON_Delete(j);
-	} else {
-		fol_report_text(&r, stdout);
+	if (rs.several && !run && !tui) {
+		ret = print_runs(&rs, json, stdout, cmd);
+		fol_runs_free(&rs);
+		return ret;
 	}
-	fol_report_free(&r);
-	return 0;
+	ret = show_one(&rs.v[run ? run - 1 : 0].r, input, filter, json, tui, cmd);
+	fol_runs_free(&rs);
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)

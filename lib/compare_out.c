@@ -47,8 +47,12 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
 	char esc[512];
 
-	fprintf(f, "# %-5s %s: %d run%s, kernel %s\n", role, fol_escape(s->name, esc, sizeof(esc)), s->n,
-		s->n == 1 ? "" : "s", kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
+	if (role)
+		fprintf(f, "# %-5s %s: ", role, fol_escape(s->name, esc, sizeof(esc)));
+	else
+		fprintf(f, "# ");
+	fprintf(f, "%d run%s, kernel %s\n", s->n, s->n == 1 ? "" : "s",
+		kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
 	fprintf(f, "#       ");
 	cJSON_ArrayForEach(c, cmd)
 		if (cJSON_IsString(c))
@@ -98,14 +102,18 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 	const char *section = NULL;
 	char v[32], esc[128];
 
+	if (c->nsides == 1) {
+		side_header(&c->sides[0], NULL, f);
+		fol_cmp_runs_text(c, 0, f);
+		return;
+	}
 	side_header(&c->sides[0], "base", f);
 	for (int s = 1; s < c->nsides; s++)
 		side_header(&c->sides[s], "new", f);
 	test_legend(c, f);
 	fprintf(f, "\n%-30s", "figure (mean over runs)");
 	for (int s = 0; s < c->nsides; s++) {
-		fol_escape(c->sides[s].name, esc, sizeof(esc));
-		fprintf(f, " %12.12s", esc);
+		fprintf(f, " %12.12s", fol_escape(c->sides[s].name, esc, sizeof(esc)));
 		if (s)
 			fprintf(f, " %9s    ", "change");
 	}
@@ -188,8 +196,11 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 			fol_cmp_value(FOL_UNIT_NS, fabs(added), t + 1, (int)sizeof(t) - 1);
 			rcol(f, t, 11);
 			fprintf(f, " %9.0f ", p->faults);
-			rcol(f, p->faults >= 1 ? fol_cmp_value(FOL_UNIT_NS, added / p->faults, t, sizeof(t)) : "-",
-			     11);
+			snprintf(t, sizeof(t), "%s", added < 0 ? "-" : "");
+			if (p->faults >= 1)
+				fol_cmp_value(FOL_UNIT_NS, fabs(added) / p->faults, t + strlen(t),
+					      (int)(sizeof(t) - strlen(t)));
+			rcol(f, p->faults >= 1 ? t : "-", 11);
 			fputc('\n', f);
 		}
 		fprintf(f, "  (untraced: %d run%s of the workload alone, interleaved with the recorded "

@@ -99,10 +99,11 @@ static int add_faults(const struct fol_report *r, struct fol_figures *f)
 static int add_cells(const struct fol_report *r, struct fol_figures *f)
 {
 	const struct fol_summary *s = &r->s;
-	char sz[16], key[48], label[32];
+	char buf[16], key[48], label[32];
 
 	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
-		fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz));
+		const char *sz = fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, buf, sizeof(buf));
+
 		for (int c = 0; c < FOL_NR_CLASSES; c++) {
 			const struct fol_cell *cell = &s->order[slot].cell[c];
 			const char *cls = fol_class_name((enum fol_class)c);
@@ -181,7 +182,7 @@ static int add_reuse(const struct fol_report *r, struct fol_figures *f)
 	/* All orders together: what one figure says across folio sizes (a sweep). */
 	if (all.episodes && add_reuse_of(&all, -1, "", f))
 		return -ENOMEM;
-	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS && orders > 1; slot++) {
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
 		const struct fol_reuse *ru = &r->s.order[slot].reuse;
 
 		if (ru->episodes &&
@@ -190,16 +191,16 @@ static int add_reuse(const struct fol_report *r, struct fol_figures *f)
 	}
 	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
 		uint64_t n = r->s.order[slot].folios_allocated;
+		const char *size = fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz));
 		struct fol_figure *x;
 
 		if (!n)
 			continue;
-		fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz));
 		x = add(f, S_FOLIOS, RANK(S_FOLIOS, slot, 0, 0), FOL_UNIT_COUNT, FOL_BETTER_NONE, 1,
-			(double)n, "folios.%s.allocated", sz);
+			(double)n, "folios.%s.allocated", size);
 		if (!x)
 			return -ENOMEM;
-		LABEL(x, "%s folios allocated", sz);
+		LABEL(x, "%s folios allocated", size);
 	}
 	return 0;
 }

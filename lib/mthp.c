@@ -2,6 +2,7 @@
 
 #include "parse.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -143,4 +144,53 @@ int fol_mthp_restore(struct fol_mthp *m)
 		m->s[i].applied = 0;
 	}
 	return ret;
+}
+
+int fol_mthp_sweep_spec(const char *value, const char *root, char *spec, size_t len, int *policy)
+{
+	char dir[256], want[32] = "";
+	struct dirent *d;
+	uint64_t bytes = 0;
+	size_t used = 0;
+	int pte = !strcasecmp(value, "2M-pte"), found = 0, sizes = 0;
+	DIR *dp;
+
+	if (!pte && (fol_parse_u64(value, 4096, 1ull << 40, 1, &bytes) || bytes % 1024))
+		return -EINVAL;
+	if (pte)
+		bytes = 2u << 20;
+	snprintf(want, sizeof(want), "hugepages-%llukB", (unsigned long long)(bytes >> 10));
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/mm/transparent_hugepage", root);
+	dp = opendir(dir);
+	if (!dp)
+		return -ENOENT;
+	spec[0] = '\0';
+	while ((d = readdir(dp))) {
+		unsigned long kb;
+		char tail;
+
+		char path[sizeof(dir) + 280];
+
+		if (sscanf(d->d_name, "hugepages-%lukB%c", &kb, &tail) != 1)
+			continue;
+		/* A size with statistics but no policy of its own (8K on x86). */
+		snprintf(path, sizeof(path), "%s/%s/enabled", dir, d->d_name);
+		if (access(path, F_OK))
+			continue;
+		sizes++;
+		found |= !strcmp(d->d_name, want);
+		used += (size_t)snprintf(spec + used, used < len ? len - used : 0, "%s%luK=%s", used ? "," : "",
+					 kb, strcmp(d->d_name, want) ? "never" : "always");
+	}
+	closedir(dp);
+	/* No multi-size THP (before 6.8): only 4K and PMD THP, by the top-level switch. */
+	if (!sizes && (bytes == 4096 || bytes == (2u << 20)))
+		used = (size_t)snprintf(spec, len, "thp=%s", bytes == 4096 ? "never" : "always");
+	else if (bytes != 4096 && !found)
+		return -ENOENT;
+	if (used >= len)
+		return -ENAMETOOLONG;
+	*policy = bytes == 4096 ? FOL_SWEEP_SMALL : pte ? FOL_SWEEP_PTE_THP
+			: bytes == (2u << 20) ? FOL_SWEEP_THP : FOL_SWEEP_MTHP;
+	return 0;
 }

@@ -3,6 +3,8 @@
 #ifndef FOL_MTHP_H
 #define FOL_MTHP_H
 
+#include <stddef.h>
+
 struct fol_mthp_set {
 	char path[192];
 	char want[16];
@@ -25,5 +27,12 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 int fol_mthp_apply(struct fol_mthp *m);
 /* Put back what apply changed; safe to call again. */
 int fol_mthp_restore(struct fol_mthp *m);
+
+/* A folio size of a sweep ("4K", "64K", "2M-pte", "2M") as a complete policy: that size
+ * always, every other size never (4K: all never). -EINVAL for a value that is not a size,
+ * -ENOENT for a size the kernel does not have. *policy: which built-in workload policy
+ * gives folios of that size (2M-pte: PMD THP split to PTE mappings). */
+enum { FOL_SWEEP_SMALL, FOL_SWEEP_MTHP, FOL_SWEEP_PTE_THP, FOL_SWEEP_THP };
+int fol_mthp_sweep_spec(const char *value, const char *root, char *spec, size_t len, int *policy);
 
 #endif

@@ -110,3 +110,40 @@ int fol_runs_configs(const struct fol_runs *rs, const char **names, int max)
 	}
 	return n;
 }
+
+static int write_json_chunk(struct fol_writer *w, uint32_t type, const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = fol_writer_chunk_buf(w, type, s, strlen(s));
+	free(s);
+	return ret;
+}
+
+int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
+			 const char *config, cJSON *bare)
+{
+	cJSON *j = cJSON_CreateObject();
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	cJSON_AddNumberToObject(j, "run", run);
+	cJSON_AddNumberToObject(j, "runs", runs);
+	if (sweep) {
+		cJSON_AddStringToObject(j, "sweep", sweep);
+		cJSON_AddStringToObject(j, "config", config);
+	}
+	ret = write_json_chunk(w, FOL_CHUNK_RUN, j);
+	cJSON_Delete(j);
+	if (!ret && bare) {
+		cJSON_AddNumberToObject(bare, "run", run);
+		if (sweep)
+			cJSON_AddStringToObject(bare, "config", config);
+		ret = write_json_chunk(w, FOL_CHUNK_BARE, bare);
+	}
+	return ret;
+}

@@ -32,4 +32,11 @@ void fol_runs_free(struct fol_runs *rs);
  * "". Returns how many (at most max); names point into rs. */
 int fol_runs_configs(const struct fol_runs *rs, const char **names, int max);
 
+/* Open run number run (of runs) in a recording of several: its RUN chunk, and the BARE
+ * chunk of an untraced run made with it (bare, from fol_bare_run, or NULL; the run and
+ * config are added to it). sweep and config NULL outside a sweep. */
+struct fol_writer;
+int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
+			 const char *config, cJSON *bare);
+
 #endif

@@ -1,9 +1,12 @@
 #include "tui.h"
 
+#include "compare.h"
+
 #include <curses.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <langinfo.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,7 @@
 enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_NR };
 static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline" };
 
-enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK };
+enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE };
 
 /* One row of the order x class table: indexes into the summary, nothing computed. */
 struct row {
@@ -580,19 +583,19 @@ static void move_sel(struct ui *u, int delta)
 		u->sel = 0;
 }
 
-int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen)
+static const int fatal_sigs[4] = { SIGINT, SIGTERM, SIGSEGV, SIGABRT };
+
+/* The terminal set up for drawing, the signals that must put it back handled. */
+static int term_open(int *colour, int *utf8, struct sigaction *old, char *err, size_t errlen)
 {
-	struct ui u = { .r = r, .path = path };
-	struct sigaction sa = { .sa_handler = on_fatal_signal }, old[4];
-	const int sigs[4] = { SIGINT, SIGTERM, SIGSEGV, SIGABRT };
-	int ch;
+	struct sigaction sa = { .sa_handler = on_fatal_signal };
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen, "the TUI needs a terminal: use 'foliostat report' for text or "
 				      "--json");
 		return -ENOTTY;
 	}
-	u.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	*utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	if (!initscr()) {
 		snprintf(err, errlen, "cannot set up the terminal (TERM=%s)",
 			 getenv("TERM") ? getenv("TERM") : "unset");
@@ -600,15 +603,15 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 	}
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+		sigaction(fatal_sigs[i], &sa, &old[i]);
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
 	mousemask(BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-	u.colour = has_colors() && !getenv("NO_COLOR");
-	if (u.colour) {
+	*colour = has_colors() && !getenv("NO_COLOR");
+	if (*colour) {
 		start_color();
 		use_default_colors();
 		init_pair(C_TITLE, COLOR_WHITE, COLOR_BLUE);
@@ -617,7 +620,26 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 		init_pair(C_DIM, COLOR_WHITE, COLOR_BLACK);
 		init_pair(C_WARN, COLOR_YELLOW, -1);
 		init_pair(C_MARK, COLOR_MAGENTA, -1);
+		init_pair(C_WORSE, COLOR_RED, -1);
 	}
+	return 0;
+}
+
+static void term_close(const struct sigaction *old)
+{
+	restore_terminal();
+	for (int i = 0; i < 4; i++)
+		sigaction(fatal_sigs[i], &old[i], NULL);
+}
+
+int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen)
+{
+	struct ui u = { .r = r, .path = path };
+	struct sigaction old[4];
+	int ch, ret = term_open(&u.colour, &u.utf8, old, err, errlen);
+
+	if (ret)
+		return ret;
 	build_rows(&u);
 	for (;;) {
 		draw(&u);
@@ -705,8 +727,97 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 		}
 	}
 out:
-	restore_terminal();
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	term_close(old);
+	return 0;
+}
+
+/* ---- compare ---- */
+
+static void draw_compare(const struct fol_cmp *c, int top, int only_marked, int colour)
+{
+	int lines = LINES, cols = COLS, y = 2, row = 0;
+	char v[32], t[32];
+
+	erase();
+	if (colour)
+		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
+	mvhline(0, 0, ' ', cols);
+	mvprintw(0, 0, " foliostat compare  base %.*s", cols > 30 ? cols - 30 : 0, c->sides[0].name);
+	if (colour)
+		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+	mvprintw(1, 0, "%-28s", "figure (mean over runs)");
+	for (int s = 0; s < c->nsides && 29 + 25 * s < cols; s++)
+		mvprintw(1, 29 + (s ? 13 + 25 * (s - 1) : 0), "%12.12s%s", c->sides[s].name, s ? "   change" : "");
+	for (int k = 0; k < c->nrows && y < lines - 1; k++) {
+		const struct fol_cmp_row *r = &c->rows[k];
+		int marked = 0, x;
+
+		for (int s = 1; s < c->nsides; s++)
+			marked |= r->cell[s].marker != 0;
+		if (only_marked && !marked)
+			continue;
+		if (row++ < top)
+			continue;
+		mvprintw(y, 0, "%-28.28s", r->fig.label);
+		x = 29;
+		for (int s = 0; s < c->nsides && x + 12 < cols; s++) {
+			const struct fol_cmp_cell *cl = &r->cell[s];
+
+			mvprintw(y, x, "%12s", cl->have ? fol_cmp_value(r->fig.unit, cl->d.mean, v, sizeof(v)) : "-");
+			x += 13;
+			if (!s)
+				continue;
+			if (!cl->have || !r->cell[0].have || isnan(cl->change))
+				snprintf(t, sizeof(t), "%s", !cl->have ? "-" : !r->cell[0].have ? "new" : "from 0");
+			else
+				snprintf(t, sizeof(t), "%+.2f%%", 100 * cl->change);
+			if (colour && cl->marker)
+				attron(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
+			mvprintw(y, x, "%9s %s", t, cl->marker == 'I' ? "(I)" : cl->marker == 'R' ? "(R)"
+						      : cl->marker ? "(*)" : "   ");
+			if (colour && cl->marker)
+				attroff(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
+			x += 13;
+		}
+		y++;
+	}
+	if (colour)
+		attron(COLOR_PAIR(C_DIM) | A_REVERSE);
+	mvhline(lines - 1, 0, ' ', cols);
+	mvprintw(lines - 1, 0, " %.*s", cols - 2,
+		 only_marked ? "q quit  j/k scroll  m all figures   [significant changes only]"
+			     : "q quit  j/k scroll  m significant changes only");
+	if (colour)
+		attroff(COLOR_PAIR(C_DIM) | A_REVERSE);
+	refresh();
+}
+
+int fol_tui_compare(const struct fol_cmp *c, char *err, size_t errlen)
+{
+	struct sigaction old[4];
+	int colour, utf8, top = 0, only = 0, ch;
+	int ret = term_open(&colour, &utf8, old, err, errlen);
+
+	if (ret)
+		return ret;
+	for (;;) {
+		draw_compare(c, top, only, colour);
+		ch = getch();
+		if (ch == 'q' || ch == 'Q')
+			break;
+		if (ch == 'j' || ch == KEY_DOWN)
+			top = top + 1 < c->nrows ? top + 1 : top;
+		else if (ch == 'k' || ch == KEY_UP)
+			top = top ? top - 1 : 0;
+		else if (ch == KEY_NPAGE)
+			top = top + 10 < c->nrows ? top + 10 : top;
+		else if (ch == KEY_PPAGE)
+			top = top > 10 ? top - 10 : 0;
+		else if (ch == 'm') {
+			only = !only;
+			top = 0;
+		}
+	}
+	term_close(old);
 	return 0;
 }

@@ -11,4 +11,8 @@
  * always restored before returning, also when a signal ends the program. */
 int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen);
 
+/* The comparison of recordings (compare.h), scrollable; the same terminal rules. */
+struct fol_cmp;
+int fol_tui_compare(const struct fol_cmp *c, char *err, size_t errlen);
+
 #endif

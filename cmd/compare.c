@@ -1,0 +1,318 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "escape.h"
+#include "runs.h"
+#include "tui.h"
+#include "util.h"
+
+#define MAX_SIDES 64
+
+/* The sides of a set of recordings: each file's runs, one side per configuration of a
+ * sweep. names[] holds the names made for them ("file:64K"). */
+struct sides {
+	struct fol_side v[MAX_SIDES];
+	const struct fol_report **runs[MAX_SIDES];
+	char *names[MAX_SIDES];
+	cJSON *bare[MAX_SIDES];
+	int n;
+};
+
+static void sides_free(struct sides *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		free(s->runs[i]);
+		free(s->names[i]);
+		cJSON_Delete(s->bare[i]);
+	}
+	memset(s, 0, sizeof(*s));
+}
+
+/* Add rs's configurations as sides; name is the file (NULL: the configuration alone). */
+static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name)
+{
+	const char *configs[MAX_SIDES];
+	int nconf = fol_runs_configs(rs, configs, MAX_SIDES);
+
+	for (int k = 0; k < nconf; k++) {
+		struct fol_side *side;
+		const cJSON *b;
+		int n = 0;
+
+		if (s->n == MAX_SIDES)
+			return -E2BIG;
+		side = &s->v[s->n];
+		s->runs[s->n] = calloc((size_t)rs->n, sizeof(*s->runs[0]));
+		s->bare[s->n] = cJSON_CreateArray();
+		if (!s->runs[s->n] || !s->bare[s->n])
+			return -ENOMEM;
+		for (int i = 0; i < rs->n; i++)
+			if (!strcmp(rs->v[i].config, configs[k]))
+				s->runs[s->n][n++] = &rs->v[i].r;
+		cJSON_ArrayForEach(b, rs->bare)
+		{
+			const char *bc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "config"));
+
+			if (!strcmp(bc ? bc : "", configs[k]))
+				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
+		}
+		if (asprintf(&s->names[s->n], "%s%s%s", name ? name : "", name && configs[k][0] ? ":" : "",
+			     configs[k][0] || !name ? configs[k] : "") < 0) {
+			s->names[s->n] = NULL;
+			return -ENOMEM;
+		}
+		side->name = s->names[s->n];
+		side->runs = s->runs[s->n];
+		side->n = n;
+		side->bare = s->bare[s->n];
+		s->n++;
+	}
+	return 0;
+}
+
+static int print_json(cJSON *j, FILE *f, const char *cmd)
+{
+	char *s = j ? cJSON_Print(j) : NULL;
+
+	cJSON_Delete(j);
+	if (!s) {
+		fprintf(stderr, "foliostat %s: out of memory\n", cmd);
+		return 1;
+	}
+	fprintf(f, "%s\n", s);
+	free(s);
+	return 0;
+}
+
+static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
+{
+	cJSON *o = cJSON_CreateObject(), *runs = cJSON_AddArrayToObject(o, "runs"), *configs;
+
+	cJSON_AddStringToObject(o, "schema", "foliostat/runs/v1");
+	if (rs->sweep[0])
+		cJSON_AddStringToObject(o, "sweep", rs->sweep);
+	else
+		cJSON_AddNullToObject(o, "sweep");
+	for (int i = 0; i < rs->n; i++) {
+		cJSON *r = fol_report_json(&rs->v[i].r);
+
+		if (!r)
+			continue;
+		cJSON_AddNumberToObject(r, "run", rs->v[i].index);
+		cJSON_AddStringToObject(r, "config", rs->v[i].config);
+		cJSON_AddItemToArray(runs, r);
+	}
+	configs = cJSON_AddArrayToObject(o, "aggregate");
+	for (int s = 0; s < c->nsides; s++) {
+		cJSON *a = fol_cmp_side_json(c, s);
+
+		cJSON_AddStringToObject(a, "config", c->sides[s].name);
+		cJSON_AddItemToArray(configs, a);
+	}
+	if (c->nsides > 1)
+		cJSON_AddItemToObject(o, "compare", fol_cmp_json(c));
+	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
+}
+
+int print_runs(const struct fol_runs *rs, int json, FILE *f, const char *cmd)
+{
+	struct sides sd = { 0 };
+	struct fol_cmp c;
+	char esc[256];
+	int ret = sides_add(&sd, rs, NULL);
+
+	if (!ret)
+		ret = fol_compare(sd.v, sd.n, &c);
+	if (ret) {
+		fprintf(stderr, "foliostat %s: %s\n", cmd, strerror(-ret));
+		sides_free(&sd);
+		return 1;
+	}
+	if (json) {
+		ret = print_json(runs_json(rs, &c), f, cmd);
+	} else {
+		if (sd.n > 1)
+			fprintf(f, "# sweep of %s over %d configurations, %d runs\n",
+				fol_escape(rs->sweep, esc, sizeof(esc)), sd.n, rs->n);
+		fol_cmp_text(&c, f);
+		fol_cmp_probe_text(&c, f);
+		for (int i = 0; i < rs->v[0].r.warnings.n; i++)
+			fprintf(f, "# run 1: warning: %s\n", rs->v[0].r.warnings.v[i]);
+		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->n);
+	}
+	fol_cmp_free(&c);
+	sides_free(&sd);
+	return ret;
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliostat compare [options] BASE.data NEW.data [MORE.data...]\n"
+		"       foliostat diff ...  (the same)\n"
+		"\n"
+		"Compare recordings figure by figure against the first: faults, fault time and\n"
+		"latency per folio order and class, reuse batching, folios, workload phases,\n"
+		"kernel counters. Each side is a recording's runs (record -r N); a sweep's\n"
+		"configurations are sides of their own. A change is marked (I) improvement or\n"
+		"(R) regression when it is significant at 95%%: Welch's t-test on the per-run\n"
+		"values when both sides have 2+ runs, else Mann-Whitney U on the per-fault\n"
+		"latencies; never under 1%% or under the figure's run-to-run spread.\n"
+		"\n"
+		"      --json             foliostat/compare/v1 on stdout (man foliostat-compare)\n"
+		"      --tui              the comparison, interactive\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Exit status: 0, 1 when a file cannot be read, 2 for usage errors (fewer than two\n"
+		"files, a file given twice).\n");
+}
+
+static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(rs->v[0].r.meta, "command");
+	char *s = cmd ? cJSON_PrintUnformatted(cmd) : NULL;
+
+	snprintf(buf, len, "%s", s ? s : "");
+	free(s);
+	return buf;
+}
+
+/* Same inode: a file compared with itself tells nothing. */
+static int same_file(char **paths, int n, int *a, int *b)
+{
+	struct stat st[MAX_SIDES];
+
+	for (int i = 0; i < n; i++) {
+		if (stat(paths[i], &st[i]))
+			continue;
+		for (int j = 0; j < i; j++)
+			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				*a = j;
+				*b = i;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+static void warn_file(const char *path, const struct fol_runs *rs)
+{
+	char esc[512];
+
+	fol_escape(path, esc, sizeof(esc));
+	if (rs->file.truncated || rs->file.corrupt_chunks || !rs->file.complete)
+		fprintf(stderr, "foliostat compare: warning: %s is %s: comparing the %d run%s that "
+				"could be read\n", esc,
+			rs->file.truncated ? "cut short" : rs->file.corrupt_chunks ? "damaged" : "incomplete",
+			rs->n, rs->n == 1 ? "" : "s");
+}
+
+static int compare_files(char **paths, int n, int json, int tui)
+{
+	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_runs *rs = calloc((size_t)n, sizeof(*rs));
+	struct sides sd = { 0 };
+	struct fol_cmp c;
+	char a[1024], b[1024], err[256];
+	int ret = 0, status = 0, loaded = 0;
+
+	if (!rs)
+		return 1;
+	for (; loaded < n && !status; loaded++) {
+		ret = fol_runs_load(paths[loaded], &mo, &rs[loaded]);
+		if (ret) {
+			print_open_error("compare", paths[loaded], ret);
+			status = 1;
+			break;
+		}
+		warn_file(paths[loaded], &rs[loaded]);
+		if (loaded && strcmp(command_of(&rs[0], a, sizeof(a)), command_of(&rs[loaded], b, sizeof(b))))
+			fprintf(stderr, "foliostat compare: warning: %s ran another command than %s: %s "
+					"against %s\n", paths[loaded], paths[0], b, a);
+		ret = sides_add(&sd, &rs[loaded], paths[loaded]);
+		if (ret) {
+			fprintf(stderr, "foliostat compare: %s\n",
+				ret == -E2BIG ? "more than 64 sides" : strerror(-ret));
+			status = 1;
+		}
+	}
+	if (!status) {
+		ret = fol_compare(sd.v, sd.n, &c);
+		if (ret) {
+			fprintf(stderr, "foliostat compare: %s\n", strerror(-ret));
+			status = 1;
+		} else {
+			if (json) {
+				status = print_json(fol_cmp_json(&c), stdout, "compare");
+			} else if (tui) {
+				if (fol_tui_compare(&c, err, sizeof(err))) {
+					fprintf(stderr, "foliostat compare: %s\n", err);
+					status = 1;
+				}
+			} else {
+				fol_cmp_text(&c, stdout);
+				fol_cmp_probe_text(&c, stdout);
+			}
+			fol_cmp_free(&c);
+		}
+	}
+	sides_free(&sd);
+	for (int i = 0; i < n; i++)
+		fol_runs_free(&rs[i]);
+	free(rs);
+	return status;
+}
+
+int compare_main(int argc, char **argv, int tui)
+{
+	enum { O_JSON = 256, O_TUI };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, O_JSON },
+		{ "tui", no_argument, NULL, O_TUI },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, json = 0, x, y;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case O_JSON:
+			json = 1;
+			tui = 0;
+			break;
+		case O_TUI:
+			tui = 1;
+			json = 0;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			compare_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 2 || argc - optind > MAX_SIDES) {
+		fprintf(stderr, "foliostat compare: give two recordings or more (at most %d): BASE NEW...\n",
+			MAX_SIDES);
+		return EXIT_USAGE;
+	}
+	if (same_file(argv + optind, argc - optind, &x, &y)) {
+		fprintf(stderr, "foliostat compare: %s and %s are the same file: compare two recordings "
+				"(record -r N gives several runs of one)\n", argv[optind + x], argv[optind + y]);
+		return EXIT_USAGE;
+	}
+	return compare_files(argv + optind, argc - optind, json, tui);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return compare_main(argc, argv, 0);
+}
