@@ -17,9 +17,10 @@ int cmd_maps(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 /* compare, from tui A B too */
 int compare_main(int argc, char **argv, int tui);
-/* A recording of several runs: aggregated (one configuration) or side by side (a sweep). */
+/* A recording of several runs: aggregated (one configuration) or side by side (a sweep),
+ * as text on f, JSON on f, or in the TUI. */
 struct fol_runs;
 #include <stdio.h>
-int print_runs(const struct fol_runs *rs, int json, FILE *f, const char *cmd);
+int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char *cmd);
 
 #endif

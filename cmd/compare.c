@@ -34,6 +34,24 @@ static void sides_free(struct sides *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A file's column name: its base name without ".data". */
+static const char *short_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static int short_len(const char *path)
+{
+	const char *b = short_name(path);
+	size_t n = strlen(b);
+
+	if (n > 5 && !strcmp(b + n - 5, ".data"))
+		n -= 5;
+	return (int)n;
+}
+
 /* Add rs's configurations as sides; name is the file (NULL: the configuration alone). */
 static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name)
 {
@@ -62,12 +80,13 @@ static int sides_add(struct sides *s, const struct fol_runs *rs, const char *nam
 			if (!strcmp(bc ? bc : "", configs[k]))
 				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
 		}
-		if (asprintf(&s->names[s->n], "%s%s%s", name ? name : "", name && configs[k][0] ? ":" : "",
-			     configs[k][0] || !name ? configs[k] : "") < 0) {
+		if (asprintf(&s->names[s->n], "%.*s%s%s", name ? short_len(name) : 0, name ? short_name(name) : "",
+			     name && configs[k][0] ? ":" : "", configs[k]) < 0) {
 			s->names[s->n] = NULL;
 			return -ENOMEM;
 		}
 		side->name = s->names[s->n];
+		side->file = name;
 		side->runs = s->runs[s->n];
 		side->n = n;
 		side->bare = s->bare[s->n];
@@ -120,7 +139,7 @@ static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
 }
 
-int print_runs(const struct fol_runs *rs, int json, FILE *f, const char *cmd)
+int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char *cmd)
 {
 	struct sides sd = { 0 };
 	struct fol_cmp c;
@@ -134,7 +153,12 @@ int print_runs(const struct fol_runs *rs, int json, FILE *f, const char *cmd)
 		sides_free(&sd);
 		return 1;
 	}
-	if (json) {
+	if (tui) {
+		ret = fol_tui_compare(&c, esc, sizeof(esc));
+		if (ret)
+			fprintf(stderr, "foliostat %s: %s\n", cmd, esc);
+		ret = !!ret;
+	} else if (json) {
 		ret = print_json(runs_json(rs, &c), f, cmd);
 	} else {
 		if (sd.n > 1)

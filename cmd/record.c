@@ -453,6 +453,27 @@ static void free_config_argv(const struct rec_cli *c, char **argv)
 	free(argv);
 }
 
+/* An untraced run's exit as foliostat's status: 0, its exit code, or 128 + its signal. */
+static int bare_status(const cJSON *bare)
+{
+	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(bare, "exit_signal");
+	const cJSON *code = cJSON_GetObjectItemCaseSensitive(bare, "exit_code");
+
+	if (cJSON_IsNumber(sig))
+		return 128 + sig->valueint;
+	return cJSON_IsNumber(code) ? code->valueint : 0;
+}
+
+/* Between runs, Ctrl-C or a kill ends the experiment after the run in progress: each run
+ * already written stays whole. (During a recorded run, fol_record's own handlers pass the
+ * signal to the workload.) */
+static volatile sig_atomic_t experiment_stop;
+
+static void on_experiment_signal(int sig)
+{
+	experiment_stop = sig;
+}
+
 /* One run of an experiment: the untraced run first when there is one, then the recorded
  * one; 0 to go on, else the recording's error. *status as run(). */
 static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int idx, int total,
@@ -480,6 +501,11 @@ static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int
 			*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
 			return ret;
 		}
+		*status = bare_status(bj);
+		if (*status || experiment_stop) {
+			cJSON_Delete(bj);
+			return 0;
+		}
 	}
 	ret = fol_runs_write_start(w, idx, total, config ? c->sweep_key : NULL, config, bj);
 	cJSON_Delete(bj);
@@ -498,10 +524,16 @@ static int experiment(struct rec_cli *c, const char *cmd, struct fol_writer *w, 
 	int nconf = c->nsweep ? c->nsweep : 1, runs = c->repeat ? c->repeat : 1;
 	int bare = c->bare_runs >= 0 ? c->bare_runs : c->is_builtin ? runs : 0;
 	char *const *argv = c->o.argv;
+	struct sigaction sa = { .sa_handler = on_experiment_signal }, old[3];
+	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	int ret = 0, idx = 0;
 
 	*status = 0;
-	for (int conf = 0; conf < nconf && !ret && !*status; conf++) {
+	experiment_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	for (int conf = 0; conf < nconf && !ret && !*status && !experiment_stop; conf++) {
 		struct fol_mthp m;
 		char spec[512] = "";
 		char **cargv = NULL;
@@ -520,16 +552,21 @@ static int experiment(struct rec_cli *c, const char *cmd, struct fol_writer *w, 
 				c->o.mthp_spec = spec;
 			}
 		}
-		for (int i = 0; i < runs && !ret && !*status; i++, idx++)
+		for (int i = 0; i < runs && !ret && !*status && !experiment_stop; i++, idx++)
 			ret = one_run(c, cmd, w, idx, nconf * runs, conf, i < bare, status);
 		c->o.argv = argv;
 		free_config_argv(c, cargv);
 		if (c->nsweep && !strcmp(c->sweep_key, "mthp"))
 			c->o.mthp = NULL;
 	}
-	if (!ret && *status && !c->quiet)
-		fprintf(stderr, "foliostat %s: the workload exited with status %d: the experiment "
-				"stops after run %d\n", cmd, *status, idx);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (!ret && (*status || experiment_stop))
+		fprintf(stderr, "foliostat %s: %s: the experiment stops after run %d of %d\n", cmd,
+			experiment_stop ? strsignal(experiment_stop) : "the workload failed", idx,
+			nconf * runs);
+	if (!*status && experiment_stop)
+		*status = 128 + experiment_stop;
 	return ret;
 }
 
@@ -630,7 +667,7 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 	if (!st->runs.n)
 		return 1;
 	if (st->runs.several)
-		return print_runs(&st->runs, c->json, c->json ? stdout : stderr, "stat");
+		return print_runs(&st->runs, c->json, 0, c->json ? stdout : stderr, "stat");
 	r = &st->runs.v[0].r;
 	if (c->json) {
 		cJSON *j = fol_report_json(r);

@@ -274,8 +274,8 @@ static int report_main(int argc, char **argv, const char *cmd)
 		fol_runs_free(&rs);
 		return EXIT_USAGE;
 	}
-	if (rs.several && !run && !tui) {
-		ret = print_runs(&rs, json, stdout, cmd);
+	if (rs.several && !run) {
+		ret = print_runs(&rs, json, tui, stdout, cmd);
 		fol_runs_free(&rs);
 		return ret;
 	}

@@ -40,6 +40,8 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb,
 	}
 	/* The practical floor: 1%, or the run-to-run spread when that is larger. */
 	floor = fmax(FOL_CMP_FLOOR, fmax(b.cv, n.cv));
+	if (fig->unit == FOL_UNIT_COUNT)
+		shifted &= fabs(n.mean - b.mean) > FOL_CMP_COUNT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
 	cell->significant = cell->t.p < FOL_CMP_ALPHA && shifted &&
 			    (isnan(change) ? n.mean != 0 : fabs(change) >= floor);
 	if (!cell->significant)

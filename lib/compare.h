@@ -11,7 +11,8 @@
 #include "stats.h"
 
 struct fol_side {
-	const char *name;		/* a file name or a sweep value */
+	const char *name;		/* short, for a column: "base", "64K", "patched:64K" */
+	const char *file;		/* the recording it comes from, for the header; or NULL */
 	const struct fol_report *const *runs;
 	int n;
 	const cJSON *bare;		/* untraced runs of this side (BARE chunks) or NULL */
@@ -25,6 +26,10 @@ struct fol_side {
  * large in P(new > base) - 1/2 (0.05: a rank-biserial correlation of 0.1), so that a
  * tiny shift over 100,000 faults is not news. */
 #define FOL_CMP_EFFECT_FLOOR 0.05
+/* Counts (faults, folios, counters) must also differ by more than counting noise,
+ * this many times sqrt(count): runs that always take 35 and 37 copy faults in the dynamic
+ * loader have no variance, and Welch alone would call 2 faults a change. */
+#define FOL_CMP_COUNT_SIGMAS 2.0
 
 enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH, FOL_TEST_MWU_FAULTS };
 

@@ -47,10 +47,13 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
 	char esc[512];
 
-	if (role)
+	if (role) {
 		fprintf(f, "# %-5s %s: ", role, fol_escape(s->name, esc, sizeof(esc)));
-	else
+		if (s->file)
+			fprintf(f, "%s, ", fol_escape(s->file, esc, sizeof(esc)));
+	} else {
 		fprintf(f, "# ");
+	}
 	fprintf(f, "%d run%s, kernel %s\n", s->n, s->n == 1 ? "" : "s",
 		kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
 	fprintf(f, "#       ");
@@ -69,19 +72,21 @@ static void test_legend(const struct fol_cmp *c, FILE *f)
 		one &= c->sides[s].n == 1;
 	}
 	if (many)
-		fprintf(f, "# test:  Welch's t-test on the per-run values, 95%%");
+		fprintf(f, "# test:  Welch's t-test on the per-run values, 95%%;\n");
 	else if (one)
-		fprintf(f, "# test:  one run a side: per-fault latencies only (Mann-Whitney U, 95%%, "
-			   "|P(new>base)-1/2| >= %.2f);\n#        counts and totals untested", FOL_CMP_EFFECT_FLOOR);
+		fprintf(f, "# test:  one run a side: per-fault latencies only (Mann-Whitney U, 95%%,\n"
+			   "#        |P(new>base)-1/2| >= %.2f); counts and totals untested;\n",
+			FOL_CMP_EFFECT_FLOOR);
 	else
-		fprintf(f, "# test:  Welch's t-test where both sides have 2+ runs, else per-fault "
-			   "latencies (Mann-Whitney U) between single runs; 95%%");
-	fprintf(f, "; never a change under %.0f%% or under the run-to-run CV\n", FOL_CMP_FLOOR * 100);
-	fprintf(f, "#        (I) improvement, (R) regression, (*) changed (no better direction), "
-		   "- not in that side\n");
+		fprintf(f, "# test:  Welch's t-test where both sides have 2+ runs, Mann-Whitney U on\n"
+			   "#        per-fault latencies between single runs, else none; 95%%;\n");
+	fprintf(f, "#        never under %.0f%% or the run-to-run CV, nor counts within %.0f sqrt(n)\n",
+		FOL_CMP_FLOOR * 100, FOL_CMP_COUNT_SIGMAS);
+	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured\n");
 }
 
-static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, FILE *f)
+static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
+			FILE *f)
 {
 	char t[24];
 
@@ -94,7 +99,10 @@ static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_ce
 	else
 		snprintf(t, sizeof(t), "%+.2f%%", 100 * cell->change);
 	rcol(f, t, 9);
-	fprintf(f, cell->marker ? " (%c)" : "    ", cell->marker);
+	if (cell->marker)
+		fprintf(f, " (%c)", cell->marker);
+	else if (!last)
+		fputs("    ", f);
 }
 
 void fol_cmp_text(const struct fol_cmp *c, FILE *f)
@@ -115,7 +123,7 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 	for (int s = 0; s < c->nsides; s++) {
 		fprintf(f, " %12.12s", fol_escape(c->sides[s].name, esc, sizeof(esc)));
 		if (s)
-			fprintf(f, " %9s    ", "change");
+			fprintf(f, " %9s%s", "change", s + 1 < c->nsides ? "    " : "");
 	}
 	fputc('\n', f);
 	for (int k = 0; k < c->nrows; k++) {
@@ -132,7 +140,7 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 			     12);
 			if (s) {
 				fputc(' ', f);
-				cell_change(&row->cell[s], &row->cell[0], f);
+				cell_change(&row->cell[s], &row->cell[0], s + 1 == c->nsides, f);
 			}
 		}
 		fputc('\n', f);

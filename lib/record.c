@@ -1313,6 +1313,9 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 		ret = write_phases(&r);
 	if (!ret)
 		ret = write_end(&r, now_ns(CLOCK_MONOTONIC) - start_mono);
+	/* A writer shared by several runs is closed later: this run is on disk now. */
+	if (!ret && o->writer)
+		ret = fol_writer_flush(r.w);
 	if (ret)
 		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
 out_sig:

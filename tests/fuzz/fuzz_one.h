@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "compare.h"
 #include "report.h"
+#include "runs.h"
 
 /* What foliostat script does with every event: its fields formatted. */
 static inline void fuzz_script(const char *path)
@@ -23,28 +25,56 @@ static inline void fuzz_script(const char *path)
 	fol_session_close(s);
 }
 
+/* Every run's report rendered, and the runs compared as sides (one per configuration). */
 static inline void fuzz_one_file(const char *path)
 {
 	struct fol_model_opts o = { .order = FOL_ANY, .cls = FOL_ANY };
-	struct fol_report r;
+	const struct fol_report **runs;
+	struct fol_runs rs;
 	FILE *devnull;
 
 	fuzz_script(path);
-	if (fol_report_build(path, &o, &r))
+	if (fol_runs_load(path, &o, &rs))
 		return;
 	devnull = fopen("/dev/null", "w");
-	if (devnull) {
-		cJSON *j = fol_report_json(&r);
-		char *s = cJSON_PrintUnformatted(j);
+	runs = calloc((size_t)rs.n, sizeof(*runs));
+	if (devnull && runs) {
+		struct fol_side side = { "fuzz", runs, rs.n, rs.bare };
+		struct fol_side sides[2] = { side, side };
+		struct fol_cmp c;
 
-		fol_report_text(&r, devnull);
-		if (s)
-			fputs(s, devnull);
-		free(s);
-		cJSON_Delete(j);
-		fclose(devnull);
+		for (int i = 0; i < rs.n; i++) {
+			cJSON *j = fol_report_json(&rs.v[i].r);
+			char *s = cJSON_PrintUnformatted(j);
+
+			fol_report_text(&rs.v[i].r, devnull);
+			if (s)
+				fputs(s, devnull);
+			free(s);
+			cJSON_Delete(j);
+			runs[i] = &rs.v[i].r;
+		}
+		/* The runs split into two sides, so both tests run (Welch needs 2 a side). */
+		sides[0].n = (rs.n + 1) / 2;
+		sides[1].runs = runs + sides[0].n;
+		sides[1].n = rs.n - sides[0].n;
+		if (!fol_compare(sides, sides[1].n ? 2 : 1, &c)) {
+			cJSON *j = fol_cmp_json(&c);
+			char *s = cJSON_PrintUnformatted(j);
+
+			fol_cmp_text(&c, devnull);
+			fol_cmp_probe_text(&c, devnull);
+			if (s)
+				fputs(s, devnull);
+			free(s);
+			cJSON_Delete(j);
+			fol_cmp_free(&c);
+		}
 	}
-	fol_report_free(&r);
+	if (devnull)
+		fclose(devnull);
+	free(runs);
+	fol_runs_free(&rs);
 }
 
 #endif

@@ -24,7 +24,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..9"
+echo "1..21"
 "$FOLIOSTAT" report -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json -i "$d/small.data" >"$T/json"
@@ -41,4 +41,32 @@ is "$(jq .totals.faults "$T/json")" "$(grep -cE ' exceptions:page_fault_(user|ke
 is "$(jq '.recording.events[] | select(.name == "minor-faults") | .count' "$T/json")" "$(grep -c ' minor-faults: ' "$T/script")" "minor-faults count = script's"
 is "$(jq '.orders[] | select(.order == 4) | .reuse.faults' "$T/json")" 512 "2M of 64K folios: 512 reuse faults"
 is "$(jq '.orders[] | select(.order == 4) | .reuse.effectiveness' "$T/json")" 0.0625 "effectiveness 1/16"
+
+# A recording of several runs (record -r 2 --sweep mthp=4K,64K of fork-reuse, 1M) and a
+# comparison of recordings.
+"$FOLIOSTAT" report -i "$d/sweep.data" >"$T/stxt"
+check "text report of a sweep" "$T/stxt" "$d/sweep.txt"
+"$FOLIOSTAT" report --json -i "$d/sweep.data" >"$T/sjson"
+check "JSON report of a sweep" "$T/sjson" "$d/sweep.json"
+jq -r -f "$d/compare-schema.jq" "$T/sjson" >"$T/violations"
+check "sweep JSON matches schema foliostat/runs/v1" "$T/violations" /dev/null
+"$FOLIOSTAT" compare "$d/small.data" "$d/sweep.data" >"$T/ctxt" 2>"$T/cerr"
+check "compare, text" "$T/ctxt" "$d/compare.txt"
+grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files ran other commands"
+"$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cjson" 2>/dev/null
+check "compare, JSON" "$T/cjson" "$d/compare.json"
+jq -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
+check "compare JSON matches schema foliostat/compare/v1" "$T/violations" /dev/null
+fpf() { jq -r --arg c "$1" --arg k "$2" '.aggregate[] | select(.config == $c) | .figures[] | select(.key == $k) | .value.mean' "$T/sjson"; }
+is "$(fpf 4K reuse.4K.faults_per_folio)" 1 "sweep 4K: 1 reuse fault per 4K folio"
+is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "sweep 64K: 16 reuse faults per 64K folio"
+is "$(jq '[.runs[] | .config] | join(",")' "$T/sjson")" '"4K,4K,64K,64K"' "four runs, two per configuration"
+# Each run's figures against the same run's own report.
+is "$(jq '[.runs[] | .totals.faults] | add / length' "$T/sjson")" \
+	"$(jq '[.aggregate[] | .figures[] | select(.key == "faults") | .value.mean * .runs] | add / 4' "$T/sjson")" \
+	"the aggregates' mean faults = the runs' own"
+"$FOLIOSTAT" report --run 3 --json -i "$d/sweep.data" >"$T/run3"
+is "$(jq .totals.faults "$T/run3")" "$(jq '.runs[2].totals.faults' "$T/sjson")" "--run 3 is the third run's report"
+"$FOLIOSTAT" report --run 5 -i "$d/sweep.data" >/dev/null 2>&1
+is $? 2 "--run 5 of 4 runs: exit 2"
 exit $fail

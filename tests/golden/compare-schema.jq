@@ -1,0 +1,39 @@
+# Checks foliostat/compare/v1 (man foliostat-compare), and foliostat/runs/v1 (its
+# "aggregate" and "compare"), as schema.jq does the report. Prints the violations.
+def t($p; $want): (getpath($p) | type) as $got
+	| if ($want | split("|") | any(.[]; . == $got)) then empty
+	else "\($p | map(tostring) | join(".")): \($got), want \($want)" end;
+def desc($p): t($p; "object"), (["n","mean","stddev","cv","min","median","max"][] as $k | t($p + [$k]; "number"));
+def figure($p): (["key","label","section","unit","better"][] as $k | t($p + [$k]; "string")),
+	(if (getpath($p + ["unit"]) | IN("count","ns","ratio","percent")) then empty else "\($p | map(tostring) | join(".")): unit" end),
+	(if (getpath($p + ["better"]) | IN("lower","higher","none")) then empty else "\($p | map(tostring) | join(".")): better" end);
+def probe($p): t($p; "array"), ((getpath($p) | keys[]) as $i | t($p + [$i, "phase"]; "string"),
+	desc($p + [$i, "untraced_ns"]), desc($p + [$i, "recorded_ns"]), t($p + [$i, "added_ns"]; "number"),
+	t($p + [$i, "faults"]; "number"), t($p + [$i, "added_ns_per_fault"]; "number|null"));
+def compare($c): ($c | if .schema == "foliostat/compare/v1" then empty else "schema: \(.schema)" end),
+	(($c.sides | keys[]) as $s | t(["sides", $s, "name"]; "string"), t(["sides", $s, "runs"]; "number"),
+		t(["sides", $s, "kernel"]; "string|null"), t(["sides", $s, "command"]; "array|null")),
+	(["alpha","floor","effect_floor"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
+	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f
+		| ($c | figure(["figures", $i])),
+		(if ($f.values | length) == ($c.sides | length) then empty else "figures.\($i): values" end),
+		(($f.values | keys[]) as $s | $f.values[$s] as $v
+			| if $v == null then empty
+			elif $s == 0 then ($v | desc([]))
+			else ($v | desc([]), t(["change"]; "number|null"), t(["test"]; "string"),
+				t(["significant"]; "boolean"), t(["marker"]; "string|null"),
+				(if ($v.test | IN("welch","mann-whitney-faults","none")) then empty else "test \($v.test)" end),
+				(if ($v.marker | IN(null,"improvement","regression","changed")) then empty else "marker \($v.marker)" end))
+			end));
+[
+	if .schema == "foliostat/runs/v1" then
+		t(["runs"]; "array"), t(["sweep"]; "string|null"),
+		((.runs | keys[]) as $i | t(["runs", $i, "schema"]; "string"), t(["runs", $i, "run"]; "number"),
+			t(["runs", $i, "config"]; "string")),
+		((.aggregate | keys[]) as $a | t(["aggregate", $a, "config"]; "string"), t(["aggregate", $a, "runs"]; "number"),
+			probe(["aggregate", $a, "probe_effect"]),
+			((.aggregate[$a].figures | keys[]) as $i | figure(["aggregate", $a, "figures", $i]),
+				desc(["aggregate", $a, "figures", $i, "value"]))),
+		(if .compare then (.compare as $c | $c | compare($c)) else empty end)
+	else (. as $c | compare($c)) end
+] | .[]

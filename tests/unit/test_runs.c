@@ -1,0 +1,221 @@
+/* Recordings of several runs (RUN and BARE chunks): read run by run, runs without a header
+ * skipped, a cut file read up to the cut; and their sides compared. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "compare.h"
+#include "recbuild.h"
+#include "runs.h"
+
+static const struct fol_model_opts all = { .order = FOL_ANY, .cls = FOL_ANY };
+
+/* One run: RUN (when idx >= 0), BARE, header, nfaults 4K anon faults of lat ns each. */
+static void add_run(struct rb *b, int idx, int runs, const char *config, int nfaults, uint64_t lat,
+		    int end)
+{
+	struct rb_recs recs = { 0 };
+	uint64_t t = 10000;
+	char j[256];
+
+	if (idx >= 0) {
+		snprintf(j, sizeof(j), "{\"run\":%d,\"runs\":%d,\"sweep\":\"mthp\",\"config\":\"%s\"}", idx,
+			 runs, config);
+		rb_json(b, FOL_CHUNK_RUN, j);
+		snprintf(j, sizeof(j), "{\"run\":%d,\"config\":\"%s\",\"duration_ns\":5000,\"exit_code\":0,"
+			 "\"phases\":[{\"phase\":\"touch\",\"start_ns\":100,\"end_ns\":%d}]}", idx, config,
+			 100 + nfaults * 500);
+		rb_json(b, FOL_CHUNK_BARE, j);
+	}
+	rb_meta(b, NULL);
+	rb_default_events(b);
+	for (int i = 0; i < nfaults; i++) {
+		uint64_t addr = 0x7f0000000000 + (uint64_t)i * 0x1000;
+
+		rb_fault(&recs, 100, 100, t, addr, 6);
+		rb_alloc(&recs, 100, 100, t + 1, 0);
+		rb_exit(&recs, 100, 100, t + lat, addr);
+		t += lat + 100;
+	}
+	rb_records(b, &recs);
+	snprintf(j, sizeof(j), "{\"phase\":\"touch\",\"start_ns\":10000,\"end_ns\":%llu}\n",
+		 (unsigned long long)t);
+	rb_json(b, FOL_CHUNK_WORKLOAD, j);
+	if (end)
+		rb_chunk(b, FOL_CHUNK_END, "{}", 2);
+	free(recs.b);
+}
+
+static void test_load_runs(void **state)
+{
+	const char *configs[8];
+	struct fol_runs rs;
+	struct rb b;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 4, "4K", 10, 1000, 1);
+	add_run(&b, 1, 4, "4K", 11, 1000, 1);
+	add_run(&b, 2, 4, "64K", 12, 1000, 1);
+	add_run(&b, 3, 4, "64K", 13, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 4);
+	assert_true(rs.several);
+	assert_string_equal(rs.sweep, "mthp");
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(rs.v[i].index, i);
+		assert_int_equal(rs.v[i].r.s.faults, 10 + i);
+		assert_int_equal(rs.v[i].r.s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_ANON_ALLOC].faults, 10 + i);
+	}
+	assert_string_equal(rs.v[1].config, "4K");
+	assert_string_equal(rs.v[2].config, "64K");
+	assert_int_equal(fol_runs_configs(&rs, configs, 8), 2);
+	assert_string_equal(configs[1], "64K");
+	assert_int_equal(cJSON_GetArraySize(rs.bare), 4);
+	assert_true(rs.file.complete);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+/* A file without RUN chunks is one run, as before. */
+static void test_single_run(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, -1, 1, "", 7, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 1);
+	assert_false(rs.several);
+	assert_int_equal(rs.v[0].r.s.faults, 7);
+	assert_string_equal(rs.v[0].config, "");
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+/* A run whose recording failed (RUN chunk, nothing else) is skipped; later runs stand. */
+static void test_skip_empty_run(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 3, "a", 5, 1000, 1);
+	rb_json(&b, FOL_CHUNK_RUN, "{\"run\":1,\"runs\":3}");
+	rb_json(&b, FOL_CHUNK_RECORDS, "garbage, no header before it");
+	add_run(&b, 2, 3, "a", 9, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 2);
+	assert_int_equal(rs.v[0].r.s.faults, 5);
+	assert_int_equal(rs.v[1].r.s.faults, 9);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+/* Cut inside the third run: the runs before it whole, the file says it was cut. */
+static void test_truncated(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+	long size;
+	FILE *f;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 3, "a", 5, 1000, 1);
+	add_run(&b, 1, 3, "a", 6, 1000, 1);
+	add_run(&b, 2, 3, "a", 7, 1000, 0);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	f = fopen(b.path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	assert_int_equal(ftruncate(fileno(f), size - 300), 0);
+	fclose(f);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_true(rs.n >= 2);
+	assert_int_equal(rs.v[0].r.s.faults, 5);
+	assert_int_equal(rs.v[1].r.s.faults, 6);
+	assert_true(rs.file.truncated);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+static const struct fol_cmp_row *row(const struct fol_cmp *c, const char *key)
+{
+	for (int i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].fig.key, key))
+			return &c->rows[i];
+	fail_msg("no figure %s", key);
+	return NULL;
+}
+
+/* Two configurations of a sweep as sides: fault counts and latencies, and the probe
+ * effect from the BARE chunks. */
+static void test_compare_sides(void **state)
+{
+	const struct fol_report *a[3], *bb[3];
+	struct fol_side sides[2] = { { "4K", a, 3, NULL }, { "64K", bb, 3, NULL } };
+	struct fol_runs rs;
+	struct fol_cmp c;
+	struct rb b;
+	const struct fol_cmp_row *rw;
+
+	(void)state;
+	rb_open(&b);
+	for (int i = 0; i < 3; i++)
+		add_run(&b, i, 6, "4K", 100 + i, 2000, 1);
+	for (int i = 0; i < 3; i++)
+		add_run(&b, 3 + i, 6, "64K", 50 + i, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	for (int i = 0; i < 3; i++) {
+		a[i] = &rs.v[i].r;
+		bb[i] = &rs.v[3 + i].r;
+	}
+	sides[0].bare = rs.bare;
+	assert_int_equal(fol_compare(sides, 2, &c), 0);
+	rw = row(&c, "faults");
+	assert_int_equal(rw->cell[0].have, 3);
+	assert_true(rw->cell[0].d.mean == 101);
+	assert_true(rw->cell[1].d.mean == 51);
+	assert_true(fabs(rw->cell[1].change - (51.0 - 101) / 101) < 1e-12);
+	assert_int_equal(rw->cell[1].test, FOL_TEST_WELCH);
+	assert_int_equal(rw->cell[1].marker, 'I');
+	rw = row(&c, "order.4K.anon_alloc.mean_ns");
+	assert_int_equal(rw->cell[1].marker, 'I'); /* 2000 ns to 1000 ns */
+	rw = row(&c, "unclosed");
+	assert_int_equal(rw->cell[1].marker, 0);
+	/* The BARE phase "touch" of 4K: 100 + n*500 ns untraced against the recorded span. */
+	assert_true(c.nprobe[0] == 1);
+	assert_string_equal(c.probe[0][0].phase, "touch");
+	assert_int_equal(c.probe[0][0].bare.n, 6); /* every BARE chunk was given to side 0 */
+	assert_true(c.probe[0][0].traced.n == 3);
+	assert_true(fabs(c.probe[0][0].traced.mean - 101 * 2100.0) < 1e-6);
+	fol_cmp_free(&c);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_runs),
+		cmocka_unit_test(test_single_run),
+		cmocka_unit_test(test_skip_empty_run),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_compare_sides),
+	};
+
+	return cmocka_run_group_tests_name("runs", tests, NULL, NULL);
+}
