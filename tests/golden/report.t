@@ -24,7 +24,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..21"
+echo "1..22"
 "$FOLIOSTAT" report -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json -i "$d/small.data" >"$T/json"
@@ -63,7 +63,7 @@ is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "sweep 64K: 16 reuse faults per 64
 is "$(jq '[.runs[] | .config] | join(",")' "$T/sjson")" '"4K,4K,64K,64K"' "four runs, two per configuration"
 # Each run's figures against the same run's own report.
 is "$(jq '[.runs[] | .totals.faults] | add / length' "$T/sjson")" \
-	"$(jq '[.aggregate[] | .figures[] | select(.key == "faults") | .value.mean * .runs] | add / 4' "$T/sjson")" \
+	"$(jq '[.aggregate[] | .runs as $n | .figures[] | select(.key == "faults") | .value.mean * $n] | add / 4' "$T/sjson")" \
 	"the aggregates' mean faults = the runs' own"
 "$FOLIOSTAT" report --run 3 --json -i "$d/sweep.data" >"$T/run3"
 is "$(jq .totals.faults "$T/run3")" "$(jq '.runs[2].totals.faults' "$T/sjson")" "--run 3 is the third run's report"
