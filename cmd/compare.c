@@ -166,6 +166,9 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char
 				fol_escape(rs->sweep, esc, sizeof(esc)), sd.n, rs->n);
 		fol_cmp_text(&c, f);
 		fol_cmp_probe_text(&c, f);
+		if (rs->dropped)
+			fprintf(f, "# warning: the recording was cut short: its last run, incomplete, is "
+				   "left out\n");
 		for (int i = 0; i < rs->v[0].r.warnings.n; i++)
 			fprintf(f, "# run 1: warning: %s\n", rs->v[0].r.warnings.v[i]);
 		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->n);
@@ -228,13 +231,14 @@ static int same_file(char **paths, int n, int *a, int *b)
 static void warn_file(const char *path, const struct fol_runs *rs)
 {
 	char esc[512];
+	const char *p = fol_escape(path, esc, sizeof(esc));
 
-	fol_escape(path, esc, sizeof(esc));
 	if (rs->file.truncated || rs->file.corrupt_chunks || !rs->file.complete)
 		fprintf(stderr, "foliostat compare: warning: %s is %s: comparing the %d run%s that "
-				"could be read\n", esc,
+				"could be read%s\n", p,
 			rs->file.truncated ? "cut short" : rs->file.corrupt_chunks ? "damaged" : "incomplete",
-			rs->n, rs->n == 1 ? "" : "s");
+			rs->n, rs->n == 1 ? "" : "s",
+			rs->dropped ? " whole (the one cut short left out)" : "");
 }
 
 static int compare_files(char **paths, int n, int json, int tui)

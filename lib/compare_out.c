@@ -186,8 +186,8 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 	for (int s = 0; s < c->nsides; s++) {
 		if (!c->nprobe[s])
 			continue;
-		fprintf(f, "\nProbe effect%s%s: the workload's own phase times untraced and recorded "
-			   "(means)\n", c->nsides > 1 ? " of " : "",
+		fprintf(f, "\nProbe effect%s%s: the workload's phase times, untraced and recorded\n",
+			c->nsides > 1 ? " of " : "",
 			c->nsides > 1 ? fol_escape(c->sides[s].name, esc, sizeof(esc)) : "");
 		fprintf(f, "  %-18s %10s %10s %11s %9s %11s\n", "phase", "untraced", "recorded", "added",
 			"faults", "added/fault");
@@ -211,9 +211,9 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 			rcol(f, p->faults >= 1 ? t : "-", 11);
 			fputc('\n', f);
 		}
-		fprintf(f, "  (untraced: %d run%s of the workload alone, interleaved with the recorded "
-			   "ones; faults in a phase\n   from the 1 ms timeline; added/fault: what recording "
-			   "adds to each fault, and to the latencies above)\n",
+		fprintf(f, "  (means; untraced: %d run%s of the workload alone, interleaved with the\n"
+			   "   recorded ones; faults in a phase from the timeline; added/fault: what\n"
+			   "   recording adds to each fault, and so to the latencies above)\n",
 			c->probe[s][0].bare.n, c->probe[s][0].bare.n == 1 ? "" : "s");
 	}
 }

@@ -78,6 +78,10 @@ int fol_runs_load(const char *path, const struct fol_model_opts *o, struct fol_r
 		s = next;
 	}
 	fol_session_close(s);
+	if (rs->several && rs->n > 1 && !rs->v[rs->n - 1].r.end) {
+		fol_report_free(&rs->v[--rs->n].r);
+		rs->dropped = 1;
+	}
 	/* A later run that cannot be read: the ones before it stand, the file status says
 	 * what was damaged. */
 	if (ret < 0 && rs->n && ret != -ENOMEM)

@@ -18,6 +18,9 @@ struct fol_runs {
 	cJSON *bare;		/* the untraced runs: BARE chunks, each with its config */
 	char sweep[64];		/* the swept key ("mthp", "mode"); "" */
 	int several;		/* the recording is made of RUN chunks */
+	/* Of several, the last run ended without its END chunk (the file was cut): left out,
+	 * since its figures cover only part of a run. */
+	int dropped;
 	struct fol_reader_status file; /* the whole file's */
 };
 

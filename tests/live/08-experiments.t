@@ -1,0 +1,78 @@
+#!/bin/bash
+# Experiments: record -r, --sweep, the probe effect, compare with significance, and the
+# errors around them. The figures are checked against the workload's geometry and against
+# each run's own report.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
+plan 34
+
+cd "$T"
+fw=$(workload_bin fw)
+pols() { cat "$THP"/hugepages-*kB/enabled "$THP/enabled" 2>/dev/null | md5sum; }
+before=$(pols)
+wl=(-- "$fw" __workload fork-reuse --size 64M)
+
+# A/A: the same configuration twice, 5 runs each.
+"$FOLIOSTAT" record -q -r 5 --sweep mthp=64K -o a1.data "${wl[@]}"; ok $? "record -r 5 --sweep mthp=64K"
+"$FOLIOSTAT" record -q -r 5 --sweep mthp=64K -o a2.data "${wl[@]}"
+is "$(pols)" "$before" "the THP policies are put back after the sweep"
+"$FOLIOSTAT" report --json -i a1.data >a1.json
+is "$(jq '.runs | length' a1.json)" 5 "five runs in the recording"
+is "$(jq '[.runs[].run] | join(",")' a1.json)" '"0,1,2,3,4"' "each run has its index"
+# The aggregate against the runs' own reports (computed here, not by foliostat).
+want=$(jq '[.runs[].totals.faults] | sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end' a1.json)
+is "$(jq '.aggregate[0].figures[] | select(.key == "faults") | .value.median' a1.json)" "$want" "median faults = the median of the runs' own counts"
+want=$(jq '[.runs[].totals.faults] | max' a1.json)
+is "$(jq '.aggregate[0].figures[] | select(.key == "faults") | .value.max' a1.json)" "$want" "max faults = the largest run's"
+# 16 a folio; a stray 64K folio elsewhere (libc) may take one fault of its own.
+n=$(jq '.aggregate[0].figures[] | select(.key == "reuse.64K.faults_per_folio") | .value | [.mean, .min] | map(. * 10 | round / 10) | join(" ")' a1.json)
+is "$n" '"16 16"' "64K folios: 16 reuse faults per folio, to 0.1, in every run"
+"$FOLIOSTAT" compare --json a1.data a2.data >aa.json; ok $? "compare A/A"
+is "$(jq -r '[.figures[] | select(.values[1].test == "welch")] | length > 10' aa.json)" true "A/A: Welch's t-test on 5 runs a side"
+marked=$(jq -r '[.figures[] | select(.section == "reuse" or .section == "folios" or (.key | test("faults$"))) | select(.values[1].significant) | .key] | join(" ")' aa.json)
+is "$marked" "" "A/A: no reuse, fault-count or folio-count figure marked"
+
+# Probe effect: the untraced runs (default: as many as recorded for built-in workloads).
+p=$(jq -c '.aggregate[0].probe_effect[] | select(.phase == "reuse")' a1.json)
+is "$(jq '.untraced_ns.n' <<<"$p")" 5 "probe effect: 5 untraced runs"
+is "$(jq '.recorded_ns.mean > .untraced_ns.mean' <<<"$p")" true "recording makes the reuse pass slower"
+f=$(jq '.faults | round' <<<"$p")
+within "$f" 16000 16800; ok $? "faults in the reuse phase from the timeline: 64M / 4K = 16384 ($f)"
+"$FOLIOSTAT" report -i a1.data >a1.txt
+grep -q "^Probe effect" a1.txt; ok $? "the text report has the probe effect table"
+grep -Eq "^  faults +[0-9]" a1.txt; ok $? "the text report has the aggregate table"
+
+# A/B: 4K against 64K folios.
+"$FOLIOSTAT" record -q -r 5 --sweep mthp=4K -o b4k.data "${wl[@]}"
+"$FOLIOSTAT" compare --json b4k.data a1.data >ab.json 2>/dev/null
+m() { jq -r --arg k "$1" '.figures[] | select(.key == $k) | .values[1].marker // "none"' ab.json; }
+is "$(m reuse.faults_per_folio)" regression "4K to 64K: reuse faults per folio, a regression (1 to 16)"
+is "$(m faults)" improvement "4K to 64K: fewer faults, an improvement"
+is "$(m fault_time_ns)" improvement "4K to 64K: less fault time, an improvement"
+"$FOLIOSTAT" compare b4k.data a1.data >ab.txt 2>/dev/null
+grep -Eq '^  faults .*\(I\)$' ab.txt; ok $? "the text marks the fault count (I)"
+[ "$(grep -v '^#' ab.txt | awk '{ print length }' | sort -n | tail -1)" -le 80 ]; ok $? "two sides: the tables fit 80 columns"
+
+# A sweep in one command: one configuration per size, the geometry's faults per folio.
+"$FOLIOSTAT" stat --json --sweep mthp=4K,64K,2M-pte "${wl[@]}" >sw.json 2>/dev/null; ok $? "stat --sweep mthp=4K,64K,2M-pte"
+# To 0.1: a stray folio of the size elsewhere in the process may take a fault of its own.
+fpf() { jq -r --arg c "$1" --arg k "$2" '.aggregate[] | select(.config == $c) | .figures[] | select(.key == $k) | .value.mean * 10 | round / 10' sw.json; }
+is "$(fpf 4K reuse.4K.faults_per_folio)" 1 "4K: 1 reuse fault per folio"
+is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "64K: 16 reuse faults per folio"
+is "$(fpf 2M-pte reuse.2M.faults_per_folio)" 512 "2M-pte: 512 reuse faults per folio"
+is "$(pols)" "$before" "the THP policies are put back after stat --sweep"
+
+# Errors, with their exit codes.
+"$FOLIOSTAT" compare a1.data a1.data 2>err; is $? 2 "compare a file with itself: exit 2"
+"$FOLIOSTAT" record -q -r 0 -o x.data "${wl[@]}" 2>/dev/null; is $? 2 "-r 0: exit 2"
+"$FOLIOSTAT" record -q --sweep colour=red,blue -o x.data "${wl[@]}" 2>err; is $? 2 "--sweep of an unknown key: exit 2"
+"$FOLIOSTAT" record -q --sweep mode=byte,memset -o x.data -- /bin/true 2>/dev/null; is $? 2 "--sweep mode= of a command that is not a built-in workload: exit 2"
+# A run that fails ends the experiment with its status; the runs before it are kept.
+"$FOLIOSTAT" record -q -r 3 -o f.data -- /bin/sh -c 'exit 3' 2>err; is $? 3 "-r 3 of a command that exits 3: exit 3"
+grep -q "stops after run 1 of 3" err; ok $? "it says the experiment stopped after run 1 of 3"
+"$FOLIOSTAT" record -q -r 1 --bare-runs 2 -o x.data "${wl[@]}" 2>/dev/null; is $? 2 "more untraced runs than recorded: exit 2"
+# A cut recording: what is readable is compared, and it says so.
+head -c $(($(stat -c %s a2.data) * 3 / 5)) a2.data >cut.data
+"$FOLIOSTAT" compare a1.data cut.data >/dev/null 2>err; is $? 0 "compare with a cut file: exit 0"
+grep -q "cut short: comparing the [1-4] runs" err; ok $? "and it says how many runs it could read"
