@@ -166,7 +166,7 @@ static const struct fol_cmp_row *row(const struct fol_cmp *c, const char *key)
 static void test_compare_sides(void **state)
 {
 	const struct fol_report *a[3], *bb[3];
-	struct fol_side sides[2] = { { "4K", a, 3, NULL }, { "64K", bb, 3, NULL } };
+	struct fol_side sides[2] = { { .name = "4K", .runs = a, .n = 3 }, { .name = "64K", .runs = bb, .n = 3 } };
 	struct fol_runs rs;
 	struct fol_cmp c;
 	struct rb b;
