@@ -747,7 +747,7 @@ static void draw_compare(const struct fol_cmp *c, int top, int only_marked, int 
 		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
 	mvprintw(1, 0, "%-28s", "figure (mean over runs)");
 	for (int s = 0; s < c->nsides && 29 + 25 * s < cols; s++)
-		mvprintw(1, 29 + (s ? 13 + 25 * (s - 1) : 0), "%12.12s%s", c->sides[s].name, s ? "   change" : "");
+		mvprintw(1, 29 + (s ? 13 + 26 * (s - 1) : 0), "%12.12s%s", c->sides[s].name, s ? "    change" : "");
 	for (int k = 0; k < c->nrows && y < lines - 1; k++) {
 		const struct fol_cmp_row *r = &c->rows[k];
 		int marked = 0, x;

@@ -13,7 +13,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 0; }
-echo "1..20"
+echo "1..25"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -82,6 +82,23 @@ grep -q "rc=0" "$T/rc"; ok $? "q quits with status 0"
 start NO_COLOR=1
 wait_for "Overview"; ok $? "NO_COLOR: opens"
 keys q
+
+# A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).
+SWEEP=$D/sweep.data
+tmux kill-session -t "$S" 2>/dev/null
+rm -f "$T/rc"
+tmux new-session -d -s "$S" -x 100 -y 40 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $SWEEP; echo rc=\$? >$T/rc; sleep 30"
+wait_for "foliostat compare"; ok $? "tui of a sweep: the compare view opens"
+mark=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(.key == "faults") | .values[1].marker')
+want=$([ "$mark" = improvement ] && echo "(I)" || echo "(R)")
+screen | grep -E "^faults " | grep -qF -- "$want"; ok $? "faults: marked $want, as the JSON says ($mark)"
+screen | grep -q "^unclosed faults"; ok $? "every figure is listed"
+keys m
+wait_for "significant changes only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
+keys q
+for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
+grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"
 
 "$FOLIOSTAT" tui -i "$DATA" </dev/null >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] && grep -q "needs a terminal" "$T/err"; ok $? "not a terminal: exit 1, says to use the text report"
