@@ -33,6 +33,18 @@ lib/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes 
 lib/model.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
 lib/model.c@s/	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))/	if (in_ranges(mm->nohuge, mm->nnohuge, addr))/@a second zero-page read in a PMD range proves 4K
 lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
+lib/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
+lib/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
+lib/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
+lib/stats.c@s/r1 += a->b\[i\] \* (below + (c + 1) \/ 2);/r1 += a->b[i] * (below + c);/@a histogram bucket's ties take the mean rank
+lib/compare.c@s/floor = fmax(FOL_CMP_FLOOR, fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
+lib/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
+lib/compare.c@s/shifted = fabs(cell->t.effect - 0.5) >= FOL_CMP_EFFECT_FLOOR;/shifted = 1;/@a tiny shift over many faults is not marked
+lib/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
+lib/compare.c@s/} else if (row->fig.additive) {/} else {/@a run without a latency figure gives it no value
+lib/session.c@s/return type == FOL_CHUNK_RUN \&\& (s->run || s->meta);/return 0;/@a RUN chunk starts the next run
+lib/runs.c@s/if (rs->several \&\& rs->n > 1 \&\& !rs->v\[rs->n - 1\].r.end) {/if (0) {/@a run cut short is left out
+lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)

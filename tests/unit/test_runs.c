@@ -208,6 +208,55 @@ static void test_compare_sides(void **state)
 	unlink(b.path);
 }
 
+/* Faults in a time window from the timeline: whole bins, and bins shared by overlap. */
+static void test_faults_between(void **state)
+{
+	uint64_t bins[4 * FOL_NR_CLASSES] = { 0 };
+	struct fol_summary s = { .bin_ns = 1000, .bins_t0 = 50000, .nbins = 4, .bins = bins };
+
+	(void)state;
+	bins[0 * FOL_NR_CLASSES + FOL_C_ANON_ALLOC] = 10;
+	bins[1 * FOL_NR_CLASSES + FOL_C_WP_REUSE] = 20;
+	bins[1 * FOL_NR_CLASSES + FOL_C_FILE] = 20;
+	bins[3 * FOL_NR_CLASSES + FOL_C_ANON_ALLOC] = 8;
+	assert_true(fol_faults_between(&s, 0, 100000) == 58);
+	assert_true(fol_faults_between(&s, 50000, 51000) == 10);
+	/* Half of bin 1 and a quarter of bin 3. */
+	assert_true(fol_faults_between(&s, 51500, 53250) == 20 + 2);
+	assert_true(fol_faults_between(&s, 60000, 70000) == 0);
+	assert_true(fol_faults_between(&s, 52000, 51000) == 0);
+}
+
+/* A figure some runs lack: a count is 0 there, a latency statistic is not a value. */
+static void test_absent_in_a_run(void **state)
+{
+	const struct fol_report *runs[2];
+	struct fol_side side = { .name = "a", .runs = runs, .n = 2 };
+	struct fol_runs rs;
+	struct fol_cmp c;
+	struct rb b;
+	const struct fol_cmp_row *rw;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 2, "a", 4, 1000, 1);
+	add_run(&b, 1, 2, "a", 0, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	runs[0] = &rs.v[0].r;
+	runs[1] = &rs.v[1].r;
+	assert_int_equal(fol_compare(&side, 1, &c), 0);
+	rw = row(&c, "order.4K.anon_alloc.faults");
+	assert_int_equal(rw->cell[0].have, 2);
+	assert_true(rw->cell[0].d.mean == 2 && rw->cell[0].d.min == 0);
+	rw = row(&c, "order.4K.anon_alloc.mean_ns");
+	assert_int_equal(rw->cell[0].have, 1);
+	assert_true(rw->cell[0].d.mean == 1000);
+	fol_cmp_free(&c);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +265,8 @@ int main(void)
 		cmocka_unit_test(test_skip_empty_run),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_compare_sides),
+		cmocka_unit_test(test_faults_between),
+		cmocka_unit_test(test_absent_in_a_run),
 	};
 
 	return cmocka_run_group_tests_name("runs", tests, NULL, NULL);
