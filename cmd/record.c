@@ -474,48 +474,66 @@ static void on_experiment_signal(int sig)
 	experiment_stop = sig;
 }
 
-/* One run of an experiment: the untraced run first when there is one, then the recorded
- * one; 0 to go on, else the recording's error. *status as run(). */
+/* The untraced run of an experiment's run, into a BARE chunk. 0 to go on (*status 0),
+ * else the run's status or the error. */
+static int bare_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int idx,
+		    const char *config, int *status)
+{
+	char phases[] = "/tmp/foliostat-bare.XXXXXX";
+	cJSON *bj = NULL;
+	int ret, fd = mkstemp(phases);
+
+	ret = fd < 0 ? -errno : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
+	if (fd >= 0) {
+		close(fd);
+		unlink(phases);
+	}
+	if (ret) {
+		fprintf(stderr, "foliostat %s: the untraced run of '%s' failed: %s\n", cmd, c->o.argv[0],
+			strerror(-ret));
+		*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
+		return ret;
+	}
+	*status = bare_status(bj);
+	ret = fol_runs_write_bare(w, idx, config, bj);
+	cJSON_Delete(bj);
+	if (ret) {
+		fprintf(stderr, "foliostat %s: cannot write %s: %s\n", cmd, c->o.output, strerror(-ret));
+		*status = 1;
+	}
+	return ret;
+}
+
+/* One run of an experiment: the recorded run and, when there is one, the untraced run,
+ * in alternating order (untraced first in even runs) so that neither always comes
+ * after the other: what one run leaves (page cache, fragmentation, a compaction
+ * pending) falls on both alike. 0 to go on, else the error; *status as run(). */
 static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int idx, int total,
 		   int conf, int bare, int *status)
 {
-	char phases[] = "/tmp/foliostat-bare.XXXXXX";
 	const char *config = c->nsweep ? c->sweep_val[conf] : NULL;
-	cJSON *bj = NULL;
-	int ret, fd;
+	int ret;
 
 	if (!c->quiet)
 		fprintf(stderr, "foliostat %s: run %d of %d%s%s%s%s%s\n", cmd, idx + 1, total,
 			config ? " (" : "", config ? c->sweep_key : "", config ? "=" : "",
 			config ? config : "", config ? ")" : "");
-	if (bare) {
-		fd = mkstemp(phases);
-		ret = fd < 0 ? -errno : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
-		if (fd >= 0) {
-			close(fd);
-			unlink(phases);
-		}
-		if (ret) {
-			fprintf(stderr, "foliostat %s: the untraced run of '%s' failed: %s\n", cmd,
-				c->o.argv[0], strerror(-ret));
-			*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
-			return ret;
-		}
-		*status = bare_status(bj);
-		if (*status || experiment_stop) {
-			cJSON_Delete(bj);
-			return 0;
-		}
-	}
-	ret = fol_runs_write_start(w, idx, total, config ? c->sweep_key : NULL, config, bj);
-	cJSON_Delete(bj);
+	ret = fol_runs_write_start(w, idx, total, config ? c->sweep_key : NULL, config);
 	if (ret) {
 		fprintf(stderr, "foliostat %s: cannot write %s: %s\n", cmd, c->o.output, strerror(-ret));
 		*status = 1;
 		return ret;
 	}
+	if (bare && idx % 2 == 0) {
+		ret = bare_run(c, cmd, w, idx, config, status);
+		if (ret || *status || experiment_stop)
+			return ret;
+	}
 	c->o.writer = w;
-	return run(c, cmd, status);
+	ret = run(c, cmd, status);
+	if (!ret && !*status && !experiment_stop && bare && idx % 2 == 1)
+		ret = bare_run(c, cmd, w, idx, config, status);
+	return ret;
 }
 
 /* -r and --sweep: every configuration, every run, into one writer. */

@@ -79,7 +79,8 @@ const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len);
 void fol_cmp_text(const struct fol_cmp *c, FILE *f);
 /* Text: one side's runs aggregated, as perf stat -r prints them. */
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f);
-/* The probe effect of each side with untraced runs. */
+/* The probe effect of each side with untraced runs, with the standard error of each
+ * difference. */
 void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f);
 cJSON *fol_cmp_json(const struct fol_cmp *c);
 /* One side's aggregate: {"runs", "figures": [...], "probe_effect": [...]}. */

@@ -179,6 +179,14 @@ void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f)
 	}
 }
 
+/* "+1.23 ms" or "-1.23 ms". */
+static const char *signed_ns(double v, char *buf, int len)
+{
+	buf[0] = v < 0 ? '-' : '+';
+	fol_cmp_value(FOL_UNIT_NS, fabs(v), buf + 1, len - 1);
+	return buf;
+}
+
 void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 {
 	char t[32], esc[128];
@@ -189,32 +197,31 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 		fprintf(f, "\nProbe effect%s%s: the workload's phase times, untraced and recorded\n",
 			c->nsides > 1 ? " of " : "",
 			c->nsides > 1 ? fol_escape(c->sides[s].name, esc, sizeof(esc)) : "");
-		fprintf(f, "  %-18s %10s %10s %11s %9s %11s\n", "phase", "untraced", "recorded", "added",
-			"faults", "added/fault");
+		fprintf(f, "  %-15s %10s %10s %11s %9s %8s %10s\n", "phase", "untraced", "recorded", "added",
+			"± se", "faults", "per fault");
 		for (int i = 0; i < c->nprobe[s]; i++) {
 			const struct fol_cmp_probe *p = &c->probe[s][i];
 			double added = p->traced.mean - p->bare.mean;
+			/* The standard error of the difference of the two means. */
+			double se = sqrt(p->traced.sd * p->traced.sd / p->traced.n +
+					 p->bare.sd * p->bare.sd / p->bare.n);
 
-			fprintf(f, "  %-18.18s ", fol_escape(p->phase, esc, sizeof(esc)));
+			fprintf(f, "  %-15.15s ", fol_escape(p->phase, esc, sizeof(esc)));
 			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->bare.mean, t, sizeof(t)), 10);
 			fputc(' ', f);
 			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->traced.mean, t, sizeof(t)), 10);
 			fputc(' ', f);
-			snprintf(t, sizeof(t), "%s", added < 0 ? "-" : "+");
-			fol_cmp_value(FOL_UNIT_NS, fabs(added), t + 1, (int)sizeof(t) - 1);
-			rcol(f, t, 11);
-			fprintf(f, " %9.0f ", p->faults);
-			snprintf(t, sizeof(t), "%s", added < 0 ? "-" : "");
-			if (p->faults >= 1)
-				fol_cmp_value(FOL_UNIT_NS, fabs(added) / p->faults, t + strlen(t),
-					      (int)(sizeof(t) - strlen(t)));
-			rcol(f, p->faults >= 1 ? t : "-", 11);
+			rcol(f, signed_ns(added, t, sizeof(t)), 11);
+			fputc(' ', f);
+			rcol(f, fol_cmp_value(FOL_UNIT_NS, se, t, sizeof(t)), 9);
+			fprintf(f, " %8.0f ", p->faults);
+			rcol(f, p->faults >= 1 ? signed_ns(added / p->faults, t, sizeof(t)) : "-", 10);
 			fputc('\n', f);
 		}
-		fprintf(f, "  (means; untraced: %d run%s of the workload alone, interleaved with the\n"
-			   "   recorded ones; faults in a phase from the timeline; added/fault: what\n"
-			   "   recording adds to each fault, and so to the latencies above)\n",
-			c->probe[s][0].bare.n, c->probe[s][0].bare.n == 1 ? "" : "s");
+		fprintf(f, "  (means of %d untraced and %d recorded runs, alternating; se: the standard\n"
+			   "   error of the difference; faults in a phase from the timeline; per fault:\n"
+			   "   what recording adds to each fault, and so to the latencies above)\n",
+			c->probe[s][0].bare.n, c->probe[s][0].traced.n);
 	}
 }
 

@@ -128,7 +128,7 @@ static int write_json_chunk(struct fol_writer *w, uint32_t type, const cJSON *j)
 }
 
 int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
-			 const char *config, cJSON *bare)
+			 const char *config)
 {
 	cJSON *j = cJSON_CreateObject();
 	int ret;
@@ -143,11 +143,13 @@ int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sw
 	}
 	ret = write_json_chunk(w, FOL_CHUNK_RUN, j);
 	cJSON_Delete(j);
-	if (!ret && bare) {
-		cJSON_AddNumberToObject(bare, "run", run);
-		if (sweep)
-			cJSON_AddStringToObject(bare, "config", config);
-		ret = write_json_chunk(w, FOL_CHUNK_BARE, bare);
-	}
 	return ret;
+}
+
+int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, cJSON *bare)
+{
+	cJSON_AddNumberToObject(bare, "run", run);
+	if (config)
+		cJSON_AddStringToObject(bare, "config", config);
+	return write_json_chunk(w, FOL_CHUNK_BARE, bare);
 }

@@ -35,11 +35,13 @@ void fol_runs_free(struct fol_runs *rs);
  * "". Returns how many (at most max); names point into rs. */
 int fol_runs_configs(const struct fol_runs *rs, const char **names, int max);
 
-/* Open run number run (of runs) in a recording of several: its RUN chunk, and the BARE
- * chunk of an untraced run made with it (bare, from fol_bare_run, or NULL; the run and
- * config are added to it). sweep and config NULL outside a sweep. */
+/* Open run number run (of runs) in a recording of several: its RUN chunk. sweep and
+ * config NULL outside a sweep. */
 struct fol_writer;
 int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
-			 const char *config, cJSON *bare);
+			 const char *config);
+/* The untraced run made with run number run (bare, from fol_bare_run; its run and config
+ * are added): a BARE chunk, anywhere after the run's RUN chunk and before the next. */
+int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, cJSON *bare);
 
 #endif
