@@ -197,8 +197,9 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 		fprintf(f, "\nProbe effect%s%s: the workload's phase times, untraced and recorded\n",
 			c->nsides > 1 ? " of " : "",
 			c->nsides > 1 ? fol_escape(c->sides[s].name, esc, sizeof(esc)) : "");
-		fprintf(f, "  %-15s %10s %10s %11s %9s %8s %10s\n", "phase", "untraced", "recorded", "added",
-			"± se", "faults", "per fault");
+		fprintf(f, "  %-15s %10s %10s %11s ", "phase", "untraced", "recorded", "added");
+		rcol(f, "± se", 9);
+		fprintf(f, " %8s %9s\n", "faults", "per fault");
 		for (int i = 0; i < c->nprobe[s]; i++) {
 			const struct fol_cmp_probe *p = &c->probe[s][i];
 			double added = p->traced.mean - p->bare.mean;
@@ -215,7 +216,7 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 			fputc(' ', f);
 			rcol(f, fol_cmp_value(FOL_UNIT_NS, se, t, sizeof(t)), 9);
 			fprintf(f, " %8.0f ", p->faults);
-			rcol(f, p->faults >= 1 ? signed_ns(added / p->faults, t, sizeof(t)) : "-", 10);
+			rcol(f, p->faults >= 1 ? signed_ns(added / p->faults, t, sizeof(t)) : "-", 9);
 			fputc('\n', f);
 		}
 		fprintf(f, "  (means of %d untraced and %d recorded runs, alternating; se: the standard\n"
