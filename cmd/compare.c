@@ -169,6 +169,10 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char
 		if (rs->dropped)
 			fprintf(f, "# warning: the recording was cut short: its last run, incomplete, is "
 				   "left out\n");
+		if (rs->planned > rs->n)
+			fprintf(f, "# warning: %d of the %d runs planned%s\n", rs->n, rs->planned,
+				rs->file.truncated || rs->file.corrupt_chunks ? " (the file is damaged or cut)"
+									      : " (the experiment stopped early)");
 		for (int i = 0; i < rs->v[0].r.warnings.n; i++)
 			fprintf(f, "# run 1: warning: %s\n", rs->v[0].r.warnings.v[i]);
 		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->n);
@@ -239,6 +243,9 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 			rs->file.truncated ? "cut short" : rs->file.corrupt_chunks ? "damaged" : "incomplete",
 			rs->n, rs->n == 1 ? "" : "s",
 			rs->dropped ? " whole (the one cut short left out)" : "");
+	else if (rs->planned > rs->n)
+		fprintf(stderr, "foliostat compare: warning: %s has %d of the %d runs its experiment "
+				"planned (it stopped early)\n", p, rs->n, rs->planned);
 }
 
 static int compare_files(char **paths, int n, int json, int tui)

@@ -505,11 +505,11 @@ static int bare_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, in
 }
 
 /* One run of an experiment: the recorded run and, when there is one, the untraced run,
- * in alternating order (untraced first in even runs) so that neither always comes
- * after the other: what one run leaves (page cache, fragmentation, a compaction
+ * in alternating order (untraced first in the configuration's even runs, nth) so that
+ * neither always comes after the other: what one run leaves (page cache, fragmentation, a compaction
  * pending) falls on both alike. 0 to go on, else the error; *status as run(). */
 static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int idx, int total,
-		   int conf, int bare, int *status)
+		   int conf, int nth, int bare, int *status)
 {
 	const char *config = c->nsweep ? c->sweep_val[conf] : NULL;
 	int ret;
@@ -524,19 +524,38 @@ static int one_run(struct rec_cli *c, const char *cmd, struct fol_writer *w, int
 		*status = 1;
 		return ret;
 	}
-	if (bare && idx % 2 == 0) {
+	if (bare && nth % 2 == 0) {
 		ret = bare_run(c, cmd, w, idx, config, status);
 		if (ret || *status || experiment_stop)
 			return ret;
 	}
 	c->o.writer = w;
 	ret = run(c, cmd, status);
-	if (!ret && !*status && !experiment_stop && bare && idx % 2 == 1)
+	if (!ret && !*status && !experiment_stop && bare && nth % 2 == 1)
 		ret = bare_run(c, cmd, w, idx, config, status);
 	return ret;
 }
 
-/* -r and --sweep: every configuration, every run, into one writer. */
+/* A configuration of a sweep: its command line and THP policy. */
+struct config {
+	char **argv;		/* NULL: the command as given */
+	struct fol_mthp m;
+	char spec[512];
+};
+
+static void set_config(struct rec_cli *c, struct config *cf, char *const *argv)
+{
+	c->o.argv = cf->argv ? cf->argv : argv;
+	if (c->nsweep && !strcmp(c->sweep_key, "mthp")) {
+		c->o.mthp = &cf->m;
+		c->o.mthp_spec = cf->spec;
+	}
+}
+
+/* -r and --sweep: every run of every configuration into one writer, the configurations
+ * in turn (4K, 64K, 4K, 64K...): a drift of the machine over the experiment (page
+ * cache, memory fragmentation, a noisy neighbour) then falls on all of them alike
+ * instead of making a difference between them. */
 static int experiment(struct rec_cli *c, const char *cmd, struct fol_writer *w, int *status)
 {
 	int nconf = c->nsweep ? c->nsweep : 1, runs = c->repeat ? c->repeat : 1;
@@ -544,41 +563,38 @@ static int experiment(struct rec_cli *c, const char *cmd, struct fol_writer *w, 
 	char *const *argv = c->o.argv;
 	struct sigaction sa = { .sa_handler = on_experiment_signal }, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct config *cf = calloc((size_t)nconf, sizeof(*cf));
 	int ret = 0, idx = 0;
 
 	*status = 0;
+	if (!cf)
+		return -ENOMEM;
+	for (int k = 0; k < c->nsweep && !ret; k++) {
+		cf[k].argv = config_argv(c, k, &cf[k].m, cf[k].spec, sizeof(cf[k].spec));
+		if (!cf[k].argv) {
+			fprintf(stderr, "foliostat %s: --sweep %s=%s: cannot set it up\n", cmd,
+				c->sweep_key, c->sweep_val[k]);
+			*status = 1;
+			ret = -EINVAL;
+		}
+	}
 	experiment_stop = 0;
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
-	for (int conf = 0; conf < nconf && !ret && !*status && !experiment_stop; conf++) {
-		struct fol_mthp m;
-		char spec[512] = "";
-		char **cargv = NULL;
-
-		if (c->nsweep) {
-			cargv = config_argv(c, conf, &m, spec, sizeof(spec));
-			if (!cargv) {
-				fprintf(stderr, "foliostat %s: --sweep %s=%s: cannot set it up\n", cmd,
-					c->sweep_key, c->sweep_val[conf]);
-				*status = 1;
-				return -EINVAL;
-			}
-			c->o.argv = cargv;
-			if (!strcmp(c->sweep_key, "mthp")) {
-				c->o.mthp = &m;
-				c->o.mthp_spec = spec;
-			}
+	for (int i = 0; i < runs && !ret && !*status && !experiment_stop; i++)
+		for (int k = 0; k < nconf && !ret && !*status && !experiment_stop; k++, idx++) {
+			set_config(c, &cf[k], argv);
+			ret = one_run(c, cmd, w, idx, nconf * runs, k, i, i < bare, status);
 		}
-		for (int i = 0; i < runs && !ret && !*status && !experiment_stop; i++, idx++)
-			ret = one_run(c, cmd, w, idx, nconf * runs, conf, i < bare, status);
-		c->o.argv = argv;
-		free_config_argv(c, cargv);
-		if (c->nsweep && !strcmp(c->sweep_key, "mthp"))
-			c->o.mthp = NULL;
-	}
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
+	c->o.argv = argv;
+	if (c->nsweep && !strcmp(c->sweep_key, "mthp"))
+		c->o.mthp = NULL;
+	for (int k = 0; k < c->nsweep; k++)
+		free_config_argv(c, cf[k].argv);
+	free(cf);
 	if (!ret && (*status || experiment_stop))
 		fprintf(stderr, "foliostat %s: %s: the experiment stops after run %d of %d\n", cmd,
 			experiment_stop ? strsignal(experiment_stop) : "the workload failed", idx,

@@ -27,6 +27,9 @@ int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, co
 	x->r = *r;
 	memset(r, 0, sizeof(*r));
 	x->index = rs->n++;
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(run, "runs")) &&
+	    cJSON_GetObjectItemCaseSensitive(run, "runs")->valueint > rs->planned)
+		rs->planned = cJSON_GetObjectItemCaseSensitive(run, "runs")->valueint;
 	snprintf(x->config, sizeof(x->config), "%s", config ? config : "");
 	if (run)
 		rs->several = 1;
@@ -69,12 +72,12 @@ int fol_runs_load(const char *path, const struct fol_model_opts *o, struct fol_r
 		ret = load_run(rs, s, o);
 		if (ret)
 			break;
-		rs->file = fol_session_stats(s).file;
 		ret = fol_session_open_next(s, &next);
-		fol_session_close(s);
-		s = NULL;
-		if (ret <= 0)
+		if (ret <= 0) {
+			rs->file = fol_session_stats(s).file;
 			break;
+		}
+		fol_session_close(s);
 		s = next;
 	}
 	fol_session_close(s);

@@ -21,6 +21,7 @@ struct fol_runs {
 	/* Of several, the last run ended without its END chunk (the file was cut): left out,
 	 * since its figures cover only part of a run. */
 	int dropped;
+	int planned;		/* the runs the experiment was to make (RUN chunks say) */
 	struct fol_reader_status file; /* the whole file's */
 };
 

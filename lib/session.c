@@ -357,8 +357,13 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 			break;
 		ret = 0;
 	}
-	if (from != prev)
+	if (from != prev) {
+		/* No run after prev: the reader comes back to it, so its status tells how the
+		 * file ended (cut inside a run that was skipped). */
+		prev->r = from->r;
+		from->r = NULL;
 		fol_session_close(from);
+	}
 	return ret;
 }
 

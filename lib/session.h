@@ -34,6 +34,8 @@ void fol_session_close(struct fol_session *s);
  * and can still be asked for it). 1 and *s, 0 when prev was the last run. Runs without a
  * usable header are skipped. */
 int fol_session_open_next(struct fol_session *prev, struct fol_session **s);
+/* (When it returns 0, prev has the reader again: fol_session_stats(prev).file is the whole
+ * file's.) */
 /* A session fed chunk by chunk as they are recorded (foliostat stat), no file. Until
  * fol_session_feed_end(), fol_session_next() returns 0 when nothing is releasable yet. */
 int fol_session_open_live(struct fol_session **s);

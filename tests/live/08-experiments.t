@@ -30,7 +30,10 @@ n=$(jq '.aggregate[0].figures[] | select(.key == "reuse.64K.faults_per_folio") |
 is "$n" '"16 16"' "64K folios: 16 reuse faults per folio, to 0.1, in every run"
 "$FOLIOSTAT" compare --json a1.data a2.data >aa.json; ok $? "compare A/A"
 is "$(jq -r '[.figures[] | select(.values[1].test == "welch")] | length > 10' aa.json)" true "A/A: Welch's t-test on 5 runs a side"
-marked=$(jq -r '[.figures[] | select(.section == "reuse" or .section == "folios" or (.key | test("faults$"))) | select(.values[1].significant) | .key] | join(" ")' aa.json)
+# Times are left out: this VM drifts by 20-30% between batches of runs recorded one after
+# the other, a real difference Welch rightly finds (a sweep interleaves its
+# configurations for that reason).
+marked=$(jq -r '[.figures[] | select(.unit != "ns") | select(.section == "reuse" or .section == "folios" or (.key | test("faults$"))) | select(.values[1].significant) | .key] | join(" ")' aa.json)
 is "$marked" "" "A/A: no reuse, fault-count or folio-count figure marked"
 
 # Probe effect: the untraced runs (default: as many as recorded for built-in workloads).
@@ -52,7 +55,7 @@ is "$(m faults)" improvement "4K to 64K: fewer faults, an improvement"
 is "$(m fault_time_ns)" improvement "4K to 64K: less fault time, an improvement"
 "$FOLIOSTAT" compare b4k.data a1.data >ab.txt 2>/dev/null
 grep -Eq '^  faults .*\(I\)$' ab.txt; ok $? "the text marks the fault count (I)"
-[ "$(grep -v '^#' ab.txt | awk '{ print length }' | sort -n | tail -1)" -le 80 ]; ok $? "two sides: the tables fit 80 columns"
+[ "$(grep -v '^#' ab.txt | LC_ALL=C.UTF-8 wc -L)" -le 80 ]; ok $? "two sides: the tables fit 80 columns"
 
 # A sweep in one command: one configuration per size, the geometry's faults per folio.
 "$FOLIOSTAT" stat --json --sweep mthp=4K,64K,2M-pte "${wl[@]}" >sw.json 2>/dev/null; ok $? "stat --sweep mthp=4K,64K,2M-pte"
@@ -75,4 +78,6 @@ grep -q "stops after run 1 of 3" err; ok $? "it says the experiment stopped afte
 # A cut recording: what is readable is compared, and it says so.
 head -c $(($(stat -c %s a2.data) * 3 / 5)) a2.data >cut.data
 "$FOLIOSTAT" compare a1.data cut.data >/dev/null 2>err; is $? 0 "compare with a cut file: exit 0"
-grep -q "cut short: comparing the [1-4] runs" err; ok $? "and it says how many runs it could read"
+grep -Eq "cut short: comparing the [1-4] runs? that could be read" err; r=$?
+ok $r "and it says how many runs it could read"
+[ $r -eq 0 ] || sed "s/^/#   /" err >&2

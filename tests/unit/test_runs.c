@@ -152,6 +152,36 @@ static void test_truncated(void **state)
 	unlink(b.path);
 }
 
+/* Cut inside the header of the next run (its RUN chunk whole, its META not): the runs
+ * before stand, and the file still says it was cut. */
+static void test_cut_in_next_header(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+	long size;
+	FILE *f;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 3, "a", 5, 1000, 1);
+	add_run(&b, 1, 3, "a", 6, 1000, 1);
+	rb_json(&b, FOL_CHUNK_RUN, "{\"run\":2,\"runs\":3}");
+	rb_meta(&b, NULL);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	f = fopen(b.path, "r+");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	assert_int_equal(ftruncate(fileno(f), size - 40), 0);
+	fclose(f);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 2);
+	assert_int_equal(rs.planned, 3);
+	assert_true(rs.file.truncated);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
 static const struct fol_cmp_row *row(const struct fol_cmp *c, const char *key)
 {
 	for (int i = 0; i < c->nrows; i++)
@@ -264,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_single_run),
 		cmocka_unit_test(test_skip_empty_run),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_cut_in_next_header),
 		cmocka_unit_test(test_compare_sides),
 		cmocka_unit_test(test_faults_between),
 		cmocka_unit_test(test_absent_in_a_run),
