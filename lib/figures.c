@@ -136,7 +136,7 @@ static int add_reuse_of(const struct fol_reuse *ru, int slot, const char *sz, st
 	struct fol_figure *x;
 
 	snprintf(key, sizeof(key), slot < 0 ? "reuse" : "reuse.%s", sz);
-	snprintf(label, sizeof(label), slot < 0 ? "reuse" : "%s reuse", sz);
+	snprintf(label, sizeof(label), slot < 0 ? "reuse (all)" : "%s reuse", sz);
 	x = add(f, S_REUSE, RANK(S_REUSE, a, 0, 0), FOL_UNIT_RATIO, FOL_BETTER_LOWER, 0,
 		(double)ru->faults / (double)ru->episodes, "%s.faults_per_folio", key);
 	LABEL(x, "%s faults/folio", label);
