@@ -95,20 +95,6 @@ static int sides_add(struct sides *s, const struct fol_runs *rs, const char *nam
 	return 0;
 }
 
-static int print_json(cJSON *j, FILE *f, const char *cmd)
-{
-	char *s = j ? cJSON_Print(j) : NULL;
-
-	cJSON_Delete(j);
-	if (!s) {
-		fprintf(stderr, "foliostat %s: out of memory\n", cmd);
-		return 1;
-	}
-	fprintf(f, "%s\n", s);
-	free(s);
-	return 0;
-}
-
 static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 {
 	cJSON *o = cJSON_CreateObject(), *runs = cJSON_AddArrayToObject(o, "runs"), *configs;

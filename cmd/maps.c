@@ -30,19 +30,13 @@ static void usage(FILE *f)
 		"  -h, --help      this text\n");
 }
 
-static void print_maps(const struct fol_maps *m, int json, int vmas)
+/* 0, or 1 when the JSON could not be made (said). */
+static int print_maps(const struct fol_maps *m, int json, int vmas)
 {
-	if (json) {
-		cJSON *j = fol_maps_json(m);
-		char *s = j ? cJSON_Print(j) : NULL;
-
-		if (s)
-			puts(s);
-		free(s);
-		cJSON_Delete(j);
-	} else {
-		fol_maps_text(m, vmas, stdout);
-	}
+	if (json)
+		return print_json(fol_maps_json(m), stdout, "maps");
+	fol_maps_text(m, vmas, stdout);
+	return 0;
 }
 
 /* Run argv under ptrace until it exits: its memory is still there at the exit stop
@@ -148,7 +142,7 @@ int cmd_maps(int argc, char **argv)
 	ret = fol_maps_read(pid, "", 0, &m);
 	if (ret)
 		return print_error(ret, pid);
-	print_maps(m, json, vmas);
+	ret = print_maps(m, json, vmas);
 	fol_maps_free(m);
-	return 0;
+	return ret;
 }

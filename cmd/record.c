@@ -703,16 +703,8 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 	if (st->runs.several)
 		return print_runs(&st->runs, c->json, 0, c->json ? stdout : stderr, "stat");
 	r = &st->runs.v[0].r;
-	if (c->json) {
-		cJSON *j = fol_report_json(r);
-		char *s = j ? cJSON_Print(j) : NULL;
-
-		if (s)
-			puts(s);
-		free(s);
-		cJSON_Delete(j);
-		return s ? 0 : 1;
-	}
+	if (c->json)
+		return print_json(fol_report_json(r), stdout, "stat");
 	fol_report_text(r, stderr);
 	return 0;
 }

@@ -111,18 +111,9 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 		}
 		return 0;
 	}
-	if (json) {
-		cJSON *j = fol_report_json(r);
-		char *s = j ? cJSON_Print(j) : NULL;
-
-		cJSON_Delete(j);
-		if (!s) {
-			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
-			return 1;
-		}
-		puts(s);
-		free(s);
-	} else {
+	if (json)
+		return print_json(fol_report_json(r), stdout, cmd);
+	else {
 		fol_report_text(r, stdout);
 	}
 	return 0;

@@ -1,8 +1,10 @@
 #include "util.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -84,4 +86,18 @@ void print_bad_number(const char *cmd, const char *option, const char *what, con
 {
 	fprintf(stderr, "foliostat %s: %s takes %s, not '%s'%s\n", cmd, option, what, arg,
 		err == -ERANGE ? " (out of range)" : "");
+}
+
+int print_json(cJSON *j, FILE *f, const char *cmd)
+{
+	char *s = j ? cJSON_Print(j) : NULL;
+
+	cJSON_Delete(j);
+	if (!s) {
+		fprintf(stderr, "foliostat %s: out of memory\n", cmd);
+		return 1;
+	}
+	fprintf(f, "%s\n", s);
+	free(s);
+	return 0;
 }

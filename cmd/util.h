@@ -4,7 +4,10 @@
 
 #include <stdint.h>
 
+#include <stdio.h>
+
 struct fol_session;
+struct cJSON;
 
 void print_open_error(const char *cmd, const char *path, int err);
 /* Warn about a truncated or damaged file; 1 when data was damaged (exit non-zero). */
@@ -15,5 +18,8 @@ int parse_int(const char *s, int min, int max, int *out);
 /* "foliostat CMD: OPTION takes WHAT, not 'ARG'" for a parse_*() error, on stderr. */
 void print_bad_number(const char *cmd, const char *option, const char *what, const char *arg,
 		      int err);
+
+/* j (then deleted) printed on f; 1 with a message when it could not be made. */
+int print_json(struct cJSON *j, FILE *f, const char *cmd);
 
 #endif

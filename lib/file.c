@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <libdeflate.h>
+#include <cjson/cJSON.h>
 
 static const char file_magic[8] = { 'F', 'O', 'L', 'I', 'O', 'S', 'T', 'A' };
 #define CHUNK_MAGIC 0x4b484346u /* "FCHK" */
@@ -526,4 +527,16 @@ void fol_reader_close(struct fol_reader *r)
 		close(r->fd);
 	free(r->buf);
 	free(r);
+}
+
+int fol_writer_chunk_json(struct fol_writer *w, uint32_t type, const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = fol_writer_chunk_buf(w, type, s, strlen(s));
+	free(s);
+	return ret;
 }

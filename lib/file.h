@@ -58,6 +58,9 @@ const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len
 /* No file: every chunk goes to sink, as it is written. */
 int fol_writer_open_sink(struct fol_writer **w, fol_chunk_sink sink, void *ctx);
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);
+/* A metadata chunk: j printed unformatted. */
+struct cJSON;
+int fol_writer_chunk_json(struct fol_writer *w, uint32_t type, const struct cJSON *j);
 /* Flush buffered chunks to the kernel; they survive a SIGKILL of this process after this. */
 int fol_writer_flush(struct fol_writer *w);
 uint64_t fol_writer_bytes(const struct fol_writer *w);

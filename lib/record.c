@@ -454,7 +454,6 @@ static int start_corked(struct rec *r)
 /* The workload after exec, stopped by ptrace (SIGTRAP): its folios as they are now go into
  * the file (exec made them before the events could see it: the stack, the zeroed bss),
  * then it is let go, with a stop at exit asked for. */
-static int write_json(struct fol_writer *w, uint32_t type, cJSON *j);
 static uint64_t now_ns(clockid_t clock);
 static void add_seed(struct rec *r, cJSON *synth, pid_t pid);
 
@@ -478,7 +477,7 @@ static int exec_stop(struct rec *r)
 	cJSON_AddNumberToObject(j, "pid", r->child);
 	cJSON_AddNumberToObject(j, "time_ns", (double)now_ns(CLOCK_MONOTONIC));
 	add_seed(r, j, r->child);
-	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_SYNTH, j);
 	cJSON_Delete(j);
 	if (ret)
 		return ret;
@@ -665,18 +664,6 @@ static uint64_t now_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int write_json(struct fol_writer *w, uint32_t type, cJSON *j)
-{
-	char *s = cJSON_PrintUnformatted(j);
-	int ret;
-
-	if (!s)
-		return -ENOMEM;
-	ret = fol_writer_chunk_buf(w, type, s, strlen(s));
-	free(s);
-	return ret;
-}
-
 static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 {
 	struct utsname u;
@@ -730,7 +717,7 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 		for (int i = 0; i < r->missing.n; i++)
 			cJSON_AddItemToArray(miss, cJSON_CreateString(r->missing.v[i]));
 	}
-	ret = write_json(r->w, FOL_CHUNK_META, m);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_META, m);
 	cJSON_Delete(m);
 	return ret;
 }
@@ -775,7 +762,7 @@ static int write_events(struct rec *r)
 			}
 		if (r->ev[i].format)
 			cJSON_AddStringToObject(e, "format", r->ev[i].format);
-		ret = write_json(r->w, FOL_CHUNK_EVENT, e);
+		ret = fol_writer_chunk_json(r->w, FOL_CHUNK_EVENT, e);
 		cJSON_Delete(e);
 	}
 	return ret;
@@ -848,7 +835,7 @@ static int write_counters_pmu(struct rec *r)
 		}
 		cJSON_AddItemToArray(arr, e);
 	}
-	ret = write_json(r->w, FOL_CHUNK_PMU, arr);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_PMU, arr);
 	cJSON_Delete(arr);
 	return ret;
 }
@@ -931,7 +918,7 @@ static int write_synth(struct rec *r, uint64_t now)
 	if (f)
 		fclose(f);
 	add_seed(r, j, r->o->pid);
-	ret = write_json(r->w, FOL_CHUNK_SYNTH, j);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_SYNTH, j);
 	cJSON_Delete(j);
 	return ret;
 }
@@ -991,7 +978,7 @@ static int write_end(struct rec *r, uint64_t dur)
 			cJSON_AddNumberToObject(ls, r->ev[i].name, (double)lost);
 		}
 	}
-	ret = write_json(r->w, FOL_CHUNK_END, e);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_END, e);
 	cJSON_Delete(e);
 	return ret;
 }
@@ -1090,7 +1077,7 @@ static int write_maps(struct rec *r, pid_t pid)
 	fol_maps_free(m);
 	if (!j)
 		return -ENOMEM;
-	ret = write_json(r->w, FOL_CHUNK_MAPS, j);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_MAPS, j);
 	cJSON_Delete(j);
 	return ret;
 }
@@ -1255,7 +1242,7 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	open_counters(&r);
 	before = fol_counters_snapshot("");
 	if (!ret && before)
-		ret = write_json(r.w, FOL_CHUNK_COUNTERS, before);
+		ret = fol_writer_chunk_json(r.w, FOL_CHUNK_COUNTERS, before);
 	if (!ret)
 		ret = fol_writer_flush(r.w);
 	if (ret) {
@@ -1306,7 +1293,7 @@ int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
 	if (o->mthp)
 		fol_mthp_restore(o->mthp);
 	if (!ret && after) {
-		ret = write_json(r.w, FOL_CHUNK_COUNTERS, after);
+		ret = fol_writer_chunk_json(r.w, FOL_CHUNK_COUNTERS, after);
 	}
 	cJSON_Delete(after);
 	if (!ret)

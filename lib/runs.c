@@ -118,18 +118,6 @@ int fol_runs_configs(const struct fol_runs *rs, const char **names, int max)
 	return n;
 }
 
-static int write_json_chunk(struct fol_writer *w, uint32_t type, const cJSON *j)
-{
-	char *s = cJSON_PrintUnformatted(j);
-	int ret;
-
-	if (!s)
-		return -ENOMEM;
-	ret = fol_writer_chunk_buf(w, type, s, strlen(s));
-	free(s);
-	return ret;
-}
-
 int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
 			 const char *config)
 {
@@ -144,7 +132,7 @@ int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sw
 		cJSON_AddStringToObject(j, "sweep", sweep);
 		cJSON_AddStringToObject(j, "config", config);
 	}
-	ret = write_json_chunk(w, FOL_CHUNK_RUN, j);
+	ret = fol_writer_chunk_json(w, FOL_CHUNK_RUN, j);
 	cJSON_Delete(j);
 	return ret;
 }
@@ -154,5 +142,5 @@ int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, cJSON
 	cJSON_AddNumberToObject(bare, "run", run);
 	if (config)
 		cJSON_AddStringToObject(bare, "config", config);
-	return write_json_chunk(w, FOL_CHUNK_BARE, bare);
+	return fol_writer_chunk_json(w, FOL_CHUNK_BARE, bare);
 }
