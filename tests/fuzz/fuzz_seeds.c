@@ -1,6 +1,8 @@
 /* Writes the seed corpora of the fuzz targets from a recording: fuzz_seeds RECORDING DIR
- * makes DIR/events/N (selector byte + an EVENT chunk's JSON) and DIR/records/N (the
- * records of the whole recording, a marker between chunks, and each chunk alone). */
+ * makes DIR/events/N (selector byte + an EVENT chunk's JSON), DIR/records/N (the
+ * records of the whole recording, a marker between chunks, and each chunk alone), and
+ * DIR/chunks/: the recording, and a recording of three runs made of it (RUN and BARE
+ * chunks, each run a few of its records chunks), so that the runs are fuzzed too. */
 #include <errno.h>
 #include <sys/stat.h>
 
@@ -24,6 +26,66 @@ static void put(const char *dir, const char *sub, int i, const void *a, size_t a
 	if (bn)
 		fwrite(b, 1, bn, f);
 	fclose(f);
+}
+
+/* A chunk as the chunks target parses it: no CRCs needed. */
+static size_t put_chunk(unsigned char *out, uint32_t type, const void *p, size_t len)
+{
+	uint32_t magic;
+	uint64_t l = len;
+
+	memcpy(&magic, "FCHK", 4);
+	memset(out, 0, 24);
+	memcpy(out, &magic, 4);
+	memcpy(out + 4, &type, 4);
+	memcpy(out + 8, &l, 8);
+	memcpy(out + 24, p, len);
+	return 24 + len;
+}
+
+static void put_runs(const char *dir, const unsigned char *seed, const struct fuzz_chunk *c, int n)
+{
+	unsigned char *img = malloc(4 << 20);
+	char j[256];
+	size_t used = 16;
+
+	if (!img)
+		exit(1);
+	memcpy(img, seed, 16);
+	for (int run = 0; run < 3; run++) {
+		int recs = 0;
+
+		snprintf(j, sizeof(j), "{\"run\":%d,\"runs\":3,\"sweep\":\"mthp\",\"config\":\"%s\"}", run,
+			 run == 1 ? "64K" : "4K");
+		used += put_chunk(img + used, FOL_CHUNK_RUN, j, strlen(j));
+		snprintf(j, sizeof(j), "{\"run\":%d,\"duration_ns\":1000,\"exit_code\":0,\"phases\":"
+			 "[{\"phase\":\"reuse\",\"start_ns\":1,\"end_ns\":900}]}", run);
+		used += put_chunk(img + used, FOL_CHUNK_BARE, j, strlen(j));
+		for (int i = 0; i < n && used + c[i].len + 24 < (4 << 20); i++) {
+			size_t len = c[i].len;
+
+			/* A slice of the first records chunk, whole perf records of it, so that
+			 * three runs stay under the fuzzers' -max_len. */
+			if (c[i].type == FOL_CHUNK_RECORDS) {
+				size_t off = 0;
+
+				if (recs++)
+					continue;
+				while (off + 8 <= c[i].len && off < 12000) {
+					uint16_t sz;
+
+					memcpy(&sz, c[i].p + off + 6, 2);
+					if (sz < 8 || off + sz > c[i].len)
+						break;
+					off += sz;
+				}
+				len = off;
+			}
+			used += put_chunk(img + used, c[i].type, c[i].p, len);
+		}
+	}
+	put(dir, "chunks", 1, img, used, NULL, 0);
+	free(img);
 }
 
 int main(int argc, char **argv)
@@ -57,6 +119,7 @@ int main(int argc, char **argv)
 	}
 	put(argv[2], "records", r, all, used, NULL, 0);
 	put(argv[2], "chunks", 0, seed, size, NULL, 0);
+	put_runs(argv[2], seed, c, n);
 	free(all);
 	free(seed);
 	return 0;
