@@ -60,6 +60,13 @@ else
 fi
 echo "@@RECORD-RC $?"
 echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
+# Three runs of a small fork-reuse, brought out (base64 on the console) to be compared on
+# the host with the host kernel's: foliostat compare across kernels.
+if [ -e $THP/hugepages-64kB/enabled ]; then
+	foliostat record -q -r 3 --bare-runs 0 -o r.data --mthp 64K=always -- fw __workload fork-reuse --size 4M --policy mthp
+	echo "@@RUNS-RC $?"
+	echo "@@RUNS-BEGIN"; base64 r.data; echo "@@RUNS-END"
+fi
 echo "@@TEXT-BEGIN"; foliostat report -i m.data; echo "@@TEXT-END"
 if [ -e /sys/kernel/tracing/kprobe_events ]; then
 	# foliostat's own kprobes: recorded, then removed, also after SIGINT.
@@ -85,6 +92,37 @@ poweroff -f
 INIT
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initrd.gz"
+
+# The guest's three runs against three on this machine's kernel, the same workload:
+# compare across kernels. From 6.13 the kernel reuses an exclusive large folio after
+# fork (wp_can_reuse_anon_folio); before, each write of a 64K folio's page is a copy.
+compare_kernels() { # GUEST-KERNEL GUEST-RC
+	local host c
+	host=$(uname -r)
+	if [ "$2" != 0 ] || ! "$F" report -i "$W/guest-runs.data" >/dev/null 2>&1; then
+		echo "   FAIL: the guest's runs (record -r 3, exit $2) did not come out readable"
+		return 1
+	fi
+	[ -e /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ] || { echo "   (no mTHP on this host: no compare across kernels)"; return 0; }
+	"$F" record -q -r 3 --bare-runs 0 -o "$W/host-runs.data" --mthp 64K=always -- "$F" __workload fork-reuse --size 4M --policy mthp || return 1
+	c=$W/cmp.json
+	"$F" compare --json "$W/guest-runs.data" "$W/host-runs.data" >"$c" 2>/dev/null || { echo "   FAIL: compare exit $?"; return 1; }
+	"$F" compare "$W/guest-runs.data" "$W/host-runs.data" 2>/dev/null | grep -E '^# (base|new)|^  (faults|4K wp_copy faults|64K wp_reuse faults|reuse \(all\) faults/folio) ' | sed 's/^/   | /'
+	if [ "$(jq -r '[.sides[].kernel] | join(" ")' "$c")" != "$1 $host" ]; then
+		echo "   FAIL: the compare header does not name both kernels ($1, $host)"
+		return 1
+	fi
+	case "$host" in
+	6.[0-9].* | 6.1[0-2].* | 5.*) echo "   ok: compare across kernels $1 and $host read both"; return 0 ;;
+	esac
+	if [ "$(jq -r '.figures[] | select(.key == "order.4K.wp_copy.faults") | .values[1].marker' "$c")" = improvement ] &&
+		[ "$(jq -r '.figures[] | select(.key == "order.64K.wp_reuse.faults") | .values[0]' "$c")" = null ]; then
+		echo "   ok: compare $1 against $host: the copies after fork are gone, an improvement (I); 64K reuse only on $host"
+	else
+		echo "   FAIL: compare $1 against $host: 4K wp_copy not marked an improvement, or 64K reuse on $1"
+		return 1
+	fi
+}
 
 fail=0
 for meta in $KERNELS; do
@@ -196,6 +234,10 @@ for meta in $KERNELS; do
 	if jq -e '[.orders[] | select(.order > 9 or .order < -1)] | length > 0' "$j" >/dev/null; then
 		echo "   FAIL: an order no x86 folio has"
 		fail=1
+	fi
+	if grep -aq "@@RUNS-RC" "$log.txt"; then
+		sed -n '/^@@RUNS-BEGIN/,/^@@RUNS-END/p' "$log.txt" | sed '1d;$d' | base64 -d >"$W/guest-runs.data" 2>/dev/null
+		compare_kernels "$kver" "$(mark RUNS-RC)" || fail=1
 	fi
 done
 if [ "$fail" -ne 0 ]; then
