@@ -14,8 +14,9 @@ void print_open_error(const char *cmd, const char *path, int err)
 {
 	switch (err) {
 	case -ENOENT:
-		fprintf(stderr, "foliostat %s: %s does not exist: record one with 'foliostat record' "
-				"or name another with -i\n", cmd, path);
+		/* compare names its files as arguments; the others read -i FILE. */
+		fprintf(stderr, "foliostat %s: %s does not exist: record one with 'foliostat record'%s\n",
+			cmd, path, strcmp(cmd, "compare") ? " or name another with -i" : "");
 		break;
 	case -EACCES:
 		fprintf(stderr, "foliostat %s: cannot read %s: permission denied\n", cmd, path);
