@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "cmd.h"
+#include "util.h"
 
 int cmd_check(int argc, char **argv)
 {
@@ -25,13 +26,11 @@ int cmd_check(int argc, char **argv)
 			       "1 when recording cannot work as it is.\n");
 			return 0;
 		}
-		fprintf(stderr, "foliostat check: unexpected argument '%s'\n", argv[1]);
-		return EXIT_USAGE;
+		return usage_error("unexpected argument '%s'", argv[1]);
 	}
 	n = fol_check_run(&it);
 	if (n < 0) {
-		fprintf(stderr, "foliostat check: failed\n");
-		return 1;
+		return error("cannot examine this machine: %s", strerror(-n));
 	}
 	for (int i = 0; i < n; i++) {
 		if (strcmp(section, it[i].section)) {

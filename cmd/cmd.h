@@ -21,6 +21,6 @@ int compare_main(int argc, char **argv, int tui);
  * as text on f, JSON on f, or in the TUI. */
 struct fol_runs;
 #include <stdio.h>
-int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char *cmd);
+int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f);
 
 #endif

@@ -125,7 +125,7 @@ static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
 }
 
-int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char *cmd)
+int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 {
 	struct sides sd = { 0 };
 	struct fol_cmp c;
@@ -135,17 +135,17 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f, const char
 	if (!ret)
 		ret = fol_compare(sd.v, sd.n, &c);
 	if (ret) {
-		fprintf(stderr, "foliostat %s: %s\n", cmd, strerror(-ret));
+		error("%s", strerror(-ret));
 		sides_free(&sd);
 		return 1;
 	}
 	if (tui) {
 		ret = fol_tui_compare(&c, esc, sizeof(esc));
 		if (ret)
-			fprintf(stderr, "foliostat %s: %s\n", cmd, esc);
+			error("%s", esc);
 		ret = !!ret;
 	} else if (json) {
-		ret = print_json(runs_json(rs, &c), f, cmd);
+		ret = print_json(runs_json(rs, &c), f);
 	} else {
 		if (sd.n > 1)
 			fprintf(f, "# sweep of %s over %d configurations, %d runs\n",
@@ -224,14 +224,14 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 	const char *p = fol_escape(path, esc, sizeof(esc));
 
 	if (rs->file.truncated || rs->file.corrupt_chunks || !rs->file.complete)
-		fprintf(stderr, "foliostat compare: warning: %s is %s: comparing the %d run%s that "
-				"could be read%s\n", p,
+		warning("%s is %s: comparing the %d run%s that "
+			"could be read%s", p,
 			rs->file.truncated ? "cut short" : rs->file.corrupt_chunks ? "damaged" : "incomplete",
 			rs->n, rs->n == 1 ? "" : "s",
 			rs->dropped ? " whole (the one cut short left out)" : "");
 	else if (rs->planned > rs->n)
-		fprintf(stderr, "foliostat compare: warning: %s has %d of the %d runs its experiment "
-				"planned (it stopped early)\n", p, rs->n, rs->planned);
+		warning("%s has %d of the %d runs its experiment "
+			"planned (it stopped early)", p, rs->n, rs->planned);
 }
 
 static int compare_files(char **paths, int n, int json, int tui)
@@ -248,17 +248,17 @@ static int compare_files(char **paths, int n, int json, int tui)
 	for (; loaded < n && !status; loaded++) {
 		ret = fol_runs_load(paths[loaded], &mo, &rs[loaded]);
 		if (ret) {
-			print_open_error("compare", paths[loaded], ret);
+			print_open_error(paths[loaded], ret);
 			status = 1;
 			break;
 		}
 		warn_file(paths[loaded], &rs[loaded]);
 		if (loaded && strcmp(command_of(&rs[0], a, sizeof(a)), command_of(&rs[loaded], b, sizeof(b))))
-			fprintf(stderr, "foliostat compare: warning: %s ran another command than %s: %s "
-					"against %s\n", paths[loaded], paths[0], b, a);
+			warning("%s ran another command than %s: %s "
+				"against %s", paths[loaded], paths[0], b, a);
 		ret = sides_add(&sd, &rs[loaded], paths[loaded]);
 		if (ret) {
-			fprintf(stderr, "foliostat compare: %s\n",
+			error("%s",
 				ret == -E2BIG ? "more than 64 sides" : strerror(-ret));
 			status = 1;
 		}
@@ -266,14 +266,14 @@ static int compare_files(char **paths, int n, int json, int tui)
 	if (!status) {
 		ret = fol_compare(sd.v, sd.n, &c);
 		if (ret) {
-			fprintf(stderr, "foliostat compare: %s\n", strerror(-ret));
+			error("%s", strerror(-ret));
 			status = 1;
 		} else {
 			if (json) {
-				status = print_json(fol_cmp_json(&c), stdout, "compare");
+				status = print_json(fol_cmp_json(&c), stdout);
 			} else if (tui) {
 				if (fol_tui_compare(&c, err, sizeof(err))) {
-					fprintf(stderr, "foliostat compare: %s\n", err);
+					error("%s", err);
 					status = 1;
 				}
 			} else {
@@ -321,14 +321,12 @@ int compare_main(int argc, char **argv, int tui)
 		}
 	}
 	if (argc - optind < 2 || argc - optind > MAX_SIDES) {
-		fprintf(stderr, "foliostat compare: give two recordings or more (at most %d): BASE NEW...\n",
+		return usage_error("give two recordings or more (at most %d): BASE NEW...",
 			MAX_SIDES);
-		return EXIT_USAGE;
 	}
 	if (same_file(argv + optind, argc - optind, &x, &y)) {
-		fprintf(stderr, "foliostat compare: %s and %s are the same file: compare two recordings "
-				"(record -r N gives several runs of one)\n", argv[optind + x], argv[optind + y]);
-		return EXIT_USAGE;
+		return usage_error("%s and %s are the same file: compare two recordings "
+				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);
 	}
 	return compare_files(argv + optind, argc - optind, json, tui);
 }

@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include "cmd.h"
+#include "util.h"
 
 struct cmd {
 	const char *name;
@@ -33,11 +34,12 @@ static const struct cmd cmds[] = {
  * (a full disk, a closed pipe) has failed, whatever it returned. */
 static int run_builtin(const struct cmd *c, int argc, char **argv)
 {
-	int status = c->fn(argc, argv);
+	int status;
 
+	set_cmd_name(argv[0]);
+	status = c->fn(argc, argv);
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "foliostat %s: cannot write the output: %s\n", c->name,
-			strerror(errno ? errno : EIO));
+		error("cannot write the output: %s", strerror(errno ? errno : EIO));
 		return status ? status : 1;
 	}
 	return status;

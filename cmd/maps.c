@@ -34,7 +34,7 @@ static void usage(FILE *f)
 static int print_maps(const struct fol_maps *m, int json, int vmas)
 {
 	if (json)
-		return print_json(fol_maps_json(m), stdout, "maps");
+		return print_json(fol_maps_json(m), stdout);
 	fol_maps_text(m, vmas, stdout);
 	return 0;
 }
@@ -52,7 +52,7 @@ static int run_to_exit(char **argv, int json, int vmas, int *status)
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		raise(SIGSTOP);
 		execvp(argv[0], argv);
-		fprintf(stderr, "foliostat maps: cannot execute '%s': %s\n", argv[0], strerror(errno));
+		error("cannot execute '%s': %s", argv[0], strerror(errno));
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) < 0 || !WIFSTOPPED(st))
@@ -87,13 +87,12 @@ static int run_to_exit(char **argv, int json, int vmas, int *status)
 static int print_error(int err, int pid)
 {
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "foliostat maps: the page frame numbers and page flags of pid %d "
-				"(/proc/PID/pagemap, /proc/kpageflags) need root: run as root\n", pid);
+		error("the page frame numbers and page flags of pid %d "
+			"(/proc/PID/pagemap, /proc/kpageflags) need root: run as root", pid);
 	else if (err == -ENOENT)
-		fprintf(stderr, "foliostat maps: no process %d\n", pid);
+		error("no process %d", pid);
 	else
-		fprintf(stderr, "foliostat maps: cannot read the page tables of pid %d: %s\n", pid,
-			strerror(-err));
+		error("cannot read the page tables of pid %d: %s", pid, strerror(-err));
 	return 1;
 }
 
@@ -113,7 +112,7 @@ int cmd_maps(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			if ((ret = parse_int(optarg, 1, FOL_PID_MAX, &pid))) {
-				print_bad_number("maps", "-p", "a process id", optarg, ret);
+				print_bad_number("-p", "a process id", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -132,8 +131,7 @@ int cmd_maps(int argc, char **argv)
 		}
 	}
 	if (!pid == (optind >= argc)) {
-		fprintf(stderr, "foliostat maps: give -p PID or a command (not both)\n");
-		return EXIT_USAGE;
+		return usage_error("give -p PID or a command (not both)");
 	}
 	if (!pid) {
 		ret = run_to_exit(argv + optind, json, vmas, &status);

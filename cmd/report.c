@@ -95,8 +95,7 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
 }
 
 /* One run's report, as text, JSON or the TUI. */
-static int show_one(struct fol_report *r, const char *input, const char *filter, int json, int tui,
-		    const char *cmd)
+static int show_one(struct fol_report *r, const char *input, const char *filter, int json, int tui)
 {
 	int ret;
 
@@ -106,13 +105,12 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 
 		ret = fol_tui_run(r, input, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "foliostat %s: %s\n", cmd, err);
-			return 1;
+			return error("%s", err);
 		}
 		return 0;
 	}
 	if (json)
-		return print_json(fol_report_json(r), stdout, cmd);
+		return print_json(fol_report_json(r), stdout);
 	else {
 		fol_report_text(r, stdout);
 	}
@@ -120,7 +118,7 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 }
 
 /* report and tui: one parser, messages under the name the user typed. */
-static int report_main(int argc, char **argv, const char *cmd)
+static int report_main(int argc, char **argv)
 {
 	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN };
 	static const struct option opts[] = {
@@ -163,7 +161,7 @@ static int report_main(int argc, char **argv, const char *cmd)
 		case O_PID:
 			ret = parse_int(optarg, 1, FOL_PID_MAX, &mo.pid);
 			if (ret) {
-				print_bad_number(cmd, "--pid", "a process id", optarg, ret);
+				print_bad_number("--pid", "a process id", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -176,28 +174,25 @@ static int report_main(int argc, char **argv, const char *cmd)
 		case O_CLASS:
 			mo.cls = fol_class_parse(optarg);
 			if (mo.cls < 0) {
-				fprintf(stderr, "foliostat %s: unknown class '%s' (anon_alloc, anon_zero, "
-						"wp_reuse, wp_copy, file, swap_in, other)\n", cmd, optarg);
-				return EXIT_USAGE;
+				return usage_error("unknown class '%s' (anon_alloc, anon_zero, "
+						    "wp_reuse, wp_copy, file, swap_in, other)", optarg);
 			}
 			break;
 		case O_TIME:
 			time_arg = optarg;
 			if (parse_window(optarg, &t0, &t1)) {
-				fprintf(stderr, "foliostat %s: --time takes START,END in seconds (either may be "
-						"empty), not '%s'\n", cmd, optarg);
-				return EXIT_USAGE;
+				return usage_error("--time takes START,END in seconds (either may be "
+						    "empty), not '%s'", optarg);
 			}
 			if (t1 && t1 <= t0) {
-				fprintf(stderr, "foliostat %s: --time %s: START must be before END\n", cmd,
+				return usage_error("--time %s: START must be before END",
 					optarg);
-				return EXIT_USAGE;
 			}
 			break;
 		case O_RUN:
 			ret = parse_int(optarg, 1, 1 << 20, &run);
 			if (ret) {
-				print_bad_number(cmd, "--run", "a run number from 1", optarg, ret);
+				print_bad_number("--run", "a run number from 1", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -213,15 +208,13 @@ static int report_main(int argc, char **argv, const char *cmd)
 	if (tui && argc - optind >= 2)
 		return compare_main(argc - optind + 1, argv + optind - 1, 1);
 	if (optind < argc) {
-		fprintf(stderr, "foliostat %s: unexpected argument '%s'%s\n", cmd, argv[optind],
+		return usage_error("unexpected argument '%s'%s", argv[optind],
 			optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");
-		return EXIT_USAGE;
 	}
 	/* Orders by size need the recording's page size; 4K until proven otherwise. */
 	if (order_arg && parse_order(order_arg, 4096, &mo.order)) {
-		fprintf(stderr, "foliostat %s: --order takes an order (0-%d), a size (64K, 2M) "
-				"or 'unknown', not '%s'\n", cmd, FOL_MAX_ORDER, order_arg);
-		return EXIT_USAGE;
+		return usage_error("--order takes an order (0-%d), a size (64K, 2M) "
+				    "or 'unknown', not '%s'", FOL_MAX_ORDER, order_arg);
 	}
 	if (time_arg) {
 		/* The window is relative to the recording's start: read it first. */
@@ -229,7 +222,7 @@ static int report_main(int argc, char **argv, const char *cmd)
 
 		ret = fol_session_open(&s, input);
 		if (ret) {
-			print_open_error(cmd, input, ret);
+			print_open_error(input, ret);
 			return 1;
 		}
 		{
@@ -254,30 +247,30 @@ static int report_main(int argc, char **argv, const char *cmd)
 	ret = fol_runs_load(input, &mo, &rs);
 	if (ret) {
 		if (ret == -ENOMEM)
-			fprintf(stderr, "foliostat %s: out of memory\n", cmd);
+			error("out of memory");
 		else
-			print_open_error(cmd, input, ret);
+			print_open_error(input, ret);
 		return 1;
 	}
 	if (run > rs.n) {
-		fprintf(stderr, "foliostat %s: --run %d: %s has %d run%s\n", cmd, run, input, rs.n,
+		error("--run %d: %s has %d run%s", run, input, rs.n,
 			rs.n == 1 ? "" : "s");
 		fol_runs_free(&rs);
 		return EXIT_USAGE;
 	}
 	if (rs.several && !run) {
-		ret = print_runs(&rs, json, tui, stdout, cmd);
+		ret = print_runs(&rs, json, tui, stdout);
 		fol_runs_free(&rs);
 		return ret;
 	}
-	ret = show_one(&rs.v[run ? run - 1 : 0].r, input, filter, json, tui, cmd);
+	ret = show_one(&rs.v[run ? run - 1 : 0].r, input, filter, json, tui);
 	fol_runs_free(&rs);
 	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	return report_main(argc, argv, "report");
+	return report_main(argc, argv);
 }
 
 int cmd_tui(int argc, char **argv)
@@ -291,7 +284,7 @@ int cmd_tui(int argc, char **argv)
 	args[1] = "--tui";
 	for (int i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
-	ret = report_main(argc + 1, args, "tui");
+	ret = report_main(argc + 1, args);
 	free(args);
 	return ret;
 }

@@ -86,12 +86,11 @@ int cmd_script(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "foliostat script: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	}
 	ret = fol_session_open(&s, input);
 	if (ret) {
-		print_open_error("script", input, ret);
+		print_open_error(input, ret);
 		return 1;
 	}
 	comms = fol_comms_new();
@@ -123,8 +122,8 @@ int cmd_script(int argc, char **argv)
 	}
 	fol_comms_free(comms);
 	if (ret < 0)
-		fprintf(stderr, "foliostat script: reading %s: %s\n", input, strerror(-ret));
-	ret = print_read_status("script", input, s) || ret < 0;
+		error("reading %s: %s", input, strerror(-ret));
+	ret = print_read_status(input, s) || ret < 0;
 	fol_session_close(s);
 	return ret ? 1 : 0;
 }

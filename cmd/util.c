@@ -3,69 +3,119 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "parse.h"
 #include "session.h"
 
-void print_open_error(const char *cmd, const char *path, int err)
+/* The command as the user typed it (report, tui, diff...), for every message. */
+static const char *cmd_name = "foliostat";
+
+void set_cmd_name(const char *name)
 {
+	cmd_name = name;
+}
+
+const char *get_cmd_name(void)
+{
+	return cmd_name;
+}
+
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "foliostat %s: %s", cmd_name, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void print_open_error(const char *path, int err)
+{
+	const char *cmd = get_cmd_name();
+
 	switch (err) {
 	case -ENOENT:
 		/* compare names its files as arguments; the others read -i FILE. */
-		fprintf(stderr, "foliostat %s: %s does not exist: record one with 'foliostat record'%s\n",
-			cmd, path, strcmp(cmd, "compare") ? " or name another with -i" : "");
+		error("%s does not exist: record one with 'foliostat record'%s", path,
+		      strcmp(cmd, "compare") && strcmp(cmd, "diff") ? " or name another with -i" : "");
 		break;
 	case -EACCES:
-		fprintf(stderr, "foliostat %s: cannot read %s: permission denied\n", cmd, path);
+		error("cannot read %s: permission denied", path);
 		break;
 	case -EPROTO:
-		fprintf(stderr, "foliostat %s: %s is not a foliostat recording (or its header is "
-				"damaged)\n", cmd, path);
+		error("%s is not a foliostat recording (or its header is "
+			"damaged)", path);
 		break;
 	case -ESPIPE:
-		fprintf(stderr, "foliostat %s: %s is not a regular file (a FIFO, device or socket): "
-				"give a recording file with -i\n", cmd, path);
+		error("%s is not a regular file (a FIFO, device or socket): "
+			"give a recording file with -i", path);
 		break;
 	case -EISDIR:
-		fprintf(stderr, "foliostat %s: %s is a directory: give a recording file with -i\n",
-			cmd, path);
+		error("%s is a directory: give a recording file with -i", path);
 		break;
 	case -EPROTONOSUPPORT:
-		fprintf(stderr, "foliostat %s: %s was written by a newer foliostat: this one "
-				"reads format version 1\n", cmd, path);
+		error("%s was written by a newer foliostat: this one "
+			"reads format version 1", path);
 		break;
 	default:
-		fprintf(stderr, "foliostat %s: cannot read %s: %s\n", cmd, path, strerror(-err));
+		error("cannot read %s: %s", path, strerror(-err));
 	}
 }
 
-int print_read_status(const char *cmd, const char *path, const struct fol_session *s)
+int print_read_status(const char *path, const struct fol_session *s)
 {
 	struct fol_session_stats st = fol_session_stats(s);
 	int damaged = 0;
 
 	if (st.file.truncated || !st.file.complete)
-		fprintf(stderr, "foliostat %s: warning: %s ends early (recording cut short?): read "
-				"up to its last complete chunk\n", cmd, path);
+		warning("%s ends early (recording cut short?): read "
+			"up to its last complete chunk", path);
 	if (st.file.corrupt_chunks) {
-		fprintf(stderr, "foliostat %s: %s is damaged: %" PRIu64 " region(s), %" PRIu64
-				" bytes skipped\n", cmd, path, st.file.corrupt_chunks, st.file.corrupt_bytes);
+		error("%s is damaged: %" PRIu64 " region(s), %" PRIu64 " bytes skipped", path,
+		      st.file.corrupt_chunks, st.file.corrupt_bytes);
 		damaged = 1;
 	}
 	if (st.bad_records) {
-		fprintf(stderr, "foliostat %s: %s holds %" PRIu64 " malformed records: skipped\n", cmd,
-			path, st.bad_records);
+		error("%s holds %" PRIu64 " malformed records: skipped", path, st.bad_records);
 		damaged = 1;
 	}
 	if (st.unknown_records)
-		fprintf(stderr, "foliostat %s: warning: %" PRIu64 " records of undescribed events "
-				"skipped\n", cmd, st.unknown_records);
+		warning("%" PRIu64 " records of undescribed events skipped", st.unknown_records);
 	if (st.lost)
-		fprintf(stderr, "foliostat %s: warning: the kernel lost %" PRIu64 " events while "
-				"recording\n", cmd, st.lost);
+		warning("the kernel lost %" PRIu64 " events while recording", st.lost);
 	return damaged;
 }
 
@@ -82,22 +132,19 @@ int parse_int(const char *s, int min, int max, int *out)
 	return ret;
 }
 
-void print_bad_number(const char *cmd, const char *option, const char *what, const char *arg,
-		      int err)
+void print_bad_number(const char *option, const char *what, const char *arg, int err)
 {
-	fprintf(stderr, "foliostat %s: %s takes %s, not '%s'%s\n", cmd, option, what, arg,
+	error("%s takes %s, not '%s'%s", option, what, arg,
 		err == -ERANGE ? " (out of range)" : "");
 }
 
-int print_json(cJSON *j, FILE *f, const char *cmd)
+int print_json(cJSON *j, FILE *f)
 {
 	char *s = j ? cJSON_Print(j) : NULL;
 
 	cJSON_Delete(j);
-	if (!s) {
-		fprintf(stderr, "foliostat %s: out of memory\n", cmd);
-		return 1;
-	}
+	if (!s)
+		return error("out of memory");
 	fprintf(f, "%s\n", s);
 	free(s);
 	return 0;

@@ -9,17 +9,25 @@
 struct fol_session;
 struct cJSON;
 
-void print_open_error(const char *cmd, const char *path, int err);
+/* Messages, as git's: "foliostat CMD: ..." on stderr, CMD the command the user typed
+ * (run_builtin sets it). error() returns 1 and usage_error() EXIT_USAGE, for
+ * `return error(...)`. */
+void set_cmd_name(const char *name);
+const char *get_cmd_name(void);
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void print_open_error(const char *path, int err);
 /* Warn about a truncated or damaged file; 1 when data was damaged (exit non-zero). */
-int print_read_status(const char *cmd, const char *path, const struct fol_session *s);
+int print_read_status(const char *path, const struct fol_session *s);
 
 /* An int option in [min, max] (min >= 0), through fol_parse_u64 (parse.h). */
 int parse_int(const char *s, int min, int max, int *out);
 /* "foliostat CMD: OPTION takes WHAT, not 'ARG'" for a parse_*() error, on stderr. */
-void print_bad_number(const char *cmd, const char *option, const char *what, const char *arg,
-		      int err);
+void print_bad_number(const char *option, const char *what, const char *arg, int err);
 
 /* j (then deleted) printed on f; 1 with a message when it could not be made. */
-int print_json(struct cJSON *j, FILE *f, const char *cmd);
+int print_json(struct cJSON *j, FILE *f);
 
 #endif

@@ -82,8 +82,7 @@ int cmd_workload(int argc, char **argv)
 	for (int i = 0; fol_workloads[i].name; i++)
 		found |= !strcmp(fol_workloads[i].name, o.name);
 	if (!found) {
-		fprintf(stderr, "foliostat: unknown workload '%s' (foliostat workloads lists them)\n", o.name);
-		return EXIT_USAGE;
+		return usage_error("unknown workload '%s' (foliostat workloads lists them)", o.name);
 	}
 	argc--;
 	argv++;
@@ -91,31 +90,29 @@ int cmd_workload(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if ((ret = parse_size(optarg, 4096, &o.size))) {
-				print_bad_number("workload", "--size", "a size from 4K to 1T (64M, 1G)", optarg, ret);
+				print_bad_number("--size", "a size from 4K to 1T (64M, 1G)", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'P':
 			if (fol_wl_parse_policy(optarg, &o.policy)) {
-				fprintf(stderr, "foliostat: bad policy '%s'\n", optarg);
-				return EXIT_USAGE;
+				return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", optarg);
 			}
 			break;
 		case 'S':
 			if ((ret = parse_size(optarg, 1, &o.stride))) {
-				print_bad_number("workload", "--stride", "a byte count up to 1T (64K)", optarg, ret);
+				print_bad_number("--stride", "a byte count up to 1T (64K)", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'M':
 			if (fol_wl_parse_mode(optarg, &o.mode)) {
-				fprintf(stderr, "foliostat: bad mode '%s' (byte, random, memset)\n", optarg);
-				return EXIT_USAGE;
+				return usage_error("--mode is byte, random or memset, not '%s'", optarg);
 			}
 			break;
 		case 't':
 			if ((ret = parse_int(optarg, 1, 64, &o.threads))) {
-				print_bad_number("workload", "--threads", "1 to 64", optarg, ret);
+				print_bad_number("--threads", "1 to 64", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -133,7 +130,7 @@ int cmd_workload(int argc, char **argv)
 			double secs;
 
 			if ((ret = fol_parse_seconds(optarg, 0, 3600, &secs))) {
-				print_bad_number("workload", c == 'H' ? "--hold" : "--delay",
+				print_bad_number(c == 'H' ? "--hold" : "--delay",
 						 "seconds (up to 3600)", optarg, ret);
 				return EXIT_USAGE;
 			}
@@ -142,7 +139,7 @@ int cmd_workload(int argc, char **argv)
 		}
 		case 'L':
 			if ((ret = parse_int(optarg, 1, 100000, &o.loops))) {
-				print_bad_number("workload", "--loops", "1 to 100000", optarg, ret);
+				print_bad_number("--loops", "1 to 100000", optarg, ret);
 				return EXIT_USAGE;
 			}
 			break;
@@ -157,13 +154,11 @@ int cmd_workload(int argc, char **argv)
 	o.phase_file = getenv("FOLIOSTAT_PHASES");
 	ret = fol_wl_run(&o);
 	if (ret == -ENOSPC && !strcmp(o.name, "pageout")) {
-		fprintf(stderr, "foliostat: pageout needs swap and there is none: swapon a device, "
-				"or give --swapfile PATH (made and removed by the workload)\n");
-		return 1;
+		return error("pageout needs swap and there is none: swapon a device, or give "
+			     "--swapfile PATH (made and removed by the workload)");
 	}
 	if (ret) {
-		fprintf(stderr, "foliostat: workload %s failed: %s\n", o.name, strerror(-ret));
-		return 1;
+		return error("%s failed: %s", o.name, strerror(-ret));
 	}
 	return 0;
 }

@@ -106,9 +106,14 @@ struct rec_counter {
 	int err;
 };
 
-struct rec {
+struct fol_recorder {
 	const struct fol_record_opts *o;
-	struct fol_record_result *res;
+	struct fol_record_result *res;	/* &result */
+	struct fol_record_result result;
+	uint64_t start_real, start_mono;
+	int mthp_applied;
+	int fds_left;		/* ring buffers still worth polling */
+	int interrupted_by;	/* the signal that ended the run, for the END chunk */
 	struct perf_evlist *evlist;
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
@@ -132,29 +137,9 @@ struct rec {
 
 #define CHUNK_FLUSH (256u << 10)
 
-static volatile sig_atomic_t stop_signal;
-static int deferred_fd = -1;
-static volatile sig_atomic_t child_pid;
-
-/* SIGCHLD only has to interrupt the poll, so that the end of the workload is noticed at
- * once rather than at the next poll timeout. */
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-	/* Ctrl-C reaches the workload through the terminal; a kill of foliostat alone does
-	 * not, so pass it on: the workload decides how to end, and we record until it has. */
-	if (child_pid > 0)
-		kill((pid_t)child_pid, sig);
-}
-
-static int fail(struct rec *r, int err, const char *fmt, ...)
+static int fail(struct fol_recorder *r, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static int fail(struct rec *r, int err, const char *fmt, ...)
+static int fail(struct fol_recorder *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -177,7 +162,7 @@ static int paranoid(void)
 	return v;
 }
 
-static int add_event(struct rec *r, const char *name, const char *kind, char *format,
+static int add_event(struct fol_recorder *r, const char *name, const char *kind, char *format,
 		     struct perf_event_attr *attr)
 {
 	struct rec_event *grown = realloc(r->ev, sizeof(*r->ev) * (size_t)(r->nr_ev + 1));
@@ -198,7 +183,7 @@ static int add_event(struct rec *r, const char *name, const char *kind, char *fo
 	return 0;
 }
 
-static void sample_attr(struct rec *r, struct perf_event_attr *a)
+static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a)
 {
 	size_t bytes = (size_t)r->o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 
@@ -224,7 +209,7 @@ static void sample_attr(struct rec *r, struct perf_event_attr *a)
 
 /* Add the tracepoints that spec names (a glob may name several). required: a missing one
  * fails the recording (the user asked for it); otherwise it is skipped with a warning. */
-static int add_tracepoints(struct rec *r, const char *spec, const char *kind, int required)
+static int add_tracepoints(struct fol_recorder *r, const char *spec, const char *kind, int required)
 {
 	struct perf_event_attr a;
 	struct fol_tp *tp = NULL;
@@ -305,7 +290,7 @@ static int fault_ranges(uint64_t *out, int max)
 	return n;
 }
 
-static int sampled_method(const struct rec *r)
+static int sampled_method(const struct fol_recorder *r)
 {
 	struct fol_tp *tp = NULL;
 	int n = 0, ret;
@@ -317,7 +302,7 @@ static int sampled_method(const struct rec *r)
 	return ret != 0;
 }
 
-static int setup_events(struct rec *r)
+static int setup_events(struct fol_recorder *r)
 {
 	const char *const *tps = r->o->events ? NULL : fol_default_tracepoints;
 	struct perf_event_attr a;
@@ -376,7 +361,7 @@ static int setup_events(struct rec *r)
 	return ret;
 }
 
-static int open_error(struct rec *r, int err, const char *what)
+static int open_error(struct fol_recorder *r, int err, const char *what)
 {
 	int p = paranoid();
 
@@ -397,7 +382,7 @@ static int open_error(struct rec *r, int err, const char *what)
  * a failed exec. */
 #define UNTRACED (-1)
 
-static int start_corked(struct rec *r)
+static int start_corked(struct fol_recorder *r)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -455,9 +440,9 @@ static int start_corked(struct rec *r)
  * the file (exec made them before the events could see it: the stack, the zeroed bss),
  * then it is let go, with a stop at exit asked for. */
 static uint64_t now_ns(clockid_t clock);
-static void add_seed(struct rec *r, cJSON *synth, pid_t pid);
+static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid);
 
-static int exec_stop(struct rec *r)
+static int exec_stop(struct fol_recorder *r)
 {
 	cJSON *j;
 	int st, ret;
@@ -468,7 +453,6 @@ static int exec_stop(struct rec *r)
 		/* Not traced (ptrace refused), and already gone. */
 		r->res->wait_status = st;
 		r->child = 0;
-		child_pid = 0;
 		return 0;
 	}
 	j = cJSON_CreateObject();
@@ -486,13 +470,12 @@ static int exec_stop(struct rec *r)
 	return 0;
 }
 
-static int uncork(struct rec *r)
+static int uncork(struct fol_recorder *r)
 {
 	int msg[2], e = 0, untraced = 0;
 	size_t got = 0;
 	ssize_t n;
 
-	child_pid = r->child;
 	if (write(r->go_fd, "g", 1) != 1)
 		return -errno;
 	close(r->go_fd);
@@ -517,7 +500,6 @@ static int uncork(struct rec *r)
 		r->res->exec_errno = e;
 		waitpid(r->child, NULL, 0);
 		r->child = 0;
-		child_pid = 0;
 		return -e;
 	}
 	if (untraced) {
@@ -585,7 +567,7 @@ static int threads_of(pid_t pid, struct perf_thread_map **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-static int flush_chunk(struct rec *r)
+static int flush_chunk(struct fol_recorder *r)
 {
 	int ret = 0;
 
@@ -595,7 +577,7 @@ static int flush_chunk(struct rec *r)
 	return ret;
 }
 
-static int drain(struct rec *r)
+static int drain(struct fol_recorder *r)
 {
 	struct perf_mmap *map;
 	union perf_event *ev;
@@ -664,7 +646,7 @@ static uint64_t now_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
+static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t start_mono)
 {
 	struct utsname u;
 	cJSON *m = cJSON_CreateObject(), *cmd;
@@ -722,7 +704,7 @@ static int write_meta(struct rec *r, uint64_t start_real, uint64_t start_mono)
 	return ret;
 }
 
-static int write_events(struct rec *r)
+static int write_events(struct fol_recorder *r)
 {
 	int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
 	int ret = 0;
@@ -768,7 +750,7 @@ static int write_events(struct rec *r)
 	return ret;
 }
 
-static void open_counters(struct rec *r)
+static void open_counters(struct fol_recorder *r)
 {
 	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu();
 	char missing[256] = "";
@@ -801,7 +783,7 @@ static void open_counters(struct rec *r)
 	perf_cpu_map__put(any);
 }
 
-static int write_counters_pmu(struct rec *r)
+static int write_counters_pmu(struct fol_recorder *r)
 {
 	cJSON *arr = cJSON_CreateArray();
 	int ret;
@@ -845,7 +827,7 @@ static int write_counters_pmu(struct rec *r)
  * told from anonymous ones and threads have names. */
 /* The folios the attached process holds already, from its page tables: without them
  * every write-protect fault on memory older than the attach would have order "unknown". */
-static void add_seed(struct rec *r, cJSON *synth, pid_t pid)
+static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 {
 	struct fol_maps *fm;
 	uint64_t unaligned;
@@ -868,7 +850,7 @@ static void add_seed(struct rec *r, cJSON *synth, pid_t pid)
 	fol_maps_free(fm);
 }
 
-static int write_synth(struct rec *r, uint64_t now)
+static int write_synth(struct fol_recorder *r, uint64_t now)
 {
 	char path[64], line[4352], comm[64];
 	cJSON *j = cJSON_CreateObject(), *maps, *comms;
@@ -923,26 +905,32 @@ static int write_synth(struct rec *r, uint64_t now)
 	return ret;
 }
 
-static int write_phases(struct rec *r)
+/* The workload's phases (JSON lines it wrote to the phase file), whole: a file larger
+ * than a chunk is cut at its last full line, and the recording says so. */
+static int write_phases(struct fol_recorder *r)
 {
-	char buf[65536];
+	char *buf, *nl;
 	size_t n;
 	FILE *f;
 	int ret = 0;
 
-	if (!r->o->phase_file)
+	if (!r->o->phase_file || !(f = fopen(r->o->phase_file, "re")))
 		return 0;
-	f = fopen(r->o->phase_file, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), f);
+	buf = malloc(FOL_CHUNK_MAX);
+	n = buf ? fread(buf, 1, FOL_CHUNK_MAX, f) : 0;
+	if (n == FOL_CHUNK_MAX && fgetc(f) != EOF && (nl = memrchr(buf, '\n', n))) {
+		n = (size_t)(nl - buf) + 1;
+		fol_msgs_add(&r->res->warnings, "the workload wrote more phases than a chunk holds "
+				 "(%u MB): the rest left out", FOL_CHUNK_MAX >> 20);
+	}
 	fclose(f);
 	if (n)
 		ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_WORKLOAD, buf, n);
-	return ret;
+	free(buf);
+	return buf ? ret : -ENOMEM;
 }
 
-static int write_end(struct rec *r, uint64_t dur)
+static int write_end(struct fol_recorder *r, uint64_t dur)
 {
 	cJSON *e = cJSON_CreateObject();
 	int ret;
@@ -956,8 +944,8 @@ static int write_end(struct rec *r, uint64_t dur)
 		else if (WIFSIGNALED(st))
 			cJSON_AddNumberToObject(e, "exit_signal", WTERMSIG(st));
 	}
-	if (stop_signal)
-		cJSON_AddNumberToObject(e, "interrupted_by", stop_signal);
+	if (r->interrupted_by)
+		cJSON_AddNumberToObject(e, "interrupted_by", r->interrupted_by);
 	cJSON_AddNumberToObject(e, "records", (double)r->res->records);
 	cJSON_AddNumberToObject(e, "samples", (double)r->res->samples);
 	cJSON_AddNumberToObject(e, "lost", (double)r->res->lost);
@@ -983,42 +971,7 @@ static int write_end(struct rec *r, uint64_t dur)
 	return ret;
 }
 
-/* When the last perf event of a tracepoint is closed, the kernel waits for an RCU grace
- * period (tracepoint_synchronize_unregister(), ~36 ms per tracepoint in this VM: most of
- * perf record's 1.3 s tear-down). Hand the last references to a detached process, which
- * waits until this one has closed its own, then exits and pays that wait; the workload's
- * status comes back at once. The events are disabled by then. */
-static void defer_teardown(void)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return;
-	pid = fork();
-	if (pid == 0) {
-		char c;
-
-		if (fork() == 0) {
-			/* A name of its own, for ps and for benchmarks that wait for it. */
-			prctl(PR_SET_NAME, "foliostat-tdown");
-			close(p[1]);
-			signal(SIGINT, SIG_IGN);
-			signal(SIGHUP, SIG_IGN);
-			while (read(p[0], &c, 1) < 0 && errno == EINTR)
-				;
-		}
-		_exit(0);
-	}
-	close(p[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	/* The write end closes with this process's other descriptors (O_CLOEXEC keeps it
-	 * from the workload); dropped explicitly after the perf descriptors, in cleanup. */
-	deferred_fd = p[1];
-}
-
-static void cleanup(struct rec *r)
+static void cleanup(struct fol_recorder *r)
 {
 	if (r->go_fd >= 0)
 		close(r->go_fd);
@@ -1029,7 +982,6 @@ static void cleanup(struct rec *r)
 		kill(r->child, SIGKILL);
 		waitpid(r->child, NULL, 0);
 	}
-	child_pid = 0;
 	for (int i = 0; i < r->nr_counters; i++)
 		if (r->counters[i].evsel) {
 			perf_evsel__close(r->counters[i].evsel);
@@ -1049,23 +1001,11 @@ static void cleanup(struct rec *r)
 	perf_thread_map__put(r->threads);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
-	if (deferred_fd >= 0) {
-		close(deferred_fd);
-		deferred_fd = -1;
-	}
-}
-
-static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 /* The folio composition of pid's memory now (maps.h), as a MAPS chunk: what the run left
  * behind. Without the rights to read it, nothing (the warning of the seeding says why). */
-static int write_maps(struct rec *r, pid_t pid)
+static int write_maps(struct fol_recorder *r, pid_t pid)
 {
 	struct fol_maps *m;
 	cJSON *j;
@@ -1084,7 +1024,7 @@ static int write_maps(struct rec *r, pid_t pid)
 
 /* The traced workload stopped: at its exit (its memory still mapped: a last look), for a
  * signal (passed on), or in a group stop (left stopped, as it would be untraced). */
-static int traced_stop(struct rec *r, int st)
+static int traced_stop(struct fol_recorder *r, int st)
 {
 	siginfo_t si;
 	int sig = WSTOPSIG(st), ret = 0;
@@ -1099,241 +1039,242 @@ static int traced_stop(struct rec *r, int st)
 	return ret;
 }
 
-static int record_loop(struct rec *r, uint64_t start_mono)
+int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
 {
-	uint64_t deadline = r->o->duration > 0 ? start_mono + (uint64_t)(r->o->duration * 1e9) : 0;
-	int ret, fds_left = 1;
+	pid_t w = 0;
+	int ret, st;
 
-	for (;;) {
-		int st;
-
-		/* A thread that exits leaves its descriptors signalling POLLHUP for ever: they are
-		 * taken out of the poll set, or poll() would return at once and the loop spin.
-		 * With none left (every recorded thread exited) the loop sleeps instead. */
-		if (fds_left) {
-			if (perf_evlist__poll(r->evlist, 100) > 0)
-				fds_left = perf_evlist__filter_pollfd(r->evlist, POLLERR | POLLHUP);
-		} else {
-			poll(NULL, 0, 100);
-		}
-		ret = drain(r);
-		if (ret)
-			return ret;
-		if (r->child > 0) {
-			pid_t w = waitpid(r->child, &st, WNOHANG);
-
-			if (w == r->child && WIFSTOPPED(st)) {
-				if ((ret = traced_stop(r, st)))
-					return ret;
-			} else if (w == r->child) {
-				r->res->wait_status = st;
-				r->child = 0;
-				child_pid = 0;
-				break;
-			}
-		} else {
-			if (stop_signal || (deadline && now_ns(CLOCK_MONOTONIC) >= deadline))
-				break;
-			if (target_gone(r->o->pid))
-				break;
-		}
+	/* A thread that exits leaves its descriptors signalling POLLHUP for ever: they are
+	 * taken out of the poll set, or poll() would return at once and the loop spin. With
+	 * none left (every recorded thread exited) it sleeps instead. */
+	if (r->fds_left) {
+		if (perf_evlist__poll(r->evlist, timeout_ms) > 0)
+			r->fds_left = perf_evlist__filter_pollfd(r->evlist, POLLERR | POLLHUP);
+	} else {
+		poll(NULL, 0, timeout_ms);
 	}
-	/* Attached: the process lives on; what the run leaves in its page tables now. */
-	if (!r->o->argv && !target_gone(r->o->pid) && (ret = write_maps(r, r->o->pid)))
-		return ret;
-	perf_evlist__disable(r->evlist);
-	return drain(r);
+	ret = drain(r);
+	if (ret)
+		return fail(r, ret, "cannot write the recording: %s", strerror(-ret));
+	if (!r->o->argv)
+		return target_gone(r->o->pid) ? 0 : 1;
+	if (r->child <= 0 || (w = waitpid(r->child, &st, WNOHANG)) != r->child)
+		return r->child > 0 && w == 0 ? 1 : 0;
+	if (WIFSTOPPED(st)) {
+		ret = traced_stop(r, st);
+		return ret ? fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 1;
+	}
+	r->res->wait_status = st;
+	r->child = 0;
+	return 0;
 }
 
-int fol_record(const struct fol_record_opts *o, struct fol_record_result *res)
+int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 {
-	struct rec r = { .o = o, .res = res, .go_fd = -1, .err_fd = -1 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup, old_chld;
-	struct sigaction sa_chld = { .sa_handler = on_child };
-	uint64_t start_real, start_mono;
-	cJSON *before = NULL, *after;
+	struct fol_recorder *r = calloc(1, sizeof(*r));
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	res->wait_status = -1;
-	stop_signal = 0;
-	libperf_init(libperf_quiet);
+	*rp = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->o = o;
+	r->res = &r->result;
+	r->res->wait_status = -1;
+	r->go_fd = r->err_fd = -1;
+	r->fds_left = 1;
+	*rp = r;
 	if (o->mmap_pages <= 0 || o->mmap_pages > FOL_RECORD_MAX_PAGES ||
 	    (o->mmap_pages & (o->mmap_pages - 1)))
-		return fail(&r, -EINVAL, "mmap pages must be a power of two up to %d, not %d",
+		return fail(r, -EINVAL, "mmap pages must be a power of two up to %d, not %d",
 			    FOL_RECORD_MAX_PAGES, o->mmap_pages);
-	r.evlist = perf_evlist__new();
-	r.chunk = malloc(CHUNK_FLUSH + 65536);
-	r.cpus = perf_cpu_map__new_online_cpus();
-	if (!r.evlist || !r.chunk || !r.cpus) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	r->evlist = perf_evlist__new();
+	r->chunk = malloc(CHUNK_FLUSH + 65536);
+	r->cpus = perf_cpu_map__new_online_cpus();
+	if (!r->evlist || !r->chunk || !r->cpus)
+		return fail(r, -ENOMEM, "out of memory");
 	if (o->kprobes) {
 		char err[256];
 
-		if (fol_kprobes_create(&r.kp, err, sizeof(err)))
-			fol_msgs_add(&res->warnings, "%s: recorded without kprobes", err);
+		if (fol_kprobes_create(&r->kp, err, sizeof(err)))
+			fol_msgs_add(&r->res->warnings, "%s: recorded without kprobes", err);
 	}
-	ret = setup_events(&r);
-	if (ret)
-		goto out;
-	if (o->writer)
-		r.w = o->writer, ret = 0;
-	else
-		ret = o->sink ? fol_writer_open_sink(&r.w, o->sink, o->sink_ctx)
-			      : fol_writer_open(&r.w, o->output);
-	if (ret) {
-		char msg[sizeof(res->error)];
+	ret = setup_events(r);
+	return ret;
+}
 
-		fail(&r, ret, "%s", fol_writer_strerror(ret, o->output, msg, sizeof(msg)));
-		goto out;
+/* The workload forked and waiting, or the attach target's threads: the thread map. */
+static int open_target(struct fol_recorder *r)
+{
+	int ret;
+
+	if (r->o->argv) {
+		ret = start_corked(r);
+		if (ret)
+			return fail(r, ret, "cannot start the workload: %s", strerror(-ret));
+		r->threads = perf_thread_map__new_array(1, &r->child);
+		return r->threads ? 0 : fail(r, -ENOMEM, "out of memory");
 	}
-	if (o->argv) {
-		ret = start_corked(&r);
-		if (ret) {
-			fail(&r, ret, "cannot start the workload: %s", strerror(-ret));
-			goto out_file;
-		}
-		r.threads = perf_thread_map__new_array(1, &r.child);
-		ret = r.threads ? 0 : -ENOMEM;
-	} else {
-		ret = threads_of(o->pid, &r.threads);
-		if (ret) {
-			fail(&r, ret, "cannot attach to pid %d: %s", o->pid,
-			     ret == -ENOENT ? "no such process"
-			     : ret == -ESRCH ? "it has exited (a zombie: its parent has not reaped it)"
-					     : strerror(-ret));
-			goto out_file;
-		}
-	}
+	ret = threads_of(r->o->pid, &r->threads);
 	if (ret)
-		goto out_file;
-	perf_evlist__set_maps(r.evlist, r.cpus, r.threads);
-	ret = perf_evlist__open(r.evlist);
+		fail(r, ret, "cannot attach to pid %d: %s", r->o->pid,
+		     ret == -ENOENT ? "no such process"
+		     : ret == -ESRCH ? "it has exited (a zombie: its parent has not reaped it)"
+				     : strerror(-ret));
+	return ret;
+}
+
+static int open_events(struct fol_recorder *r)
+{
+	int ret;
+
+	perf_evlist__set_maps(r->evlist, r->cpus, r->threads);
+	ret = perf_evlist__open(r->evlist);
 	if (ret == -EINVAL) {
 		/* A kernel before 6.0 has no PERF_FORMAT_LOST: open without it. */
 		struct perf_evsel *ev;
 
-		r.no_format_lost = 1;
-		perf_evlist__for_each_evsel(r.evlist, ev)
+		r->no_format_lost = 1;
+		perf_evlist__for_each_evsel(r->evlist, ev)
 			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		ret = perf_evlist__open(r.evlist);
+		ret = perf_evlist__open(r->evlist);
 	}
-	if (ret) {
-		open_error(&r, ret, "the perf events");
-		goto out_file;
-	}
-	ret = perf_evlist__mmap(r.evlist, o->mmap_pages);
-	if (ret) {
-		fail(&r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
-			      "or raise /proc/sys/kernel/perf_event_mlock_kb", o->mmap_pages, strerror(-ret));
-		goto out_file;
-	}
-	start_real = now_ns(CLOCK_REALTIME);
-	start_mono = now_ns(CLOCK_MONOTONIC);
-	ret = write_meta(&r, start_real, start_mono);
+	if (ret)
+		return open_error(r, ret, "the perf events");
+	ret = perf_evlist__mmap(r->evlist, r->o->mmap_pages);
+	if (ret)
+		return fail(r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
+				    "or raise /proc/sys/kernel/perf_event_mlock_kb",
+			    r->o->mmap_pages, strerror(-ret));
+	return 0;
+}
+
+int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
+{
+	cJSON *before;
+	int ret;
+
+	r->w = w;
+	ret = open_target(r);
 	if (!ret)
-		ret = write_events(&r);
-	if (!ret && !o->argv)
-		ret = write_synth(&r, start_mono);
+		ret = open_events(r);
+	if (ret)
+		return ret;
+	r->start_real = now_ns(CLOCK_REALTIME);
+	r->start_mono = now_ns(CLOCK_MONOTONIC);
+	ret = write_meta(r, r->start_real, r->start_mono);
+	if (!ret)
+		ret = write_events(r);
+	if (!ret && !r->o->argv)
+		ret = write_synth(r, r->start_mono);
 	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
 	 * which counters are supported. */
-	open_counters(&r);
+	open_counters(r);
 	before = fol_counters_snapshot("");
 	if (!ret && before)
-		ret = fol_writer_chunk_json(r.w, FOL_CHUNK_COUNTERS, before);
+		ret = fol_writer_chunk_json(w, FOL_CHUNK_COUNTERS, before);
+	cJSON_Delete(before);
 	if (!ret)
-		ret = fol_writer_flush(r.w);
-	if (ret) {
-		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
-		goto out_file;
+		ret = fol_writer_flush(w);
+	return ret ? fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 0;
+}
+
+int fol_recorder_start(struct fol_recorder *r)
+{
+	int ret;
+
+	if (r->o->mthp) {
+		ret = fol_mthp_apply(r->o->mthp);
+		if (ret)
+			return fail(r, ret, "cannot set the THP policy (%s): %s",
+				    r->o->mthp_spec ? r->o->mthp_spec : "",
+				    ret == -EACCES || ret == -EPERM ? "run as root" : strerror(-ret));
+		r->mthp_applied = 1;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	sigemptyset(&sa_chld.sa_mask);
-	sigaction(SIGCHLD, &sa_chld, &old_chld);
-	if (o->mthp && (ret = fol_mthp_apply(o->mthp))) {
-		fail(&r, ret, "cannot set the THP policy (%s): %s", o->mthp_spec ? o->mthp_spec : "",
-		     ret == -EACCES || ret == -EPERM ? "run as root" : strerror(-ret));
-		goto out_sig;
-	}
-	if (o->argv) {
-		ret = uncork(&r);
-		if (ret) {
-			fail(&r, ret, "cannot execute '%s': %s", o->argv[0], strerror(-ret));
-			goto out_sig;
-		}
+	if (r->o->argv) {
+		ret = uncork(r);
+		if (ret)
+			return fail(r, ret, "cannot execute '%s': %s", r->o->argv[0], strerror(-ret));
 	} else {
-		perf_evlist__enable(r.evlist);
+		perf_evlist__enable(r->evlist);
 	}
 	/* The workload runs: from here on the file is the recording, and whatever was at
 	 * the output path makes way for it. */
-	ret = fol_writer_commit(r.w);
+	ret = fol_writer_commit(r->w);
 	if (ret) {
-		char msg[sizeof(res->error)];
-
-		fail(&r, ret, "%s", fol_writer_strerror(ret, o->output, msg, sizeof(msg)));
-		perf_evlist__disable(r.evlist);
-		if (r.child > 0) {
-			kill(r.child, SIGKILL);
-			waitpid(r.child, &res->wait_status, 0);
-			r.child = 0;
-			child_pid = 0;
+		perf_evlist__disable(r->evlist);
+		if (r->child > 0) {
+			kill(r->child, SIGKILL);
+			waitpid(r->child, &r->res->wait_status, 0);
+			r->child = 0;
 		}
-		goto out_sig;
 	}
-	ret = record_loop(&r, start_mono);
-	res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - start_mono) / 1e9;
-	if (!ret)
-		ret = write_counters_pmu(&r);
-	after = fol_counters_snapshot("");
-	if (o->mthp)
-		fol_mthp_restore(o->mthp);
-	if (!ret && after) {
-		ret = fol_writer_chunk_json(r.w, FOL_CHUNK_COUNTERS, after);
-	}
-	cJSON_Delete(after);
-	if (!ret)
-		ret = write_phases(&r);
-	if (!ret)
-		ret = write_end(&r, now_ns(CLOCK_MONOTONIC) - start_mono);
-	/* A writer shared by several runs is closed later: this run is on disk now. */
-	if (!ret && o->writer)
-		ret = fol_writer_flush(r.w);
-	if (ret)
-		fail(&r, ret, "cannot write %s: %s", o->output, strerror(-ret));
-out_sig:
-	if (o->mthp)
-		fol_mthp_restore(o->mthp);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
-out_file:
-	res->bytes = r.w ? fol_writer_bytes(r.w) : 0;
-	if (r.w && !o->writer) {
-		int cret = fol_writer_close(r.w);
-
-		if (!ret && cret)
-			ret = fail(&r, cret, "cannot write %s: %s", o->output, strerror(-cret));
-	}
-out:
-	cJSON_Delete(before);
-	/* A kprobe event cannot be removed while a perf event uses it: tear down here. */
-	if (r.evlist && r.nr_ev > 1 && !r.kp.n)
-		defer_teardown();
-	cleanup(&r);
-	if (r.kp.n && fol_kprobes_destroy(&r.kp))
-		fol_msgs_add(&res->warnings, "could not remove the kprobe events of this run: "
-			     "remove them with: echo '-:%s' >> /sys/kernel/tracing/kprobe_events",
-			     FOL_KPROBE_SYSTEM "/wp_*");
 	return ret;
 }
 
-void fol_record_result_free(struct fol_record_result *res)
+static void restore_mthp(struct fol_recorder *r)
 {
-	fol_msgs_free(&res->warnings);
+	if (r->mthp_applied)
+		fol_mthp_restore(r->o->mthp);
+	r->mthp_applied = 0;
+}
+
+int fol_recorder_stop(struct fol_recorder *r, int signal)
+{
+	cJSON *after;
+	int ret = 0;
+
+	r->interrupted_by = signal;
+	/* Attached: the process lives on; what the run leaves in its page tables now. */
+	if (!r->o->argv && !target_gone(r->o->pid))
+		ret = write_maps(r, r->o->pid);
+	perf_evlist__disable(r->evlist);
+	if (!ret)
+		ret = drain(r);
+	r->res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - r->start_mono) / 1e9;
+	if (!ret)
+		ret = write_counters_pmu(r);
+	after = fol_counters_snapshot("");
+	restore_mthp(r);
+	if (!ret && after)
+		ret = fol_writer_chunk_json(r->w, FOL_CHUNK_COUNTERS, after);
+	cJSON_Delete(after);
+	if (!ret)
+		ret = write_phases(r);
+	if (!ret)
+		ret = write_end(r, now_ns(CLOCK_MONOTONIC) - r->start_mono);
+	/* A writer shared by several runs stays open: this run is on disk now. */
+	if (!ret)
+		ret = fol_writer_flush(r->w);
+	return ret ? fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 0;
+}
+
+pid_t fol_recorder_pid(const struct fol_recorder *r)
+{
+	return r->child;
+}
+
+int fol_recorder_has_kprobes(const struct fol_recorder *r)
+{
+	return r->kp.n > 0;
+}
+
+const struct fol_record_result *fol_recorder_result(const struct fol_recorder *r)
+{
+	return r->res;
+}
+
+int fol_recorder_delete(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	if (!r)
+		return 0;
+	restore_mthp(r);
+	cleanup(r);
+	/* A kprobe event cannot be removed while a perf event uses it: after cleanup. */
+	if (r->kp.n && fol_kprobes_destroy(&r->kp))
+		ret = -EBUSY;
+	fol_msgs_free(&r->res->warnings);
+	free(r);
+	return ret;
 }

@@ -11,35 +11,26 @@
 #include "mthp.h"
 
 struct fol_record_opts {
-	const char *output;
 	char *const *argv;	 /* workload to start; NULL with pid */
 	pid_t pid;		 /* attach to this process (all its threads) */
-	double duration;	 /* with pid: seconds, 0 = until SIGINT/SIGTERM */
 	const char *const *events; /* -e names; NULL: the default set */
 	int nr_events;
 	int mmap_pages;		 /* per CPU ring buffer, pages (power of two) */
 	/* Set before the workload starts, e.g. FOLIOSTAT_PHASES for built-in workloads;
 	 * whatever the workload writes to that file ends up in a WORKLOAD chunk. */
 	const char *phase_file;
-	/* THP/mTHP policy for the run (NULL: leave it): set once the signal handlers are in
-	 * place, put back before fol_record returns, whatever ended the run. */
+	/* THP/mTHP policy for the run (NULL: leave it): set by fol_recorder_start, put back
+	 * by fol_recorder_stop or fol_recorder_delete, whatever ended the run. */
 	struct fol_mthp *mthp;
 	const char *mthp_spec;	/* as given, for the file's metadata */
-	/* Add foliostat's own kprobe events (kprobe.h) where the kernel has them: created
-	 * before the run, removed after it on every exit path but SIGKILL. */
+	/* Add foliostat's own kprobe events (kprobe.h) where the kernel has them: created by
+	 * fol_recorder_new, removed by fol_recorder_delete. */
 	int kprobes;
 	/* How fault time is measured: FOL_METHOD_AUTO takes exact where the page fault
 	 * tracepoints exist, else sampled (a cpu-clock sampler every clock_period_ns with
 	 * kernel call chains). */
 	int method;
 	uint64_t clock_period_ns;
-	/* No file: every chunk goes here as it is recorded (output is then only a name for
-	 * messages). */
-	fol_chunk_sink sink;
-	void *sink_ctx;
-	/* A writer the caller opened and closes (a recording of several runs): this run's
-	 * chunks are added to it. Takes the place of output and sink. */
-	struct fol_writer *writer;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
@@ -56,7 +47,6 @@ struct fol_record_result {
 	uint64_t records;	/* perf records written */
 	uint64_t samples;
 	uint64_t lost;		/* samples the kernel dropped (PERF_RECORD_LOST) */
-	uint64_t bytes;		/* file size */
 	double seconds;
 	struct fol_msgs warnings; /* skipped events, unsupported counters */
 	char error[512];	/* what failed and what to do, when the call fails */
@@ -72,9 +62,38 @@ extern const char *const fol_counting_events[];	/* PMU and software, counted */
 struct perf_event_attr;
 int fol_record_named_attr(const char *name, struct perf_event_attr *attr);
 
-/* 0 when the recording was written; the workload's own status is in the result.
- * Negative: nothing useful was recorded, error[] says why. */
-int fol_record(const struct fol_record_opts *o, struct fol_record_result *res);
-void fol_record_result_free(struct fol_record_result *res);
+/* The recorder, as perf_evlist: made, opened, started, polled, stopped, deleted. It
+ * never installs signal handlers or changes process-wide state: the caller keeps the
+ * policy (what a signal does, when to stop an attached recording, how the tear-down is
+ * paid for). Functions return 0 or a negative errno; the result's error says what failed
+ * and what to do. */
+struct fol_recorder;
+
+/* Check the options and make the events (the default set or o->events; kprobes). o must
+ * outlive the recorder. On failure *r is still made, for its result: delete it. */
+int fol_recorder_new(struct fol_recorder **r, const struct fol_record_opts *o);
+/* Start the workload corked (forked, waiting: nothing it does escapes the recording) or
+ * find the attach target's threads, open and map the events, write the header chunks
+ * (metadata, event descriptions, counters before) to w, which stays the caller's. */
+int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w);
+/* Set the THP policy, let the workload exec (or enable the events on the attached
+ * process), and commit the writer (fol_writer_commit): the run has begun. */
+int fol_recorder_start(struct fol_recorder *r);
+/* Wait up to timeout_ms for data, drain the ring buffers into the writer, look at the
+ * workload: 1 while it runs, 0 when it has exited (or the attached process is gone),
+ * negative on error. */
+int fol_recorder_poll(struct fol_recorder *r, int timeout_ms);
+/* End the run: a last drain, counters after, phases, the end chunk (signal: the one that
+ * ended the run, 0 for none), the THP policy put back, the writer flushed. */
+int fol_recorder_stop(struct fol_recorder *r, int signal);
+/* The workload's pid while it runs (0 when attached or ended): for passing signals on. */
+pid_t fol_recorder_pid(const struct fol_recorder *r);
+/* Whether kprobe events are in use: their perf events must be closed before the kprobes
+ * are removed, so the tear-down cannot be left to another process. */
+int fol_recorder_has_kprobes(const struct fol_recorder *r);
+const struct fol_record_result *fol_recorder_result(const struct fol_recorder *r);
+/* Close everything (a still corked workload is killed), put the THP policy back.
+ * -EBUSY when foliostat's kprobe events could not be removed. */
+int fol_recorder_delete(struct fol_recorder *r);
 
 #endif

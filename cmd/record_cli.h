@@ -1,0 +1,55 @@
+/* What record, stat and their experiments share (cmd-internal): the options that say
+ * what to record, a recorded run with the process policy around it (signals, the
+ * tear-down), and -r/--sweep. */
+#ifndef FOL_CMD_RECORD_CLI_H
+#define FOL_CMD_RECORD_CLI_H
+
+#include <limits.h>
+
+#include "file.h"
+#include "mthp.h"
+#include "record.h"
+
+#define FOL_REPEAT_MAX 1000
+#define FOL_SWEEP_MAX 32
+
+struct rec_cli {
+	struct fol_record_opts o;
+	const char *output;	/* record: the file; stat: "the report", for messages */
+	double duration;	/* with -p: seconds, 0 = until a signal */
+	const char **events;
+	int nevents;
+	int quiet;
+	int json;		/* stat only */
+	struct fol_mthp mthp;
+	char self[PATH_MAX];
+	char *builtin[4];
+	int repeat;		/* -r: runs of each configuration; 0 when not given */
+	int bare_runs;		/* untraced runs of each configuration; -1: the default */
+	char *sweep_copy;	/* --sweep KEY=V1,V2: KEY and the values point into it */
+	const char *sweep_key;
+	const char *sweep_val[FOL_SWEEP_MAX];
+	int nsweep;
+	int is_builtin;		/* the command is a built-in workload (foliostat __workload) */
+};
+
+/* 0 to go on, -1 when --help was printed (exit 0), else the exit status. */
+int rec_parse(int argc, char **argv, struct rec_cli *c, int stat);
+void rec_cli_free(struct rec_cli *c);
+/* -r, --sweep or --bare-runs: an experiment of several runs. */
+int rec_several(const struct rec_cli *c);
+
+/* The command's signal policy, for the whole command (a run, or an experiment's runs):
+ * the first SIGINT, SIGTERM or SIGHUP is kept and passed on to the workload running;
+ * SIGCHLD only interrupts the poll, so that the workload's end is seen at once. */
+void rec_signals_install(void);
+void rec_signals_restore(void);
+int rec_signal(void);
+
+/* One recorded run into w: 0 (and *status, the workload's exit as foliostat's) or the
+ * recording's error (said). */
+int record_one(struct rec_cli *c, struct fol_writer *w, int *status);
+/* -r and --sweep, every run into w. */
+int experiment(struct rec_cli *c, struct fol_writer *w, int *status);
+
+#endif
