@@ -26,7 +26,8 @@ static const struct cmd cmds[] = {
 	{ "maps", cmd_maps, "folio composition of a live process (pagemap, kpageflags)" },
 	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
 	{ "workloads", cmd_workloads, "list the built-in workloads" },
-	/* Internal: how record runs a built-in workload under exec (enable_on_exec). */
+	{ "workload", cmd_workload, "run a built-in workload alone (record -w NAME records one)" },
+	/* The spelling of recordings made before "workload" was public. */
 	{ "__workload", cmd_workload, NULL },
 };
 

@@ -24,6 +24,7 @@
 #include "report.h"
 #include "runs.h"
 #include "util.h"
+#include "workload.h"
 
 /* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
 #define FOL_DURATION_MAX (30.0 * 24 * 3600)
@@ -37,6 +38,7 @@ static void usage(FILE *f, int stat)
 	if (stat)
 		fprintf(f,
 			"usage: foliostat stat [options] [-- command [args]]\n"
+			"       foliostat stat [options] -w WORKLOAD [-- workload options]\n"
 			"\n"
 			"Record a workload (the built-in fork-reuse when no command is given) and\n"
 			"report it in one go, like perf stat: the text report on stderr, or JSON on\n"
@@ -47,6 +49,7 @@ static void usage(FILE *f, int stat)
 	else
 		fprintf(f,
 			"usage: foliostat record [options] [-- command [args]]\n"
+			"       foliostat record [options] -w WORKLOAD [-- workload options]\n"
 			"       foliostat record [options] -p PID [--duration SECONDS]\n"
 			"\n"
 			"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
@@ -56,6 +59,8 @@ static void usage(FILE *f, int stat)
 			"                         recording is kept as FILE.old; only recordings, devices\n"
 			"                         and FIFOs are written, never a file through a link)\n");
 	fprintf(f,
+		"  -w, --workload NAME    a built-in workload (foliostat workloads lists them, with\n"
+		"                         their options, given after --): e.g. -w cow -- --size 64M\n"
 		"  -e, --event EVENT      record EVENT instead of the default set; repeatable.\n"
 		"                         A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
 		"                         minor-faults, major-faults, page-faults, cpu-clock\n"
@@ -166,6 +171,34 @@ static int check_experiment(struct rec_cli *c)
 	return 0;
 }
 
+/* A built-in workload as the command: this binary, "workload", its name (-w, or
+ * fork-reuse) and the options after --. 0, or the exit status. */
+static int builtin_argv(struct rec_cli *c, int nargs, char **args)
+{
+	const char *name = c->workload ? c->workload : "fork-reuse";
+	ssize_t n = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
+	int known = 0;
+
+	for (int i = 0; fol_workloads[i].name; i++)
+		known |= !strcmp(fol_workloads[i].name, name);
+	if (!known)
+		return usage_error("-w %s: no such built-in workload (foliostat workloads lists them)",
+				   name);
+	if (n < 0)
+		return error("cannot find its own binary for the built-in workload: %s",
+			     strerror(errno));
+	c->self[n] = '\0';
+	c->builtin = calloc((size_t)nargs + 4, sizeof(*c->builtin));
+	if (!c->builtin)
+		return error("out of memory");
+	c->builtin[0] = c->self;
+	c->builtin[1] = "workload";
+	c->builtin[2] = (char *)name;
+	memcpy(c->builtin + 3, args, (size_t)nargs * sizeof(*args));
+	c->o.argv = c->builtin;
+	return 0;
+}
+
 /* libperf's own messages: foliostat says what failed itself. */
 static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
 {
@@ -190,6 +223,7 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 		{ "kprobes", no_argument, NULL, O_KPROBES },
 		{ "latency-method", required_argument, NULL, O_METHOD },
 		{ "sample-period", required_argument, NULL, O_PERIOD },
+		{ "workload", required_argument, NULL, 'w' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "bare-runs", required_argument, NULL, O_BARE },
 		{ "sweep", required_argument, NULL, O_SWEEP },
@@ -202,8 +236,11 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	c->output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:qh" : "+o:e:m:p:r:qh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:w:qh" : "+o:e:m:p:r:w:qh", opts, NULL)) != -1) {
 		switch (ch) {
+		case 'w':
+			c->workload = optarg;
+			break;
 		case 'r':
 			ret = parse_int(optarg, 1, FOL_REPEAT_MAX, &c->repeat);
 			if (ret) {
@@ -308,32 +345,20 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 			return EXIT_USAGE;
 		}
 	}
-	if (c->o.pid && optind < argc) {
+	if (c->o.pid && (optind < argc || c->workload))
 		return usage_error("give either -p PID or a command, not both");
-	}
-	if (c->duration > 0 && !c->o.pid) {
+	if (c->duration > 0 && !c->o.pid)
 		return usage_error("--duration goes with -p; a command runs to its end");
-	}
 	c->o.events = c->events;
 	c->o.nr_events = c->nevents;
 	if (!c->o.pid) {
-		if (optind < argc) {
+		ret = c->workload || optind >= argc ? builtin_argv(c, argc - optind, argv + optind) : 0;
+		if (ret)
+			return ret;
+		if (!c->o.argv)
 			c->o.argv = argv + optind;
-		} else {
-			ssize_t n = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
-
-			if (n < 0) {
-				return error("cannot find its own binary for the built-in "
-						    "workload: %s", strerror(errno));
-			}
-			c->self[n] = '\0';
-			c->builtin[0] = c->self;
-			c->builtin[1] = "__workload";
-			c->builtin[2] = "fork-reuse";
-			c->builtin[3] = NULL;
-			c->o.argv = c->builtin;
-		}
-		c->is_builtin = c->o.argv[0] && c->o.argv[1] && !strcmp(c->o.argv[1], "__workload");
+		c->is_builtin = c->o.argv[0] && c->o.argv[1] &&
+				(!strcmp(c->o.argv[1], "workload") || !strcmp(c->o.argv[1], "__workload"));
 	}
 	return check_experiment(c);
 }
@@ -347,6 +372,7 @@ void rec_cli_free(struct rec_cli *c)
 {
 	free(c->events);
 	free(c->sweep_copy);
+	free(c->builtin);
 }
 
 static volatile sig_atomic_t got_signal;

@@ -22,15 +22,16 @@ struct rec_cli {
 	int quiet;
 	int json;		/* stat only */
 	struct fol_mthp mthp;
+	const char *workload;	/* -w NAME */
 	char self[PATH_MAX];
-	char *builtin[4];
+	char **builtin;		/* the built-in workload's command line */
 	int repeat;		/* -r: runs of each configuration; 0 when not given */
 	int bare_runs;		/* untraced runs of each configuration; -1: the default */
 	char *sweep_copy;	/* --sweep KEY=V1,V2: KEY and the values point into it */
 	const char *sweep_key;
 	const char *sweep_val[FOL_SWEEP_MAX];
 	int nsweep;
-	int is_builtin;		/* the command is a built-in workload (foliostat __workload) */
+	int is_builtin;		/* the command is a built-in workload (foliostat workload) */
 };
 
 /* 0 to go on, -1 when --help was printed (exit 0), else the exit status. */

@@ -23,7 +23,7 @@ static int parse_size(const char *arg, uint64_t min, size_t *out)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: foliostat record [record options] -- foliostat __workload NAME [options]\n"
+		"usage: foliostat record [record options] -- foliostat workload NAME [options]\n"
 		"\n"
 		"  -s, --size SIZE        region size (default 256M)\n"
 		"  -P, --policy POLICY    pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"

@@ -43,7 +43,7 @@ static const char *test_name(enum fol_cmp_test t)
 static void side_header(const struct fol_side *s, const char *role, FILE *f)
 {
 	const struct fol_report *r = s->n ? s->runs[0] : NULL;
-	const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL, *c;
+	const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL;
 	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
 	char esc[512];
 
@@ -56,11 +56,7 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 	}
 	fprintf(f, "%d run%s, kernel %s\n", s->n, s->n == 1 ? "" : "s",
 		kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
-	fprintf(f, "#       ");
-	cJSON_ArrayForEach(c, cmd)
-		if (cJSON_IsString(c))
-			fprintf(f, "%s%s", c == cmd->child ? "" : " ", fol_escape(c->valuestring, esc, sizeof(esc)));
-	fputc('\n', f);
+	fprintf(f, "#       %s\n", fol_command_text(cmd, esc, sizeof(esc)));
 }
 
 static void test_legend(const struct fol_cmp *c, FILE *f)

@@ -655,19 +655,40 @@ static void print_seeded(const struct fol_report *r, FILE *f)
 	fputc('\n', f);
 }
 
+const char *fol_command_text(const cJSON *command, char *buf, size_t len)
+{
+	const cJSON *c, *first = command ? command->child : NULL;
+	const char *w = first && first->next ? cJSON_GetStringValue(first->next) : NULL;
+	/* A built-in workload's foliostat is this program, wherever it was installed. */
+	int builtin = w && (!strcmp(w, "workload") || !strcmp(w, "__workload"));
+	char esc[1024];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(c, command)
+	{
+		const char *a = cJSON_GetStringValue(c);
+
+		if (!a)
+			continue;
+		if (c == first && builtin && strrchr(a, '/'))
+			a = strrchr(a, '/') + 1;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 fol_escape(a, esc, sizeof(esc)));
+	}
+	return buf;
+}
+
 static void print_header(const struct fol_report *r, FILE *f)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
 	char b1[32], b2[32], esc[1024];
 	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
 	uint64_t total = 0;
 
-	fprintf(f, "# command:  ");
-	cJSON_ArrayForEach(c, cmd)
-		fprintf(f, "%s%s", c == cmd->child ? "" : " ",
-			fol_escape(c->valuestring, esc, sizeof(esc)));
-	if (!cJSON_GetArraySize(cmd))
-		fprintf(f, "(attached)");
+	fprintf(f, "# command:  %s", cJSON_GetArraySize(cmd) ? fol_command_text(cmd, esc, sizeof(esc))
+							  : "(attached)");
 	fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
 	fprintf(f, "# kernel:   %s, ", fol_escape(str(r->meta, "kernel") ?: "?", esc, sizeof(esc)));
 	fprintf(f, "%s, %.0f CPUs, %s pages, PMD %s\n",

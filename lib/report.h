@@ -52,6 +52,10 @@ extern const char *const fol_report_vmstat[];
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
 void fol_report_text(const struct fol_report *r, FILE *f);
 
+/* A recorded command line as text, escaped (escape.h); a built-in workload's program
+ * as "foliostat", not where it was installed. */
+const char *fol_command_text(const cJSON *command, char *buf, size_t len);
+
 /* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */
 void fol_fmt_set_ascii(int ascii);
 /* Human units: "12.3 µs". */

@@ -18,7 +18,7 @@ cp "$F" "$T/fw"
 EVENTS=(exceptions:page_fault_user exceptions:page_fault_kernel kmem:mm_page_alloc kmem:rss_stat minor-faults major-faults)
 FEV=() PEV=()
 for e in "${EVENTS[@]}"; do FEV+=(-e "$e"); PEV+=(-e "$e"); done
-WL=("$T/fw" __workload fork-reuse --size "$SIZE")
+WL=("$T/fw" workload fork-reuse --size "$SIZE")
 
 now() { date +%s%N; }
 # foliostat hands the kernel's tracepoint tear-down to a detached process (see
@@ -62,9 +62,9 @@ overhead() { # NAME WORKLOAD...
 }
 if [ -n "$old64" ]; then
 	echo always >"$THP/hugepages-64kB/enabled"
-	overhead record_64k_128M "$T/fw" __workload fork-reuse --size 128M --policy mthp
-	overhead record_64k_256M "$T/fw" __workload fork-reuse --size 256M --policy mthp
-	overhead record_64k_256M_4threads "$T/fw" __workload fork-reuse --size 256M --policy mthp --threads 4
+	overhead record_64k_128M "$T/fw" workload fork-reuse --size 128M --policy mthp
+	overhead record_64k_256M "$T/fw" workload fork-reuse --size 256M --policy mthp
+	overhead record_64k_256M_4threads "$T/fw" workload fork-reuse --size 256M --policy mthp --threads 4
 	echo "$old64" >"$THP/hugepages-64kB/enabled"
 fi
 overhead record_ptethp_256M "${WL[@]}"
@@ -120,9 +120,9 @@ echo "report.peak_rss_kb.foliostat $mf"
 echo "report.peak_rss_kb.perf_script $mp"
 
 # The same at 4x the events (1G), where start-up costs weigh less.
-"$F" record -q "${FEV[@]}" -o "$T/fb.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+"$F" record -q "${FEV[@]}" -o "$T/fb.data" -- "$T/fw" workload fork-reuse --size 1G 2>/dev/null
 settle
-perf record -q -c 1 -d "${PEV[@]}" -o "$T/pb.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+perf record -q -c 1 -d "${PEV[@]}" -o "$T/pb.data" -- "$T/fw" workload fork-reuse --size 1G 2>/dev/null
 : >"$T/rf"; : >"$T/rp"
 for i in $(seq "$RUNS"); do
 	t0=$(now); "$F" report --json -i "$T/fb.data" >/dev/null; t1=$(now); echo $((t1 - t0)) >>"$T/rf"
@@ -138,9 +138,9 @@ echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 # Memory against recording length: a recording 8x longer must not need 8x the memory.
 {
 # PTE-mapped 2M THP: 8x the faults of the same kind on 8x the (few) folios.
-"$F" record -q -o "$T/s.data" -- "$T/fw" __workload fork-reuse --size 128M 2>/dev/null
+"$F" record -q -o "$T/s.data" -- "$T/fw" workload fork-reuse --size 128M 2>/dev/null
 settle
-"$F" record -q -o "$T/l.data" -- "$T/fw" __workload fork-reuse --size 1G 2>/dev/null
+"$F" record -q -o "$T/l.data" -- "$T/fw" workload fork-reuse --size 1G 2>/dev/null
 settle
 /usr/bin/time -f "%M" -o "$T/ms" "$F" report --json -i "$T/s.data" >/dev/null
 /usr/bin/time -f "%M" -o "$T/ml" "$F" report --json -i "$T/l.data" >/dev/null

@@ -54,23 +54,23 @@ foliostat check >check.txt 2>&1
 echo "@@CHECK-BEGIN"; cat check.txt; echo "@@CHECK-END"
 echo madvise >$THP/enabled 2>/dev/null
 if [ -e $THP/hugepages-64kB/enabled ]; then
-	foliostat record -q -o m.data --mthp 64K=always -- fw __workload fork-reuse --size 32M --policy mthp
+	foliostat record -q -o m.data --mthp 64K=always -- fw workload fork-reuse --size 32M --policy mthp
 else
-	foliostat record -q -o m.data -- fw __workload fork-reuse --size 32M --policy pte-thp
+	foliostat record -q -o m.data -- fw workload fork-reuse --size 32M --policy pte-thp
 fi
 echo "@@RECORD-RC $?"
 echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
 # Three runs of a small fork-reuse, brought out (base64 on the console) to be compared on
 # the host with the host kernel's: foliostat compare across kernels.
 if [ -e $THP/hugepages-64kB/enabled ]; then
-	foliostat record -q -r 3 --bare-runs 0 -o r.data --mthp 64K=always -- fw __workload fork-reuse --size 4M --policy mthp
+	foliostat record -q -r 3 --bare-runs 0 -o r.data --mthp 64K=always -- fw workload fork-reuse --size 4M --policy mthp
 	echo "@@RUNS-RC $?"
 	echo "@@RUNS-BEGIN"; base64 r.data; echo "@@RUNS-END"
 fi
 echo "@@TEXT-BEGIN"; foliostat report -i m.data; echo "@@TEXT-END"
 if [ -e /sys/kernel/tracing/kprobe_events ]; then
 	# foliostat's own kprobes: recorded, then removed, also after SIGINT.
-	foliostat record -q --kprobes -o k.data -- fw __workload fork-reuse --size 8M --policy pte-thp
+	foliostat record -q --kprobes -o k.data -- fw workload fork-reuse --size 8M --policy pte-thp
 	echo "@@KPROBE-RC $?"
 	foliostat script -i k.data >k.txt
 	echo "@@KPROBE-ENTRIES $(grep -c ' foliostat:wp_[0-9]*:' k.txt)"
@@ -104,7 +104,7 @@ compare_kernels() { # GUEST-KERNEL GUEST-RC
 		return 1
 	fi
 	[ -e /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ] || { echo "   (no mTHP on this host: no compare across kernels)"; return 0; }
-	"$F" record -q -r 3 --bare-runs 0 -o "$W/host-runs.data" --mthp 64K=always -- "$F" __workload fork-reuse --size 4M --policy mthp || return 1
+	"$F" record -q -r 3 --bare-runs 0 -o "$W/host-runs.data" --mthp 64K=always -- "$F" workload fork-reuse --size 4M --policy mthp || return 1
 	c=$W/cmp.json
 	"$F" compare --json "$W/guest-runs.data" "$W/host-runs.data" >"$c" 2>/dev/null || { echo "   FAIL: compare exit $?"; return 1; }
 	"$F" compare "$W/guest-runs.data" "$W/host-runs.data" 2>/dev/null | grep -E '^# (base|new)|^  (faults|4K wp_copy faults|64K wp_reuse faults|reuse \(all\) faults/folio) ' | sed 's/^/   | /'

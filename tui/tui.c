@@ -1,6 +1,7 @@
 #include "tui.h"
 
 #include "compare.h"
+#include "escape.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -172,13 +173,10 @@ static void header(const struct ui *u, int *y, int cols)
 	const struct fol_report *r = u->r;
 	char d[24];
 	uint64_t total = 0;
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command"), *c;
-	char line[512] = "";
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
+	char line[512], esc[256];
 
-	cJSON_ArrayForEach(c, cmd)
-		if (cJSON_IsString(c))
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
-				 line[0] ? " " : "", c->valuestring);
+	fol_command_text(cmd, line, sizeof(line));
 	for (int i = 0; i < r->nevents; i++)
 		total += r->events[i].count;
 	mvprintw((*y)++, 1, "%.*s", cols - 2, line[0] ? line : "(attached)");
@@ -187,7 +185,7 @@ static void header(const struct ui *u, int *y, int cols)
 
 		mvprintw((*y)++, 1, "%.*s", cols - 2, "");
 		mvprintw(*y - 1, 1, "kernel %s  %s  %" PRIu64 " samples  %" PRIu64 " lost  method %s",
-			 cJSON_IsString(k) ? k->valuestring : "?",
+			 fol_escape(cJSON_GetStringValue(k) ?: "?", esc, sizeof(esc)),
 			 fol_fmt_ns(r->s.last_ns - r->s.first_ns, d, sizeof(d)), total,
 			 r->st.lost ? r->st.lost : r->s.lost, r->method);
 	}

@@ -24,7 +24,7 @@ compare() { # WORKLOAD...
 	perf record -q -e exceptions:page_fault_user -e kmem:mm_page_alloc -o "$T/perf.data" -- \
 		"$FOLIOSTAT" record -q -o "$T/f.data" -- "$@" 2>"$T/err"
 }
-compare "$fw" __workload fork-reuse --size 32M
+compare "$fw" workload fork-reuse --size 32M
 ok $? "record of fork-reuse 32M under perf record exits 0"
 p=$(count_perf fw)
 f=$(count_fol fw)
@@ -43,7 +43,7 @@ is "$f" "$p" "dd: counts equal perf's ($p)"
 # Every fault that returns raises a minor-faults sample with its address: entries and
 # exits pair up, and the report accounts for each one (a fault without exit is
 # "unclosed", an exit without entry is counted apart).
-"$FOLIOSTAT" record -q -o "$T/g.data" -- "$fw" __workload populate --size 16M --policy small 2>/dev/null
+"$FOLIOSTAT" record -q -o "$T/g.data" -- "$fw" workload populate --size 16M --policy small 2>/dev/null
 ok $? "record populate 16M small"
 n_fault=$("$FOLIOSTAT" script -i "$T/g.data" | awk '$1 == "fw" && $5 ~ /^exceptions:page_fault_(user|kernel):$/' | wc -l)
 n_exit=$("$FOLIOSTAT" script -i "$T/g.data" | awk '$1 == "fw" && $5 == "minor-faults:"' | wc -l)

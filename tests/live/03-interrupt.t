@@ -8,7 +8,7 @@ plan 11
 cd "$T"
 fw=$(workload_bin fw)
 # SIGKILL of foliostat while the workload runs.
-"$FOLIOSTAT" record -q -o k.data -- "$fw" __workload fork-reuse --size 1G --policy small 2>/dev/null &
+"$FOLIOSTAT" record -q -o k.data -- "$fw" workload fork-reuse --size 1G --policy small 2>/dev/null &
 rec=$!
 sleep 1.5
 kill -KILL "$rec"

@@ -10,7 +10,7 @@ fw=$(workload_bin fw)
 only_64k_mthp
 
 # 64K mTHP, 32M: 512 folios of order 4, 16 reuse faults each.
-"$FOLIOSTAT" record -q -o m.data -- "$fw" __workload fork-reuse --size 32M --policy mthp
+"$FOLIOSTAT" record -q -o m.data -- "$fw" workload fork-reuse --size 32M --policy mthp
 o4() { jr m.data ".orders[] | select(.order == 4) | $1"; }
 # The workload keeps its own heap and stack on small pages, but the stack pages touched
 # while the program loads may already sit in a 64K folio: allow that one.
@@ -38,28 +38,28 @@ is "$closed" "$pmu" "exit samples = the minor+major-faults counters of the workl
 
 # The sampled method, as on kernels without the page fault tracepoints: the same faults,
 # classified without the error code, timed by cpu-clock samples.
-"$FOLIOSTAT" record -q --latency-method sampled -o sm.data -- "$fw" __workload fork-reuse --size 32M --policy mthp
+"$FOLIOSTAT" record -q --latency-method sampled -o sm.data -- "$fw" workload fork-reuse --size 32M --policy mthp
 is "$(jr sm.data '.recording.latency_method + " " + (.recording.sample_period_ns | tostring)')" "sampled 100000" "sampled: method and period in the report"
 n=$(jr sm.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
 is "$n" 512 "sampled: still 512 folios of 64K with 16 reuse faults each"
 is "$(jr sm.data '(.orders[] | select(.order == 4) | .fault_time_ns.anon_alloc > 0) and .totals.latency_ns == null')" true "sampled: time from samples, no percentiles"
 
 # One store per 64K: each folio takes one reuse fault.
-"$FOLIOSTAT" record -q -o s.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --stride 64K
+"$FOLIOSTAT" record -q -o s.data -- "$fw" workload fork-reuse --size 32M --policy mthp --stride 64K
 is "$(jr s.data '.orders[] | select(.order == 4) | .reuse.histogram[0].folios >= 512')" true "64K, one store per folio: 1 fault per folio"
 
 # Threads: the same faults, spread over 4 threads.
-"$FOLIOSTAT" record -q -o t.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --threads 4
+"$FOLIOSTAT" record -q -o t.data -- "$fw" workload fork-reuse --size 32M --policy mthp --threads 4
 within "$(jr t.data '.orders[] | select(.order == 4) | .faults.wp_reuse')" 8192 8208; ok $? "4 threads: still 8192 reuse faults"
 [ "$(jr t.data .totals.threads)" -ge 5 ]; ok $? "4 threads: the threads are all seen"
-"$FOLIOSTAT" record -q -o r.data -- "$fw" __workload fork-reuse --size 32M --policy mthp --mode random
+"$FOLIOSTAT" record -q -o r.data -- "$fw" workload fork-reuse --size 32M --policy mthp --mode random
 n=$(jr r.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
 orphans=$(jr r.data .totals.exits_without_entry)
 [ "$n" -le 512 ] && [ $((n + orphans)) -ge 512 ]; ok $? "random order: 16 faults per folio ($n folios, $orphans exits without entry)"
 
 # PTE-mapped 2M THP: 512 faults per folio.
 set_policy "$THP/hugepages-64kB/enabled" never
-"$FOLIOSTAT" record -q -o p.data -- "$fw" __workload fork-reuse --size 16M --policy pte-thp
+"$FOLIOSTAT" record -q -o p.data -- "$fw" workload fork-reuse --size 16M --policy pte-thp
 o9() { jr "$1" ".orders[] | select(.order == 9) | $2"; }
 is "$(o9 p.data .folios_allocated)" 8 "PTE-mapped THP: 8 folios of 2M"
 # A folio mapped by its PMD again before the write pass takes one fault for its 512 pages:
@@ -78,13 +78,13 @@ one=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[0].folios')
 [ $((f + c + 511 * one + 512 * c9)) -ge 4096 ] && [ "$f" -le 4104 ] && [ "$n" -ge 1 ]
 ok $? "PTE-mapped THP: one write fault per page, hundreds per folio ($f reuse, $c copies, $one folios PMD-mapped again: $(jr p.data '[.recording.warnings[] | select(test("split|collapsed"))] | join("; ")'))"
 # PMD-mapped THP: one fault per folio.
-"$FOLIOSTAT" record -q -o d.data -- "$fw" __workload fork-reuse --size 16M --policy thp
+"$FOLIOSTAT" record -q -o d.data -- "$fw" workload fork-reuse --size 16M --policy thp
 is "$(o9 d.data .reuse.folios)" 8 "PMD-mapped THP: 8 folios reused"
 is "$(o9 d.data .reuse.faults_per_folio)" 1 "PMD-mapped THP: 1 fault per folio"
 
 # COW with the child alive: copies, one page at a time.
 set_policy "$THP/hugepages-64kB/enabled" always
-"$FOLIOSTAT" record -q -o c.data -- "$fw" __workload cow --size 16M --policy mthp
+"$FOLIOSTAT" record -q -o c.data -- "$fw" workload cow --size 16M --policy mthp
 n=$(jr c.data '[.orders[] | .faults.wp_copy // 0] | add')
 # Plus a few copies of the workload's own stack and data pages.
 [ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "cow 16M: 4096 wp_copy faults on the region ($n in all)"

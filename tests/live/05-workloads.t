@@ -12,24 +12,24 @@ set_policy "$THP/enabled" madvise
 pol() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP/hugepages-64kB/enabled"; }
 set_policy "$THP/hugepages-64kB/enabled" never
 
-"$FOLIOSTAT" record -q -o p.data -- "$fw" __workload populate --size 16M --policy small
+"$FOLIOSTAT" record -q -o p.data -- "$fw" workload populate --size 16M --policy small
 n=$(jr p.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
 [ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "populate 16M small: 4096 anon_alloc faults on 4K ($n)"
 is "$(jr p.data '[.orders[] | select(.order > 0) | .folios_allocated] | add // 0')" 0 "populate small: no large folios"
 is "$(jr p.data '[.phases[].phase] | join(",")')" populate "populate: its phase is reported"
 
-"$FOLIOSTAT" record -q -o c.data -- "$fw" __workload collapse --size 16M
+"$FOLIOSTAT" record -q -o c.data -- "$fw" workload collapse --size 16M
 n=$(jr c.data '.kernel_counters.vmstat.thp_collapse_alloc')
 [ "$n" -ge 8 ]; ok $? "collapse 16M: the kernel collapsed 8 THPs or more ($n, system-wide)"
 jr c.data '.recording.warnings[]' | grep -q "collapsed"; ok $? "collapse: the report warns the folio map may be stale"
-"$FOLIOSTAT" record -q -o cr.data -- "$fw" __workload collapse --size 16M --readonly
+"$FOLIOSTAT" record -q -o cr.data -- "$fw" workload collapse --size 16M --readonly
 n=$(jr cr.data '.kernel_counters.vmstat.thp_collapse_alloc')
 [ "$n" -ge 8 ]; ok $? "collapse of a read-only VMA: 8 THPs or more ($n)"
 is "$(jr cr.data '.phases[-1].phase')" collapse-readonly "collapse --readonly: phase"
 
 # pageout: a swap file made and removed by the workload.
 swp=/var/tmp/foliostat-test.$$.swap
-"$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" __workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
+"$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
 ok $? "pageout with --swapfile exits 0"
 n=$(jr o.data '.kernel_counters.vmstat.pswpout')
 [ "$n" -ge 4096 ]; ok $? "pageout 16M: 4096 pages or more swapped out ($n)"
@@ -37,7 +37,7 @@ n=$(jr o.data '[.classes[] | select(.class == "swap_in") | .faults][0]')
 [ "$n" -ge 4096 ]; ok $? "pageout --swapin: 4096 swap_in faults or more ($n)"
 [ ! -e "$swp" ] && ! grep -q "$swp" /proc/swaps; ok $? "the swap file is gone"
 if ! grep -q '^/' /proc/swaps; then
-	"$FOLIOSTAT" record -q -o n.data -- "$fw" __workload pageout --size 4M 2>err; rc=$?
+	"$FOLIOSTAT" record -q -o n.data -- "$fw" workload pageout --size 4M 2>err; rc=$?
 	is "$rc" 1 "pageout without swap: exit 1"
 	grep -q "needs swap" err; ok $? "... saying it needs swap"
 else
@@ -50,7 +50,7 @@ fi
 is "$rc" 5 "stat: exit status is the workload's"
 is "$(jq -r .schema s.json)" foliostat/report/v1 "stat --json: a report on stdout"
 mkdir empty
-(cd empty && "$FOLIOSTAT" stat -- "$fw" __workload populate --size 4M --policy small 2>../s.txt >/dev/null)
+(cd empty && "$FOLIOSTAT" stat -- "$fw" workload populate --size 4M --policy small 2>../s.txt >/dev/null)
 grep -q "^Faults by folio order and class" s.txt; ok $? "stat: the text report on stderr"
 n=$(awk '$1 == "4K" && $2 == "anon_alloc" {print $3}' s.txt)
 [ "${n:-0}" -ge 1024 ]; ok $? "stat: populate 4M of 4K pages shows 1024+ anon_alloc faults ($n)"

@@ -26,8 +26,8 @@ record --mthp= -- true|--mthp
 report --pid 12abc|--pid
 report --time abc,def|--time
 report --order 99999999999999999999K|--order
-__workload fork-reuse --size 99999999999G|--size
-__workload fork-reuse --threads 1e3|--threads
+workload fork-reuse --size 99999999999G|--size
+workload fork-reuse --threads 1e3|--threads
 EOF
 
 # The output path.
@@ -164,8 +164,8 @@ grep -q "zombie" err; ok $? "... saying so: $(cat err)"
 # The kernel hands foliostat's exit samples perf's sample data (its clock); the figures
 # must still be those of the run without it.
 set_policy $THP/enabled always
-"$FOLIOSTAT" record -q -o alone.data -- "$W" __workload fork-reuse --size 1G 2>/dev/null
-"$FOLIOSTAT" record -q -o two.data -- "$W" __workload fork-reuse --size 1G 2>/dev/null &
+"$FOLIOSTAT" record -q -o alone.data -- "$W" workload fork-reuse --size 1G 2>/dev/null
+"$FOLIOSTAT" record -q -o two.data -- "$W" workload fork-reuse --size 1G 2>/dev/null &
 rec=$!
 for i in $(seq 100); do pid=$(pgrep -n -x fw) && break; sleep 0.01; done
 sleep 0.1

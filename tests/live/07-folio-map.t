@@ -12,7 +12,7 @@ only_64k_mthp
 
 # A fork loop of 50: every fork shares the 64K folios again; after each child's exit the
 # parent's 16 writes per folio are a new episode of 16, not 16 x 50.
-"$FOLIOSTAT" record -q -o loop.data -- "$fw" __workload fork-loop --size 4M --policy mthp --loops 50
+"$FOLIOSTAT" record -q -o loop.data -- "$fw" workload fork-loop --size 4M --policy mthp --loops 50
 o4() { jr loop.data ".orders[] | select(.order == 4) | $1"; }
 # 64 folios of the region, and up to three of the workload's own (stack, ld.so data).
 within "$(o4 .reuse.folios)" 64 67; ok $? "fork loop: the region's 64 folios took reuse faults ($(o4 .reuse.folios))"
@@ -33,7 +33,7 @@ is "$("$FOLIOSTAT" report --json -i loop.data --pid "$pid" | jq -c '[.totals.pro
 	"report --pid: one process, one thread"
 # Attach to a process whose 64K folios predate the attach; it then forks and writes them.
 # The folio map is seeded from its page tables: no reuse fault of order unknown.
-"$fw" __workload fork-reuse --size 32M --policy mthp --delay 1 &
+"$fw" workload fork-reuse --size 32M --policy mthp --delay 1 &
 w=$!
 sleep 0.5
 "$FOLIOSTAT" record -q -o att.data -p "$w" 2>err; rc=$?
@@ -49,7 +49,7 @@ is "$(jr att.data '.orders[] | select(.order == 4) | [.reuse.faults, .reuse.faul
 
 # foliostat maps of a process holding a known number of 64K and PMD-mapped 2M folios.
 region() { jq -c '.vmas[] | select(.anon_bytes >= 33554432)' "$1"; }
-"$fw" __workload populate --size 32M --policy mthp --hold 2 &
+"$fw" workload populate --size 32M --policy mthp --hold 2 &
 w=$!
 sleep 1
 "$FOLIOSTAT" maps -p "$w" --json >m64.json; rc=$?
@@ -58,7 +58,7 @@ is "$rc" 0 "maps -p: exit 0"
 is "$(region m64.json | jq -c '[.orders[] | {order, folios}]')" '[{"order":4,"folios":512}]' \
 	"maps: the 32M region holds 512 folios of 64K, nothing else"
 set_policy "$THP/hugepages-64kB/enabled" never
-"$fw" __workload populate --size 32M --policy thp --hold 2 &
+"$fw" workload populate --size 32M --policy thp --hold 2 &
 w=$!
 sleep 1
 "$FOLIOSTAT" maps -p "$w" --json >m2m.json
@@ -111,7 +111,7 @@ fi
 # Swap-ins from the swap cache: no allocation in the fault, but the RSS counters say how
 # many pages came back: 4K each here (MADV_PAGEOUT splits the folios it swaps out).
 swp=$T/swapfile
-"$FOLIOSTAT" record -q -o po.data -- "$fw" __workload pageout --size 8M --policy small --swapfile "$swp" --swapin 2>/dev/null
+"$FOLIOSTAT" record -q -o po.data -- "$fw" workload pageout --size 8M --policy small --swapfile "$swp" --swapin 2>/dev/null
 n=$(jr po.data '[.orders[] | select(.order == 0) | .faults.swap_in // 0] | add // 0')
 [ "$n" -ge 2048 ]; ok $? "swap-in: the 2048 pages read back are 4K swap_in faults ($n)"
 is "$(jr po.data '[.orders[] | select(.order == -1) | .faults.swap_in // 0] | add // 0')" 0 "swap-in: none of order unknown"
@@ -151,7 +151,7 @@ fi
 # The page tables at both ends of a recorded command: seeded at exec (the stack that
 # exec made), read again at exit ("Left behind").
 set_policy "$THP/hugepages-64kB/enabled" always
-"$FOLIOSTAT" record -q -o ends.data -- "$fw" __workload populate --size 4M --policy mthp
+"$FOLIOSTAT" record -q -o ends.data -- "$fw" workload populate --size 4M --policy mthp
 n=$(jr ends.data '[.recording.seeded_folios[].folios] | add // 0')
 [ "$n" -ge 1 ]; ok $? "exec: the folios exec made are seeded from the page tables ($n)"
 is "$(jr ends.data '.left_behind | type')" object "exit: the page tables at the end are in the report"
@@ -161,7 +161,7 @@ is "$(jr ends.data '.left_behind | type')" object "exit: the page tables at the 
 # comes (and draining nothing meanwhile).
 if command -v strace >/dev/null; then
 	# LeakSanitizer cannot run under ptrace (a SANITIZE= build would exit 1 for that).
-	ASAN_OPTIONS=detect_leaks=0 timeout 60 strace -f -o /dev/null "$FOLIOSTAT" record -o un.data -- "$fw" __workload populate --size 8M --policy small 2>err; rc=$?
+	ASAN_OPTIONS=detect_leaks=0 timeout 60 strace -f -o /dev/null "$FOLIOSTAT" record -o un.data -- "$fw" workload populate --size 8M --policy small 2>err; rc=$?
 	is "$rc" 0 "a workload ptrace refuses: recorded"
 	grep -q "could not be traced" err; ok $? "... and the warning says so"
 	n=$(jr un.data '.orders[] | select(.order == 0) | .faults.anon_alloc')

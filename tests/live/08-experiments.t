@@ -11,7 +11,7 @@ cd "$T"
 fw=$(workload_bin fw)
 pols() { cat "$THP"/hugepages-*kB/enabled "$THP/enabled" 2>/dev/null | md5sum; }
 before=$(pols)
-wl=(-- "$fw" __workload fork-reuse --size 64M)
+wl=(-- "$fw" workload fork-reuse --size 64M)
 
 # A/A: the same configuration twice, 5 runs each.
 "$FOLIOSTAT" record -q -r 5 --sweep mthp=64K -o a1.data "${wl[@]}"; ok $? "record -r 5 --sweep mthp=64K"
