@@ -1,25 +1,37 @@
 # foliostat: one non-recursive Makefile.
-#   make                 build ./foliostat (installs missing dependencies first)
-#   make check           unit tests, golden tests and live tests
-#   make run             record and report the default workload
+#   make deps            install what foliostat needs (Debian packages; libperf built into
+#                        deps/ from Debian's kernel source, ~150 MB downloaded once)
+#   make                 build ./foliostat
+#   make run             deps, then record and report the default workload
+#   make check           deps, then unit, golden, TUI, live and fuzz tests
+#   make install         PREFIX=/usr/local DESTDIR= : binary, man pages, bash completion
 #   make bench           benchmarks (results in bench-results.txt)
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
+#   DEVELOPER=1          warnings are errors (CI and developers; .ci/run sets it)
+#   CFLAGS=...           optimisation and debugging flags (default -O2 -g); what foliostat
+#                        needs is added in ALL_CFLAGS whatever CFLAGS says
 
 CC ?= cc
 PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl
 LIBPERF := deps/libperf
 comma := ,
 BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man
+COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+VERSION := 0.1.0
 
-CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-CFLAGS += -DFOL_VERSION=\"0.1.0\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
-CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-CFLAGS += -MMD -MP
+CFLAGS = -O2 -g
+ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers
+ALL_CFLAGS += $(if $(DEVELOPER),-Werror)
+ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
+ALL_CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CFLAGS += -MMD -MP
 LDLIBS += $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a
 LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifneq ($(SANITIZE),)
-CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
@@ -43,18 +55,24 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 BIN := foliostat$(if $(SANITIZE),-san)
 
-.PHONY: all deps check check-unit check-fuzz check-golden check-tui check-live check-kernels run bench clean fuzz fuzz-run mutate
+.PHONY: all deps check check-all check-unit check-fuzz check-golden check-tui check-live \
+	check-kernels run bench clean fuzz fuzz-run mutate install uninstall need-deps
 all: $(BIN)
 
+# Installs only what is missing; again after the scripts change.
 deps: $(LIBPERF)/.stamp
 $(LIBPERF)/.stamp: scripts/install-deps.sh scripts/build-libperf.sh
 	$(Q)./scripts/install-deps.sh
 	$(Q)touch $@
 
-$(BUILD)/%.o: %.c | $(LIBPERF)/.stamp
+need-deps:
+	$(Q)test -e $(LIBPERF)/.stamp || { echo "foliostat: run 'make deps' first (as root: Debian \
+packages, and libperf built from Debian's kernel source into deps/)" >&2; exit 1; }
+
+$(BUILD)/%.o: %.c | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
@@ -84,10 +102,23 @@ check-tui: $(BIN)
 # The fuzzers last: the PTE-mapped THP checks of tests/live/04 failed three times in runs
 # right after them (~1 GB of fuzzer memory churned) and never in 20 runs without: the
 # likely cause is fragmentation or reclaim touching the THPs the test counts.
-check: check-unit check-golden check-tui check-live check-fuzz
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-all
+check-all: check-unit check-golden check-tui check-live check-fuzz
 
-run: $(BIN)
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/foliostat
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 scripts/foliostat-completion.bash $(DESTDIR)$(COMPLETIONDIR)/foliostat
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/foliostat $(DESTDIR)$(COMPLETIONDIR)/foliostat
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
 
 # The live checks inside Debian's 6.1 and 6.12 kernels under QEMU (see the script).
 check-kernels: $(BIN)
@@ -118,16 +149,16 @@ FUZZ_CLANG := clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-rec
 $(BUILD)/tests/fuzz/run_%: tests/fuzz/run_files.c tests/fuzz/fuzz_%.c $(LIB_OBJS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/run_files.c tests/fuzz/fuzz_$*.c $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/run_files.c tests/fuzz/fuzz_$*.c $(LIB_OBJS) $(LDLIBS)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h | $(LIBPERF)/.stamp
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h | need-deps
 	@mkdir -p build-fuzz
 	@$(if $(Q),echo "  CLANG   $@")
 	$(Q)$(FUZZ_CLANG) tests/fuzz/fuzz_$*.c $(FUZZ_LIB_SRCS) -o $@ $(shell pkg-config --libs $(PKGS)) -lm
 
 build-fuzz/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(LIB_OBJS)
 	@mkdir -p build-fuzz
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data
 	$(Q)rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds
@@ -165,5 +196,5 @@ fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%) build-fuzz/seeds/.stamp
 	$(MAKE) --no-print-directory fuzz-run FUZZ_TIME=$(FUZZ_SECONDS)
 
 # Mutation check of the core rules (scripts/mutate.sh): every mutant must be killed.
-mutate: | $(LIBPERF)/.stamp
+mutate: | need-deps
 	$(Q)./scripts/mutate.sh

@@ -263,6 +263,8 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 				return ret;
 			break;
 		case 'o':
+			if (stat)
+				return usage_error("stat writes no file: record -o FILE does");
 			c->output = optarg;
 			break;
 		case 'e': {

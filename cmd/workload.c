@@ -23,7 +23,8 @@ static int parse_size(const char *arg, uint64_t min, size_t *out)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: foliostat record [record options] -- foliostat workload NAME [options]\n"
+		"usage: foliostat record [record options] -w NAME [-- options]\n"
+		"       foliostat workload NAME [options]\n"
 		"\n"
 		"  -s, --size SIZE        region size (default 256M)\n"
 		"  -P, --policy POLICY    pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"
@@ -74,6 +75,10 @@ int cmd_workload(int argc, char **argv)
 	struct fol_wl_opts o = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
 	int c, ret, found = 0;
 
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

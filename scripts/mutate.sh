@@ -58,14 +58,14 @@ while IFS='@' read -r file expr what; do
 	cp -r lib cmd tui tests scripts Makefile "$W/t/"
 	ln -s "$ROOT/deps" "$W/t/deps"
 	touch -r "$ROOT/deps/libperf/.stamp" "$W/t/scripts/"*
-	sed -i 's/ -Werror//' "$W/t/Makefile" # a mutant may leave a variable unused
 	sed -i "$expr" "$W/t/$file"
 	if cmp -s "$file" "$W/t/$file"; then
 		echo "BROKEN   $what: the expression did not change $file"
 		survivors=$((survivors + 1))
 		continue
 	fi
-	if ! make -C "$W/t" -s -j2 $(cd "$W/t" && ls tests/unit/test_*.c | sed 's,^,build/,; s,\.c$,,') >"$W/log" 2>&1; then
+	# A mutant may leave a variable unused: warnings are not errors here.
+	if ! make -C "$W/t" -s -j2 DEVELOPER= $(cd "$W/t" && ls tests/unit/test_*.c | sed 's,^,build/,; s,\.c$,,') >"$W/log" 2>&1; then
 		echo "BROKEN   $what: the mutant does not build ($(grep -m1 error: "$W/log"))"
 		survivors=$((survivors + 1))
 		continue
