@@ -39,7 +39,8 @@ static void usage(FILE *f)
 		"      --hold S           keep the region mapped S seconds at the end (for\n"
 		"                         foliostat maps -p)\n"
 		"      --delay S          wait S seconds after populating, before forking (for\n"
-		"                         foliostat record -p)\n");
+		"                         foliostat record -p)\n"
+		"  -h, --help             this text\n");
 }
 
 int cmd_workloads(int argc, char **argv)
