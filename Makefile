@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # foliostat: one non-recursive Makefile.
 #   make deps            install what foliostat needs (Debian packages; libperf built into
 #                        deps/ from Debian's kernel source, ~150 MB downloaded once)

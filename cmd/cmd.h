@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Subcommands: each parses its options, wires lib/ together, prints, returns the exit
  * status. */
 #ifndef FOL_CMD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* record/stat -r N, --bare-runs, --sweep: the runs of an experiment, one recording. */
 #include <errno.h>
 #include <signal.h>

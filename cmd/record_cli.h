@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What record, stat and their experiments share (cmd-internal): the options that say
  * what to record, a recorded run with the process policy around it (signals, the
  * tear-down), and -r/--sweep. */

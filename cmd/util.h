@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Messages shared by the subcommands that read a recording. */
 #ifndef FOL_CMD_UTIL_H
 #define FOL_CMD_UTIL_H

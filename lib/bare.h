@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The workload run without recording, for the probe effect: its own phase timings when
  * nothing traces it, against the same phases recorded. */
 #ifndef FOL_BARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What this machine allows foliostat to record, and how to fix what is missing. */
 #ifndef FOL_CHECK_H
 #define FOL_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Thread names from COMM/FORK records: tid -> comm. */
 #ifndef FOL_COMM_H
 #define FOL_COMM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Sides compared figure by figure: each side one or more runs of one configuration (a
  * recording, or one value of a sweep); the first side is the base. Computed here,
  * rendered as an 80-column text table, JSON (foliostat/compare/v1) or by the TUI. */

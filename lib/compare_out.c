@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The compare and multi-run views: text for mailing-list replies and JSON for dashboards;
  * the numbers come from compare.c. */
 #include <inttypes.h>

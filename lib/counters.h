@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Kernel counters snapshotted around a recording: /proc/vmstat, THP and every mTHP size's
  * policy and stats. System-wide: other processes move them too. */
 #ifndef FOL_COUNTERS_H

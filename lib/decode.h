@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Decoder: perf records of a recording -> struct fol_event. Tracepoint fields are read by
  * name through libtraceevent from the format text stored in the file, so a recording made
  * on one kernel decodes on another. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Strings from a recording made printable. A traced process chooses its command line,
  * thread names and file names, and a recording can be written by anyone: printed raw,
  * they could move a terminal's cursor, retitle its window or answer its queries. */

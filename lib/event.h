@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The internal event: what the decoder makes of a perf record and the model consumes.
  * The model never sees perf records, so it is tested on synthetic streams of these. */
 #ifndef FOL_EVENT_H

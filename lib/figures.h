@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A report as a flat list of figures: what runs are aggregated over and sides compared
  * on. Each figure says which way is better, so that a change can be called an
  * improvement or a regression. */

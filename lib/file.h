@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* foliostat data file: a header, then checksummed chunks.
  *
  * A recording is written as it is read from the ring buffers, one chunk at a time, so a

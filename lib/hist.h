@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Log-linear histogram of nanosecond values: each power of two is split into 16 linear
  * buckets, so a percentile is within 1/16 (6.25%) of the true value, in fixed memory,
  * whatever the number of faults. Count, sum, min and max are exact. */

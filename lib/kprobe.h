@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* foliostat's own kprobe events (libtracefs), where the kernel has kprobe events: extra
  * detail for a recording, never required. Each run names its events after its pid and
  * removes them when it ends, so runs do not collide and nothing is left behind. */

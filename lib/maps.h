@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The folio composition of a live process, read from its page tables as the kernel's
  * tools/mm/thpmaps does: /proc/PID/maps for the VMAs, /proc/PID/pagemap for the PFN
  * mapped at each page, /proc/kpageflags for whether that page heads a large folio, is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Time-ordered merge of records from several CPU ring buffers.
  *
  * Each ring buffer is in time order, but a round of drains interleaves them. Like perf's

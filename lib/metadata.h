@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The JSON chunks of a recording (META, COUNTERS, PMU, END, WORKLOAD, SYNTH) checked once,
  * when they are read: a recording is untrusted input, made on another machine or by
  * anyone. Every value that foliostat reads later is removed here unless it has the type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The fault model: threads, address spaces (VMAs, folio map) and the fault tracker.
  * Consumes struct fol_event in time order; produces struct fol_summary. Streaming: its
  * memory grows with threads, processes and folios, never with events. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A growable list of messages (warnings) that lib/ hands to cmd/ to print. */
 #ifndef FOL_MSGS_H
 #define FOL_MSGS_H

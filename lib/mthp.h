@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* THP/mTHP policy for one run: set from a spec like "64K=always,2M=madvise", and put back
  * as it was afterwards. */
 #ifndef FOL_MTHP_H

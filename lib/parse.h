@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Numbers from command lines and the workload's options, parsed whole: no sign, no blanks,
  * no trailing text, no wrap-around. strtoull alone takes "-1" (as 2^64-1), "12abc" (as
  * 12) and overflows silently with a suffix; strtod takes "inf", "nan" and "1e300". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Recording: run or attach to a workload, record its events through libperf, write the
  * foliostat data file (file.h) as the ring buffers are drained. */
 #ifndef FOL_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A recording analysed: the model's summary plus what the file says about how it was
  * recorded; rendered as text or JSON (schema foliostat/report/v1, man/foliostat-report.1). */
 #ifndef FOL_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A recording of one or several runs (record -r N, --sweep), each analysed on its own. */
 #ifndef FOL_RUNS_H
 #define FOL_RUNS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A recording opened for reading: its metadata, and its events decoded and merged into
  * time order, streamed one at a time. */
 #ifndef FOL_SESSION_H

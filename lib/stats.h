@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Statistics over runs and over faults: descriptive figures, and the two-sample tests that
  * decide whether a change between two sides is real. Distribution functions are GSL's. */
 #ifndef FOL_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What a recording says, computed by the model and drawn by text, JSON and the TUI. */
 #ifndef FOL_SUMMARY_H
 #define FOL_SUMMARY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Tracepoint discovery through libtracefs: ids and format text for the recording. */
 #ifndef FOL_TRACEPOINT_H
 #define FOL_TRACEPOINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Hash map from a u64 key to a fixed-size value stored inline: folios by
  * address, threads by tid, address spaces by pid. Open addressing with linear probing and
  * backward-shift deletion, so it needs no tombstones and stays fast under churn. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Built-in workloads: the reference scenarios of the linux-mm threads, with phase timings
  * measured inside the workload. */
 #ifndef FOL_WORKLOAD_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # foliostat against perf on the same workload and events: recording overhead, start-up,
 # file size, lost events, report throughput and memory. Results to $1 (and stdout).
 # Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build libperf and libapi from Debian's linux-source-6.12 package into deps/libperf.
 # Debian ships no libperf package; the kernel's tools/lib/perf is the upstream source.
 # Idempotent: a stamp records which source package version was built; a matching stamp

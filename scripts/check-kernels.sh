@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make check-kernels: the live record/report checks inside Debian's own kernels (6.1 and
 # 6.12, cloud flavour), booted under qemu-system-x86_64 with software emulation from an
 # initramfs of busybox, foliostat and its libraries. Results come back on the serial

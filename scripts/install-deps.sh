@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install what foliostat needs on Debian 12: the libraries from Debian, libperf built from
 # Debian's kernel source package. Safe to run again: it installs only what is missing.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Mutation check of the core rules: break the code on purpose, one change at a time, in a
 # copy of the tree, and run the unit tests there. Every mutant must be killed (a test
 # fails or crashes); a survivor is a hole in the tests. make mutate; exit 1 on a survivor.

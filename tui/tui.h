@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The interactive report: draws a fol_report that lib/ computed; computes nothing. */
 #ifndef FOL_TUI_H
 #define FOL_TUI_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz target: a whole recording whose chunks are written back with the right CRCs, so
  * that mutations of chunk types, lengths and payloads (JSON metadata, event descriptions,
  * perf records) reach everything behind the file reader. Seed: any recording. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz target: event descriptions. The input's first byte picks one EVENT chunk of the
  * seed recording, the rest replaces its JSON (name, attr, sample_type, ids, format text);
  * the seed's own records follow, so they are decoded by whatever the description says.

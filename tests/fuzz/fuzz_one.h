@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* One fuzz input through everything that reads a recording: the session (file, decoder,
  * merge), script's field formatting, the model and both renderers. Shared by the libFuzzer target and the mutation
  * test in make check. */

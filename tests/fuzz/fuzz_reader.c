@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer target for the file reader: make fuzz (clang). Seed: tests/golden/small.data */
 #include <stdint.h>
 #include <stdio.h>

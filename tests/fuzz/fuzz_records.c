@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz target: record streams. The seed recording's header (metadata and event
  * descriptions) with the input as its perf records, cut into RECORDS chunks at the
  * input's own 0xff 0xfe 0xfd 0xfc markers, each followed by a ROUND, as the recorder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Writes the seed corpora of the fuzz targets from a recording: fuzz_seeds RECORDING DIR
  * makes DIR/events/N (selector byte + an EVENT chunk's JSON), DIR/records/N (the
  * records of the whole recording, a marker between chunks, and each chunk alone), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* What the fuzz targets share: a recording's chunks parsed without their CRCs (the fuzzer
  * mutates lengths and payloads; the CRCs would reject every mutation), and a recording
  * written back through the real writer, so that the CRCs are right and every mutation

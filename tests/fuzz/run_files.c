@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* A fuzz target as a plain program: runs it once on each file named, for the regression
  * inputs in make check (gcc, with or without sanitizers, no libFuzzer needed). */
 #include <stdint.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Golden files: the text and JSON reports of a small committed recording (fork-reuse of
 # 2M in 64K mTHP folios on 6.18) must not change unless on purpose. To accept a deliberate
 # change: tests/golden/update.sh, and say why in the commit.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Regenerate the golden outputs from the committed recording (after a deliberate change).
 set -e
 export LC_ALL=C.UTF-8

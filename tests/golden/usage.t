@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Every long option in a command's getopt table is in its --help (and so in the bash
 # completion, which reads --help); and the completion offers commands, options and
 # workloads from the binary.
@@ -20,7 +21,7 @@ check() { # FILE COMMAND [OPTION-NOT-FOR-IT...]
 	done
 	[ -z "$missing" ]; ok $? "$cmd --help names every option of its table${missing:+ (missing:$missing)}"
 }
-echo "1..11"
+echo "1..14"
 check cmd/record.c record json
 check cmd/record.c stat output
 check cmd/report.c report
@@ -43,4 +44,14 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 else
 	for _ in 1 2 3; do n=$((n + 1)); echo "ok $n # SKIP bash-completion not installed"; done
 fi
+
+# make install / uninstall into a staging directory.
+D=$(mktemp -d)
+make -s -C "$top" install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+[ -x "$D/usr/bin/foliostat" ] && [ -e "$D/usr/share/man/man1/foliostat-compare.1" ] &&
+	[ -e "$D/usr/share/bash-completion/completions/foliostat" ]; ok $? "make install: binary, man pages, completion"
+"$D/usr/bin/foliostat" --version | grep -q "^foliostat [0-9]"; ok $? "the installed binary runs"
+make -s -C "$top" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+[ -z "$(find "$D" -type f)" ]; ok $? "make uninstall removes every file it installed"
+rm -rf "$D"
 exit $fail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # foliostat script shows exactly as many page_fault_user and mm_page_alloc events for the
 # workload as perf, recording the same run at the same time.
 . "$(dirname "$0")/lib.sh"

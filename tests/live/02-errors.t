@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # A recording cut short stays readable: foliostat killed with SIGKILL mid-run, and Ctrl-C
 # (SIGINT) passed to the workload with the file finished properly.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The report against the workload's known geometry, on this kernel.
 . "$(dirname "$0")/lib.sh"
 need_root

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Every built-in workload under record shows what its geometry implies; stat; --mthp is
 # put back on every exit path.
 . "$(dirname "$0")/lib.sh"

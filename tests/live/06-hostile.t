@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Careless command lines, output paths that are not ours, escape sequences chosen by the
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The folio map's truth on this kernel: reuse counted per episode (per fork), processes
 # counted per --pid.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Experiments: record -r, --sweep, the probe effect, compare with significance, and the
 # errors around them. The figures are checked against the workload's geometry and against
 # each run's own report.

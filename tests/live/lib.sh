@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # TAP helpers for the live tests. Source it; FOLIOSTAT names the binary under test.
 set -u
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The TUI driven through tmux: every view opens, its figures equal the JSON report's for
 # the same file, resizing does not kill it, q exits 0, and it refuses a non-terminal.
 set -u

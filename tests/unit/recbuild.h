@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Synthetic recordings for tests: the real writer, a header and events of foliostat's
  * own layout, and perf records built byte by byte, so that a test can put exactly the
  * hostile value it means into an otherwise valid file (the CRCs are the writer's). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The rule that marks a change: significance, the practical floors, and the direction. */
 #include <math.h>
 #include <setjmp.h>

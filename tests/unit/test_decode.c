@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Decoder: fields by name from stored format text, sample layouts, side-band trailers,
  * malformed records. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* File writer/reader: round trip, truncation anywhere, damaged bytes, foreign files. */
 #include <errno.h>
 #include <fcntl.h>

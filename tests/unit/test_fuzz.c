@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Mutation fuzzing of the reader in make check: damaged, truncated and - what a CRC
  * cannot catch - checksummed hostile chunks, built from the golden recording. Run under
  * SANITIZE=address,undefined to catch what does not crash outright. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Hostile recordings: each test writes a valid file (right CRCs) holding one of the values
  * an attacker or a damaged writer could put there, and checks that foliostat reads it
  * without crashing, with the bad value kept out of the figures and counted. Each failed

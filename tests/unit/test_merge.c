@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Merge: records of several CPU buffers come out in time order, released round by round. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The model on synthetic event streams: no kernel needed. */
 #include <setjmp.h>
 #include <stdarg.h>

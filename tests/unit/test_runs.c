@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* Recordings of several runs (RUN and BARE chunks): read run by run, runs without a header
  * skipped, a cut file read up to the cut; and their sides compared. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* The statistics against scipy's values (stats_reference.h, generated and checked by
  * stats_reference.py): descriptive figures, Welch's t, Mann-Whitney exact and asymptotic,
  * with ties, n=1 and zero variance. */
