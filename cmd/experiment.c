@@ -75,15 +75,13 @@ static int bare_status(const cJSON *bare)
 static int bare_run(struct rec_cli *c, struct fol_writer *w, int idx, const char *config,
 		    int *status)
 {
-	char phases[] = "/tmp/foliostat-bare.XXXXXX";
+	char phases[64];
 	cJSON *bj = NULL;
-	int ret, fd = mkstemp(phases);
+	int ret, fd = rec_phase_file(phases, sizeof(phases));
 
-	ret = fd < 0 ? -errno : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
-	if (fd >= 0) {
+	ret = fd < 0 ? fd : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
+	if (fd >= 0)
 		close(fd);
-		unlink(phases);
-	}
 	if (ret) {
 		error("the untraced run of '%s' failed: %s", c->o.argv[0], strerror(-ret));
 		*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;

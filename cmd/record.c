@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -411,6 +412,16 @@ void rec_signals_restore(void)
 		sigaction(handled[i], &old_actions[i], NULL);
 }
 
+int rec_phase_file(char *path, size_t len)
+{
+	int fd = memfd_create("foliostat-phases", 0);
+
+	if (fd < 0)
+		return -errno;
+	snprintf(path, len, "/proc/%d/fd/%d", (int)getpid(), fd);
+	return fd;
+}
+
 int rec_signal(void)
 {
 	return got_signal;
@@ -519,20 +530,19 @@ static void report_run(const struct rec_cli *c, const struct fol_record_result *
 
 int record_one(struct rec_cli *c, struct fol_writer *w, int *status)
 {
-	char phases[] = "/tmp/foliostat-phases.XXXXXX";
+	char phases[64];
 	struct fol_recorder *r;
 	int ret, phase_fd = -1, dfd = -1;
 	uint64_t start_bytes = fol_writer_bytes(w);
 
 	libperf_init(libperf_quiet);
-	if (c->o.argv && (phase_fd = mkstemp(phases)) >= 0)
+	if (c->o.argv && (phase_fd = rec_phase_file(phases, sizeof(phases))) >= 0)
 		c->o.phase_file = phases;
 	ret = fol_recorder_new(&r, &c->o);
 	if (!ret)
 		ret = run_recorder(c, r, w);
 	if (phase_fd >= 0) {
 		close(phase_fd);
-		unlink(phases);
 		c->o.phase_file = NULL;
 	}
 	if (r) {

@@ -48,6 +48,12 @@ void rec_signals_install(void);
 void rec_signals_restore(void);
 int rec_signal(void);
 
+/* Where a workload writes its phases (FOLIOSTAT_PHASES): a memfd, named /proc/PID/fd/N
+ * for the workload, which inherits it, so that nothing is left in /tmp whatever ends
+ * foliostat. Returns the descriptor (close it after the run) or -errno. */
+#include <stddef.h>
+int rec_phase_file(char *path, size_t len);
+
 /* One recorded run into w: 0 (and *status, the workload's exit as foliostat's) or the
  * recording's error (said). */
 int record_one(struct rec_cli *c, struct fol_writer *w, int *status);

@@ -27,6 +27,11 @@ is() { # is GOT WANT NAME
 	fi
 }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+# What the live tests run besides foliostat: make deps installs all of it, so a missing
+# one is a broken machine, not a reason to pass.
+for _t in perf jq pkill pgrep perl strace setpriv timeout md5sum; do
+	command -v "$_t" >/dev/null || { echo "Bail out! $_t is missing: 'make deps' installs it"; exit 1; }
+done
 need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root for tracepoints"; }
 # A copy of foliostat under another name, so that the workload's comm tells its events
 # from the recorder's.

@@ -61,6 +61,22 @@ struct rb_recs {
 	size_t n, cap;
 };
 
+/* Every file rb_open made, removed at exit: a failed assertion longjmps past the test's
+ * own unlink. */
+static char rb_made[256][64];
+static int rb_nmade;
+
+static inline void rb_cleanup(void)
+{
+	char old[80];
+
+	for (int i = 0; i < rb_nmade; i++) {
+		unlink(rb_made[i]);
+		snprintf(old, sizeof(old), "%s.old", rb_made[i]);
+		unlink(old);
+	}
+}
+
 static inline void rb_open(struct rb *b)
 {
 	int fd;
@@ -70,6 +86,10 @@ static inline void rb_open(struct rb *b)
 	if (fd >= 0)
 		close(fd);
 	unlink(b->path);
+	if (!rb_nmade)
+		atexit(rb_cleanup);
+	if (rb_nmade < 256)
+		snprintf(rb_made[rb_nmade++], sizeof(rb_made[0]), "%s", b->path);
 	if (fol_writer_open(&b->w, b->path) || fol_writer_commit(b->w))
 		abort();
 }
