@@ -625,6 +625,117 @@ static void test_hist_percentiles(void **state)
 	free(h);
 }
 
+static void comm(struct fol_model *m, int pid, int tid, const char *name)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = tid, .kind = FOL_EV_COMM,
+				    .comm = { .comm = name } });
+}
+
+/* --comm: only threads of that name, by the name they had at the fault (a thread renamed
+ * after its first fault counts from then on). */
+static void test_comm_filter(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .comm = "worker" };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	now = 1000000;
+	anon_vma(m, PID, BASE, 1 << 20);
+	comm(m, PID, PID, "main");
+	comm(m, PID, PID + 1, "worker");
+	fault(m, PID, PID, BASE, 0x6, 0, 100);
+	fault(m, PID, PID + 1, BASE + 4096, 0x6, 0, 100);
+	fault(m, PID, PID + 1, BASE + 8192, 0x6, 0, 100);
+	comm(m, PID, PID, "worker");
+	fault(m, PID, PID, BASE + 12288, 0x6, 0, 100);
+	s = finish(m);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).faults, 3);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* --time: faults that entered in [t_start, t_end), by their entry. */
+static void test_time_filter(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .t_start = 2000000, .t_end = 3000000 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	now = 1999000;
+	fault(m, PID, PID, BASE, 0x6, 0, 5000); /* entered before, left inside: out */
+	now = 2000000;
+	fault(m, PID, PID, BASE + 4096, 0x6, 0, 100); /* at the start: in */
+	now = 2999999;
+	fault(m, PID, PID, BASE + 8192, 0x6, 0, 100000); /* entered inside, left after: in */
+	now = 3000000;
+	fault(m, PID, PID, BASE + 12288, 0x6, 0, 100); /* at the end: out */
+	s = finish(m);
+	assert_int_equal(s.faults, 2);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).lat.max, 100000);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* The timeline starts at 1 ms bins and doubles their width as the run outgrows 2048 of
+ * them: every fault stays counted, in the bin of its time. */
+static void test_timeline_coarsens(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	uint64_t total = 0, t0;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 64 << 20);
+	t0 = now;
+	/* One fault per 10 ms for 5 s: 500 faults over 5000 ms, past 2048 bins of 1 ms. */
+	for (int i = 0; i < 500; i++) {
+		now = t0 + (uint64_t)i * 10000000;
+		fault(m, PID, PID, BASE + (uint64_t)i * 4096, 0x6, 0, 100);
+	}
+	s = finish(m);
+	assert_int_equal(s.bins_t0, t0);
+	assert_int_equal(s.bin_ns, 4000000); /* 1 ms, 2 ms, then 4 ms: 5000 ms in 1250 bins */
+	assert_int_equal(s.nbins, 1248); /* the last fault, at 4990 ms, in bin 1247 */
+	for (int b = 0; b < s.nbins; b++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++)
+			total += s.bins[(size_t)b * FOL_NR_CLASSES + (size_t)c];
+	assert_int_equal(total, 500);
+	/* Fault 250 entered at 2500 ms: bin 625 of 4 ms. */
+	assert_int_equal(s.bins[625 * FOL_NR_CLASSES + FOL_C_ANON_ALLOC], 1);
+	assert_int_equal(s.bins[624 * FOL_NR_CLASSES + FOL_C_ANON_ALLOC], 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* An exit sample whose address is on another page than its entry's: counted (a second
+ * sampler, or a lost entry), and the fault still closed. */
+static void test_mismatched_exit(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x6, now);
+	leave(m, PID, PID, BASE + 100, now + 1000); /* same page: fine */
+	entry(m, PID, PID, BASE + 8192, 0x6, now + 2000);
+	leave(m, PID, PID, BASE + 65536, now + 3000); /* another page */
+	leave(m, PID, PID, BASE + 65536, now + 4000); /* no entry open: an orphan */
+	s = finish(m);
+	assert_int_equal(s.faults, 2);
+	assert_int_equal(s.mismatched_exits, 1);
+	assert_int_equal(s.orphan_exits, 1);
+	assert_int_equal(s.unclosed, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +753,10 @@ int main(void)
 		cmocka_unit_test(test_unclosed_and_gap),
 		cmocka_unit_test(test_untimed_exit),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_comm_filter),
+		cmocka_unit_test(test_time_filter),
+		cmocka_unit_test(test_timeline_coarsens),
+		cmocka_unit_test(test_mismatched_exit),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
 	};
