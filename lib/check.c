@@ -2,6 +2,7 @@
 #include "check.h"
 
 #include "maps.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -181,9 +182,7 @@ static void check_thp(struct list *l)
 	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(snap, "thp");
 	const cJSON *mthp = cJSON_GetObjectItemCaseSensitive(snap, "mthp");
 	const cJSON *en = cJSON_GetObjectItemCaseSensitive(thp, "enabled"), *sz;
-	FILE *f;
-	char line[256];
-	int swaps = 0;
+	int swaps;
 
 	if (!cJSON_IsString(en))
 		add(l, "thp", "transparent hugepages", FOL_CHECK_WARN,
@@ -206,15 +205,10 @@ static void check_thp(struct list *l)
 		add(l, "thp", what, FOL_CHECK_INFO, NULL, "enabled=%s", p->valuestring);
 	}
 	cJSON_Delete(snap);
-	f = fopen("/proc/swaps", "re");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			swaps++;
-		fclose(f);
-	}
-	add(l, "thp", "swap", swaps > 1 ? FOL_CHECK_OK : FOL_CHECK_INFO,
-	    swaps > 1 ? NULL : "the pageout workload needs swap: mkswap + swapon a file",
-	    swaps > 1 ? "%d device(s)" : "none", swaps - 1);
+	swaps = fol_wl_swap_devices();
+	add(l, "thp", "swap", swaps ? FOL_CHECK_OK : FOL_CHECK_INFO,
+	    swaps ? NULL : "the pageout workload needs swap: mkswap + swapon a file",
+	    swaps ? "%d device(s)" : "none", swaps);
 }
 
 /* What the folio map is seeded from at exec/attach and what "Left behind" reads: the

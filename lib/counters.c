@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "counters.h"
 
+#include "mthp.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,18 +30,10 @@ static int read_line(const char *path, char *buf, size_t len)
 /* The policy files list every choice with the active one in brackets. */
 static void add_policy(cJSON *obj, const char *key, const char *path)
 {
-	char buf[256], *open, *close;
+	char buf[256];
 
-	if (read_line(path, buf, sizeof(buf)))
-		return;
-	open = strchr(buf, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (open && close) {
-		*close = '\0';
-		cJSON_AddStringToObject(obj, key, open + 1);
-	} else {
+	if (!fol_mthp_read_policy(path, buf, sizeof(buf)))
 		cJSON_AddStringToObject(obj, key, buf);
-	}
 }
 
 static void add_vmstat(cJSON *snap, const char *root)

@@ -503,7 +503,7 @@ static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *re
 		for (uint64_t i = 0; i < nr; i++) {
 			take(&c, &pc, 8);
 			/* Context markers (PERF_CONTEXT_KERNEL...) sit at the top of the range. */
-			if (pc < (uint64_t)-4095 && in_ranges(d, pc))
+			if (pc < PERF_CONTEXT_MAX && in_ranges(d, pc))
 				ev->clock.in_fault = 1;
 		}
 	}

@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-static int read_policy(const char *path, char *out, size_t len)
+int fol_mthp_read_policy(const char *path, char *out, size_t len)
 {
 	char buf[128], *lb, *rb;
 	ssize_t n;
@@ -114,7 +114,7 @@ int fol_mthp_apply(struct fol_mthp *m)
 	int ret;
 
 	for (int i = 0; i < m->n; i++) {
-		ret = read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
+		ret = fol_mthp_read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
 		if (ret)
 			goto undo;
 	}

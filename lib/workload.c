@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "workload.h"
 
+#include "madvise.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -182,7 +184,7 @@ static int write_pass(const struct fol_wl_opts *o, char *p, size_t page, size_t 
 	return 0;
 }
 
-int fol_wl_have_swap(void)
+int fol_wl_swap_devices(void)
 {
 	FILE *f = fopen("/proc/swaps", "re");
 	char line[256];
@@ -193,7 +195,7 @@ int fol_wl_have_swap(void)
 	while (fgets(line, sizeof(line), f))
 		n++;
 	fclose(f);
-	return n > 1; /* the first line is the header */
+	return n > 0 ? n - 1 : 0; /* the first line is the header */
 }
 
 /* A swap file of size bytes: created, formatted with mkswap(8), enabled. */
@@ -237,12 +239,6 @@ static void swap_off(const char *path)
 	unlink(path);
 }
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25
-#endif
 
 /* fork-loop: every fork makes the region's folios shared again, and after the child's
  * exit the parent's writes find them exclusive once more: one reuse episode per folio
@@ -314,7 +310,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 			ret = swap_on(o->swapfile, o->size + (64u << 20));
 			if (ret)
 				goto done;
-		} else if (!fol_wl_have_swap()) {
+		} else if (!fol_wl_swap_devices()) {
 			ret = -ENOSPC;
 			goto done;
 		}
@@ -345,7 +341,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		usleep((useconds_t)o->delay_ms * 1000); /* time for record -p to attach */
 	if (!strcmp(o->name, "pageout")) {
 		t0 = mono_ns();
-		if (madvise(p, o->size, MADV_PAGEOUT) < 0)
+		if (madvise(p, o->size, FOL_MADV_PAGEOUT) < 0)
 			ret = -errno;
 		phase(ph, "pageout", t0, mono_ns());
 		if (!ret && o->swapin) {
@@ -367,7 +363,7 @@ int fol_wl_run(const struct fol_wl_opts *o)
 		}
 		madvise(p, o->size, MADV_HUGEPAGE);
 		t0 = mono_ns();
-		if (madvise(p, o->size, MADV_COLLAPSE) < 0)
+		if (madvise(p, o->size, FOL_MADV_COLLAPSE) < 0)
 			ret = -errno;
 		phase(ph, o->readonly ? "collapse-readonly" : "collapse", t0, mono_ns());
 		goto done;

@@ -46,7 +46,7 @@ int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
 /* Runs in the calling process; returns 0 or a negative errno: -ENOSPC when pageout has
  * no swap to page out to (give a swap file). */
 int fol_wl_run(const struct fol_wl_opts *o);
-/* Whether any swap is active. */
-int fol_wl_have_swap(void);
+/* How many swap devices and files are active (/proc/swaps). */
+int fol_wl_swap_devices(void);
 
 #endif
