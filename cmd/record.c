@@ -179,11 +179,8 @@ static int builtin_argv(struct rec_cli *c, int nargs, char **args)
 {
 	const char *name = c->workload ? c->workload : "fork-reuse";
 	ssize_t n = readlink("/proc/self/exe", c->self, sizeof(c->self) - 1);
-	int known = 0;
 
-	for (int i = 0; fol_workloads[i].name; i++)
-		known |= !strcmp(fol_workloads[i].name, name);
-	if (!known)
+	if (!fol_wl_find(name))
 		return usage_error("-w %s: no such built-in workload (foliostat workloads lists them)",
 				   name);
 	if (n < 0)

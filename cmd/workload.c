@@ -75,7 +75,8 @@ int cmd_workload(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fol_wl_opts o = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
-	int c, ret, found = 0;
+	const struct fol_wl_info *wl;
+	int c, ret;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -85,12 +86,10 @@ int cmd_workload(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	o.name = argv[1];
-	for (int i = 0; fol_workloads[i].name; i++)
-		found |= !strcmp(fol_workloads[i].name, o.name);
-	if (!found) {
-		return usage_error("unknown workload '%s' (foliostat workloads lists them)", o.name);
-	}
+	wl = fol_wl_find(argv[1]);
+	if (!wl)
+		return usage_error("unknown workload '%s' (foliostat workloads lists them)", argv[1]);
+	o.kind = wl->kind;
 	argc--;
 	argv++;
 	while ((c = getopt_long(argc, argv, "s:P:S:M:t:h", opts, NULL)) != -1) {
@@ -160,12 +159,12 @@ int cmd_workload(int argc, char **argv)
 	}
 	o.phase_file = getenv("FOLIOSTAT_PHASES");
 	ret = fol_wl_run(&o);
-	if (ret == -ENOSPC && !strcmp(o.name, "pageout")) {
+	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT) {
 		return error("pageout needs swap and there is none: swapon a device, or give "
 			     "--swapfile PATH (made and removed by the workload)");
 	}
 	if (ret) {
-		return error("%s failed: %s", o.name, strerror(-ret));
+		return error("%s failed: %s", wl->name, strerror(-ret));
 	}
 	return 0;
 }

@@ -19,18 +19,28 @@
 #define PMD_SIZE (2ul << 20)
 
 const struct fol_wl_info fol_workloads[] = {
-	{ "fork-reuse", "populate, fork, the child exits, the parent writes again: "
-			"write-protect reuse faults on exclusive folios" },
-	{ "fork-loop", "populate, then --loops times: fork, the child exits, the parent writes "
-		       "again (reuse counted per fork, not summed over forks)" },
-	{ "cow", "populate, fork, the parent writes while the child is alive: COW copies" },
-	{ "populate", "first touch only: anonymous allocation faults" },
-	{ "pageout", "populate, then MADV_PAGEOUT of the region (needs swap, or --swapfile); "
-		     "--swapin reads it back" },
-	{ "collapse", "populate with 4K pages, then MADV_COLLAPSE into THP; --readonly "
-		      "collapses a read-only VMA" },
-	{ NULL, NULL },
+	{ "fork-reuse", FOL_WL_FORK_REUSE, "populate, fork, the child exits, the parent writes "
+					   "again: write-protect reuse faults on exclusive folios" },
+	{ "fork-loop", FOL_WL_FORK_LOOP, "populate, then --loops times: fork, the child exits, the "
+					 "parent writes again (reuse counted per fork, not summed "
+					 "over forks)" },
+	{ "cow", FOL_WL_COW, "populate, fork, the parent writes while the child is alive: COW "
+			     "copies" },
+	{ "populate", FOL_WL_POPULATE, "first touch only: anonymous allocation faults" },
+	{ "pageout", FOL_WL_PAGEOUT, "populate, then MADV_PAGEOUT of the region (needs swap, or "
+				     "--swapfile); --swapin reads it back" },
+	{ "collapse", FOL_WL_COLLAPSE, "populate with 4K pages, then MADV_COLLAPSE into THP; "
+				       "--readonly collapses a read-only VMA" },
+	{ NULL, 0, NULL },
 };
+
+const struct fol_wl_info *fol_wl_find(const char *name)
+{
+	for (int i = 0; fol_workloads[i].name; i++)
+		if (!strcmp(fol_workloads[i].name, name))
+			return &fol_workloads[i];
+	return NULL;
+}
 
 static const char *const policy_names[] = {
 	[FOL_WL_PTE_THP] = "pte-thp",
@@ -240,14 +250,22 @@ static void swap_off(const char *path)
 }
 
 
+/* The region a workload works on, and what it measures with. */
+struct region {
+	const struct fol_wl_opts *o;
+	FILE *ph;		/* phase lines, or NULL */
+	char *raw, *p;		/* the mapping, and its 2M-aligned start */
+	size_t page, stride;
+	uint32_t *order;	/* random mode: the pages in the order written */
+};
+
 /* fork-loop: every fork makes the region's folios shared again, and after the child's
  * exit the parent's writes find them exclusive once more: one reuse episode per folio
  * and fork. */
-static int fork_loop(const struct fol_wl_opts *o, FILE *ph, char *p, size_t page,
-		     size_t stride, const uint32_t *order)
+static int fork_loop(struct region *g)
 {
 	uint64_t forks = 0, writes = 0, t0, start = mono_ns();
-	int loops = o->loops ? o->loops : 50, ret = 0, st;
+	int loops = g->o->loops ? g->o->loops : 50, ret = 0, st;
 	char name[64];
 
 	for (int i = 0; i < loops && !ret; i++) {
@@ -262,150 +280,163 @@ static int fork_loop(const struct fol_wl_opts *o, FILE *ph, char *p, size_t page
 		waitpid(pid, &st, 0);
 		forks += mono_ns() - t0;
 		t0 = mono_ns();
-		ret = write_pass(o, p, page, stride, order);
+		ret = write_pass(g->o, g->p, g->page, g->stride, g->order);
 		writes += mono_ns() - t0;
 	}
 	/* Totals, laid end to end from the start of the loop: one line each, whatever the
 	 * number of loops. */
 	snprintf(name, sizeof(name), "fork+child-exit x%d", loops);
-	phase(ph, name, start, start + forks);
+	phase(g->ph, name, start, start + forks);
 	snprintf(name, sizeof(name), "reuse x%d", loops);
-	phase(ph, name, start + forks, start + forks + writes);
+	phase(g->ph, name, start + forks, start + forks + writes);
 	return ret;
 }
 
-int fol_wl_run(const struct fol_wl_opts *o)
+/* fork-reuse (the child exits first: the parent's writes reuse) and cow (the child lives
+ * on: the parent's writes copy). */
+static int fork_and_write(struct region *g)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t stride = o->stride ? o->stride : page;
-	FILE *ph;
-	uint64_t t0, t1;
-	uint32_t *order = NULL;
-	char *raw, *p;
-	int st, ret = 0;
-	pid_t pid;
+	int cow = g->o->kind == FOL_WL_COW, ret, st;
+	uint64_t t0 = mono_ns();
+	pid_t pid = fork();
 
-	small_pages_for_self();
-	ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
-	/* Natural 2M alignment so that every folio size can be used. */
-	raw = mmap(NULL, o->size + PMD_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		   -1, 0);
-	if (raw == MAP_FAILED) {
-		ret = -errno;
-		goto out;
-	}
-	p = (char *)(((uintptr_t)raw + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
-	if (o->mode == FOL_WL_RANDOM && !(order = random_order(o->size / page))) {
-		ret = -ENOMEM;
-		goto done;
-	}
-	if (!strcmp(o->name, "collapse"))
-		madvise(p, o->size, MADV_NOHUGEPAGE); /* populate with 4K pages, then collapse */
-	else if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
-		madvise(p, o->size, MADV_HUGEPAGE);
-	else if (o->policy == FOL_WL_SMALL)
-		madvise(p, o->size, MADV_NOHUGEPAGE);
-	if (!strcmp(o->name, "pageout")) {
-		if (o->swapfile) {
-			ret = swap_on(o->swapfile, o->size + (64u << 20));
-			if (ret)
-				goto done;
-		} else if (!fol_wl_swap_devices()) {
-			ret = -ENOSPC;
-			goto done;
-		}
-	}
-
-	t0 = mono_ns();
-	touch(p, o->size, page);
-	t1 = mono_ns();
-	phase(ph, "populate", t0, t1);
-	if (o->policy == FOL_WL_PTE_THP && strcmp(o->name, "collapse")) {
-		/* Changing the protection of one page splits the PMD mapping, not the folio:
-		 * the 2M folio stays whole but is mapped by 512 PTEs. */
-		t0 = mono_ns();
-		for (size_t off = 0; off + PMD_SIZE <= o->size; off += PMD_SIZE) {
-			mprotect(p + off, page, PROT_READ);
-			mprotect(p + off, page, PROT_READ | PROT_WRITE);
-		}
-		phase(ph, "pte-map", t0, mono_ns());
-		/* Keep khugepaged off the region: a new MADV_HUGEPAGE process wakes it at once,
-		 * and it would copy these PTE-mapped folios into new PMD-mapped ones before the
-		 * write pass (seen: 8 of 8 collapsed, 0 reuse faults of 512). The flag changes
-		 * no folio. */
-		madvise(p, o->size, MADV_NOHUGEPAGE);
-	}
-	if (!strcmp(o->name, "populate"))
-		goto done;
-	if (o->delay_ms)
-		usleep((useconds_t)o->delay_ms * 1000); /* time for record -p to attach */
-	if (!strcmp(o->name, "pageout")) {
-		t0 = mono_ns();
-		if (madvise(p, o->size, FOL_MADV_PAGEOUT) < 0)
-			ret = -errno;
-		phase(ph, "pageout", t0, mono_ns());
-		if (!ret && o->swapin) {
-			volatile char sum = 0;
-
-			t0 = mono_ns();
-			for (size_t off = 0; off < o->size; off += page)
-				sum += ((volatile char *)p)[off];
-			phase(ph, "swapin", t0, mono_ns());
-		}
-		if (o->swapfile)
-			swap_off(o->swapfile);
-		goto done;
-	}
-	if (!strcmp(o->name, "collapse")) {
-		if (o->readonly && mprotect(p, o->size, PROT_READ) < 0) {
-			ret = -errno;
-			goto done;
-		}
-		madvise(p, o->size, MADV_HUGEPAGE);
-		t0 = mono_ns();
-		if (madvise(p, o->size, FOL_MADV_COLLAPSE) < 0)
-			ret = -errno;
-		phase(ph, o->readonly ? "collapse-readonly" : "collapse", t0, mono_ns());
-		goto done;
-	}
-
-	if (!strcmp(o->name, "fork-loop")) {
-		ret = fork_loop(o, ph, p, page, stride, order);
-		goto done;
-	}
-	t0 = mono_ns();
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto done;
-	}
+	if (pid < 0)
+		return -errno;
 	if (pid == 0) {
-		if (!strcmp(o->name, "cow"))
+		if (cow)
 			pause();
 		_exit(0);
 	}
-	if (strcmp(o->name, "cow")) {
+	if (!cow)
 		waitpid(pid, &st, 0);
-		phase(ph, "fork+child-exit", t0, mono_ns());
-	} else {
-		phase(ph, "fork", t0, mono_ns());
-	}
+	phase(g->ph, cow ? "fork" : "fork+child-exit", t0, mono_ns());
 	t0 = mono_ns();
-	ret = write_pass(o, p, page, stride, order);
-	t1 = mono_ns();
-	phase(ph, strcmp(o->name, "cow") ? "reuse" : "cow", t0, t1);
-	if (!strcmp(o->name, "cow")) {
+	ret = write_pass(g->o, g->p, g->page, g->stride, g->order);
+	phase(g->ph, cow ? "cow" : "reuse", t0, mono_ns());
+	if (cow) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
 	}
-done:
+	return ret;
+}
+
+static int page_out(struct region *g)
+{
+	uint64_t t0 = mono_ns();
+	int ret = madvise(g->p, g->o->size, FOL_MADV_PAGEOUT) < 0 ? -errno : 0;
+
+	phase(g->ph, "pageout", t0, mono_ns());
+	if (!ret && g->o->swapin) {
+		volatile char sum = 0;
+
+		t0 = mono_ns();
+		for (size_t off = 0; off < g->o->size; off += g->page)
+			sum += ((volatile char *)g->p)[off];
+		phase(g->ph, "swapin", t0, mono_ns());
+	}
+	if (g->o->swapfile)
+		swap_off(g->o->swapfile);
+	return ret;
+}
+
+static int collapse(struct region *g)
+{
+	uint64_t t0;
+	int ret;
+
+	if (g->o->readonly && mprotect(g->p, g->o->size, PROT_READ) < 0)
+		return -errno;
+	madvise(g->p, g->o->size, MADV_HUGEPAGE);
+	t0 = mono_ns();
+	ret = madvise(g->p, g->o->size, FOL_MADV_COLLAPSE) < 0 ? -errno : 0;
+	phase(g->ph, g->o->readonly ? "collapse-readonly" : "collapse", t0, mono_ns());
+	return ret;
+}
+
+/* Before the first touch: the policy's madvise, and swap for pageout. */
+static int prepare(struct region *g)
+{
+	const struct fol_wl_opts *o = g->o;
+
+	if (o->kind == FOL_WL_COLLAPSE)
+		madvise(g->p, o->size, MADV_NOHUGEPAGE); /* populate with 4K pages, then collapse */
+	else if (o->policy == FOL_WL_PTE_THP || o->policy == FOL_WL_THP)
+		madvise(g->p, o->size, MADV_HUGEPAGE);
+	else if (o->policy == FOL_WL_SMALL)
+		madvise(g->p, o->size, MADV_NOHUGEPAGE);
+	if (o->kind != FOL_WL_PAGEOUT)
+		return 0;
+	if (o->swapfile)
+		return swap_on(o->swapfile, o->size + (64u << 20));
+	return fol_wl_swap_devices() ? 0 : -ENOSPC;
+}
+
+/* The first touch of every page, and for pte-thp the PMD mappings split. */
+static void populate(struct region *g)
+{
+	uint64_t t0 = mono_ns();
+
+	touch(g->p, g->o->size, g->page);
+	phase(g->ph, "populate", t0, mono_ns());
+	if (g->o->policy != FOL_WL_PTE_THP || g->o->kind == FOL_WL_COLLAPSE)
+		return;
+	/* Changing the protection of one page splits the PMD mapping, not the folio: the 2M
+	 * folio stays whole but is mapped by 512 PTEs. */
+	t0 = mono_ns();
+	for (size_t off = 0; off + PMD_SIZE <= g->o->size; off += PMD_SIZE) {
+		mprotect(g->p + off, g->page, PROT_READ);
+		mprotect(g->p + off, g->page, PROT_READ | PROT_WRITE);
+	}
+	phase(g->ph, "pte-map", t0, mono_ns());
+	/* Keep khugepaged off the region: a new MADV_HUGEPAGE process wakes it at once, and
+	 * it would copy these PTE-mapped folios into new PMD-mapped ones before the write
+	 * pass (seen: 8 of 8 collapsed, 0 reuse faults of 512). The flag changes no folio. */
+	madvise(g->p, g->o->size, MADV_NOHUGEPAGE);
+}
+
+/* What each workload does once the region is populated. */
+static int (*const after_populate[])(struct region *) = {
+	[FOL_WL_FORK_REUSE] = fork_and_write,
+	[FOL_WL_FORK_LOOP] = fork_loop,
+	[FOL_WL_COW] = fork_and_write,
+	[FOL_WL_POPULATE] = NULL,
+	[FOL_WL_PAGEOUT] = page_out,
+	[FOL_WL_COLLAPSE] = collapse,
+};
+
+int fol_wl_run(const struct fol_wl_opts *o)
+{
+	struct region g = { .o = o, .page = (size_t)sysconf(_SC_PAGESIZE) };
+	int ret;
+
+	g.stride = o->stride ? o->stride : g.page;
+	small_pages_for_self();
+	g.ph = o->phase_file ? fopen(o->phase_file, "we") : NULL;
+	/* Natural 2M alignment so that every folio size can be used. */
+	g.raw = mmap(NULL, o->size + PMD_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	if (g.raw == MAP_FAILED) {
+		ret = -errno;
+		goto out;
+	}
+	g.p = (char *)(((uintptr_t)g.raw + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
+	ret = o->mode == FOL_WL_RANDOM && !(g.order = random_order(o->size / g.page)) ? -ENOMEM : 0;
+	if (!ret)
+		ret = prepare(&g);
+	if (!ret) {
+		populate(&g);
+		if (o->delay_ms && after_populate[o->kind])
+			usleep((useconds_t)o->delay_ms * 1000); /* time for record -p to attach */
+		if (after_populate[o->kind])
+			ret = after_populate[o->kind](&g);
+	}
 	if (o->hold_ms)
 		usleep((useconds_t)o->hold_ms * 1000); /* for foliostat maps -p to look at it */
-	if (order)
-		munmap(order, o->size / page * sizeof(*order));
-	munmap(raw, o->size + PMD_SIZE);
+	if (g.order)
+		munmap(g.order, o->size / g.page * sizeof(*g.order));
+	munmap(g.raw, o->size + PMD_SIZE);
 out:
-	if (ph)
-		fclose(ph);
+	if (g.ph)
+		fclose(g.ph);
 	return ret;
 }

@@ -19,8 +19,17 @@ enum fol_wl_mode {
 	FOL_WL_MEMSET,	/* memset of the whole region */
 };
 
+enum fol_wl_kind {
+	FOL_WL_FORK_REUSE,
+	FOL_WL_FORK_LOOP,
+	FOL_WL_COW,
+	FOL_WL_POPULATE,
+	FOL_WL_PAGEOUT,
+	FOL_WL_COLLAPSE,
+};
+
 struct fol_wl_opts {
-	const char *name;	/* "fork-reuse", "fork-loop", "cow", "populate", ... */
+	enum fol_wl_kind kind;
 	size_t size;
 	enum fol_wl_policy policy;
 	size_t stride;		/* bytes between stores in the write pass; page size by default */
@@ -37,10 +46,13 @@ struct fol_wl_opts {
 
 struct fol_wl_info {
 	const char *name;
+	enum fol_wl_kind kind;
 	const char *help;
 };
 
+/* The built-in workloads, ended by a NULL name; and one by name (NULL: no such). */
 extern const struct fol_wl_info fol_workloads[];
+const struct fol_wl_info *fol_wl_find(const char *name);
 int fol_wl_parse_policy(const char *s, enum fol_wl_policy *out);
 int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out);
 /* Runs in the calling process; returns 0 or a negative errno: -ENOSPC when pageout has
