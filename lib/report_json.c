@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The report as JSON, schema foliostat/report/v1 (man/foliostat-report.1). */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "escape.h"
+#include "report_priv.h"
+
+static void add_u64(cJSON *o, const char *k, uint64_t v)
+{
+	/* Doubles hold integers exactly up to 2^53: 104 days in ns. */
+	cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+static cJSON *lat_json(const struct fol_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_u64(o, "count", h->count);
+	add_u64(o, "p50", fol_hist_quantile(h, 0.50));
+	add_u64(o, "p90", fol_hist_quantile(h, 0.90));
+	add_u64(o, "p99", fol_hist_quantile(h, 0.99));
+	add_u64(o, "max", h->max);
+	add_u64(o, "mean", fol_hist_mean(h));
+	return o;
+}
+
+static int order_used(const struct fol_order_stats *os)
+{
+	if (os->folios_allocated || os->reuse.folios)
+		return 1;
+	for (int c = 0; c < FOL_NR_CLASSES; c++)
+		if (os->cell[c].faults)
+			return 1;
+	return 0;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? round((double)a / (double)b * 1e6) / 1e6 : 0;
+}
+
+static cJSON *reuse_json(const struct fol_reuse *ru, int order)
+{
+	cJSON *o = cJSON_CreateObject(), *h;
+
+	add_u64(o, "folios", ru->folios);
+	add_u64(o, "episodes", ru->episodes);
+	add_u64(o, "faults", ru->faults);
+	cJSON_AddNumberToObject(o, "faults_per_folio", ratio(ru->faults, ru->episodes));
+	cJSON_AddNumberToObject(o, "pages_per_fault",
+				ru->faults ? ratio(ru->episodes << (order < 0 ? 0 : order), ru->faults) : 0);
+	cJSON_AddNumberToObject(o, "effectiveness", ratio(ru->episodes, ru->faults));
+	add_u64(o, "time_ns", ru->time_ns);
+	add_u64(o, "surplus_time_ns", ru->surplus_ns);
+	h = cJSON_AddArrayToObject(o, "histogram");
+	for (int b = 0; b < FOL_REUSE_BUCKETS; b++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "faults_per_folio", fol_reuse_bucket_label(b));
+		add_u64(e, "folios", ru->hist[b]);
+		cJSON_AddItemToArray(h, e);
+	}
+	return o;
+}
+
+static char *iso_time(double ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1e9);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+static cJSON *kernel_counters_json(const struct fol_report *r)
+{
+	cJSON *k = cJSON_CreateObject(), *d = fol_counters_delta(r->before, r->after);
+
+	cJSON_AddStringToObject(k, "scope", "system");
+	if (d) {
+		cJSON *c, *next;
+
+		/* Move the delta's sections under kernel_counters. */
+		for (c = d->child; c; c = next) {
+			next = c->next;
+			cJSON_AddItemToObject(k, c->string, cJSON_DetachItemViaPointer(d, c));
+		}
+		cJSON_Delete(d);
+	}
+	return k;
+}
+
+
+static void events_json(const struct fol_report *r, cJSON *rec)
+{
+	cJSON *arr = cJSON_AddArrayToObject(rec, "events");
+	const cJSON *w;
+
+	for (int i = 0; i < r->nevents; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "name", r->events[i].name);
+		cJSON_AddBoolToObject(e, "available", 1);
+		add_u64(e, "count", r->events[i].count);
+		cJSON_AddItemToArray(arr, e);
+	}
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "missing_events"))
+	{
+		cJSON *e;
+
+		if (!cJSON_IsString(w))
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", w->valuestring);
+		cJSON_AddBoolToObject(e, "available", 0);
+		add_u64(e, "count", 0);
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
+/* How it was recorded: command, kernel, events, what was lost, dropped or warned about. */
+static cJSON *recording_json(const struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+	cJSON *rec = cJSON_CreateObject(), *seeded, *w;
+	char buf[64];
+
+	cJSON_AddItemToObject(rec, "command",
+			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command")) ?: cJSON_CreateArray());
+	cJSON_AddNumberToObject(rec, "pid", num(r->meta, "pid", 0));
+	cJSON_AddStringToObject(rec, "kernel", str(r->meta, "kernel") ?: "unknown");
+	cJSON_AddStringToObject(rec, "started", iso_time(num(r->meta, "started_realtime_ns", 0), buf,
+							 sizeof(buf)));
+	add_u64(rec, "duration_ns", (uint64_t)num(r->end, "duration_ns", (double)(s->last_ns - s->first_ns)));
+	cJSON_AddStringToObject(rec, "latency_method", r->method);
+	if (r->s.sampled)
+		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
+	else
+		cJSON_AddNullToObject(rec, "sample_period_ns");
+	add_u64(rec, "page_size", r->page_size);
+	events_json(r, rec);
+	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
+	add_u64(rec, "retimed_samples", r->st.retimed);
+	seeded = cJSON_AddArrayToObject(rec, "seeded_folios");
+	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+		cJSON *e;
+
+		if (!s->seeded[o])
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "order", o);
+		add_u64(e, "folios", s->seeded[o]);
+		cJSON_AddItemToArray(seeded, e);
+	}
+	add_u64(rec, "unknown_records", r->st.unknown_records);
+	add_u64(rec, "malformed_records", r->st.bad_records);
+	add_u64(rec, "bad_metadata", r->st.bad_metadata);
+	if (fol_report_lost_samples(r) >= 0)
+		add_u64(rec, "lost_samples", (uint64_t)fol_report_lost_samples(r));
+	else
+		cJSON_AddNullToObject(rec, "lost_samples");
+	w = cJSON_AddArrayToObject(rec, "warnings");
+	for (int i = 0; i < r->warnings.n; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
+	if (r->filter[0])
+		cJSON_AddStringToObject(rec, "filter", r->filter);
+	return rec;
+}
+
+static cJSON *order_json(const struct fol_report *r, int slot)
+{
+	const struct fol_summary *s = &r->s;
+	const struct fol_order_stats *os = &s->order[slot];
+	int order = FOL_SLOT_ORDER(slot);
+	cJSON *o = cJSON_CreateObject(), *f, *ft, *lc;
+	struct fol_hist lat = { 0 };
+
+	cJSON_AddNumberToObject(o, "order", order);
+	if (order >= 0)
+		add_u64(o, "size_bytes", (uint64_t)r->page_size << order);
+	else
+		cJSON_AddNullToObject(o, "size_bytes");
+	add_u64(o, "folios_allocated", os->folios_allocated);
+	f = cJSON_AddObjectToObject(o, "faults");
+	ft = cJSON_AddObjectToObject(o, "fault_time_ns");
+	lc = cJSON_AddObjectToObject(o, "latency_by_class_ns");
+	for (int c = 0; c < FOL_NR_CLASSES; c++) {
+		const struct fol_cell *cell = &os->cell[c];
+		const char *name = fol_class_name((enum fol_class)c);
+
+		if (!cell->faults)
+			continue;
+		add_u64(f, name, cell->faults);
+		add_u64(ft, name, fol_cell_time(s, cell));
+		fol_hist_merge(&lat, &cell->lat);
+		if (cell->lat.count)
+			cJSON_AddItemToObject(lc, name, lat_json(&cell->lat));
+	}
+	cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "reuse", reuse_json(&os->reuse, order));
+	return o;
+}
+
+static cJSON *totals_json(const struct fol_summary *s)
+{
+	cJSON *t = cJSON_CreateObject(), *u;
+
+	add_u64(t, "faults", s->faults);
+	add_u64(t, "fault_time_ns", fol_total_time(s));
+	add_u64(t, "unclosed_faults", s->unclosed);
+	add_u64(t, "exits_without_entry", s->orphan_exits);
+	add_u64(t, "untimed_faults", s->untimed);
+	u = cJSON_AddObjectToObject(t, "unknown_order");
+	for (int i = 0; i < FOL_NR_UNKNOWN; i++)
+		add_u64(u, fol_unknown_name((enum fol_unknown)i), s->unknown[i]);
+	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat) : cJSON_CreateNull());
+	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap) : cJSON_CreateNull());
+	add_u64(t, "threads", s->threads);
+	add_u64(t, "processes", s->processes);
+	return t;
+}
+
+/* Each class over every order. */
+static cJSON *class_json(const struct fol_summary *s, int c)
+{
+	struct fol_hist lat = { 0 }, gap = { 0 };
+	uint64_t faults = 0, unclosed = 0, time = 0;
+	cJSON *o = cJSON_CreateObject();
+
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		faults += s->order[slot].cell[c].faults;
+		time += fol_cell_time(s, &s->order[slot].cell[c]);
+		unclosed += s->order[slot].cell[c].unclosed;
+		fol_hist_merge(&lat, &s->order[slot].cell[c].lat);
+		fol_hist_merge(&gap, &s->order[slot].cell[c].gap);
+	}
+	cJSON_AddStringToObject(o, "class", fol_class_name((enum fol_class)c));
+	add_u64(o, "faults", faults);
+	add_u64(o, "fault_time_ns", time);
+	add_u64(o, "unclosed", unclosed);
+	cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "gap_ns", gap.count ? lat_json(&gap) : cJSON_CreateNull());
+	return o;
+}
+
+static cJSON *pmu_json(const struct fol_report *r)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, r->pmu)
+	{
+		cJSON *e = cJSON_CreateObject();
+		const cJSON *sup = cJSON_GetObjectItemCaseSensitive(w, "supported");
+
+		cJSON_AddStringToObject(e, "event", str(w, "event") ?: "?");
+		if (cJSON_IsTrue(sup))
+			cJSON_AddNumberToObject(e, "value", num(w, "value", 0));
+		else
+			cJSON_AddNullToObject(e, "value");
+		cJSON_AddBoolToObject(e, "supported", cJSON_IsTrue(sup));
+		cJSON_AddItemToArray(arr, e);
+	}
+	return arr;
+}
+
+/* Faults per time bin and class, from the first fault on: for dashboards' plots. */
+static cJSON *timeline_json(const struct fol_summary *s)
+{
+	cJSON *t = cJSON_CreateObject(), *w;
+
+	add_u64(t, "bin_ns", s->bin_ns);
+	w = cJSON_AddObjectToObject(t, "faults");
+	for (int c = 0; c < FOL_NR_CLASSES && s->bins; c++) {
+		cJSON *row = cJSON_CreateArray();
+		uint64_t total = 0;
+
+		for (int b = 0; b < s->nbins; b++) {
+			uint64_t v = s->bins[(size_t)b * FOL_NR_CLASSES + (size_t)c];
+
+			total += v;
+			cJSON_AddItemToArray(row, cJSON_CreateNumber((double)v));
+		}
+		if (total)
+			cJSON_AddItemToObject(w, fol_class_name((enum fol_class)c), row);
+		else
+			cJSON_Delete(row);
+	}
+	return t;
+}
+
+cJSON *fol_report_json(const struct fol_report *r)
+{
+	cJSON *j = cJSON_CreateObject(), *t, *arr;
+
+	cJSON_AddStringToObject(j, "schema", "foliostat/report/v1");
+	t = cJSON_AddObjectToObject(j, "tool");
+	cJSON_AddStringToObject(t, "name", "foliostat");
+	cJSON_AddStringToObject(t, "version", FOL_VERSION);
+	cJSON_AddItemToObject(j, "recording", recording_json(r));
+	arr = cJSON_AddArrayToObject(j, "orders");
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		if (order_used(&r->s.order[slot]))
+			cJSON_AddItemToArray(arr, order_json(r, slot));
+	cJSON_AddItemToObject(j, "totals", totals_json(&r->s));
+	arr = cJSON_AddArrayToObject(j, "classes");
+	for (int c = 0; c < FOL_NR_CLASSES; c++)
+		cJSON_AddItemToArray(arr, class_json(&r->s, c));
+	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
+	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
+	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));
+	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
+	if (r->maps)
+		cJSON_AddItemToObject(j, "left_behind", dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
+	else
+		cJSON_AddNullToObject(j, "left_behind");
+	return fol_escape_json(j) ? j : (cJSON_Delete(j), NULL);
+}

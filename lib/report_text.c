@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The report as text, and the formatting the other views share. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "report_priv.h"
+
+/* A display preference of the process, set once by cmd/ from the locale. */
+static int fmt_ascii;
+
+void fol_fmt_set_ascii(int ascii)
+{
+	fmt_ascii = ascii;
+}
+
+const char *fol_fmt_ns(uint64_t ns, char *buf, int len)
+{
+	double v = (double)ns;
+
+	if (ns < 1000)
+		snprintf(buf, (size_t)len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, (size_t)len, fmt_ascii ? "%.1f us" : "%.1f µs", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, (size_t)len, "%.2f ms", v / 1e6);
+	else
+		snprintf(buf, (size_t)len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len)
+{
+	char t[24];
+	int cols = 0, pad;
+
+	if (have)
+		fol_fmt_ns(ns, t, sizeof(t));
+	else
+		snprintf(t, sizeof(t), "-");
+	for (const char *p = t; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80; /* UTF-8 continuation bytes: no column */
+	pad = w > cols ? w - cols : 0;
+	if (pad + (int)strlen(t) >= len)
+		pad = 0;
+	memset(buf, ' ', (size_t)pad);
+	memcpy(buf + pad, t, strlen(t) + 1);
+	return buf;
+}
+
+/* Folios the folio map got from the page tables at attach rather than from faults. */
+static void print_seeded(const struct fol_report *r, FILE *f)
+{
+	uint64_t total = 0;
+	char sz[16];
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		total += r->s.seeded[o];
+	if (!total)
+		return;
+	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at %s (pagemap + "
+		   "kpageflags):", total, r->synth && str(r->meta, "mode") &&
+		   !strcmp(str(r->meta, "mode"), "attach") ? "attach" : "exec");
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		if (r->s.seeded[o])
+			fprintf(f, " %s %" PRIu64, fol_order_size(o, r->page_size, sz, sizeof(sz)),
+				r->s.seeded[o]);
+	fputc('\n', f);
+}
+
+const char *fol_command_text(const cJSON *command, char *buf, size_t len)
+{
+	const cJSON *c, *first = command ? command->child : NULL;
+	const char *w = first && first->next ? cJSON_GetStringValue(first->next) : NULL;
+	/* A built-in workload's foliostat is this program, wherever it was installed. */
+	int builtin = w && (!strcmp(w, "workload") || !strcmp(w, "__workload"));
+	char esc[1024];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	cJSON_ArrayForEach(c, command)
+	{
+		const char *a = cJSON_GetStringValue(c);
+
+		if (!a)
+			continue;
+		if (c == first && builtin && strrchr(a, '/'))
+			a = strrchr(a, '/') + 1;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 fol_escape(a, esc, sizeof(esc)));
+	}
+	return buf;
+}
+
+static void print_header(const struct fol_report *r, FILE *f)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
+	char b1[32], b2[32], esc[1024];
+	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
+	uint64_t total = 0;
+
+	fprintf(f, "# command:  %s", cJSON_GetArraySize(cmd) ? fol_command_text(cmd, esc, sizeof(esc))
+							  : "(attached)");
+	fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
+	fprintf(f, "# kernel:   %s, ", fol_escape(str(r->meta, "kernel") ?: "?", esc, sizeof(esc)));
+	fprintf(f, "%s, %.0f CPUs, %s pages, PMD %s\n",
+		fol_escape(str(r->meta, "machine") ?: "?", esc, sizeof(esc)), num(r->meta, "cpus", 0),
+		fol_order_size(0, r->page_size, b1, sizeof(b1)),
+		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
+	for (int i = 0; i < r->nevents; i++)
+		total += r->events[i].count;
+	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
+		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents,
+		r->st.lost ? r->st.lost : r->s.lost);
+	if (!strcmp(r->method, "exact"))
+		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
+			   "minor-/major-faults sample\n#           raised at the end of "
+			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n");
+	else if (!strcmp(r->method, "sampled"))
+		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
+			   "fault handler\n#           count toward the thread's next fault; totals "
+			   "and means only\n", num(r->meta, "sample_period_ns", 0));
+	else
+		fprintf(f, "# latency:  none: counts and classes only\n");
+	print_seeded(r, f);
+	if (r->filter[0])
+		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));
+	for (int i = 0; i < r->warnings.n; i++)
+		fprintf(f, "# warning:  %s\n", fol_escape(r->warnings.v[i], esc, sizeof(esc)));
+}
+
+static void print_orders(const struct fol_report *r, FILE *f)
+{
+	const struct fol_summary *s = &r->s;
+	char sz[16], t1[48], t2[48], t3[48], t4[48], t5[48];
+
+	fprintf(f, "\nFaults by folio order and class\n");
+	fprintf(f, "%7s  %-10s %9s %11s %10s %10s %10s %10s %9s\n", "order", "class", "faults",
+		"total", "mean", "p50", "p99", "max", "unclosed");
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_order_stats *os = &s->order[slot];
+
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			const struct fol_cell *cell = &os->cell[c];
+			const struct fol_hist *h = &cell->lat;
+			int n = h->count > 0;
+
+			if (!cell->faults)
+				continue;
+			uint64_t tot = fol_cell_time(s, cell);
+
+			fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n",
+				fol_order_size(FOL_SLOT_ORDER(slot), r->page_size, sz, sizeof(sz)),
+				fol_class_name((enum fol_class)c), cell->faults,
+				fol_fmt_ns_col(tot, n || s->sampled, 11, t1, sizeof(t1)),
+				fol_fmt_ns_col(s->sampled ? tot / cell->faults : fol_hist_mean(h),
+					       n || s->sampled, 10, t2, sizeof(t2)),
+				fol_fmt_ns_col(fol_hist_quantile(h, 0.5), n, 10, t3, sizeof(t3)),
+				fol_fmt_ns_col(fol_hist_quantile(h, 0.99), n, 10, t4, sizeof(t4)),
+				fol_fmt_ns_col(h->max, n, 10, t5, sizeof(t5)), cell->unclosed);
+		}
+	}
+	fprintf(f, "%7s  %-10s %9" PRIu64 " %s %s %s %s %s %9" PRIu64 "\n", "all", "", s->faults,
+		fol_fmt_ns_col(fol_total_time(s), 1, 11, t1, sizeof(t1)),
+		fol_fmt_ns_col(s->sampled ? (s->faults ? fol_total_time(s) / s->faults : 0)
+					  : fol_hist_mean(&s->all_lat), 1, 10, t2, sizeof(t2)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.5), !s->sampled, 10, t3, sizeof(t3)),
+		fol_fmt_ns_col(fol_hist_quantile(&s->all_lat, 0.99), !s->sampled, 10, t4, sizeof(t4)),
+		fol_fmt_ns_col(s->all_lat.max, !s->sampled, 10, t5, sizeof(t5)), s->unclosed);
+	if (s->all_gap.count)
+		fprintf(f, "%7s  %-10s %9" PRIu64 " %11s %s %s %s %s\n", "gap", "", s->all_gap.count, "",
+			fol_fmt_ns_col(fol_hist_mean(&s->all_gap), 1, 10, t2, sizeof(t2)),
+			fol_fmt_ns_col(fol_hist_quantile(&s->all_gap, 0.5), 1, 10, t3, sizeof(t3)),
+			fol_fmt_ns_col(fol_hist_quantile(&s->all_gap, 0.99), 1, 10, t4, sizeof(t4)),
+			fol_fmt_ns_col(s->all_gap.max, 1, 10, t5, sizeof(t5)));
+}
+
+static void print_reuse(const struct fol_report *r, FILE *f)
+{
+	const struct fol_summary *s = &r->s;
+	char sz[16], t1[48], t2[48];
+	int any = 0;
+
+	for (int slot = FOL_ORDER_SLOT(1); slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_reuse *ru = &s->order[slot].reuse;
+		int order = FOL_SLOT_ORDER(slot);
+
+		if (!ru->folios)
+			continue;
+		if (!any++) {
+			fprintf(f, "\nReuse batching: write faults on exclusive large folios (1 fault "
+				   "per folio is ideal)\n");
+			fprintf(f, "%7s %9s %9s %9s %12s %11s %14s %11s %12s\n", "order", "folios",
+				"episodes", "faults", "faults/folio", "pages/fault", "effectiveness",
+				"reuse time", "surplus time");
+		}
+		fprintf(f, "%7s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12.2f %11.2f %13.1f%% %s %s\n",
+			fol_order_size(order, r->page_size, sz, sizeof(sz)), ru->folios, ru->episodes,
+			ru->faults, (double)ru->faults / (double)ru->episodes,
+			(double)(ru->episodes << order) / (double)ru->faults,
+			100.0 * (double)ru->episodes / (double)ru->faults,
+			fol_fmt_ns_col(ru->time_ns, 1, 11, t1, sizeof(t1)),
+			fol_fmt_ns_col(ru->surplus_ns, 1, 12, t2, sizeof(t2)));
+		fprintf(f, "%7s faults per folio:", "");
+		for (int b = 0; b < FOL_REUSE_BUCKETS; b++)
+			if (ru->hist[b])
+				fprintf(f, " %s: %" PRIu64, fol_reuse_bucket_label(b), ru->hist[b]);
+		fputc('\n', f);
+	}
+	if (any)
+		fprintf(f, "%7s (an episode: a folio from the time it is exclusive to the next fork "
+			   "of its owner or its end;\n%7s  per folio = per episode; pages/fault = folio "
+			   "pages / faults per folio, every page written)\n", "", "");
+}
+
+static void print_phases(const struct fol_report *r, FILE *f)
+{
+	const cJSON *p;
+	char t[24], esc[256];
+
+	if (!cJSON_GetArraySize(r->phases))
+		return;
+	fprintf(f, "\nWorkload phases (timed by the workload)\n");
+	cJSON_ArrayForEach(p, r->phases)
+	{
+		double start = num(p, "start_ns", 0), end = num(p, "end_ns", 0);
+
+		fprintf(f, "  %-20s %s\n", fol_escape(str(p, "phase") ?: "?", esc, sizeof(esc)),
+			fol_fmt_ns_col(end >= start ? (uint64_t)(end - start) : 0, end >= start, 12,
+				       t, sizeof(t)));
+	}
+}
+
+static void print_counters(const struct fol_report *r, FILE *f)
+{
+	const cJSON *p, *sz;
+	char esc[256], esc2[256];
+	int any = 0;
+
+	if (cJSON_GetArraySize(r->pmu)) {
+		fprintf(f, "\nPMU and software counters (the workload and its children)\n");
+		cJSON_ArrayForEach(p, r->pmu)
+		{
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")))
+				fprintf(f, "  %-22s %16.0f\n",
+					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), num(p, "value", 0));
+			else
+				fprintf(f, "  %-22s %16s\n",
+					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), "not supported");
+		}
+	}
+	if (!r->before || !r->after)
+		return;
+	for (int i = 0; fol_report_vmstat[i]; i++) {
+		double d = fol_report_counter(r, "vmstat", fol_report_vmstat[i]);
+
+		if (d == 0)
+			continue;
+		if (!any++)
+			fprintf(f, "\nKernel counters (system-wide: every process moves them; after - "
+				   "before)\n");
+		fprintf(f, "  %-34s %+14.0f\n", fol_report_vmstat[i], d);
+	}
+	cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
+	{
+		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
+							 sz->string),
+			"stats");
+		const cJSON *st;
+
+		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(sz, "stats"))
+		{
+			double d = st->valuedouble - num(bs, st->string, 0);
+			char name[80];
+
+			if (d == 0 || !strncmp(st->string, "nr_", 3))
+				continue;
+			if (!any++)
+				fprintf(f, "\nKernel counters (system-wide: every process moves them; "
+					   "after - before)\n");
+			snprintf(name, sizeof(name), "mthp %s %s", fol_escape(sz->string, esc, sizeof(esc)),
+				 fol_escape(st->string, esc2, sizeof(esc2)));
+			fprintf(f, "  %-34s %+14.0f\n", name, d);
+		}
+	}
+}
+
+/* The folio composition of the process's anonymous memory at the end of the run. */
+static void print_left_behind(const struct fol_report *r, FILE *f)
+{
+	const cJSON *total = cJSON_GetObjectItemCaseSensitive(r->maps, "total"), *o;
+	double anon = num(total, "anon_bytes", 0);
+	char sz[16];
+
+	if (!total || anon <= 0)
+		return;
+	fprintf(f, "\nLeft behind: %.0f kB of anonymous memory in the page tables at the end "
+		   "(pagemap + kpageflags)\n", anon / 1024);
+	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(total, "orders"))
+	{
+		int order = (int)num(o, "order", 0);
+
+		fprintf(f, "  %6s %9.0f folios %12.0f kB %5.1f%%", fol_order_size(order, r->page_size,
+			sz, sizeof(sz)), num(o, "folios", 0), num(o, "bytes", 0) / 1024,
+			100.0 * num(o, "bytes", 0) / anon);
+		if (order == r->pmd_order)
+			fprintf(f, "  %.0f PMD-mapped", num(total, "pmd_mapped_folios", 0));
+		if (num(o, "partially_mapped", 0) > 0)
+			fprintf(f, "  %.0f partially mapped", num(o, "partially_mapped", 0));
+		fputc('\n', f);
+	}
+}
+
+void fol_report_text(const struct fol_report *r, FILE *f)
+{
+	print_header(r, f);
+	print_orders(r, f);
+	print_reuse(r, f);
+	print_phases(r, f);
+	print_left_behind(r, f);
+	print_counters(r, f);
+}
