@@ -592,57 +592,62 @@ static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fau
 }
 
 /* The fault of thread t ends: at its exit sample (end != 0) or unclosed. */
-static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
+/* What a closed fault was: its class, the order of its folio, why the order is unknown,
+ * and the folio in the map (for reuse accounting). */
+struct verdict {
+	int cls, order, cause;
+	struct folio *fo;
+};
+
+/* The rules: which class (classify), which order (a folio the fault allocated, the page
+ * cache's, the zero page's, or the folio map's), and else why not. Inserts a folio the
+ * fault allocated into the map. */
+static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f, int major,
+		 struct verdict *v)
 {
-	struct open_fault *f = &t->f;
-	struct mm *mm = get_mm(m, t->pid);
-	const struct vma *v;
-	int cls, order = -1, ret = 0, known = -1, cause = -1;
-	struct folio *fo = NULL;
-	struct fol_cell *c;
+	const struct vma *vma = vma_find(mm, f->address);
+	int known = -1, ret = 0;
 	uint64_t pfn = 0;
 
-	t->open = 0;
-	if (!mm)
-		return -ENOMEM;
-	v = vma_find(mm, f->address);
+	v->fo = NULL;
+	v->cause = -1;
 	if (m->o.sampled)
-		fo = folio_lookup(m, mm, f->address, &known);
-	cls = classify(m, f, v, major, known);
-	if ((order = anon_folio(m, f, cls, &pfn)) >= 0)
-		ret = folio_insert(m, mm, f->address, order, pfn);
-	else if (cls == FOL_C_FILE)
-		order = f->filemap_order;
-	else if (cls == FOL_C_ANON_ZERO)
-		order = zero_page_order(m, mm, v, f->address, &ret);
+		v->fo = folio_lookup(m, mm, f->address, &known);
+	v->cls = classify(m, f, vma, major, known);
+	if ((v->order = anon_folio(m, f, v->cls, &pfn)) >= 0)
+		ret = folio_insert(m, mm, f->address, v->order, pfn);
+	else if (v->cls == FOL_C_FILE)
+		v->order = f->filemap_order;
+	else if (v->cls == FOL_C_ANON_ZERO)
+		v->order = zero_page_order(m, mm, vma, f->address, &ret);
 	else if (m->o.sampled)
-		order = known; /* looked up already */
+		v->order = known; /* looked up already */
 	else
-		fo = folio_lookup(m, mm, f->address, &order);
-	if (ret)
-		return ret;
-	if (order < 0)
-		cause = (int)unknown_cause(mm, f, cls);
-	if (!accepted(m, t, tid, f->start, order, cls))
-		return ret;
+		v->fo = folio_lookup(m, mm, f->address, &v->order);
+	if (!ret && v->order < 0)
+		v->cause = (int)unknown_cause(mm, f, v->cls);
+	return ret;
+}
 
-	c = &m->s.order[FOL_ORDER_SLOT(order)].cell[cls];
-	c->faults++;
-	if (cause >= 0)
-		m->s.unknown[cause]++;
-	c->major += major;
-	m->s.faults++;
-	if (f->alloc_order >= 0 && cls != FOL_C_FILE)
-		m->s.order[FOL_ORDER_SLOT(order)].folios_allocated++;
+/* A reuse fault's time, for its folio's episode: the first one's apart (surplus). */
+static void reuse_time(struct folio *fo, uint64_t ns)
+{
+	if (!fo->reuse)
+		fo->first_ns = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	fo->reuse_ns += ns;
+}
+
+/* The fault's time into its cell: latency and the gap before it, or why there is none. */
+static void account_time(struct fol_model *m, struct thread *t, struct fol_cell *c,
+			 const struct verdict *v, uint64_t end)
+{
+	const struct open_fault *f = &t->f;
+	struct folio *reused = v->cls == FOL_C_WP_REUSE ? v->fo : NULL;
+
 	if (m->o.sampled) {
 		c->sampled_ns += f->samples * f->period;
-		if (cls == FOL_C_WP_REUSE && fo) {
-			uint64_t ns = f->samples * f->period;
-
-			if (!fo->reuse)
-				fo->first_ns = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-			fo->reuse_ns += ns;
-		}
+		if (reused)
+			reuse_time(reused, f->samples * f->period);
 	} else if (end && f->untimed) {
 		c->untimed++;
 		m->s.untimed++;
@@ -657,18 +662,40 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 			fol_hist_add(&m->s.all_gap, f->start - t->last_exit);
 		}
 		t->last_exit = end;
-		if (cls == FOL_C_WP_REUSE && fo) {
-			if (!fo->reuse)
-				fo->first_ns = lat > UINT32_MAX ? UINT32_MAX : (uint32_t)lat;
-			fo->reuse_ns += lat;
-		}
+		if (reused)
+			reuse_time(reused, lat);
 	} else {
 		c->unclosed++;
 		m->s.unclosed++;
 	}
-	if (cls == FOL_C_WP_REUSE && fo)
-		fo->reuse++;
-	return ret ? ret : timeline(m, f->start, cls);
+}
+
+static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
+{
+	const struct open_fault *f = &t->f;
+	struct mm *mm = get_mm(m, t->pid);
+	struct verdict v;
+	struct fol_cell *c;
+	int ret;
+
+	t->open = 0;
+	if (!mm)
+		return -ENOMEM;
+	ret = judge(m, mm, f, major, &v);
+	if (ret || !accepted(m, t, tid, f->start, v.order, v.cls))
+		return ret;
+	c = &m->s.order[FOL_ORDER_SLOT(v.order)].cell[v.cls];
+	c->faults++;
+	c->major += major;
+	m->s.faults++;
+	if (v.cause >= 0)
+		m->s.unknown[v.cause]++;
+	if (f->alloc_order >= 0 && v.cls != FOL_C_FILE)
+		m->s.order[FOL_ORDER_SLOT(v.order)].folios_allocated++;
+	account_time(m, t, c, &v, end);
+	if (v.cls == FOL_C_WP_REUSE && v.fo)
+		v.fo->reuse++;
+	return timeline(m, f->start, v.cls);
 }
 
 /* mremap moves the folios of [start, start + len) to wherever its exit says: they leave
