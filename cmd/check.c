@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "cmd.h"
+#include "errors.h"
 #include "util.h"
 
 int cmd_check(int argc, char **argv)
@@ -31,7 +32,7 @@ int cmd_check(int argc, char **argv)
 	}
 	n = fol_check_run(&it);
 	if (n < 0) {
-		return error("cannot examine this machine: %s", strerror(-n));
+		return error("cannot examine this machine: %s", fol_strerror(n));
 	}
 	for (int i = 0; i < n; i++) {
 		if (strcmp(section, it[i].section)) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "compare.h"
 #include "escape.h"
 #include "runs.h"
@@ -136,7 +137,7 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 	if (!ret)
 		ret = fol_compare(sd.v, sd.n, &c);
 	if (ret) {
-		error("%s", strerror(-ret));
+		error("%s", fol_strerror(ret));
 		sides_free(&sd);
 		return 1;
 	}
@@ -260,14 +261,14 @@ static int compare_files(char **paths, int n, int json, int tui)
 		ret = sides_add(&sd, &rs[loaded], paths[loaded]);
 		if (ret) {
 			error("%s",
-				ret == -E2BIG ? "more than 64 sides" : strerror(-ret));
+				ret == -E2BIG ? "more than 64 sides" : fol_strerror(ret));
 			status = 1;
 		}
 	}
 	if (!status) {
 		ret = fol_compare(sd.v, sd.n, &c);
 		if (ret) {
-			error("%s", strerror(-ret));
+			error("%s", fol_strerror(ret));
 			status = 1;
 		} else {
 			if (json) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bare.h"
+#include "errors.h"
 #include "record_cli.h"
 #include "runs.h"
 #include "util.h"
@@ -83,7 +84,7 @@ static int bare_run(struct rec_cli *c, struct fol_writer *w, int idx, const char
 	if (fd >= 0)
 		close(fd);
 	if (ret) {
-		error("the untraced run of '%s' failed: %s", c->o.argv[0], strerror(-ret));
+		error("the untraced run of '%s' failed: %s", c->o.argv[0], fol_strerror(ret));
 		*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
 		return ret;
 	}
@@ -91,7 +92,7 @@ static int bare_run(struct rec_cli *c, struct fol_writer *w, int idx, const char
 	ret = fol_runs_write_bare(w, idx, config, bj);
 	cJSON_Delete(bj);
 	if (ret) {
-		error("cannot write %s: %s", c->output, strerror(-ret));
+		error("cannot write %s: %s", c->output, fol_strerror(ret));
 		*status = 1;
 	}
 	return ret;
@@ -114,7 +115,7 @@ static int one_run(struct rec_cli *c, struct fol_writer *w, int idx, int total, 
 			config ? config : "", config ? ")" : "");
 	ret = fol_runs_write_start(w, idx, total, config ? c->sweep_key : NULL, config);
 	if (ret) {
-		*status = error("cannot write %s: %s", c->output, strerror(-ret));
+		*status = error("cannot write %s: %s", c->output, fol_strerror(ret));
 		return ret;
 	}
 	if (bare && nth % 2 == 0) {

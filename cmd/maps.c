@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "maps.h"
 #include "metadata.h"
 #include "util.h"
@@ -93,7 +94,7 @@ static int print_error(int err, int pid)
 	else if (err == -ENOENT)
 		error("no process %d", pid);
 	else
-		error("cannot read the page tables of pid %d: %s", pid, strerror(-err));
+		error("cannot read the page tables of pid %d: %s", pid, fol_strerror(err));
 	return 1;
 }
 

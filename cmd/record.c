@@ -17,6 +17,7 @@
 
 #include "bare.h"
 #include "cmd.h"
+#include "errors.h"
 #include "file.h"
 #include "kprobe.h"
 #include "metadata.h"
@@ -512,7 +513,7 @@ static void report_run(const struct rec_cli *c, const struct fol_record_result *
 	if (ret == -EINTR && !res->error[0])
 		error("interrupted (%s) before the workload started", strsignal(rec_signal()));
 	else if (ret)
-		error("%s", res->error[0] ? res->error : strerror(-ret));
+		error("%s", res->error[0] ? res->error : fol_strerror(ret));
 	if (ret)
 		return;
 	if (!c->quiet)
@@ -586,7 +587,7 @@ int cmd_record(int argc, char **argv)
 	rec_signals_restore();
 	ret = fol_writer_close(w);
 	if (ret) {
-		error("cannot write %s: %s", c.output, strerror(-ret));
+		error("cannot write %s: %s", c.output, fol_strerror(ret));
 		status = status ? status : 1;
 	}
 	rec_cli_free(&c);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "comm.h"
 #include "escape.h"
 #include "session.h"
@@ -123,7 +124,7 @@ int cmd_script(int argc, char **argv)
 	}
 	fol_comms_free(comms);
 	if (ret < 0)
-		error("reading %s: %s", input, strerror(-ret));
+		error("reading %s: %s", input, fol_strerror(ret));
 	ret = print_read_status(input, s) || ret < 0;
 	fol_session_close(s);
 	return ret ? 1 : 0;

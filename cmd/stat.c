@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "record_cli.h"
 #include "report.h"
 #include "runs.h"
@@ -27,7 +28,7 @@ static int stat_end_run(struct stat_stream *st)
 	int ret;
 
 	fol_session_feed_end(st->s);
-	ret = st->begun ? fol_report_end(&st->r, st->s) : -EPROTO;
+	ret = st->begun ? fol_report_end(&st->r, st->s) : -FOL_E_NO_METADATA;
 	if (!ret)
 		ret = fol_runs_add(&st->runs, &st->r, fol_session_run(st->s), fol_session_bare(st->s));
 	fol_report_free(&st->r);
@@ -43,7 +44,7 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	if (type == FOL_CHUNK_RUN && fol_session_run(st->s)) {
 		/* A run that recorded nothing (its workload failed to start) is dropped. */
 		ret = stat_end_run(st);
-		if (ret && ret != -EPROTO)
+		if (ret && ret != -FOL_E_NO_METADATA)
 			return ret;
 		fol_session_close(st->s);
 		st->s = NULL;
@@ -108,8 +109,8 @@ int cmd_stat(int argc, char **argv)
 	rec_cli_free(&c);
 	if (!ret) {
 		ret = stat_end_run(&st);
-		if (ret && ret != -EPROTO)
-			status = error("%s", strerror(-ret));
+		if (ret && ret != -FOL_E_NO_METADATA)
+			status = error("%s", fol_strerror(ret));
 		else if (!st.runs.n)
 			status = error("nothing was recorded");
 		else if (print_stat(&st, &c))

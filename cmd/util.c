@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "parse.h"
 #include "session.h"
 
@@ -76,9 +77,15 @@ void print_open_error(const char *path, int err)
 	case -EACCES:
 		error("cannot read %s: permission denied", path);
 		break;
-	case -EPROTO:
-		error("%s is not a foliostat recording (or its header is "
-			"damaged)", path);
+	case -FOL_E_NOT_RECORDING:
+		error("%s is not a foliostat recording", path);
+		break;
+	case -FOL_E_DAMAGED_HEADER:
+		error("%s has a damaged file header: it cannot be read as a recording", path);
+		break;
+	case -FOL_E_NO_METADATA:
+		error("%s has no usable metadata or event descriptions (damaged at its start?): "
+		      "nothing in it can be decoded", path);
 		break;
 	case -ESPIPE:
 		error("%s is not a regular file (a FIFO, device or socket): "
@@ -87,12 +94,12 @@ void print_open_error(const char *path, int err)
 	case -EISDIR:
 		error("%s is a directory: give a recording file with -i", path);
 		break;
-	case -EPROTONOSUPPORT:
+	case -FOL_E_NEWER_FORMAT:
 		error("%s was written by a newer foliostat: this one "
 			"reads format version 1", path);
 		break;
 	default:
-		error("cannot read %s: %s", path, strerror(-err));
+		error("cannot read %s: %s", path, fol_strerror(err));
 	}
 }
 

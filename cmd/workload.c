@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errors.h"
 #include "parse.h"
 #include "util.h"
 #include "workload.h"
@@ -164,7 +165,7 @@ int cmd_workload(int argc, char **argv)
 			     "--swapfile PATH (made and removed by the workload)");
 	}
 	if (ret) {
-		return error("%s failed: %s", wl->name, strerror(-ret));
+		return error("%s failed: %s", wl->name, fol_strerror(ret));
 	}
 	return 0;
 }

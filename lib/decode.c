@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "decode.h"
+#include "errors.h"
 
 #include "summary.h"
 #include "u64map.h"
@@ -126,7 +127,7 @@ static enum fol_kind kind_of(const char *name)
  * '*', each identifier optionally followed by array bounds ("[]", "[16]"); at least one
  * identifier of type before the name, which is the last identifier (ahead of its bounds).
  * libtraceevent leaks or misparses on anything else (found by fuzzing: "u[signed long pfn",
- * a name with no type). 0 and the name, or -EPROTO. */
+ * a name with no type). 0 and the name, or -FOL_E_BAD_FORMAT. */
 static int clean_decl(const char *p, size_t len, char *out, size_t cap, char *name,
 		      size_t name_cap)
 {
@@ -152,16 +153,16 @@ static int clean_decl(const char *p, size_t len, char *out, size_t cap, char *na
 				while (p < end && isdigit((unsigned char)*p))
 					p++;
 				if (p >= end || *p != ']' || p - tok > 64)
-					return -EPROTO;
+					return -FOL_E_BAD_FORMAT;
 				p++;
 			}
 		} else if (*p == '*') {
 			p++;
 		} else {
-			return -EPROTO;
+			return -FOL_E_BAD_FORMAT;
 		}
 		if (o + (size_t)(p - tok) + 2 > cap)
-			return -EPROTO;
+			return -FOL_E_BAD_FORMAT;
 		if (o)
 			out[o++] = ' ';
 		memcpy(out + o, tok, (size_t)(p - tok));
@@ -169,14 +170,14 @@ static int clean_decl(const char *p, size_t len, char *out, size_t cap, char *na
 	}
 	out[o] = '\0';
 	if (idents < 2 || !last || last_len >= name_cap)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	memcpy(name, last, last_len);
 	name[last_len] = '\0';
 	return 0;
 }
 
 /* One "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" line, checked and rewritten into
- * out; its name in name. Its length, or -EPROTO when it is not such a line. */
+ * out; its name in name. Its length, or -FOL_E_BAD_FORMAT when it is not such a line. */
 static int clean_field(const char *line, size_t len, char *out, size_t cap, char *name,
 		       size_t name_cap)
 {
@@ -189,19 +190,19 @@ static int clean_field(const char *line, size_t len, char *out, size_t cap, char
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if ((size_t)(end - p) < 6 || memcmp(p, "field:", 6))
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	p += 6;
 	semi = memchr(p, ';', (size_t)(end - p));
 	dl = semi ? (size_t)(semi - p) : 0;
 	if (!dl || dl > FOL_FIELD_DECL_MAX || clean_decl(p, dl, decl, sizeof(decl), name, name_cap))
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	if (sscanf(semi + 1, " offset:%u; size:%u; signed:%u;%n", &off, &size, &sgn, &used) != 3 ||
 	    off > FOL_FIELD_OFFSET_MAX || size > FOL_FIELD_OFFSET_MAX || sgn > 1 ||
 	    semi + 1 + used > end)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	n = snprintf(out, cap, "\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%u;\n", decl, off, size,
 		     sgn);
-	return n < 0 || (size_t)n >= cap ? -EPROTO : n;
+	return n < 0 || (size_t)n >= cap ? -FOL_E_BAD_FORMAT : n;
 }
 
 /* The format text of a tracepoint is untrusted: libtraceevent parses it with recursion
@@ -218,13 +219,13 @@ int fol_decoder_clean_format(const char *in, char *out, size_t cap)
 
 	if (sscanf(in, "name: %63[A-Za-z0-9_] ID: %llu ", evname, &id) != 2 || !id ||
 	    id > 0xffff)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	fields = strstr(in, "\nformat:\n");
 	if (!fields)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	n = snprintf(out, cap, "name: %s\nID: %llu\nformat:\n", evname, id);
 	if (n < 0 || (size_t)n >= cap)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	o = (size_t)n;
 	for (p = fields + 9; *p;) {
 		size_t len = strcspn(p, "\n");
@@ -235,7 +236,7 @@ int fol_decoder_clean_format(const char *in, char *out, size_t cap)
 		if (len && strspn(p, " \t") < len) {
 			w = clean_field(p, len, line, sizeof(line), name, sizeof(name));
 			if (w < 0 || ++nfields > FOL_FIELDS_MAX || o + (size_t)w + 1 >= cap)
-				return -EPROTO;
+				return -FOL_E_BAD_FORMAT;
 			/* libtraceevent wants the common_ fields first, then a blank line. */
 			if (strncmp(name, "common_", 7)) {
 				if (in_common) {
@@ -243,7 +244,7 @@ int fol_decoder_clean_format(const char *in, char *out, size_t cap)
 					in_common = 0;
 				}
 			} else if (!in_common) {
-				return -EPROTO;
+				return -FOL_E_BAD_FORMAT;
 			}
 			memcpy(out + o, line, (size_t)w);
 			o += (size_t)w;
@@ -254,7 +255,7 @@ int fol_decoder_clean_format(const char *in, char *out, size_t cap)
 		out[o++] = '\n';
 	n = snprintf(out + o, cap - o, "\nprint fmt: \"\"\n");
 	if (n < 0 || (size_t)n >= cap - o)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	return (int)(o + (size_t)n);
 }
 
@@ -274,10 +275,10 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids, *id;
 	const cJSON *name, *kind, *fmt;
 	struct evd *grown, *e;
-	int ok = 1, ret = -EPROTO;
+	int ok = 1, ret = -FOL_E_BAD_FORMAT;
 
 	if (!j)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	name = cJSON_GetObjectItemCaseSensitive(j, "name");
 	kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
 	attr = cJSON_GetObjectItemCaseSensitive(j, "attr");

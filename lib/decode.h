@@ -29,13 +29,13 @@ struct fol_evdesc {
 #define FOL_FIELDS_MAX 128
 #define FOL_FIELD_OFFSET_MAX 65535
 /* The format text of one tracepoint, checked and rebuilt for libtraceevent: the field
- * lines only, with an empty print format. Its length, or -EPROTO when in is not a format
+ * lines only, with an empty print format. Its length, or -FOL_E_BAD_FORMAT when in is not a format
  * text within the bounds above. */
 int fol_decoder_clean_format(const char *in, char *out, size_t cap);
 
 struct fol_decoder *fol_decoder_new(void);
 void fol_decoder_free(struct fol_decoder *d);
-/* One EVENT chunk (JSON). -EPROTO when it is malformed or uses a sample layout this
+/* One EVENT chunk (JSON). -FOL_E_BAD_FORMAT when it is malformed or uses a sample layout this
  * decoder cannot read. */
 int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len);
 int fol_decoder_nr_events(const struct fol_decoder *d);

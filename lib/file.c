@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "file.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -440,17 +441,17 @@ int fol_reader_open(struct fol_reader **rp, const char *path)
 	}
 	if ((size_t)n < sizeof(h) || memcmp(r->buf, file_magic, sizeof(file_magic))) {
 		fol_reader_close(r);
-		return -EPROTO;
+		return -FOL_E_NOT_RECORDING;
 	}
 	memcpy(&h, r->buf, sizeof(h));
 	if (h.version == 0) {
 		/* No writer ever made version 0: a damaged header, not a newer file. */
 		fol_reader_close(r);
-		return -EPROTO;
+		return -FOL_E_DAMAGED_HEADER;
 	}
 	if (h.version != FOL_FILE_VERSION) {
 		fol_reader_close(r);
-		return -EPROTONOSUPPORT;
+		return -FOL_E_NEWER_FORMAT;
 	}
 	r->start += sizeof(h);
 	*rp = r;

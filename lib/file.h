@@ -77,8 +77,9 @@ struct fol_reader_status {
 	int complete;			/* an END chunk was seen */
 };
 
-/* -ENOENT/-EACCES from open, -EPROTO when it is not a foliostat file,
- * -EPROTONOSUPPORT for a newer version than this reader knows, -ESPIPE for a FIFO,
+/* -ENOENT/-EACCES from open, -FOL_E_NOT_RECORDING when it is not a foliostat file,
+ * -FOL_E_DAMAGED_HEADER for a damaged file header, -FOL_E_NEWER_FORMAT for a newer
+ * version than this reader knows (errors.h), -ESPIPE for a FIFO,
  * device or socket (recordings are read from regular files), -EISDIR. */
 int fol_reader_open(struct fol_reader **r, const char *path);
 /* Next good chunk: 1 and its type/payload (valid until the next call), 0 at the end,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "metadata.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <math.h>
@@ -254,7 +255,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	default: return 0;
 	}
 	if (!j)
-		return -EPROTO;
+		return -FOL_E_BAD_METADATA;
 	bad = check_value(top, j);
-	return bad < 0 ? -EPROTO : bad;
+	return bad < 0 ? -FOL_E_BAD_METADATA : bad;
 }

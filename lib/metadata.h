@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* Removes from j what does not fit the chunk type's schema; returns how many values were
- * removed (0 for a well-formed chunk), or -EPROTO when j is NULL (not JSON) or its top
+ * removed (0 for a well-formed chunk), or -FOL_E_BAD_METADATA when j is NULL (not JSON) or its top
  * level has the wrong type: the caller drops the chunk. */
 int fol_metadata_check(uint32_t chunk_type, cJSON *j);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "mthp.h"
+#include "errors.h"
 
 #include "parse.h"
 
@@ -28,7 +29,7 @@ int fol_mthp_read_policy(const char *path, char *out, size_t len)
 	lb = strchr(buf, '[');
 	rb = lb ? strchr(lb, ']') : NULL;
 	if (!lb || !rb || (size_t)(rb - lb - 1) >= len)
-		return -EPROTO;
+		return -FOL_E_BAD_FORMAT;
 	memcpy(out, lb + 1, (size_t)(rb - lb - 1));
 	out[rb - lb - 1] = '\0';
 	return 0;
@@ -46,7 +47,7 @@ static int write_policy(const char *path, const char *value)
 	return ret;
 }
 
-int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, int errlen)
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, size_t errlen)
 {
 	char *copy = strdup(spec), *save = NULL, *item;
 	int ret = 0;
@@ -60,7 +61,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		unsigned long kb;
 
 		if (!eq || m->n >= (int)(sizeof(m->s) / sizeof(m->s[0]))) {
-			snprintf(err, (size_t)errlen, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
+			snprintf(err, errlen, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
 			ret = -EINVAL;
 			break;
 		}
@@ -68,7 +69,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		s = &m->s[m->n];
 		if (strcmp(eq + 1, "always") && strcmp(eq + 1, "madvise") && strcmp(eq + 1, "never") &&
 		    strcmp(eq + 1, "inherit")) {
-			snprintf(err, (size_t)errlen, "'%s': the policy is always, madvise, never or inherit",
+			snprintf(err, errlen, "'%s': the policy is always, madvise, never or inherit",
 				 eq + 1);
 			ret = -EINVAL;
 			break;
@@ -76,7 +77,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		snprintf(s->want, sizeof(s->want), "%s", eq + 1);
 		if (!strcasecmp(item, "thp")) {
 			if (!strcmp(s->want, "inherit")) {
-				snprintf(err, (size_t)errlen, "thp=inherit: inherit is for mTHP sizes");
+				snprintf(err, errlen, "thp=inherit: inherit is for mTHP sizes");
 				ret = -EINVAL;
 				break;
 			}
@@ -85,7 +86,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 			uint64_t bytes;
 
 			if (fol_parse_u64(item, 1024, 1ull << 40, 1, &bytes) || bytes % 1024) {
-				snprintf(err, (size_t)errlen, "'%s': a size is 16K, 64K, 2M...", item);
+				snprintf(err, errlen, "'%s': a size is 16K, 64K, 2M...", item);
 				ret = -EINVAL;
 				break;
 			}
@@ -94,7 +95,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 				 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%lukB/enabled", root, kb);
 		}
 		if (access(s->path, F_OK)) {
-			snprintf(err, (size_t)errlen, "%s: this kernel has no such THP size (%s)", item,
+			snprintf(err, errlen, "%s: this kernel has no such THP size (%s)", item,
 				 s->path);
 			ret = -ENOENT;
 			break;
@@ -103,7 +104,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 	}
 	free(copy);
 	if (!ret && !m->n) {
-		snprintf(err, (size_t)errlen, "'%s': give SIZE=POLICY,..., e.g. 64K=always", spec);
+		snprintf(err, errlen, "'%s': give SIZE=POLICY,..., e.g. 64K=always", spec);
 		ret = -EINVAL;
 	}
 	return ret;

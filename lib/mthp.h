@@ -22,7 +22,7 @@ struct fol_mthp {
  * -EINVAL (bad syntax or policy) / -ENOENT (no such size on this kernel) with a message
  * in err. A size is 16K..2M as the kernel offers them, or "thp" for the top-level switch
  * of PMD THP. Policies: always, madvise, never, and inherit for mTHP sizes. */
-int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, int errlen);
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, size_t errlen);
 /* Save the current policies, then write the new ones; on failure, put back what was
  * written and return the error (-EACCES when not root). */
 int fol_mthp_apply(struct fol_mthp *m);

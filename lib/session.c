@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "session.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -273,10 +274,10 @@ static int read_header(struct fol_session *s)
 			break;
 		}
 	}
-	if (ret < 0 && ret != -EPROTO)
+	if (ret < 0)
 		return ret;
 	if (!s->meta || fol_decoder_nr_events(s->dec) == 0)
-		return -EPROTO;
+		return -FOL_E_NO_METADATA;
 	if (ret == 0)
 		s->eof = 1;
 	return 0;
@@ -354,7 +355,7 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 		}
 		from = s;
 		/* A run without metadata or events (its recording failed): on to the next. */
-		if (ret != -EPROTO || (ret = skip_to_run(s)) < 0)
+		if (ret != -FOL_E_NO_METADATA || (ret = skip_to_run(s)) < 0)
 			break;
 		ret = 0;
 	}
@@ -419,7 +420,7 @@ int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size
 	switch (type) {
 	case FOL_CHUNK_META:
 		take_json(s, type, &s->meta, buf, len);
-		return s->meta ? setup_ranges(s) : -EPROTO;
+		return s->meta ? setup_ranges(s) : -FOL_E_BAD_METADATA;
 	case FOL_CHUNK_EVENT:
 		return fol_decoder_add_event(s->dec, buf, len);
 	case FOL_CHUNK_RECORDS:

@@ -26,7 +26,8 @@ struct fol_session_stats {
 	struct fol_reader_status file;
 };
 
-/* Reads the header chunks. -EPROTO: not a foliostat recording or no usable header;
+/* Reads the header chunks. The reader's errors (file.h), or -FOL_E_NO_METADATA: no
+ * usable metadata or event descriptions;
  * other negative codes from open(2). */
 int fol_session_open(struct fol_session **s, const char *path);
 void fol_session_close(struct fol_session *s);

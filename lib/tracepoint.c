@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "tracepoint.h"
+#include "errors.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -31,7 +32,7 @@ static int add_one(const char *sys, const char *name, struct fol_tp **tps, int *
 		free(fmt);
 		if (grown)
 			*tps = grown;
-		return id_line ? -ENOMEM : -EPROTO;
+		return id_line ? -ENOMEM : -FOL_E_BAD_FORMAT;
 	}
 	*tps = grown;
 	tp = &grown[*n];

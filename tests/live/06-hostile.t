@@ -93,7 +93,7 @@ grep -q "not a regular file" err; ok $? "... saying it is not a regular file"
 printf 'FOLIOSTA\0\0\0\0\0\0\0\0' >v0.data
 "$FOLIOSTAT" report -i v0.data 2>err; rc=$?
 is "$rc" 1 "a version-0 file: exit 1"
-grep -q "not a foliostat recording" err && ! grep -q newer err; ok $? "... not called newer: $(cat err)"
+grep -q "damaged file header" err && ! grep -q newer err; ok $? "... called damaged, not newer: $(cat err)"
 "$FOLIOSTAT" tui -i missing.data 2>err </dev/null
 grep -q "^foliostat tui:" err; ok $? "tui's messages say tui: $(cat err)"
 

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "errors.h"
+
 #include "decode.h"
 
 #include "recbuild.h"
@@ -296,10 +298,10 @@ static void test_malformed(void **state)
 	assert_int_equal(fol_decoder_time(d, r.b, r.n, &t), -ENOENT);
 	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 0);
 	/* Event descriptions that cannot be trusted are refused. */
-	assert_int_equal(fol_decoder_add_event(d, "{", 1), -EPROTO);
+	assert_int_equal(fol_decoder_add_event(d, "{", 1), -FOL_E_BAD_FORMAT);
 	assert_int_equal(fol_decoder_add_event(d, "{\"name\":\"x\",\"kind\":\"software\","
 						  "\"attr\":{\"sample_type\":1048576},\"ids\":[]}", 78),
-			 -EPROTO);
+			 -FOL_E_BAD_FORMAT);
 	fol_decoder_free(d);
 }
 

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "errors.h"
+
 #include "file.h"
 
 #define NCHUNKS 6
@@ -129,7 +131,7 @@ static void test_truncated_everywhere(void **state)
 		put_file(data, cut);
 		n = read_all(NULL, &st);
 		if (cut < 16) {
-			assert_int_equal(n, -EPROTO);
+			assert_int_equal(n, -FOL_E_NOT_RECORDING);
 			continue;
 		}
 		for (int i = 0; i < NCHUNKS; i++)
@@ -172,12 +174,12 @@ static void test_foreign_files(void **state)
 
 	(void)state;
 	put_file(buf, sizeof(buf));
-	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
+	assert_int_equal(fol_reader_open(&r, path), -FOL_E_NOT_RECORDING);
 	put_file(buf, 0);
-	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
+	assert_int_equal(fol_reader_open(&r, path), -FOL_E_NOT_RECORDING);
 	memcpy(buf, "FOLIOSTA\x09\0\0\0\0\0\0\0", 16);
 	put_file(buf, 16);
-	assert_int_equal(fol_reader_open(&r, path), -EPROTONOSUPPORT);
+	assert_int_equal(fol_reader_open(&r, path), -FOL_E_NEWER_FORMAT);
 	assert_int_equal(fol_reader_open(&r, "/nonexistent/foliostat.data"), -ENOENT);
 }
 
@@ -328,7 +330,7 @@ static void test_reader_refuses(void **state)
 	rmdir(dir);
 	/* Version 0 was never written: damage, not "a newer foliostat". */
 	put_file(zero, 16);
-	assert_int_equal(fol_reader_open(&r, path), -EPROTO);
+	assert_int_equal(fol_reader_open(&r, path), -FOL_E_DAMAGED_HEADER);
 }
 
 static void test_hostile_length(void **state)

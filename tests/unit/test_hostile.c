@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "errors.h"
+
 #include "decode.h"
 #include "escape.h"
 #include "merge.h"
@@ -142,14 +144,14 @@ static void test_long_type(void **state)
 	for (size_t i = 0; i < n; i++)
 		p += sprintf(p, "unsigned ");
 	sprintf(p, "long address;\toffset:8;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n");
-	assert_int_equal(fol_decoder_clean_format(fmt, out, FOL_FORMAT_MAX), -EPROTO);
+	assert_int_equal(fol_decoder_clean_format(fmt, out, FOL_FORMAT_MAX), -FOL_E_BAD_FORMAT);
 	/* A declaration without a type made libtraceevent leak (found by fuzz_chunks). */
 	assert_int_equal(fol_decoder_clean_format("name: x\nID: 1\nformat:\n"
 						  "\tfield:orphan;\toffset:4;\tsize:4;\tsigned:1;\n",
-						  out, FOL_FORMAT_MAX), -EPROTO);
+						  out, FOL_FORMAT_MAX), -FOL_E_BAD_FORMAT);
 	assert_int_equal(fol_decoder_clean_format("name: x\nID: 1\nformat:\n"
 						  "\tfield:u[signed long pfn;\toffset:8;\tsize:8;\tsigned:0;\n",
-						  out, FOL_FORMAT_MAX), -EPROTO);
+						  out, FOL_FORMAT_MAX), -FOL_E_BAD_FORMAT);
 	/* The kernel's own formats pass, fields intact. */
 	assert_true(fol_decoder_clean_format(rb_fmt_alloc, out, FOL_FORMAT_MAX) > 0);
 	assert_non_null(strstr(out, "\tfield:unsigned long order;\toffset:16;\tsize:8;\tsigned:0;\n"));
