@@ -116,10 +116,14 @@ static void add_warnings(struct fol_report *r)
 	if (s->mismatched_exits)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
 					   "entry", s->mismatched_exits);
+	/* File faults on page cache the program found there (its own text, its libraries'):
+	 * every run has them, and no event can tell their folio's order. A note, not a
+	 * warning: nothing went wrong. */
 	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
 		if (s->unknown[u])
-			fol_msgs_add(&r->warnings, "%" PRIu64 " faults of order unknown: %s",
-				     s->unknown[u], fol_unknown_text((enum fol_unknown)u));
+			fol_msgs_add(u == FOL_U_FILE_CACHED ? &r->notes : &r->warnings,
+				     "%" PRIu64 " faults of order unknown: %s", s->unknown[u],
+				     fol_unknown_text((enum fol_unknown)u));
 	if (s->moved_unaligned)
 		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
 					   "aligned to their size: the folio map cannot key them",
@@ -274,6 +278,7 @@ void fol_report_free(struct fol_report *r)
 	cJSON_Delete(r->maps);
 	free(r->events);
 	fol_msgs_free(&r->warnings);
+	fol_msgs_free(&r->notes);
 	memset(r, 0, sizeof(*r));
 }
 

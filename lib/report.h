@@ -30,6 +30,7 @@ struct fol_report {
 	int pmd_order;
 	const char *method;	/* "exact", or "none" when no exit samples were recorded */
 	struct fol_msgs warnings;
+	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
 	char filter[256];	/* the narrowing options, for the header; "" when none */
 	struct fol_model *model; /* while events stream in */
 };

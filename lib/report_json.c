@@ -167,6 +167,9 @@ static cJSON *recording_json(const struct fol_report *r)
 	w = cJSON_AddArrayToObject(rec, "warnings");
 	for (int i = 0; i < r->warnings.n; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->warnings.v[i]));
+	w = cJSON_AddArrayToObject(rec, "notes");
+	for (int i = 0; i < r->notes.n; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateString(r->notes.v[i]));
 	if (r->filter[0])
 		cJSON_AddStringToObject(rec, "filter", r->filter);
 	return rec;

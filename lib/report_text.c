@@ -129,6 +129,8 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));
 	for (int i = 0; i < r->warnings.n; i++)
 		fprintf(f, "# warning:  %s\n", fol_escape(r->warnings.v[i], esc, sizeof(esc)));
+	for (int i = 0; i < r->notes.n; i++)
+		fprintf(f, "# note:     %s\n", fol_escape(r->notes.v[i], esc, sizeof(esc)));
 }
 
 static void print_orders(const struct fol_report *r, FILE *f)

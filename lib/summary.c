@@ -21,8 +21,9 @@ static const struct {
 		"not aligned to their size" },
 	[FOL_U_MREMAP_UNSEEN] = { "mremap_unseen", "memory of a process that moved it with "
 		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
-	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache: no folio "
-		"was added in the fault, so its order is not in the events" },
+	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache (the "
+		"program's and its libraries' text and data): no folio was added in the fault, so "
+		"its order is not in the events" },
 	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
 		"was allocated outside the fault, and the RSS counters did not say its size" },
 	[FOL_U_ZERO_PAGE] = { "zero_page", "read faults that mapped a zero page where the huge "

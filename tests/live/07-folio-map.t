@@ -104,7 +104,7 @@ if [ -x cow ]; then
 	is "$(jr cow.data '.totals.unknown_order.before_recording < 40')" true \
 		"file COW: only exec's own pages are of unknown order ($(jr cow.data .totals.unknown_order.before_recording))"
 	n=$(jr cow.data .totals.unknown_order.file_cached)
-	"$FOLIOSTAT" report -i cow.data | grep -q "^# warning:  $n faults of order unknown: file pages already in the page cache"
+	"$FOLIOSTAT" report -i cow.data | grep -q "^# note:     $n faults of order unknown: file pages already in the page cache"
 	ok $? "the unknown-order warning names its cause and count ($n file faults on cached pages)"
 else
 	for i in 1 2 3 4; do ok 0 "# SKIP no C compiler"; done
