@@ -195,6 +195,10 @@ static void header(const struct ui *u, int *y, int cols)
 		mvprintw((*y)++, 1, "%d warning%s: %.*s", r->warnings.n, r->warnings.n > 1 ? "s" : "",
 			 cols - 16, r->warnings.v[0]);
 		style_off(u, C_WARN, 0);
+	} else if (r->notes.n) {
+		style_on(u, C_DIM, 0);
+		mvprintw((*y)++, 1, "note: %.*s", cols - 8, r->notes.v[0]);
+		style_off(u, C_DIM, 0);
 	}
 }
 

@@ -50,7 +50,7 @@ wait_for "handler latency of unknown file"; ok $? "Home selects the first row (u
 keys Escape
 keys s s
 wait_for "sort: total"; ok $? "s cycles the sort column"
-screen | sed -n 7p | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
+screen | sed -n '/order class/{n;p;q}' | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
 
 keys Tab
 wait_for "faults/folio"; ok $? "Tab: the reuse batching view"
@@ -70,7 +70,6 @@ wait_for "this help"; ok $? "?: help"
 keys x
 
 tmux resize-window -t "$S" -x 120 -y 40 2>/dev/null || tmux resize-pane -t "$S" -x 120 -y 40
-sleep 0.3
 keys BTab
 wait_for "64K wp_reuse faults: $faults"; ok $? "resized to 120x40: still drawing (Shift-Tab back to latency)"
 tmux resize-window -t "$S" -x 40 -y 8 2>/dev/null || tmux resize-pane -t "$S" -x 40 -y 8
