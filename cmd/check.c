@@ -31,9 +31,8 @@ int cmd_check(int argc, char **argv)
 		return usage_error("unexpected argument '%s'", argv[1]);
 	}
 	n = fol_check_run(&it);
-	if (n < 0) {
+	if (n < 0)
 		return error("cannot examine this machine: %s", fol_strerror(n));
-	}
 	for (int i = 0; i < n; i++) {
 		if (strcmp(section, it[i].section)) {
 			section = it[i].section;

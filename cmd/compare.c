@@ -314,22 +314,16 @@ int compare_main(int argc, char **argv, int tui)
 			tui = 1;
 			json = 0;
 			break;
-		case 'h':
-			compare_usage(stdout);
-			return 0;
 		default:
-			compare_usage(stderr);
-			return EXIT_USAGE;
+			return usage_exit(ch, compare_usage);
 		}
 	}
-	if (argc - optind < 2 || argc - optind > MAX_SIDES) {
+	if (argc - optind < 2 || argc - optind > MAX_SIDES)
 		return usage_error("give two recordings or more (at most %d): BASE NEW...",
 			MAX_SIDES);
-	}
-	if (same_file(argv + optind, argc - optind, &x, &y)) {
+	if (same_file(argv + optind, argc - optind, &x, &y))
 		return usage_error("%s and %s are the same file: compare two recordings "
 				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);
-	}
 	return compare_files(argv + optind, argc - optind, json, tui);
 }
 

@@ -124,17 +124,12 @@ int cmd_maps(int argc, char **argv)
 		case 'v':
 			vmas = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_exit(c, usage);
 		}
 	}
-	if (!pid == (optind >= argc)) {
+	if (!pid == (optind >= argc))
 		return usage_error("give -p PID or a command (not both)");
-	}
 	if (!pid) {
 		ret = run_to_exit(argv + optind, json, vmas, &status);
 		return ret ? print_error(ret, 0) : status;

@@ -104,27 +104,23 @@ static int parse_sweep(struct rec_cli *c, const char *arg)
 {
 	char *eq, *save = NULL, *v;
 
-	if (c->sweep_copy) {
+	if (c->sweep_copy)
 		return usage_error("one --sweep at a time");
-	}
 	c->sweep_copy = strdup(arg);
 	if (!c->sweep_copy)
 		return 1;
 	eq = strchr(c->sweep_copy, '=');
-	if (!eq || eq == c->sweep_copy || !eq[1]) {
+	if (!eq || eq == c->sweep_copy || !eq[1])
 		return usage_error("--sweep takes KEY=V1,V2,... (e.g. mthp=4K,64K,2M-pte)");
-	}
 	*eq = '\0';
 	c->sweep_key = c->sweep_copy;
 	for (v = strtok_r(eq + 1, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-		if (c->nsweep == FOL_SWEEP_MAX) {
+		if (c->nsweep == FOL_SWEEP_MAX)
 			return usage_error("--sweep takes at most %d values", FOL_SWEEP_MAX);
-		}
 		c->sweep_val[c->nsweep++] = v;
 	}
-	if (!c->nsweep) {
+	if (!c->nsweep)
 		return usage_error("--sweep %s= has no values", c->sweep_key);
-	}
 	return 0;
 }
 
@@ -138,35 +134,31 @@ static int check_experiment(struct rec_cli *c)
 		return usage_error("-r, --sweep and --bare-runs run a command; -p attaches "
 				    "to one process once");
 	}
-	if (c->bare_runs > (c->repeat ? c->repeat : 1)) {
+	if (c->bare_runs > (c->repeat ? c->repeat : 1))
 		return usage_error("--bare-runs %d: at most one untraced run per recorded "
 				    "run (-r %d)", c->bare_runs, c->repeat ? c->repeat : 1);
-	}
 	if (!c->nsweep)
 		return 0;
 	if (!strcmp(c->sweep_key, "mthp")) {
-		if (c->o.mthp) {
+		if (c->o.mthp)
 			return usage_error("--sweep mthp= sets the policy of each run: "
 					    "leave out --mthp");
-		}
 		for (int i = 0; i < c->nsweep; i++) {
 			int ret = fol_mthp_sweep_spec(c->sweep_val[i], "", spec, sizeof(spec), &policy);
 
-			if (ret) {
+			if (ret)
 				return usage_error("--sweep mthp=%s: %s", c->sweep_val[i],
 					ret == -ENOENT ? "this kernel has no such folio size "
 							 "(see /sys/kernel/mm/transparent_hugepage/)"
 						       : "a folio size is 4K, 16K ... 1M, 2M or 2M-pte");
-			}
 		}
 		return 0;
 	}
 	for (int i = 0; sweep_workload_keys[i]; i++)
 		known |= !strcmp(sweep_workload_keys[i], c->sweep_key);
-	if (!known) {
+	if (!known)
 		return usage_error("--sweep %s=: unknown key: mthp, or a built-in workload's "
 				    "size, policy, stride, mode, threads, loops", c->sweep_key);
-	}
 	if (!c->is_builtin) {
 		return usage_error("--sweep %s= is an option of the built-in workloads; "
 				    "another command is swept only over mthp=", c->sweep_key);
@@ -305,9 +297,8 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 			c->quiet = 1;
 			break;
 		case O_MTHP:
-			if (fol_mthp_parse(optarg, "", &c->mthp, err, sizeof(err))) {
+			if (fol_mthp_parse(optarg, "", &c->mthp, err, sizeof(err)))
 				return usage_error("--mthp %s", err);
-			}
 			c->o.mthp = &c->mthp;
 			c->o.mthp_spec = optarg;
 			break;
@@ -334,9 +325,8 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 			}
 			break;
 		case O_JSON:
-			if (!stat) {
+			if (!stat)
 				return usage_error("--json is for stat and report");
-			}
 			c->json = 1;
 			break;
 		case 'h':

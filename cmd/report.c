@@ -105,9 +105,8 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 		char err[256];
 
 		ret = fol_tui_run(r, input, err, sizeof(err));
-		if (ret) {
+		if (ret)
 			return error("%s", err);
-		}
 		return 0;
 	}
 	if (json)
@@ -174,21 +173,18 @@ static int report_main(int argc, char **argv)
 			break;
 		case O_CLASS:
 			mo.cls = fol_class_parse(optarg);
-			if (mo.cls < 0) {
+			if (mo.cls < 0)
 				return usage_error("unknown class '%s' (anon_alloc, anon_zero, "
 						    "wp_reuse, wp_copy, file, swap_in, other)", optarg);
-			}
 			break;
 		case O_TIME:
 			time_arg = optarg;
-			if (parse_window(optarg, &t0, &t1)) {
+			if (parse_window(optarg, &t0, &t1))
 				return usage_error("--time takes START,END in seconds (either may be "
 						    "empty), not '%s'", optarg);
-			}
-			if (t1 && t1 <= t0) {
+			if (t1 && t1 <= t0)
 				return usage_error("--time %s: START must be before END",
 					optarg);
-			}
 			break;
 		case O_RUN:
 			ret = parse_int(optarg, 1, 1 << 20, &run);
@@ -197,26 +193,20 @@ static int report_main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_exit(c, usage);
 		}
 	}
 	/* tui A B: the comparison, interactive. */
 	if (tui && argc - optind >= 2)
 		return compare_main(argc - optind + 1, argv + optind - 1, 1);
-	if (optind < argc) {
+	if (optind < argc)
 		return usage_error("unexpected argument '%s'%s", argv[optind],
 			optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");
-	}
 	/* Orders by size need the recording's page size; 4K until proven otherwise. */
-	if (order_arg && parse_order(order_arg, 4096, &mo.order)) {
+	if (order_arg && parse_order(order_arg, 4096, &mo.order))
 		return usage_error("--order takes an order (0-%d), a size (64K, 2M) "
 				    "or 'unknown', not '%s'", FOL_MAX_ORDER, order_arg);
-	}
 	if (time_arg) {
 		/* The window is relative to the recording's start: read it first. */
 		struct fol_session *s;

@@ -79,17 +79,12 @@ int cmd_script(int argc, char **argv)
 		case 'S':
 			sideband = 1;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_exit(c, usage);
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	}
 	ret = fol_session_open(&s, input);
 	if (ret) {
 		print_open_error(input, ret);

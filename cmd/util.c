@@ -157,3 +157,9 @@ int print_json(cJSON *j, FILE *f)
 	free(s);
 	return 0;
 }
+
+int usage_exit(int ch, void (*usage)(FILE *f))
+{
+	usage(ch == 'h' ? stdout : stderr);
+	return ch == 'h' ? 0 : EXIT_USAGE;
+}

@@ -102,9 +102,8 @@ int cmd_workload(int argc, char **argv)
 			}
 			break;
 		case 'P':
-			if (fol_wl_parse_policy(optarg, &o.policy)) {
+			if (fol_wl_parse_policy(optarg, &o.policy))
 				return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", optarg);
-			}
 			break;
 		case 'S':
 			if ((ret = parse_size(optarg, 1, &o.stride))) {
@@ -113,9 +112,8 @@ int cmd_workload(int argc, char **argv)
 			}
 			break;
 		case 'M':
-			if (fol_wl_parse_mode(optarg, &o.mode)) {
+			if (fol_wl_parse_mode(optarg, &o.mode))
 				return usage_error("--mode is byte, random or memset, not '%s'", optarg);
-			}
 			break;
 		case 't':
 			if ((ret = parse_int(optarg, 1, 64, &o.threads))) {
@@ -150,22 +148,16 @@ int cmd_workload(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return usage_exit(c, usage);
 		}
 	}
 	o.phase_file = getenv("FOLIOSTAT_PHASES");
 	ret = fol_wl_run(&o);
-	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT) {
+	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "
 			     "--swapfile PATH (made and removed by the workload)");
-	}
-	if (ret) {
+	if (ret)
 		return error("%s failed: %s", wl->name, fol_strerror(ret));
-	}
 	return 0;
 }
