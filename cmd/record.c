@@ -200,143 +200,128 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 	return 0;
 }
 
-int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
+enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP };
+
+static const struct option rec_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "mthp", required_argument, NULL, O_MTHP },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "kprobes", no_argument, NULL, O_KPROBES },
+	{ "latency-method", required_argument, NULL, O_METHOD },
+	{ "sample-period", required_argument, NULL, O_PERIOD },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "bare-runs", required_argument, NULL, O_BARE },
+	{ "sweep", required_argument, NULL, O_SWEEP },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that take a number, range-checked: 0 or the exit status. */
+static int number_option(struct rec_cli *c, int ch, const char *arg, int stat)
 {
-	enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP };
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "mthp", required_argument, NULL, O_MTHP },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "kprobes", no_argument, NULL, O_KPROBES },
-		{ "latency-method", required_argument, NULL, O_METHOD },
-		{ "sample-period", required_argument, NULL, O_PERIOD },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "bare-runs", required_argument, NULL, O_BARE },
-		{ "sweep", required_argument, NULL, O_SWEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char err[256], what[64];
-	int ch, ret;
+	char what[64];
+	int ret;
 
-	c->output = "foliostat.data";
-	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
-	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:w:qh" : "+o:e:m:p:r:w:qh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'w':
-			c->workload = optarg;
-			break;
-		case 'r':
-			ret = parse_int(optarg, 1, FOL_REPEAT_MAX, &c->repeat);
-			if (ret) {
-				snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
-				print_bad_number("-r", what, optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BARE:
-			ret = parse_int(optarg, 0, FOL_REPEAT_MAX, &c->bare_runs);
-			if (ret) {
-				snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
-				print_bad_number("--bare-runs", what, optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_SWEEP:
-			ret = parse_sweep(c, optarg);
-			if (ret)
-				return ret;
-			break;
-		case 'o':
-			if (stat)
-				return usage_error("stat writes no file: record -o FILE does");
-			c->output = optarg;
-			break;
-		case 'e': {
-			const char **grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
-
-			if (!grown)
-				return 1;
-			c->events = grown;
-			c->events[c->nevents++] = optarg;
-			break;
-		}
-		case 'm':
-			ret = parse_int(optarg, 1, FOL_RECORD_MAX_PAGES, &c->o.mmap_pages);
-			if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
-				ret = -EINVAL;
-			if (ret) {
-				snprintf(what, sizeof(what), "a power of two from 1 to %d",
-					 FOL_RECORD_MAX_PAGES);
-				print_bad_number("-m", what, optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			ret = parse_int(optarg, 1, FOL_PID_MAX, &c->o.pid);
-			if (ret) {
-				print_bad_number("-p", "a process id", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_DURATION:
-			ret = fol_parse_seconds(optarg, 0.001, FOL_DURATION_MAX, &c->duration);
-			if (ret) {
-				print_bad_number("--duration", "seconds (0.001 to 30 days)", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'q':
-			c->quiet = 1;
-			break;
-		case O_MTHP:
-			if (fol_mthp_parse(optarg, "", &c->mthp, err, sizeof(err)))
-				return usage_error("--mthp %s", err);
-			c->o.mthp = &c->mthp;
-			c->o.mthp_spec = optarg;
-			break;
-		case O_KPROBES:
-			c->o.kprobes = 1;
-			break;
-		case O_METHOD:
-			if (!strcmp(optarg, "auto"))
-				c->o.method = FOL_METHOD_AUTO;
-			else if (!strcmp(optarg, "exact"))
-				c->o.method = FOL_METHOD_EXACT;
-			else if (!strcmp(optarg, "sampled"))
-				c->o.method = FOL_METHOD_SAMPLED;
-			else {
-				return usage_error("--latency-method is auto, exact or sampled");
-			}
-			break;
-		case O_PERIOD:
-			ret = fol_parse_u64(optarg, 1000, 1000000000000ull, 0, &c->o.clock_period_ns);
-			if (ret) {
-				print_bad_number("--sample-period", "nanoseconds (1000 to 10^12)", optarg,
-						 ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_JSON:
-			if (!stat)
-				return usage_error("--json is for stat and report");
-			c->json = 1;
-			break;
-		case 'h':
-			usage(stdout, stat);
-			return -1;
-		default:
-			usage(stderr, stat);
-			return EXIT_USAGE;
-		}
+	switch (ch) {
+	case 'r':
+		snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
+		ret = parse_int(arg, 1, FOL_REPEAT_MAX, &c->repeat);
+		return ret ? print_bad_number("-r", what, arg, ret) : 0;
+	case O_BARE:
+		snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
+		ret = parse_int(arg, 0, FOL_REPEAT_MAX, &c->bare_runs);
+		return ret ? print_bad_number("--bare-runs", what, arg, ret) : 0;
+	case 'm':
+		snprintf(what, sizeof(what), "a power of two from 1 to %d", FOL_RECORD_MAX_PAGES);
+		ret = parse_int(arg, 1, FOL_RECORD_MAX_PAGES, &c->o.mmap_pages);
+		if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
+			ret = -EINVAL;
+		return ret ? print_bad_number("-m", what, arg, ret) : 0;
+	case 'p':
+		ret = parse_int(arg, 1, FOL_PID_MAX, &c->o.pid);
+		return ret ? print_bad_number("-p", "a process id", arg, ret) : 0;
+	case O_DURATION:
+		ret = fol_parse_seconds(arg, 0.001, FOL_DURATION_MAX, &c->duration);
+		return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
+	case O_PERIOD:
+		ret = fol_parse_u64(arg, 1000, 1000000000000ull, 0, &c->o.clock_period_ns);
+		return ret ? print_bad_number("--sample-period", "nanoseconds (1000 to 10^12)", arg, ret)
+			   : 0;
+	default:
+		usage(stderr, stat);
+		return EXIT_USAGE;
 	}
+}
+
+/* One option: 0 to go on, -1 after --help, else the exit status. */
+static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
+{
+	static const char *const methods[] = { [FOL_METHOD_AUTO] = "auto", [FOL_METHOD_EXACT] = "exact",
+					       [FOL_METHOD_SAMPLED] = "sampled" };
+	const char **grown;
+	char err[256];
+
+	switch (ch) {
+	case 'w':
+		c->workload = arg;
+		return 0;
+	case O_SWEEP:
+		return parse_sweep(c, arg);
+	case 'o':
+		if (stat)
+			return usage_error("stat writes no file: record -o FILE does");
+		c->output = arg;
+		return 0;
+	case 'e':
+		grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
+		if (!grown)
+			return error("out of memory");
+		c->events = grown;
+		c->events[c->nevents++] = arg;
+		return 0;
+	case 'q':
+		c->quiet = 1;
+		return 0;
+	case O_MTHP:
+		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
+			return usage_error("--mthp %s", err);
+		c->o.mthp = &c->mthp;
+		c->o.mthp_spec = arg;
+		return 0;
+	case O_KPROBES:
+		c->o.kprobes = 1;
+		return 0;
+	case O_METHOD:
+		for (int m = 0; m < 3; m++)
+			if (!strcmp(arg, methods[m])) {
+				c->o.method = m;
+				return 0;
+			}
+		return usage_error("--latency-method is auto, exact or sampled");
+	case O_JSON:
+		if (!stat)
+			return usage_error("--json is for stat and report");
+		c->json = 1;
+		return 0;
+	case 'h':
+		usage(stdout, stat);
+		return -1;
+	default:
+		return number_option(c, ch, arg, stat);
+	}
+}
+
+/* What follows the options: a command, a built-in workload's options, or nothing. */
+static int rec_args(struct rec_cli *c, int argc, char **argv)
+{
+	int ret;
+
 	if (c->o.pid && (optind < argc || c->workload))
 		return usage_error("give either -p PID or a command, not both");
 	if (c->duration > 0 && !c->o.pid)
@@ -353,6 +338,22 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 				(!strcmp(c->o.argv[1], "workload") || !strcmp(c->o.argv[1], "__workload"));
 	}
 	return check_experiment(c);
+}
+
+int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
+{
+	int ch, ret;
+
+	c->output = "foliostat.data";
+	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
+	c->bare_runs = -1;
+	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:w:qh" : "+o:e:m:p:r:w:qh", rec_opts,
+				 NULL)) != -1) {
+		ret = rec_option(c, ch, optarg, stat);
+		if (ret)
+			return ret;
+	}
+	return rec_args(c, argc, argv);
 }
 
 int rec_several(const struct rec_cli *c)

@@ -140,10 +140,11 @@ int parse_int(const char *s, int min, int max, int *out)
 	return ret;
 }
 
-void print_bad_number(const char *option, const char *what, const char *arg, int err)
+int print_bad_number(const char *option, const char *what, const char *arg, int err)
 {
 	error("%s takes %s, not '%s'%s", option, what, arg,
 		err == -ERANGE ? " (out of range)" : "");
+	return EXIT_USAGE;
 }
 
 int print_json(cJSON *j, FILE *f)

@@ -25,8 +25,9 @@ int print_read_status(const char *path, const struct fol_session *s);
 
 /* An int option in [min, max] (min >= 0), through fol_parse_u64 (parse.h). */
 int parse_int(const char *s, int min, int max, int *out);
-/* "foliostat CMD: OPTION takes WHAT, not 'ARG'" for a parse_*() error, on stderr. */
-void print_bad_number(const char *option, const char *what, const char *arg, int err);
+/* "foliostat CMD: OPTION takes WHAT, not 'ARG'" for a parse_*() error, on stderr;
+ * returns EXIT_USAGE. */
+int print_bad_number(const char *option, const char *what, const char *arg, int err);
 
 /* j (then deleted) printed on f; 1 with a message when it could not be made. */
 int print_json(struct cJSON *j, FILE *f);

@@ -72,7 +72,7 @@ static inline void rb_cleanup(void)
 
 	for (int i = 0; i < rb_nmade; i++) {
 		unlink(rb_made[i]);
-		snprintf(old, sizeof(old), "%s.old", rb_made[i]);
+		snprintf(old, sizeof(old), "%.63s.old", rb_made[i]);
 		unlink(old);
 	}
 }
