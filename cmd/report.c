@@ -117,146 +117,163 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 	return 0;
 }
 
+/* The report's command line, parsed. */
+struct report_cli {
+	struct fol_model_opts mo;
+	const char *input, *order_arg, *time_arg;
+	double t0, t1;		/* --time, seconds from the start */
+	int json, tui, run;
+};
+
+enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN };
+
+static const struct option report_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "text", no_argument, NULL, O_TEXT },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "tui", no_argument, NULL, O_TUI },
+	{ "pid", required_argument, NULL, O_PID },
+	{ "comm", required_argument, NULL, O_COMM },
+	{ "order", required_argument, NULL, O_ORDER },
+	{ "class", required_argument, NULL, O_CLASS },
+	{ "time", required_argument, NULL, O_TIME },
+	{ "run", required_argument, NULL, O_RUN },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option: 0 to go on, else the exit status (--help: -1, for 0). */
+static int report_option(struct report_cli *r, int c, const char *arg)
+{
+	int ret;
+
+	switch (c) {
+	case 'i':
+		r->input = arg;
+		return 0;
+	case O_TEXT:
+	case O_JSON:
+	case O_TUI:
+		r->json = c == O_JSON;
+		r->tui = c == O_TUI;
+		return 0;
+	case O_PID:
+		ret = parse_int(arg, 1, FOL_PID_MAX, &r->mo.pid);
+		return ret ? print_bad_number("--pid", "a process id", arg, ret) : 0;
+	case O_COMM:
+		r->mo.comm = arg;
+		return 0;
+	case O_ORDER:
+		r->order_arg = arg;
+		return 0;
+	case O_CLASS:
+		r->mo.cls = fol_class_parse(arg);
+		if (r->mo.cls < 0)
+			return usage_error("unknown class '%s' (anon_alloc, anon_zero, wp_reuse, wp_copy, "
+					   "file, swap_in, other)", arg);
+		return 0;
+	case O_TIME:
+		r->time_arg = arg;
+		if (parse_window(arg, &r->t0, &r->t1))
+			return usage_error("--time takes START,END in seconds (either may be empty), "
+					   "not '%s'", arg);
+		if (r->t1 && r->t1 <= r->t0)
+			return usage_error("--time %s: START must be before END", arg);
+		return 0;
+	case O_RUN:
+		ret = parse_int(arg, 1, 1 << 20, &r->run);
+		return ret ? print_bad_number("--run", "a run number from 1", arg, ret) : 0;
+	default:
+		ret = usage_exit(c, usage);
+		return ret ? ret : -1;
+	}
+}
+
+/* --time is relative to the recording's start: read it first. 0 or the exit status. */
+static int time_window(struct report_cli *r)
+{
+	struct fol_session *s;
+	const cJSON *st;
+	double base;
+	int ret = fol_session_open(&s, r->input);
+
+	if (ret) {
+		print_open_error(r->input, ret);
+		return 1;
+	}
+	st = cJSON_GetObjectItemCaseSensitive(fol_session_meta(s), "started_ns");
+	base = cJSON_IsNumber(st) ? st->valuedouble : 0;
+	r->mo.t_start = (uint64_t)(base + r->t0 * 1e9);
+	r->mo.t_end = r->t1 ? (uint64_t)(base + r->t1 * 1e9) : 0;
+	fol_session_close(s);
+	return 0;
+}
+
+/* The narrowing options, for the report's header. */
+static void describe_filter(const struct report_cli *r, char *filter, size_t len)
+{
+	filter[0] = '\0';
+	if (r->mo.pid)
+		append(filter, len, "pid=%d", r->mo.pid);
+	if (r->mo.comm)
+		append(filter, len, "comm=%s", r->mo.comm);
+	if (r->order_arg)
+		append(filter, len, "order=%s", r->order_arg);
+	if (r->mo.cls != FOL_ANY)
+		append(filter, len, "class=%s", fol_class_name((enum fol_class)r->mo.cls));
+	if (r->time_arg)
+		append(filter, len, "time=%s", r->time_arg);
+}
+
+/* The recording's runs, read, shown: several aggregated, or one in full. */
+static int report_runs(struct report_cli *r)
+{
+	struct fol_runs rs;
+	char filter[256];
+	int ret = fol_runs_load(r->input, &r->mo, &rs);
+
+	if (ret) {
+		if (ret == -ENOMEM)
+			return error("out of memory");
+		print_open_error(r->input, ret);
+		return 1;
+	}
+	if (r->run > rs.n) {
+		ret = usage_error("--run %d: %s has %d run%s", r->run, r->input, rs.n, rs.n == 1 ? "" : "s");
+	} else if (rs.several && !r->run) {
+		ret = print_runs(&rs, r->json, r->tui, stdout);
+	} else {
+		describe_filter(r, filter, sizeof(filter));
+		ret = show_one(&rs.v[r->run ? r->run - 1 : 0].r, r->input, filter, r->json, r->tui);
+	}
+	fol_runs_free(&rs);
+	return ret;
+}
+
 /* report and tui: one parser, messages under the name the user typed. */
 static int report_main(int argc, char **argv)
 {
-	enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN };
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "text", no_argument, NULL, O_TEXT },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "tui", no_argument, NULL, O_TUI },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "comm", required_argument, NULL, O_COMM },
-		{ "order", required_argument, NULL, O_ORDER },
-		{ "class", required_argument, NULL, O_CLASS },
-		{ "time", required_argument, NULL, O_TIME },
-		{ "run", required_argument, NULL, O_RUN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
-	const char *input = "foliostat.data", *order_arg = NULL, *time_arg = NULL;
-	struct fol_runs rs;
-	char filter[256] = "";
-	double t0 = 0, t1 = 0;
-	int c, ret, json = 0, tui = 0, run = 0;
+	struct report_cli r = { .mo = { .order = FOL_ANY, .cls = FOL_ANY }, .input = "foliostat.data" };
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case O_TEXT:
-			json = tui = 0;
-			break;
-		case O_JSON:
-			json = 1;
-			tui = 0;
-			break;
-		case O_TUI:
-			tui = 1;
-			json = 0;
-			break;
-		case O_PID:
-			ret = parse_int(optarg, 1, FOL_PID_MAX, &mo.pid);
-			if (ret) {
-				print_bad_number("--pid", "a process id", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_COMM:
-			mo.comm = optarg;
-			break;
-		case O_ORDER:
-			order_arg = optarg;
-			break;
-		case O_CLASS:
-			mo.cls = fol_class_parse(optarg);
-			if (mo.cls < 0)
-				return usage_error("unknown class '%s' (anon_alloc, anon_zero, "
-						    "wp_reuse, wp_copy, file, swap_in, other)", optarg);
-			break;
-		case O_TIME:
-			time_arg = optarg;
-			if (parse_window(optarg, &t0, &t1))
-				return usage_error("--time takes START,END in seconds (either may be "
-						    "empty), not '%s'", optarg);
-			if (t1 && t1 <= t0)
-				return usage_error("--time %s: START must be before END",
-					optarg);
-			break;
-		case O_RUN:
-			ret = parse_int(optarg, 1, 1 << 20, &run);
-			if (ret) {
-				print_bad_number("--run", "a run number from 1", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			return usage_exit(c, usage);
-		}
+	while ((c = getopt_long(argc, argv, "i:h", report_opts, NULL)) != -1) {
+		ret = report_option(&r, c, optarg);
+		if (ret)
+			return ret < 0 ? 0 : ret;
 	}
 	/* tui A B: the comparison, interactive. */
-	if (tui && argc - optind >= 2)
+	if (r.tui && argc - optind >= 2)
 		return compare_main(argc - optind + 1, argv + optind - 1, 1);
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'%s", argv[optind],
-			optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");
+				   optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");
 	/* Orders by size need the recording's page size; 4K until proven otherwise. */
-	if (order_arg && parse_order(order_arg, 4096, &mo.order))
-		return usage_error("--order takes an order (0-%d), a size (64K, 2M) "
-				    "or 'unknown', not '%s'", FOL_MAX_ORDER, order_arg);
-	if (time_arg) {
-		/* The window is relative to the recording's start: read it first. */
-		struct fol_session *s;
-
-		ret = fol_session_open(&s, input);
-		if (ret) {
-			print_open_error(input, ret);
-			return 1;
-		}
-		{
-			const cJSON *st = cJSON_GetObjectItemCaseSensitive(fol_session_meta(s), "started_ns");
-			double base = cJSON_IsNumber(st) ? st->valuedouble : 0;
-
-			mo.t_start = (uint64_t)(base + t0 * 1e9);
-			mo.t_end = t1 ? (uint64_t)(base + t1 * 1e9) : 0;
-		}
-		fol_session_close(s);
-	}
-	if (mo.pid)
-		append(filter, sizeof(filter), "pid=%d", mo.pid);
-	if (mo.comm)
-		append(filter, sizeof(filter), "comm=%s", mo.comm);
-	if (order_arg)
-		append(filter, sizeof(filter), "order=%s", order_arg);
-	if (mo.cls != FOL_ANY)
-		append(filter, sizeof(filter), "class=%s", fol_class_name((enum fol_class)mo.cls));
-	if (time_arg)
-		append(filter, sizeof(filter), "time=%s", time_arg);
-	ret = fol_runs_load(input, &mo, &rs);
-	if (ret) {
-		if (ret == -ENOMEM)
-			error("out of memory");
-		else
-			print_open_error(input, ret);
-		return 1;
-	}
-	if (run > rs.n) {
-		error("--run %d: %s has %d run%s", run, input, rs.n,
-			rs.n == 1 ? "" : "s");
-		fol_runs_free(&rs);
-		return EXIT_USAGE;
-	}
-	if (rs.several && !run) {
-		ret = print_runs(&rs, json, tui, stdout);
-		fol_runs_free(&rs);
+	if (r.order_arg && parse_order(r.order_arg, 4096, &r.mo.order))
+		return usage_error("--order takes an order (0-%d), a size (64K, 2M) or 'unknown', "
+				   "not '%s'", FOL_MAX_ORDER, r.order_arg);
+	if (r.time_arg && (ret = time_window(&r)))
 		return ret;
-	}
-	ret = show_one(&rs.v[run ? run - 1 : 0].r, input, filter, json, tui);
-	fol_runs_free(&rs);
-	return ret;
+	return report_runs(&r);
 }
 
 int cmd_report(int argc, char **argv)
