@@ -55,11 +55,11 @@ double fol_report_lost_samples(const struct fol_report *r)
 	return n;
 }
 
-static void add_warnings(struct fol_report *r)
+/* What the recording and the file say went wrong: lost events, damage, metadata. */
+static void recording_warnings(struct fol_report *r)
 {
-	const cJSON *w, *mthp, *sz;
-	struct fol_summary *s = &r->s;
-	double split = 0, collapse;
+	const struct fol_summary *s = &r->s;
+	const cJSON *w;
 
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "warnings"))
 		if (cJSON_IsString(w))
@@ -84,6 +84,13 @@ static void add_warnings(struct fol_report *r)
 	if (r->st.bad_metadata)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " metadata values of the wrong type or range "
 					   "were ignored", r->st.bad_metadata);
+}
+
+/* What the events say: faults left open or unmatched, another sampler's records. */
+static void event_warnings(struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+
 	if (s->unclosed)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
@@ -116,6 +123,13 @@ static void add_warnings(struct fol_report *r)
 	if (s->mismatched_exits)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
 					   "entry", s->mismatched_exits);
+}
+
+/* Where the folio map could not know an order, and why. */
+static void order_warnings(struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+
 	/* File faults on page cache the program found there (its own text, its libraries'):
 	 * every run has them, and no event can tell their folio's order. A note, not a
 	 * warning: nothing went wrong. */
@@ -139,6 +153,14 @@ static void add_warnings(struct fol_report *r)
 	if (s->seed_dropped)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach were over "
 					   "foliostat's bound of 2^26 and not seeded", s->seed_dropped);
+}
+
+/* What the kernel did to large folios meanwhile, system-wide: the map may be stale. */
+static void kernel_warnings(struct fol_report *r)
+{
+	const cJSON *mthp, *sz;
+	double split = 0, collapse;
+
 	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
 		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
 					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
@@ -155,12 +177,20 @@ static void add_warnings(struct fol_report *r)
 
 		split += num(as, "split", 0) - num(bs, "split", 0);
 	}
-	if (split > 0 || collapse > 0 || s->huge_events)
+	if (split > 0 || collapse > 0 || r->s.huge_events)
 		fol_msgs_add(&r->warnings,
 			     "the kernel split %.0f and collapsed %.0f large folios during the run "
 			     "(system-wide counters; %" PRIu64 " huge_memory events of the workload): "
 			     "orders from the folio map may be stale",
-			     split, collapse, s->huge_events);
+			     split, collapse, r->s.huge_events);
+}
+
+static void add_warnings(struct fol_report *r)
+{
+	recording_warnings(r);
+	event_warnings(r);
+	order_warnings(r);
+	kernel_warnings(r);
 }
 
 int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
