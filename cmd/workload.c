@@ -58,100 +58,94 @@ int cmd_workloads(int argc, char **argv)
 	return 0;
 }
 
+static const struct option wl_opts[] = {
+	{ "size", required_argument, NULL, 's' },
+	{ "policy", required_argument, NULL, 'P' },
+	{ "stride", required_argument, NULL, 'S' },
+	{ "mode", required_argument, NULL, 'M' },
+	{ "threads", required_argument, NULL, 't' },
+	{ "swapfile", required_argument, NULL, 'W' },
+	{ "swapin", no_argument, NULL, 'I' },
+	{ "readonly", no_argument, NULL, 'R' },
+	{ "loops", required_argument, NULL, 'L' },
+	{ "hold", required_argument, NULL, 'H' },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* --hold and --delay: seconds, kept as milliseconds. */
+static int parse_ms(const char *option, const char *arg, unsigned *ms)
+{
+	double secs;
+	int ret = fol_parse_seconds(arg, 0, 3600, &secs);
+
+	if (ret)
+		return print_bad_number(option, "seconds (up to 3600)", arg, ret);
+	*ms = (unsigned)(secs * 1000);
+	return 0;
+}
+
+/* One option: 0 to go on, else the exit status (-1 after --help, for 0). */
+static int wl_option(struct fol_wl_opts *o, int c, const char *arg)
+{
+	int ret;
+
+	switch (c) {
+	case 's':
+		ret = parse_size(arg, 4096, &o->size);
+		return ret ? print_bad_number("--size", "a size from 4K to 1T (64M, 1G)", arg, ret) : 0;
+	case 'P':
+		if (fol_wl_parse_policy(arg, &o->policy))
+			return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", arg);
+		return 0;
+	case 'S':
+		ret = parse_size(arg, 1, &o->stride);
+		return ret ? print_bad_number("--stride", "a byte count up to 1T (64K)", arg, ret) : 0;
+	case 'M':
+		if (fol_wl_parse_mode(arg, &o->mode))
+			return usage_error("--mode is byte, random or memset, not '%s'", arg);
+		return 0;
+	case 't':
+		ret = parse_int(arg, 1, 64, &o->threads);
+		return ret ? print_bad_number("--threads", "1 to 64", arg, ret) : 0;
+	case 'W':
+		o->swapfile = arg;
+		return 0;
+	case 'I':
+		o->swapin = 1;
+		return 0;
+	case 'R':
+		o->readonly = 1;
+		return 0;
+	case 'H':
+		return parse_ms("--hold", arg, &o->hold_ms);
+	case 'D':
+		return parse_ms("--delay", arg, &o->delay_ms);
+	case 'L':
+		ret = parse_int(arg, 1, 100000, &o->loops);
+		return ret ? print_bad_number("--loops", "1 to 100000", arg, ret) : 0;
+	default:
+		ret = usage_exit(c, usage);
+		return ret ? ret : -1;
+	}
+}
+
 int cmd_workload(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "stride", required_argument, NULL, 'S' },
-		{ "mode", required_argument, NULL, 'M' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "swapfile", required_argument, NULL, 'W' },
-		{ "swapin", no_argument, NULL, 'I' },
-		{ "readonly", no_argument, NULL, 'R' },
-		{ "loops", required_argument, NULL, 'L' },
-		{ "hold", required_argument, NULL, 'H' },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fol_wl_opts o = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
 	const struct fol_wl_info *wl;
 	int c, ret;
 
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return usage_exit(argc < 2 ? '?' : 'h', usage);
 	wl = fol_wl_find(argv[1]);
 	if (!wl)
 		return usage_error("unknown workload '%s' (foliostat workloads lists them)", argv[1]);
 	o.kind = wl->kind;
-	argc--;
-	argv++;
-	while ((c = getopt_long(argc, argv, "s:P:S:M:t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if ((ret = parse_size(optarg, 4096, &o.size))) {
-				print_bad_number("--size", "a size from 4K to 1T (64M, 1G)", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			if (fol_wl_parse_policy(optarg, &o.policy))
-				return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", optarg);
-			break;
-		case 'S':
-			if ((ret = parse_size(optarg, 1, &o.stride))) {
-				print_bad_number("--stride", "a byte count up to 1T (64K)", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'M':
-			if (fol_wl_parse_mode(optarg, &o.mode))
-				return usage_error("--mode is byte, random or memset, not '%s'", optarg);
-			break;
-		case 't':
-			if ((ret = parse_int(optarg, 1, 64, &o.threads))) {
-				print_bad_number("--threads", "1 to 64", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'W':
-			o.swapfile = optarg;
-			break;
-		case 'I':
-			o.swapin = 1;
-			break;
-		case 'R':
-			o.readonly = 1;
-			break;
-		case 'H':
-		case 'D': {
-			double secs;
-
-			if ((ret = fol_parse_seconds(optarg, 0, 3600, &secs))) {
-				print_bad_number(c == 'H' ? "--hold" : "--delay",
-						 "seconds (up to 3600)", optarg, ret);
-				return EXIT_USAGE;
-			}
-			*(c == 'H' ? &o.hold_ms : &o.delay_ms) = (unsigned)(secs * 1000);
-			break;
-		}
-		case 'L':
-			if ((ret = parse_int(optarg, 1, 100000, &o.loops))) {
-				print_bad_number("--loops", "1 to 100000", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			return usage_exit(c, usage);
-		}
-	}
+	while ((c = getopt_long(argc - 1, argv + 1, "s:P:S:M:t:h", wl_opts, NULL)) != -1)
+		if ((ret = wl_option(&o, c, optarg)))
+			return ret < 0 ? 0 : ret;
 	o.phase_file = getenv("FOLIOSTAT_PHASES");
 	ret = fol_wl_run(&o);
 	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT)
