@@ -71,6 +71,10 @@ static const struct {
 	{ "syscalls:sys_enter_mremap", FOL_EV_MREMAP },
 	{ "syscalls:sys_exit_mremap", FOL_EV_MREMAP_EXIT },
 	{ "syscalls:sys_enter_madvise", FOL_EV_MADVISE },
+	{ "syscalls:sys_enter_mprotect", FOL_EV_MPROTECT },
+	{ "syscalls:sys_exit_munmap", FOL_EV_SYSCALL_EXIT },
+	{ "syscalls:sys_exit_madvise", FOL_EV_SYSCALL_EXIT },
+	{ "syscalls:sys_exit_mprotect", FOL_EV_SYSCALL_EXIT },
 	{ "tlb:tlb_flush", FOL_EV_TLB_FLUSH },
 	{ "cpu-clock", FOL_EV_CLOCK },
 };
@@ -639,7 +643,12 @@ static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
 		ev->vm.flags = field(e, F_FLAGS, ev);
 		ev->vm.new_addr = field(e, F_NEW_ADDR, ev);
 		break;
+	case FOL_EV_MPROTECT:
+		ev->vm.start = field(e, F_START, ev);
+		ev->vm.len = field(e, F_LEN, ev);
+		break;
 	case FOL_EV_MREMAP_EXIT:
+	case FOL_EV_SYSCALL_EXIT:
 		ev->vm.ret = (int64_t)field(e, F_RET, ev);
 		break;
 	default:

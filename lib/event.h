@@ -21,6 +21,8 @@ enum fol_kind {
 	FOL_EV_MREMAP,		/* syscalls:sys_enter_mremap */
 	FOL_EV_MREMAP_EXIT,	/* syscalls:sys_exit_mremap: where the range went */
 	FOL_EV_MADVISE,		/* syscalls:sys_enter_madvise */
+	FOL_EV_MPROTECT,	/* syscalls:sys_enter_mprotect */
+	FOL_EV_SYSCALL_EXIT,	/* syscalls:sys_exit_munmap, _madvise, _mprotect: ret */
 	FOL_EV_HUGE,		/* huge_memory:* (khugepaged, collapse) */
 	FOL_EV_MIGRATE,		/* migrate:* */
 	FOL_EV_TLB_FLUSH,	/* tlb:tlb_flush */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum section { S_FAULTS, S_ORDERS, S_REUSE, S_FOLIOS, S_PHASES, S_COUNTERS, S_PMU };
-static const char *const section_name[] = { "faults", "orders", "reuse", "folios",
+enum section { S_FAULTS, S_ORDERS, S_REUSE, S_FOLIOS, S_CALLS, S_PHASES, S_COUNTERS, S_PMU };
+static const char *const section_name[] = { "faults", "orders", "reuse", "folios", "calls",
 					    "phases", "counters", "pmu" };
 
 #define RANK(sec, a, b, c) ((uint32_t)(sec) << 24 | (uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c))
@@ -256,6 +256,32 @@ int fol_phase_totals(const struct fol_report *r, const char **names, double *ns,
 	return n;
 }
 
+/* The bulk system calls: how many, and their time (munmap of 256M of 64K folios...). */
+static int add_calls(const struct fol_report *r, struct fol_figures *f)
+{
+	for (int c = 0; c < FOL_NR_CALLS; c++) {
+		const struct fol_call_stats *cs = &r->s.calls[c];
+		const char *key = fol_call_key((enum fol_call)c), *name = fol_call_name((enum fol_call)c);
+		struct fol_figure *x;
+		char k[48];
+
+		if (!cs->calls)
+			continue;
+		x = add(f, S_CALLS, RANK(S_CALLS, c, 0, 0), FOL_UNIT_COUNT, FOL_BETTER_NONE, 1,
+			(double)cs->calls, "calls.%s.calls", key);
+		LABEL(x, "%s calls", name);
+		if (x) {
+			x = add(f, S_CALLS, RANK(S_CALLS, c, 0, 1), FOL_UNIT_NS, FOL_BETTER_LOWER, 1,
+				(double)cs->time.sum, "calls.%s.time_ns", key);
+			LABEL(x, "%s time", name);
+		}
+		snprintf(k, sizeof(k), "calls.%s", key);
+		if (!x || add_latency(f, S_CALLS, c, 1, &cs->time, k, name))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_phases(const struct fol_report *r, struct fol_figures *f)
 {
 	const char *names[MAX_PHASES];
@@ -343,6 +369,8 @@ int fol_figures_of(const struct fol_report *r, struct fol_figures *f)
 		ret = add_cells(r, f);
 	if (!ret)
 		ret = add_reuse(r, f);
+	if (!ret)
+		ret = add_calls(r, f);
 	if (!ret)
 		ret = add_phases(r, f);
 	if (!ret)

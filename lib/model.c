@@ -87,11 +87,21 @@ struct open_fault {
 	int untimed;		/* closed by a retimed exit (event.h): no latency */
 };
 
+/* A system call that changes mappings, in progress in a thread: what it asked for and
+ * what the kernel freed inside it. */
+struct open_call {
+	int open;
+	enum fol_call call;
+	uint64_t start, bytes;
+	uint64_t freed[FOL_MAX_ORDER + 1];
+};
+
 struct thread {
 	int pid;
 	int open;
 	struct open_fault f;
 	uint64_t last_exit;
+	struct open_call call;
 };
 
 struct fol_model {
@@ -1032,6 +1042,62 @@ static int on_madvise(struct fol_model *m, struct mm *mm, const struct fol_event
 	return 0;
 }
 
+static enum fol_call madvise_call(int64_t advice)
+{
+	switch (advice) {
+	case FOL_MADV_DONTNEED:
+	case FOL_MADV_DONTNEED_LOCKED:
+		return FOL_CALL_MADV_DONTNEED;
+	case FOL_MADV_FREE:
+		return FOL_CALL_MADV_FREE;
+	case FOL_MADV_COLD:
+		return FOL_CALL_MADV_COLD;
+	case FOL_MADV_PAGEOUT:
+		return FOL_CALL_MADV_PAGEOUT;
+	case FOL_MADV_COLLAPSE:
+		return FOL_CALL_MADV_COLLAPSE;
+	default:
+		return FOL_CALL_MADV_OTHER;
+	}
+}
+
+/* The entry of a bulk call: timed from here to its exit. */
+static void call_begin(struct thread *t, const struct fol_event *ev)
+{
+	struct open_call *c = &t->call;
+
+	memset(c, 0, sizeof(*c));
+	c->open = 1;
+	c->start = ev->time;
+	c->bytes = ev->vm.len;
+	c->call = ev->kind == FOL_EV_MUNMAP	 ? FOL_CALL_MUNMAP
+		  : ev->kind == FOL_EV_MREMAP	 ? FOL_CALL_MREMAP
+		  : ev->kind == FOL_EV_MPROTECT ? FOL_CALL_MPROTECT
+					       : madvise_call(ev->vm.behavior);
+}
+
+/* Its exit: into the summary, for the threads the options select. An exit without an
+ * entry (the recording began inside the call) is not timed. */
+static void call_end(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
+{
+	struct open_call *c = &t->call;
+	struct fol_call_stats *cs = &m->s.calls[c->call];
+	const struct fol_model_opts *o = &m->o;
+
+	if (!c->open)
+		return;
+	c->open = 0;
+	if ((o->pid && t->pid != o->pid) || (o->comm && strcmp(o->comm, fol_comms_get(m->comms, tid))))
+		return;
+	cs->calls++;
+	cs->errors += ev->vm.ret < 0 && ev->vm.ret >= -FOL_MAX_ERRNO;
+	cs->bytes += c->bytes;
+	if (ev->time >= c->start)
+		fol_hist_add(&cs->time, ev->time - c->start);
+	for (int i = 0; i <= FOL_MAX_ORDER; i++)
+		cs->freed[i] += c->freed[i];
+}
+
 /* munmap, mremap (entry and exit), madvise: the thread is in a system call, not in a
  * fault any more. */
 static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_event *ev)
@@ -1047,6 +1113,10 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 		return -ENOMEM;
 	if (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid)
 		move_lost(m, mm);
+	if (ev->kind == FOL_EV_MREMAP_EXIT)
+		call_end(m, t, ev->tid, ev);
+	else
+		call_begin(t, ev);
 	switch (ev->kind) {
 	case FOL_EV_MREMAP:
 		return move_begin(m, mm, ev);
@@ -1093,6 +1163,16 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_MREMAP_EXIT:
 	case FOL_EV_MADVISE:
 		return on_syscall(m, t, ev);
+	case FOL_EV_MPROTECT:
+		call_begin(t, ev);
+		return 0;
+	case FOL_EV_SYSCALL_EXIT:
+		call_end(m, t, ev->tid, ev);
+		return 0;
+	case FOL_EV_PAGE_FREE:
+		if (t->call.open && ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
+			t->call.freed[ev->page.order]++;
+		return 0;
 	default:
 		return 0;
 	}

@@ -47,6 +47,10 @@ const char *const fol_default_tracepoints[] = {
 	"syscalls:sys_enter_mremap",
 	"syscalls:sys_exit_mremap",
 	"syscalls:sys_enter_madvise",
+	"syscalls:sys_exit_munmap",
+	"syscalls:sys_exit_madvise",
+	"syscalls:sys_enter_mprotect",
+	"syscalls:sys_exit_mprotect",
 	NULL,
 };
 

@@ -272,6 +272,40 @@ static cJSON *pmu_json(const struct fol_report *r)
 	return arr;
 }
 
+/* The bulk system calls: count, time, bytes asked for, pages freed inside by order. */
+static cJSON *calls_json(const struct fol_report *r)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (int c = 0; c < FOL_NR_CALLS; c++) {
+		const struct fol_call_stats *cs = &r->s.calls[c];
+		cJSON *o, *fr;
+
+		if (!cs->calls)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "call", fol_call_key((enum fol_call)c));
+		add_u64(o, "calls", cs->calls);
+		add_u64(o, "errors", cs->errors);
+		add_u64(o, "bytes", cs->bytes);
+		add_u64(o, "time_ns", cs->time.sum);
+		cJSON_AddItemToObject(o, "latency_ns", cs->time.count ? lat_json(&cs->time) : cJSON_CreateNull());
+		fr = cJSON_AddArrayToObject(o, "freed");
+		for (int ord = 0; ord <= FOL_MAX_ORDER; ord++) {
+			cJSON *e;
+
+			if (!cs->freed[ord])
+				continue;
+			e = cJSON_CreateObject();
+			cJSON_AddNumberToObject(e, "order", ord);
+			add_u64(e, "pages", cs->freed[ord]);
+			cJSON_AddItemToArray(fr, e);
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
 /* Faults per time bin and class, from the first fault on: for dashboards' plots. */
 static cJSON *timeline_json(const struct fol_summary *s)
 {
@@ -314,6 +348,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 	arr = cJSON_AddArrayToObject(j, "classes");
 	for (int c = 0; c < FOL_NR_CLASSES; c++)
 		cJSON_AddItemToArray(arr, class_json(&r->s, c));
+	cJSON_AddItemToObject(j, "calls", calls_json(r));
 	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));

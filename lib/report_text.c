@@ -316,11 +316,55 @@ static void print_left_behind(const struct fol_report *r, FILE *f)
 	}
 }
 
+/* Pages freed inside a call, by order: "4K 12, 2M 128". */
+static void print_freed(const struct fol_call_stats *cs, unsigned page_size, FILE *f)
+{
+	char sz[16];
+	int any = 0;
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		if (cs->freed[o])
+			fprintf(f, "%s%s %" PRIu64, any++ ? ", " : "  ",
+				fol_order_size(o, page_size, sz, sizeof(sz)), cs->freed[o]);
+	if (!any)
+		fprintf(f, "  -");
+}
+
+static void print_calls(const struct fol_report *r, FILE *f)
+{
+	char t[4][48];
+	int any = 0;
+
+	for (int c = 0; c < FOL_NR_CALLS; c++) {
+		const struct fol_call_stats *cs = &r->s.calls[c];
+
+		if (!cs->calls)
+			continue;
+		if (!any++) {
+			fprintf(f, "\nSystem calls that change mappings (entry to exit; pages freed inside "
+				   "them, by order)\n");
+			fprintf(f, "  %-18s %6s %9s %11s %10s %10s %10s  %s\n", "call", "calls", "MiB",
+				"total", "p50", "p99", "max", "freed");
+		}
+		fprintf(f, "  %-18s %6" PRIu64 " %9.1f %s %s %s %s", fol_call_name((enum fol_call)c),
+			cs->calls, (double)cs->bytes / (1 << 20),
+			fol_fmt_ns_col(cs->time.sum, cs->time.count, 11, t[0], sizeof(t[0])),
+			fol_fmt_ns_col(fol_hist_quantile(&cs->time, 0.5), cs->time.count, 10, t[1], sizeof(t[1])),
+			fol_fmt_ns_col(fol_hist_quantile(&cs->time, 0.99), cs->time.count, 10, t[2], sizeof(t[2])),
+			fol_fmt_ns_col(cs->time.max, cs->time.count, 10, t[3], sizeof(t[3])));
+		print_freed(cs, r->page_size, f);
+		if (cs->errors)
+			fprintf(f, "  (%" PRIu64 " failed)", cs->errors);
+		fputc('\n', f);
+	}
+}
+
 void fol_report_text(const struct fol_report *r, FILE *f)
 {
 	print_header(r, f);
 	print_orders(r, f);
 	print_reuse(r, f);
+	print_calls(r, f);
 	print_phases(r, f);
 	print_left_behind(r, f);
 	print_counters(r, f);

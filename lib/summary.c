@@ -90,3 +90,26 @@ const char *fol_reuse_bucket_label(int b)
 	return b >= 0 && b < FOL_REUSE_BUCKETS ? labels[b] : "?";
 }
 
+static const struct {
+	const char *name, *key;
+} call_names[FOL_NR_CALLS] = {
+	[FOL_CALL_MUNMAP] = { "munmap", "munmap" },
+	[FOL_CALL_MREMAP] = { "mremap", "mremap" },
+	[FOL_CALL_MPROTECT] = { "mprotect", "mprotect" },
+	[FOL_CALL_MADV_DONTNEED] = { "madvise(DONTNEED)", "madvise_dontneed" },
+	[FOL_CALL_MADV_FREE] = { "madvise(FREE)", "madvise_free" },
+	[FOL_CALL_MADV_COLD] = { "madvise(COLD)", "madvise_cold" },
+	[FOL_CALL_MADV_PAGEOUT] = { "madvise(PAGEOUT)", "madvise_pageout" },
+	[FOL_CALL_MADV_COLLAPSE] = { "madvise(COLLAPSE)", "madvise_collapse" },
+	[FOL_CALL_MADV_OTHER] = { "madvise(other)", "madvise_other" },
+};
+
+const char *fol_call_name(enum fol_call c)
+{
+	return (unsigned)c < FOL_NR_CALLS ? call_names[c].name : "?";
+}
+
+const char *fol_call_key(enum fol_call c)
+{
+	return (unsigned)c < FOL_NR_CALLS ? call_names[c].key : "?";
+}

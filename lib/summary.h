@@ -36,6 +36,30 @@ enum fol_unknown {
 #define FOL_ORDER_SLOT(o) ((o) < 0 || (o) > FOL_MAX_ORDER ? 0 : (o) + 1)
 #define FOL_SLOT_ORDER(s) ((s)-1)
 
+/* System calls that change mappings in bulk, timed from entry to exit; madvise by its
+ * advice. */
+enum fol_call {
+	FOL_CALL_MUNMAP,
+	FOL_CALL_MREMAP,
+	FOL_CALL_MPROTECT,
+	FOL_CALL_MADV_DONTNEED,
+	FOL_CALL_MADV_FREE,
+	FOL_CALL_MADV_COLD,
+	FOL_CALL_MADV_PAGEOUT,
+	FOL_CALL_MADV_COLLAPSE,
+	FOL_CALL_MADV_OTHER,
+	FOL_NR_CALLS
+};
+
+struct fol_call_stats {
+	uint64_t calls, errors;
+	uint64_t bytes;			/* the ranges asked for */
+	struct fol_hist time;		/* entry to exit, per call */
+	/* Pages the kernel freed inside the calls (kmem:mm_page_free in the calling thread),
+	 * by the order they were freed at: a large folio freed whole is one of its order. */
+	uint64_t freed[FOL_MAX_ORDER + 1];
+};
+
 /* Faults per folio buckets: 1, 2-3, 4-7, ..., 256-511, 512+ */
 #define FOL_REUSE_BUCKETS 10
 
@@ -84,6 +108,7 @@ struct fol_summary {
 	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;
 	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
+	struct fol_call_stats calls[FOL_NR_CALLS];
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
 	uint64_t bins_t0;	/* bin 0 starts here: the first fault's entry */
@@ -92,6 +117,9 @@ struct fol_summary {
 };
 
 const char *fol_class_name(enum fol_class c);
+/* "munmap", "madvise(PAGEOUT)"; and the JSON key: "munmap", "madvise_pageout". */
+const char *fol_call_name(enum fol_call c);
+const char *fol_call_key(enum fol_call c);
 /* "before_recording", ...: the JSON key; and the sentence the report says. */
 const char *fol_unknown_name(enum fol_unknown u);
 const char *fol_unknown_text(enum fol_unknown u);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 24
+plan 30
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -28,6 +28,12 @@ n=$(jr cr.data '.kernel_counters.vmstat.thp_collapse_alloc')
 [ "$n" -ge 8 ]; ok $? "collapse of a read-only VMA: 8 THPs or more ($n)"
 is "$(jr cr.data '.phases[-1].phase')" collapse-readonly "collapse --readonly: phase"
 
+# The region's munmap, timed, frees its 64K folios whole: 16M is 256 of them.
+"$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -w populate -- --size 16M --policy mthp
+is "$(jr pm.data '[.calls[] | select(.call == "munmap") | .freed[] | select(.order == 4) | .pages] | add')" 256 \
+	"munmap of 16M of 64K folios frees 256 folios of order 4"
+"$FOLIOSTAT" report -i pm.data | grep -Eq '^  munmap +[0-9]+ .* 64K 256'; ok $? "... and the text report's call table says so"
+
 # pageout: a swap file made and removed by the workload.
 swp=/var/tmp/foliostat-test.$$.swap
 "$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
@@ -37,6 +43,16 @@ n=$(jr o.data '.kernel_counters.vmstat.pswpout')
 n=$(jr o.data '[.classes[] | select(.class == "swap_in") | .faults][0]')
 [ "$n" -ge 4096 ]; ok $? "pageout --swapin: 4096 swap_in faults or more ($n)"
 [ ! -e "$swp" ] && ! grep -q "$swp" /proc/swaps; ok $? "the swap file is gone"
+# The bulk calls, timed: the one MADV_PAGEOUT of the region, and the final munmap.
+c() { jr o.data ".calls[] | select(.call == \"$1\") | $2"; }
+is "$(c madvise_pageout .calls)" 1 "pageout: one madvise(PAGEOUT) call, timed"
+is "$(c madvise_pageout .bytes)" 16777216 "... over the 16M region"
+n=$(c madvise_pageout .time_ns)
+[ "${n:-0}" -gt 0 ]; ok $? "... that took time ($n ns)"
+# After the swap-in the region is 16M again, in whatever folios swap-in made: the munmap
+# frees at least its 4096 pages' worth.
+n=$(c munmap '[.freed[] | (.pages * pow(2; .order))] | add // 0')
+[ "$n" -ge 4096 ]; ok $? "munmap of the region frees 16M or more, counted in 4K pages by order ($n)"
 if ! grep -q '^/' /proc/swaps; then
 	"$FOLIOSTAT" record -q -o n.data -- "$fw" workload pageout --size 4M 2>err; rc=$?
 	is "$rc" 1 "pageout without swap: exit 1"

@@ -736,6 +736,64 @@ static void test_mismatched_exit(void **state)
 	fol_model_free(m);
 }
 
+static void sys(struct fol_model *m, enum fol_kind kind, uint64_t start, uint64_t len, int64_t advice,
+		int64_t ret, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
+				    .vm = { .start = start, .len = len, .behavior = advice, .ret = ret } });
+}
+
+static void page_free(struct fol_model *m, int order, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x2000, .order = order } });
+}
+
+/* munmap, madvise by advice, mprotect: timed from entry to exit, with the pages freed in
+ * between by order; an exit without its entry is not timed; failures counted. */
+static void test_calls(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	const struct fol_call_stats *cs;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	page_free(m, 4, 1000); /* outside any call: not counted */
+	sys(m, FOL_EV_MUNMAP, BASE, 1 << 20, 0, 0, 2000);
+	page_free(m, 4, 2100);
+	page_free(m, 4, 2200);
+	page_free(m, 0, 2300);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 7000);
+	sys(m, FOL_EV_MADVISE, BASE + (1 << 20), 2 << 20, 21 /* MADV_PAGEOUT */, 0, 8000);
+	page_free(m, 9, 8500);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 20000);
+	sys(m, FOL_EV_MADVISE, BASE, 4096, 4 /* MADV_DONTNEED */, 0, 21000);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, -22 /* -EINVAL */, 21500);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 30000); /* no entry open */
+	sys(m, FOL_EV_MPROTECT, BASE, 4096, 0, 0, 31000);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 31300);
+	s = finish(m);
+	cs = &s.calls[FOL_CALL_MUNMAP];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->bytes, 1 << 20);
+	assert_int_equal(cs->time.sum, 5000);
+	assert_int_equal(cs->freed[4], 2);
+	assert_int_equal(cs->freed[0], 1);
+	cs = &s.calls[FOL_CALL_MADV_PAGEOUT];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->time.sum, 12000);
+	assert_int_equal(cs->freed[9], 1);
+	cs = &s.calls[FOL_CALL_MADV_DONTNEED];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->errors, 1);
+	assert_int_equal(s.calls[FOL_CALL_MPROTECT].calls, 1);
+	assert_int_equal(s.calls[FOL_CALL_MPROTECT].time.sum, 300);
+	assert_int_equal(s.calls[FOL_CALL_MADV_OTHER].calls, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_time_filter),
 		cmocka_unit_test(test_timeline_coarsens),
 		cmocka_unit_test(test_mismatched_exit),
+		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
 	};
