@@ -29,7 +29,7 @@ n=$(jr cr.data '.kernel_counters.vmstat.thp_collapse_alloc')
 is "$(jr cr.data '.phases[-1].phase')" collapse-readonly "collapse --readonly: phase"
 
 # The region's munmap, timed, frees its 64K folios whole: 16M is 256 of them.
-"$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -w populate -- --size 16M --policy mthp
+"$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -- "$fw" workload populate --size 16M --policy mthp
 is "$(jr pm.data '[.calls[] | select(.call == "munmap") | .freed[] | select(.order == 4) | .pages] | add')" 256 \
 	"munmap of 16M of 64K folios frees 256 folios of order 4"
 "$FOLIOSTAT" report -i pm.data | grep -Eq '^  munmap +[0-9]+ .* 64K 256'; ok $? "... and the text report's call table says so"
