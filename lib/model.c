@@ -1170,7 +1170,9 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 		call_end(m, t, ev->tid, ev);
 		return 0;
 	case FOL_EV_PAGE_FREE:
-		if (t->call.open && ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
+		/* Counted always, kept only between a call's entry (which clears them) and its
+		 * exit. */
+		if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
 			t->call.freed[ev->page.order]++;
 		return 0;
 	default:

@@ -50,7 +50,7 @@ lib/model.c@s/if (o->comm \&\& strcmp(o->comm, fol_comms_get(m->comms, tid)))/if
 lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
 lib/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
 lib/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
-lib/model.c@s/		if (t->call.open \&\& ev->page.order >= 0/		if (ev->page.order >= 0/@pages freed count only inside a call
+lib/model.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
 lib/model.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
 EOF
 )
