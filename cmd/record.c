@@ -70,7 +70,9 @@ static void usage(FILE *f, int stat)
 		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two up to %d\n"
 		"                         (default %d)\n"
 		"  -p, --pid PID          attach to a running process and its threads\n"
-		"      --duration S       with -p: stop after S seconds (default: at Ctrl-C)\n"
+		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
+		"                         runs, or alone until Ctrl-C or --duration\n"
+		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
 		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
 		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch)\n"
 		"      --latency-method M exact (fault entry tracepoint to exit sample), sampled\n"
@@ -202,11 +204,13 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 
 enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP };
 
+
 static const struct option rec_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "mthp", required_argument, NULL, O_MTHP },
@@ -288,6 +292,9 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case 'q':
 		c->quiet = 1;
 		return 0;
+	case 'a':
+		c->o.system_wide = 1;
+		return 0;
 	case O_MTHP:
 		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
 			return usage_error("--mthp %s", err);
@@ -322,12 +329,17 @@ static int rec_args(struct rec_cli *c, int argc, char **argv)
 {
 	int ret;
 
-	if (c->o.pid && (optind < argc || c->workload))
-		return usage_error("give either -p PID or a command, not both");
-	if (c->duration > 0 && !c->o.pid)
-		return usage_error("--duration goes with -p; a command runs to its end");
+	if (c->o.pid && (optind < argc || c->workload || c->o.system_wide))
+		return usage_error("give either -p PID, -a or a command (-a and a command go together)");
+	if (c->duration > 0 && !c->o.pid && !(c->o.system_wide && optind >= argc && !c->workload))
+		return usage_error("--duration goes with -p or -a alone; a command runs to its end");
+	if (c->o.system_wide && rec_several(c))
+		return usage_error("-a records once: -r, --sweep and --bare-runs are for a command");
 	c->o.events = c->events;
 	c->o.nr_events = c->nevents;
+	/* -a alone records until a signal or --duration, with no workload of its own. */
+	if (c->o.system_wide && optind >= argc && !c->workload)
+		return 0;
 	if (!c->o.pid) {
 		ret = c->workload || optind >= argc ? builtin_argv(c, argc - optind, argv + optind) : 0;
 		if (ret)
@@ -347,7 +359,7 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	c->output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+e:m:p:r:w:qh" : "+o:e:m:p:r:w:qh", rec_opts,
+	while ((ch = getopt_long(argc, argv, stat ? "+ae:m:p:r:w:qh" : "+ao:e:m:p:r:w:qh", rec_opts,
 				 NULL)) != -1) {
 		ret = rec_option(c, ch, optarg, stat);
 		if (ret)

@@ -188,6 +188,14 @@ static int add_event(struct fol_recorder *r, const char *name, const char *kind,
 	return 0;
 }
 
+/* A recorded command's events start at its exec (enable_on_exec), so that nothing of
+ * foliostat's own is in them; per-CPU events cannot wait for one task's exec, so a
+ * system-wide recording enables them just before letting the command go. */
+static int enabled_by_exec(const struct fol_recorder *r)
+{
+	return r->o->argv && !r->o->system_wide;
+}
+
 static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a)
 {
 	size_t bytes = (size_t)r->o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
@@ -202,9 +210,10 @@ static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a)
 	/* LOST: samples the kernel dropped for this event, which PERF_RECORD_LOST alone
 	 * does not always tell (kernel 6.0+; older ones refuse it, see open_sampling). */
 	a->read_format = PERF_FORMAT_ID | (r->no_format_lost ? 0 : PERF_FORMAT_LOST);
-	a->inherit = 1;
-	a->disabled = r->o->argv ? 1 : 0;
-	a->enable_on_exec = r->o->argv ? 1 : 0;
+	/* Per CPU (system-wide), an event sees every task already: inheriting is for tasks. */
+	a->inherit = !r->o->system_wide;
+	a->disabled = enabled_by_exec(r);
+	a->enable_on_exec = enabled_by_exec(r);
 	/* The workloads time their phases with CLOCK_MONOTONIC: one clock for both. */
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
@@ -666,7 +675,9 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 	cmd = cJSON_AddArrayToObject(m, "command");
 	for (int i = 0; r->o->argv && r->o->argv[i]; i++)
 		cJSON_AddItemToArray(cmd, cJSON_CreateString(r->o->argv[i]));
-	cJSON_AddStringToObject(m, "mode", r->o->argv ? "workload" : "attach");
+	cJSON_AddStringToObject(m, "mode", r->o->system_wide ? "system-wide"
+						   : r->o->argv	 ? "workload"
+								 : "attach");
 	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child : r->o->pid);
 	cJSON_AddStringToObject(m, "kernel", u.release);
 	cJSON_AddStringToObject(m, "kernel_version", u.version);
@@ -767,15 +778,15 @@ static void open_counters(struct fol_recorder *r)
 		c->name = fol_counting_events[i];
 		if (fol_record_named_attr(c->name, &a))
 			continue;
-		a.inherit = 1;
-		a.disabled = r->o->argv ? 1 : 0;
-		a.enable_on_exec = r->o->argv ? 1 : 0;
+		a.inherit = !r->o->system_wide;
+		a.disabled = enabled_by_exec(r);
+		a.enable_on_exec = enabled_by_exec(r);
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a.exclude_guest = 1;
 		c->evsel = perf_evsel__new(&a);
 		if (!c->evsel)
 			continue;
-		c->err = perf_evsel__open(c->evsel, any, r->threads);
+		c->err = perf_evsel__open(c->evsel, r->o->system_wide ? r->cpus : any, r->threads);
 		if (c->err) {
 			perf_evsel__delete(c->evsel);
 			c->evsel = NULL;
@@ -802,17 +813,19 @@ static int write_counters_pmu(struct fol_recorder *r)
 		cJSON_AddStringToObject(e, "event", c->name);
 		if (c->evsel) {
 			int nthr = perf_thread_map__nr(r->threads);
+			int ncpu = r->o->system_wide ? perf_cpu_map__nr(r->cpus) : 1;
 
-			for (int t = 0; t < nthr; t++) {
-				struct perf_counts_values v = { 0 };
+			for (int cpu = 0; cpu < ncpu; cpu++)
+				for (int t = 0; t < nthr; t++) {
+					struct perf_counts_values v = { 0 };
 
-				if (perf_evsel__read(c->evsel, 0, t, &v) == 0) {
-					val += v.val;
-					ena += v.ena;
-					run += v.run;
-					ok = 1;
+					if (perf_evsel__read(c->evsel, cpu, t, &v) == 0) {
+						val += v.val;
+						ena += v.ena;
+						run += v.run;
+						ok = 1;
+					}
 				}
-			}
 		}
 		cJSON_AddBoolToObject(e, "supported", ok);
 		if (ok) {
@@ -853,6 +866,56 @@ static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 	cJSON_AddItemToObject(synth, "folios", fol_maps_seed_json(fm, &unaligned));
 	cJSON_AddNumberToObject(synth, "unaligned_folios", (double)unaligned);
 	fol_maps_free(fm);
+}
+
+/* System-wide: the names of the tasks already running (their COMM events happened before
+ * the recording), so that --comm and the thread names work for them too. */
+static int write_system_comms(struct fol_recorder *r, uint64_t now)
+{
+	cJSON *j = cJSON_CreateObject(), *comms = j ? cJSON_AddObjectToObject(j, "comm") : NULL;
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+	int ret;
+
+	if (!comms) {
+		cJSON_Delete(j);
+		if (proc)
+			closedir(proc);
+		return -ENOMEM;
+	}
+	cJSON_AddNumberToObject(j, "pid", getpid());
+	cJSON_AddNumberToObject(j, "time_ns", (double)now);
+	while (proc && (p = readdir(proc))) {
+		char path[600], comm[64];
+		struct dirent *t;
+		DIR *tasks;
+
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		tasks = opendir(path);
+		while (tasks && (t = readdir(tasks))) {
+			FILE *f;
+
+			if (t->d_name[0] < '1' || t->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", p->d_name, t->d_name);
+			f = fopen(path, "re");
+			if (f && fgets(comm, sizeof(comm), f)) {
+				comm[strcspn(comm, "\n")] = '\0';
+				cJSON_AddStringToObject(comms, t->d_name, comm);
+			}
+			if (f)
+				fclose(f);
+		}
+		if (tasks)
+			closedir(tasks);
+	}
+	if (proc)
+		closedir(proc);
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_SYNTH, j);
+	cJSON_Delete(j);
+	return ret;
 }
 
 static int write_synth(struct fol_recorder *r, uint64_t now)
@@ -1062,7 +1125,7 @@ int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
 	if (ret)
 		return fail(r, ret, "cannot write the recording: %s", strerror(-ret));
 	if (!r->o->argv)
-		return target_gone(r->o->pid) ? 0 : 1;
+		return r->o->system_wide || !target_gone(r->o->pid) ? 1 : 0;
 	if (r->child <= 0 || (w = waitpid(r->child, &st, WNOHANG)) != r->child)
 		return r->child > 0 && w == 0 ? 1 : 0;
 	if (WIFSTOPPED(st)) {
@@ -1112,6 +1175,13 @@ static int open_target(struct fol_recorder *r)
 {
 	int ret;
 
+	if (r->o->system_wide) {
+		r->threads = perf_thread_map__new_dummy();
+		if (!r->threads)
+			return fail(r, -ENOMEM, "out of memory");
+		ret = r->o->argv ? start_corked(r) : 0;
+		return ret ? fail(r, ret, "cannot start the workload: %s", strerror(-ret)) : 0;
+	}
 	if (r->o->argv) {
 		ret = start_corked(r);
 		if (ret)
@@ -1169,7 +1239,9 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 	ret = write_meta(r, r->start_real, r->start_mono);
 	if (!ret)
 		ret = write_events(r);
-	if (!ret && !r->o->argv)
+	if (!ret && r->o->system_wide)
+		ret = write_system_comms(r, r->start_mono);
+	else if (!ret && !r->o->argv)
 		ret = write_synth(r, r->start_mono);
 	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
 	 * which counters are supported. */
@@ -1195,12 +1267,12 @@ int fol_recorder_start(struct fol_recorder *r)
 				    ret == -EACCES || ret == -EPERM ? "run as root" : strerror(-ret));
 		r->mthp_applied = 1;
 	}
+	if (!enabled_by_exec(r))
+		perf_evlist__enable(r->evlist);
 	if (r->o->argv) {
 		ret = uncork(r);
 		if (ret)
 			return fail(r, ret, "cannot execute '%s': %s", r->o->argv[0], strerror(-ret));
-	} else {
-		perf_evlist__enable(r->evlist);
 	}
 	/* The workload runs: from here on the file is the recording, and whatever was at
 	 * the output path makes way for it. */
@@ -1230,7 +1302,7 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 
 	r->interrupted_by = signal;
 	/* Attached: the process lives on; what the run leaves in its page tables now. */
-	if (!r->o->argv && !target_gone(r->o->pid))
+	if (!r->o->argv && !r->o->system_wide && !target_gone(r->o->pid))
 		ret = write_maps(r, r->o->pid);
 	perf_evlist__disable(r->evlist);
 	if (!ret)

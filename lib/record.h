@@ -14,6 +14,9 @@
 struct fol_record_opts {
 	char *const *argv;	 /* workload to start; NULL with pid */
 	pid_t pid;		 /* attach to this process (all its threads) */
+	/* Every task on every CPU (perf record -a), while argv runs or until the caller
+	 * stops; the tasks that were there before have no folios seeded. */
+	int system_wide;
 	const char *const *events; /* -e names; NULL: the default set */
 	int nr_events;
 	int mmap_pages;		 /* per CPU ring buffer, pages (power of two) */

@@ -100,10 +100,17 @@ static void print_header(const struct fol_report *r, FILE *f)
 	char b1[32], b2[32], esc[1024];
 	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
 	uint64_t total = 0;
+	const char *mode = str(r->meta, "mode");
+	int system_wide = mode && !strcmp(mode, "system-wide");
 
 	fprintf(f, "# command:  %s", cJSON_GetArraySize(cmd) ? fol_command_text(cmd, esc, sizeof(esc))
-							  : "(attached)");
-	fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
+				     : system_wide		 ? "(every task on every CPU)"
+								 : "(attached)");
+	if (system_wide)
+		fprintf(f, "%s  (system-wide: %" PRIu64 " processes)\n",
+			cJSON_GetArraySize(cmd) ? " while it ran" : "", r->s.processes);
+	else
+		fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
 	fprintf(f, "# kernel:   %s, ", fol_escape(str(r->meta, "kernel") ?: "?", esc, sizeof(esc)));
 	fprintf(f, "%s, %.0f CPUs, %s pages, PMD %s\n",
 		fol_escape(str(r->meta, "machine") ?: "?", esc, sizeof(esc)), num(r->meta, "cpus", 0),

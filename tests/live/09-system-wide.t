@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# record -a: every task on every CPU, alone for a while or while a command runs. The
+# figures of a workload foliostat did not start are checked against its geometry.
+. "$(dirname "$0")/lib.sh"
+need_root
+plan 11
+
+cd "$T"
+fw=$(workload_bin fw)
+
+# A workload started before the recording: populate, wait 1 s, fork, write every page
+# again: 32M / 4K = 8192 reuse faults, on folios allocated before the recording.
+"$fw" workload fork-reuse --size 32M --policy small --delay 1 &
+wl=$!
+sleep 0.3
+"$FOLIOSTAT" record -q -a --duration 2.5 -o a.data; ok $? "record -a --duration 2.5"
+wait $wl
+"$FOLIOSTAT" report -i a.data | head -1 | grep -q "every task on every CPU"; ok $? "the header says it was system-wide"
+is "$(jr a.data '.recording.command | length')" 0 "no command of its own"
+n=$(jr a.data '.totals.processes')
+[ "$n" -ge 2 ]; ok $? "more than one process recorded ($n)"
+# Its name came from /proc at the start: --comm finds a task that never exec'd meanwhile.
+n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '[.classes[] | select(.class == "wp_reuse") | .faults][0]')
+within "${n:-0}" 8192 8300; ok $? "--comm fw: its 8192 reuse faults ($n)"
+n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '.totals.unknown_order.before_recording')
+[ "${n:-0}" -ge 8192 ]; ok $? "... on folios it allocated before the recording: order unknown, said so ($n)"
+
+# -a with a command: everything while it runs, the command's status.
+"$FOLIOSTAT" record -q -a -o b.data -- "$fw" workload populate --size 16M --policy small; ok $? "record -a -- command"
+n=$("$FOLIOSTAT" report --json -i b.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+within "${n:-0}" 4096 4300; ok $? "--comm fw: 16M of 4K pages, 4096 first touches ($n)"
+"$FOLIOSTAT" record -q -a -o c.data -- sh -c 'exit 7'; is $? 7 "the command's exit status"
+
+"$FOLIOSTAT" record -q -a -p 1 -o x.data 2>/dev/null; is $? 2 "-a with -p: usage error"
+"$FOLIOSTAT" record -q -a -r 2 -o x.data -- true 2>/dev/null; is $? 2 "-a with -r: usage error"
+exit $_fail
