@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "decode.h"
+
+#include "symbolic.h"
 #include "errors.h"
 
 #include "summary.h"
@@ -24,13 +26,13 @@
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
 	F_ADDR, F_LEN, F_START, F_LEN_IN, F_BEHAVIOR, F_OLD_LEN, F_NEW_LEN, F_FLAGS,
-	F_NEW_ADDR, F_RET, F_NR
+	F_NEW_ADDR, F_RET, F_STATUS, F_MM, F_NR
 };
 
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
 	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
-	"ret",
+	"ret", "status", "mm",
 };
 
 struct evd {
@@ -76,6 +78,9 @@ static const struct {
 	{ "syscalls:sys_exit_madvise", FOL_EV_SYSCALL_EXIT },
 	{ "syscalls:sys_exit_mprotect", FOL_EV_SYSCALL_EXIT },
 	{ "tlb:tlb_flush", FOL_EV_TLB_FLUSH },
+	{ "huge_memory:mm_khugepaged_scan_pmd", FOL_EV_SCAN_PMD },
+	{ "huge_memory:mm_collapse_huge_page_isolate", FOL_EV_COLLAPSE_ISOLATE },
+	{ "huge_memory:mm_collapse_huge_page", FOL_EV_COLLAPSE },
 	{ "cpu-clock", FOL_EV_CLOCK },
 };
 
@@ -108,6 +113,7 @@ void fol_decoder_free(struct fol_decoder *d)
 	for (int i = 0; i < d->n; i++) {
 		free(d->ev[i].pub.name);
 		free(d->ev[i].pub.kind);
+		free(d->ev[i].pub.status);
 	}
 	free(d->ev);
 	fol_u64map_free(d->ids);
@@ -278,7 +284,7 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids, *id;
 	const cJSON *name, *kind, *fmt;
-	struct evd *grown, *e;
+	struct evd *grown, *e = NULL;
 	int ok = 1, ret = -FOL_E_BAD_FORMAT;
 
 	if (!j)
@@ -327,6 +333,13 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 		free(clean);
 		for (int f = 0; f < F_NR; f++)
 			e->f[f] = tep_find_field(e->tp, field_names[f]);
+		if (e->f[F_STATUS]) {
+			struct fol_symbols sy;
+
+			if (fol_symbols_parse(fmt->valuestring, "status", &sy) &&
+			    (e->pub.status = malloc(sizeof(sy))))
+				*e->pub.status = sy;
+		}
 	}
 	cJSON_ArrayForEach(id, ids)
 	{
@@ -366,6 +379,8 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	d->n++;
 	ret = 0;
 out:
+	if (ret && e)
+		free(e->pub.status); /* not added: nothing else holds it */
 	cJSON_Delete(j);
 	return ret;
 }
@@ -650,6 +665,12 @@ static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
 	case FOL_EV_MREMAP_EXIT:
 	case FOL_EV_SYSCALL_EXIT:
 		ev->vm.ret = (int64_t)field(e, F_RET, ev);
+		break;
+	case FOL_EV_SCAN_PMD:
+	case FOL_EV_COLLAPSE_ISOLATE:
+	case FOL_EV_COLLAPSE:
+		ev->huge.mm = field(e, F_MM, ev);
+		ev->huge.status = (int)field(e, F_STATUS, ev);
 		break;
 	default:
 		break;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "symbolic.h"
 
 struct fol_decoder;
 
@@ -20,6 +21,7 @@ struct fol_evdesc {
 	uint64_t sample_type;
 	enum fol_kind fkind;
 	uint64_t samples;	/* decoded so far */
+	struct fol_symbols *status; /* the names of its status field's values, or NULL */
 };
 
 /* Bounds on a tracepoint's format text (the kernel's longest is a few KB, its field

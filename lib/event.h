@@ -24,6 +24,9 @@ enum fol_kind {
 	FOL_EV_MPROTECT,	/* syscalls:sys_enter_mprotect */
 	FOL_EV_SYSCALL_EXIT,	/* syscalls:sys_exit_munmap, _madvise, _mprotect: ret */
 	FOL_EV_HUGE,		/* huge_memory:* (khugepaged, collapse) */
+	FOL_EV_SCAN_PMD,	/* huge_memory:mm_khugepaged_scan_pmd: a PMD looked at */
+	FOL_EV_COLLAPSE_ISOLATE, /* huge_memory:mm_collapse_huge_page_isolate */
+	FOL_EV_COLLAPSE,	/* huge_memory:mm_collapse_huge_page: the collapse's result */
 	FOL_EV_MIGRATE,		/* migrate:* */
 	FOL_EV_TLB_FLUSH,	/* tlb:tlb_flush */
 	FOL_EV_MMAP,		/* PERF_RECORD_MMAP/MMAP2 */
@@ -83,6 +86,10 @@ struct fol_event {
 			uint64_t pfn;
 			int order;
 		} filemap;
+		struct {
+			uint64_t mm;	/* the mm_struct's address: whose memory */
+			int status;	/* enum scan_result, named by the format (symbolic.h) */
+		} huge;
 		struct {
 			uint64_t start, len, pgoff;
 			uint32_t prot, flags;

@@ -102,6 +102,7 @@ struct thread {
 	struct open_fault f;
 	uint64_t last_exit;
 	struct open_call call;
+	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
 };
 
 struct fol_model {
@@ -1131,6 +1132,29 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 	}
 }
 
+/* khugepaged's (or MADV_COLLAPSE's) scans and collapses, by result; a collapse timed
+ * from its pages' isolation. In the thread that did them, not attributed to an mm. */
+static int on_collapse(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	struct fol_collapse *c = &m->s.collapse;
+	int st = ev->huge.status;
+
+	m->s.huge_events++;
+	if (st < 0 || st >= FOL_SCAN_RESULTS)
+		return 0;
+	if (ev->kind == FOL_EV_SCAN_PMD) {
+		c->scans[st]++;
+	} else if (ev->kind == FOL_EV_COLLAPSE_ISOLATE) {
+		t->isolated_at = ev->time;
+	} else {
+		c->collapses[st]++;
+		if (t->isolated_at && ev->time >= t->isolated_at)
+			fol_hist_add(&c->time, ev->time - t->isolated_at);
+		t->isolated_at = 0;
+	}
+	return 0;
+}
+
 /* Events of a thread: its faults and what happens inside them. */
 static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 {
@@ -1169,6 +1193,10 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_SYSCALL_EXIT:
 		call_end(m, t, ev->tid, ev);
 		return 0;
+	case FOL_EV_SCAN_PMD:
+	case FOL_EV_COLLAPSE_ISOLATE:
+	case FOL_EV_COLLAPSE:
+		return on_collapse(m, t, ev);
 	case FOL_EV_PAGE_FREE:
 		/* Counted always, kept only between a call's entry (which clears them) and its
 		 * exit. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,16 @@ uint64_t fol_total_time(const struct fol_summary *s)
 		for (int c = 0; c < FOL_NR_CLASSES; c++)
 			t += s->order[slot].cell[c].sampled_ns;
 	return t;
+}
+
+const char *fol_scan_result(const struct fol_report *r, int status, char *buf, int len)
+{
+	const char *name = fol_symbols_name(&r->scan_names, status);
+
+	if (name)
+		return name;
+	snprintf(buf, (size_t)len, "status_%d", status);
+	return buf;
 }
 
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name)
@@ -253,6 +264,8 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	for (int i = 0, n = r->nevents; i < n; i++) {
 		const struct fol_evdesc *d = fol_decoder_event(dec, i);
 
+		if (d->status && !r->scan_names.n)
+			r->scan_names = *d->status;
 		if (d->fkind == FOL_EV_FAULT_EXIT)
 			have_exit = 1;
 		if (!strcmp(d->kind, "tracking")) {

@@ -11,6 +11,7 @@
 #include "msgs.h"
 #include "session.h"
 #include "summary.h"
+#include "symbolic.h"
 
 struct fol_report_event {
 	char name[64];
@@ -31,6 +32,7 @@ struct fol_report {
 	const char *method;	/* "exact", or "none" when no exit samples were recorded */
 	struct fol_msgs warnings;
 	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
+	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
 	char filter[256];	/* the narrowing options, for the header; "" when none */
 	struct fol_model *model; /* while events stream in */
 };
@@ -57,6 +59,10 @@ void fol_report_text(const struct fol_report *r, FILE *f);
 /* A recorded command line as text, escaped (escape.h); a built-in workload's program
  * as "foliostat", not where it was installed. */
 const char *fol_command_text(const cJSON *command, char *buf, size_t len);
+
+/* A collapse result's name ("exceed_none_pte"), or "status_N" in buf when the recording
+ * does not name it. */
+const char *fol_scan_result(const struct fol_report *r, int status, char *buf, int len);
 
 /* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */
 void fol_fmt_set_ascii(int ascii);

@@ -306,6 +306,24 @@ static cJSON *calls_json(const struct fol_report *r)
 	return arr;
 }
 
+/* PMDs scanned and collapses tried, by result name; the collapse time. */
+static cJSON *collapse_json(const struct fol_report *r)
+{
+	const struct fol_collapse *c = &r->s.collapse;
+	cJSON *o = cJSON_CreateObject(), *scans = cJSON_AddObjectToObject(o, "scans");
+	cJSON *col = cJSON_AddObjectToObject(o, "collapses");
+	char name[32];
+
+	for (int st = 0; st < FOL_SCAN_RESULTS; st++) {
+		if (c->scans[st])
+			add_u64(scans, fol_scan_result(r, st, name, sizeof(name)), c->scans[st]);
+		if (c->collapses[st])
+			add_u64(col, fol_scan_result(r, st, name, sizeof(name)), c->collapses[st]);
+	}
+	cJSON_AddItemToObject(o, "time_ns", c->time.count ? lat_json(&c->time) : cJSON_CreateNull());
+	return o;
+}
+
 /* Faults per time bin and class, from the first fault on: for dashboards' plots. */
 static cJSON *timeline_json(const struct fol_summary *s)
 {
@@ -349,6 +367,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 	for (int c = 0; c < FOL_NR_CLASSES; c++)
 		cJSON_AddItemToArray(arr, class_json(&r->s, c));
 	cJSON_AddItemToObject(j, "calls", calls_json(r));
+	cJSON_AddItemToObject(j, "collapse", collapse_json(r));
 	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));

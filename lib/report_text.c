@@ -366,12 +366,38 @@ static void print_calls(const struct fol_report *r, FILE *f)
 	}
 }
 
+static void print_collapse(const struct fol_report *r, FILE *f)
+{
+	const struct fol_collapse *c = &r->s.collapse;
+	char name[32], t[3][48];
+	int any = 0;
+
+	for (int st = 0; st < FOL_SCAN_RESULTS; st++) {
+		if (!c->scans[st] && !c->collapses[st])
+			continue;
+		if (!any++) {
+			fprintf(f, "\nTHP collapse (khugepaged, MADV_COLLAPSE) in the recorded threads: PMDs "
+				   "scanned and collapses, by result\n");
+			fprintf(f, "  %-28s %10s %10s\n", "result", "scans", "collapses");
+		}
+		fprintf(f, "  %-28s %10" PRIu64 " %10" PRIu64 "\n",
+			fol_scan_result(r, st, name, sizeof(name)), c->scans[st], c->collapses[st]);
+	}
+	if (c->time.count)
+		fprintf(f, "  collapse time (isolation to the end): %" PRIu64 " collapses, p50 %s, p99 %s, "
+			   "max %s\n", c->time.count,
+			fol_fmt_ns(fol_hist_quantile(&c->time, 0.5), t[0], sizeof(t[0])),
+			fol_fmt_ns(fol_hist_quantile(&c->time, 0.99), t[1], sizeof(t[1])),
+			fol_fmt_ns(c->time.max, t[2], sizeof(t[2])));
+}
+
 void fol_report_text(const struct fol_report *r, FILE *f)
 {
 	print_header(r, f);
 	print_orders(r, f);
 	print_reuse(r, f);
 	print_calls(r, f);
+	print_collapse(r, f);
 	print_phases(r, f);
 	print_left_behind(r, f);
 	print_counters(r, f);

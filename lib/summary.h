@@ -60,6 +60,15 @@ struct fol_call_stats {
 	uint64_t freed[FOL_MAX_ORDER + 1];
 };
 
+/* THP collapse, by khugepaged or MADV_COLLAPSE: every PMD looked at and every collapse
+ * tried, by result (the kernel's enum scan_result, named by the recording's format). */
+#define FOL_SCAN_RESULTS 64
+struct fol_collapse {
+	uint64_t scans[FOL_SCAN_RESULTS];
+	uint64_t collapses[FOL_SCAN_RESULTS];
+	struct fol_hist time;		/* isolation to the collapse's end, per collapse */
+};
+
 /* Faults per folio buckets: 1, 2-3, 4-7, ..., 256-511, 512+ */
 #define FOL_REUSE_BUCKETS 10
 
@@ -109,6 +118,7 @@ struct fol_summary {
 	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
 	struct fol_call_stats calls[FOL_NR_CALLS];
+	struct fol_collapse collapse;
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
 	uint64_t bins_t0;	/* bin 0 starts here: the first fault's entry */

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 30
+plan 33
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -27,6 +27,11 @@ jr c.data '.recording.warnings[]' | grep -q "collapsed"; ok $? "collapse: the re
 n=$(jr cr.data '.kernel_counters.vmstat.thp_collapse_alloc')
 [ "$n" -ge 8 ]; ok $? "collapse of a read-only VMA: 8 THPs or more ($n)"
 is "$(jr cr.data '.phases[-1].phase')" collapse-readonly "collapse --readonly: phase"
+# MADV_COLLAPSE scans each PMD of the region and collapses it: 16M is 8 of them, each
+# result named as the kernel's format names it.
+is "$(jr c.data '.collapse.scans.succeeded')" 8 "collapse 16M: 8 PMDs scanned, result succeeded"
+is "$(jr c.data '.collapse.collapses.succeeded')" 8 "... 8 collapses succeeded"
+is "$(jr c.data '.collapse.time_ns.count')" 8 "... each timed from its isolation"
 
 # The region's munmap, timed, frees its 64K folios whole: 16M is 256 of them.
 "$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -- "$fw" workload populate --size 16M --policy mthp

@@ -16,6 +16,7 @@
 #include "errors.h"
 
 #include "decode.h"
+#include "symbolic.h"
 
 #include "recbuild.h"
 
@@ -305,6 +306,43 @@ static void test_malformed(void **state)
 	fol_decoder_free(d);
 }
 
+/* The names of a format's __print_symbolic list: what the kernel writes, and hostile text
+ * that must stop the parse, never overrun. */
+static void test_symbols(void **state)
+{
+	static const char kernel[] =
+		"print fmt: \"mm=%p, status=%s\", REC->mm, __print_symbolic(REC->status, {0, \"failed\"}, "
+		"{1, \"succeeded\"}, { 5 , \"exceed_none_pte\" }, {-2, \"neg\"})";
+	struct fol_symbols sy;
+	char big[8192];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(fol_symbols_parse(kernel, "status", &sy), 4);
+	assert_string_equal(fol_symbols_name(&sy, 5), "exceed_none_pte");
+	assert_string_equal(fol_symbols_name(&sy, -2), "neg");
+	assert_null(fol_symbols_name(&sy, 3));
+	assert_int_equal(fol_symbols_parse(kernel, "other", &sy), 0);
+	/* Stops at the first pair that is not one: a quote inside, a name too long, digits
+	 * past 18, no closing brace. */
+	assert_int_equal(fol_symbols_parse("__print_symbolic(REC->status, {0, \"a\"}, {1, \"b\\\"c\"})",
+					   "status", &sy), 1);
+	memset(big, 'x', 100);
+	memcpy(big, "__print_symbolic(REC->status, {1, \"", 35);
+	memcpy(big + 100, "\"})", 4);
+	assert_int_equal(fol_symbols_parse(big, "status", &sy), 0);
+	assert_int_equal(fol_symbols_parse("__print_symbolic(REC->status, {1234567890123456789, \"a\"})",
+					   "status", &sy), 0);
+	assert_int_equal(fol_symbols_parse("__print_symbolic(REC->status, {1, \"a\"", "status", &sy), 0);
+	/* More pairs than kept: the first FOL_SYMBOLS_MAX. */
+	n = (size_t)snprintf(big, sizeof(big), "__print_symbolic(REC->status, ");
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "{%d, \"s%d\"}, ", i, i);
+	assert_int_equal(fol_symbols_parse(big, "status", &sy), FOL_SYMBOLS_MAX);
+	assert_string_equal(fol_symbols_name(&sy, 63), "s63");
+	assert_null(fol_symbols_name(&sy, 64));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_software_and_sideband),
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_symbols),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);
