@@ -794,6 +794,40 @@ static void test_calls(void **state)
 	fol_model_free(m);
 }
 
+static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
+				    .huge = { .mm = 0xffff888000001000ull, .status = status } });
+}
+
+/* Scans and collapses by result; a collapse timed from its isolation, one without an
+ * isolation not timed; results out of range not counted. */
+static void test_collapse(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	huge(m, FOL_EV_SCAN_PMD, 1, 1000);
+	huge(m, FOL_EV_SCAN_PMD, 5, 1100);
+	huge(m, FOL_EV_SCAN_PMD, 1, 1200);
+	huge(m, FOL_EV_COLLAPSE_ISOLATE, 1, 2000);
+	huge(m, FOL_EV_COLLAPSE, 1, 9000);
+	huge(m, FOL_EV_COLLAPSE, 3, 12000); /* no isolation before it */
+	huge(m, FOL_EV_SCAN_PMD, 64, 13000);
+	huge(m, FOL_EV_SCAN_PMD, -1, 13100);
+	s = finish(m);
+	assert_int_equal(s.collapse.scans[1], 2);
+	assert_int_equal(s.collapse.scans[5], 1);
+	assert_int_equal(s.collapse.collapses[1], 1);
+	assert_int_equal(s.collapse.collapses[3], 1);
+	assert_int_equal(s.collapse.time.count, 1);
+	assert_int_equal(s.collapse.time.sum, 7000);
+	assert_int_equal(s.huge_events, 8);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -816,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_coarsens),
 		cmocka_unit_test(test_mismatched_exit),
 		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
 	};
