@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 34
+plan 37
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -66,6 +66,16 @@ is "$(fpf 4K reuse.4K.faults_per_folio)" 1 "4K: 1 reuse fault per folio"
 is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "64K: 16 reuse faults per folio"
 is "$(fpf 2M-pte reuse.2M.faults_per_folio)" 512 "2M-pte: 512 reuse faults per folio"
 is "$(pols)" "$before" "the THP policies are put back after stat --sweep"
+
+# The unmap review's benchmark in one command: MADV_PAGEOUT of the region timed, per folio
+# size (a swap file made and removed by the workload).
+swp=/var/tmp/foliostat-test.$$.swap
+"$FOLIOSTAT" stat --json --sweep mthp=64K,2M -- "$fw" workload pageout --size 16M --swapfile "$swp" >po.json 2>/dev/null
+is "$(jq -r '[.aggregate[] | .figures[] | select(.key == "calls.madvise_pageout.calls") | .value.mean] | join(",")' po.json)" \
+	"1,1" "sweep of pageout: one timed MADV_PAGEOUT per folio size"
+n=$(jq '[.aggregate[] | .figures[] | select(.key == "calls.madvise_pageout.time_ns") | .value.mean > 0] | all' po.json)
+is "$n" true "... each with its time"
+[ ! -e "$swp" ]; ok $? "... and the swap file is gone"
 
 # Errors, with their exit codes.
 "$FOLIOSTAT" compare a1.data a1.data 2>err; is $? 2 "compare a file with itself: exit 2"
