@@ -67,6 +67,7 @@ struct mm {
 	int nunaligned;
 	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
 	int seeded;		/* its folio map was seeded from the page tables at attach */
+	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
 	struct fol_u64map *folios; /* key: folio base address | order */
 	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
 	int last_vma;		   /* where the last lookup hit */
@@ -815,6 +816,16 @@ static int drop_mm(struct fol_model *m, int pid)
 	return 0;
 }
 
+/* An exec replaces the address space: what the map knew of the old one goes, unless it
+ * was seeded after this exec (the recorded command's own exec, seeded at its exec stop,
+ * whose COMM event the stream hands out after the seed). */
+static int on_exec(struct fol_model *m, const struct fol_event *ev)
+{
+	struct mm *mm = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->pid);
+
+	return mm && ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;
+}
+
 static int on_fork(struct fol_model *m, const struct fol_event *ev)
 {
 	struct mm *parent, *child;
@@ -894,6 +905,7 @@ static int seed_folios(struct fol_model *m, const struct fol_event *ev)
 		m->s.seeded[ev->folios.order]++;
 		m->seeded_total++;
 		mm->seeded = 1;
+		mm->seeded_at = ev->time;
 	}
 	return 0;
 }
@@ -1219,6 +1231,8 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 
 	switch (ev->kind) {
 	case FOL_EV_COMM:
+		if (ev->comm.exec && on_exec(m, ev))
+			return -ENOMEM;
 		return fol_comms_update(m->comms, ev);
 	case FOL_EV_FORK:
 		fol_comms_update(m->comms, ev);

@@ -479,7 +479,9 @@ static int exec_stop(struct fol_recorder *r)
 	cJSON_Delete(j);
 	if (ret)
 		return ret;
-	ptrace(PTRACE_SETOPTIONS, r->child, NULL, (void *)(long)PTRACE_O_TRACEEXIT);
+	/* TRACEEXEC too: without it a traced process that execs again (env, a wrapper
+	 * script's exec) is sent a SIGTRAP, which passed on would kill it. */
+	ptrace(PTRACE_SETOPTIONS, r->child, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
 	ptrace(PTRACE_CONT, r->child, NULL, NULL);
 	return 0;
 }
@@ -1090,8 +1092,9 @@ static int write_maps(struct fol_recorder *r, pid_t pid)
 	return ret;
 }
 
-/* The traced workload stopped: at its exit (its memory still mapped: a last look), for a
- * signal (passed on), or in a group stop (left stopped, as it would be untraced). */
+/* The traced workload stopped: at its exit (its memory still mapped: a last look), at a
+ * later exec (let go), for a signal (passed on), or in a group stop (left stopped, as it
+ * would be untraced). */
 static int traced_stop(struct fol_recorder *r, int st)
 {
 	siginfo_t si;
@@ -1099,6 +1102,8 @@ static int traced_stop(struct fol_recorder *r, int st)
 
 	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
 		ret = write_maps(r, r->child);
+		sig = 0;
+	} else if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 		sig = 0;
 	} else if (ptrace(PTRACE_GETSIGINFO, r->child, NULL, &si) < 0) {
 		return 0; /* group stop: SIGCONT will resume it */

@@ -53,6 +53,8 @@ lib/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
 lib/model.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
 lib/model.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
 lib/model.c@s/		t->isolated_at = 0;/		;/@a collapse is timed from its own isolation only
+lib/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
+lib/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
 lib/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 EOF

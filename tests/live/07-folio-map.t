@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 33
+plan 35
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -166,4 +166,10 @@ is "$rc" 0 "a workload ptrace refuses: recorded"
 grep -q "could not be traced" err; ok $? "... and the warning says so"
 n=$(jr un.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
 [ "$n" -ge 2048 ]; ok $? "... with its faults ($n anon_alloc of 4K for 8M)"
+# A command that execs another (env, a wrapper's exec) runs on: the second exec is a
+# ptrace event, not a SIGTRAP that would kill it (exit 133 before).
+"$FOLIOSTAT" record -q -o env.data -- env FOO=1 "$fw" workload populate --size 4M --policy small; rc=$?
+is "$rc" 0 "a command that execs again (env ... workload): exit 0"
+n=$(jr env.data '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+[ "${n:-0}" -ge 1024 ]; ok $? "... and the program it exec'd is recorded ($n first touches of 4M)"
 exit $_fail

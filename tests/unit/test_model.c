@@ -828,6 +828,37 @@ static void test_collapse(void **state)
 	fol_model_free(m);
 }
 
+static void exec_comm(struct fol_model *m, int pid, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .kind = FOL_EV_COMM,
+				    .comm = { .comm = "prog", .exec = 1 } });
+}
+
+/* An exec replaces the address space: folios the map knew go, except those seeded after
+ * the exec (the recorded command's own, read at its exec stop). */
+static void test_exec_drops_map(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	feed(m, (struct fol_event){ .time = 5000, .pid = PID, .tid = PID, .kind = FOL_EV_FOLIOS,
+				    .folios = { .start = BASE, .order = 4, .n = 1 } });
+	exec_comm(m, PID, 4000); /* the exec the seed was read after: kept */
+	now = 6000;
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 100); /* reuse on the seeded 64K folio */
+	exec_comm(m, PID, 7000); /* a second exec (env, a wrapper): the map goes */
+	anon_vma(m, PID, BASE, 1 << 20);
+	now = 8000;
+	fault(m, PID, PID, BASE + 8192, 0x7, -1, 100);
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_WP_REUSE).faults, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -851,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_mismatched_exit),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_collapse),
+		cmocka_unit_test(test_exec_drops_map),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),
 	};
