@@ -532,7 +532,7 @@ static int anon_folio(const struct fol_model *m, const struct open_fault *f, int
 	if (cls == FOL_C_SWAP_IN && f->alloc_order < 0) {
 		/* From the swap cache: as many pages left the swap count as joined the anon
 		 * count, and that is the folio. */
-		int64_t pages = -f->swap_delta / (int64_t)m->o.page_size;
+		int64_t pages = f->swap_delta == INT64_MIN ? 0 : -f->swap_delta / (int64_t)m->o.page_size;
 
 		*pfn = 0;
 		if (pages <= 0 || f->anon_delta != -f->swap_delta || (pages & (pages - 1)) ||
@@ -922,13 +922,16 @@ static int rss_change(struct fol_model *m, struct thread *t, const struct fol_ev
 		return -ENOMEM;
 	if (k < 0 || k > 3)
 		return 0;
-	d = mm->rss_known[k] ? ev->rss.size - mm->rss[k] : 0;
+	/* A recording's values can be anything: a change that does not fit in 64 bits is no
+	 * change known (a real counter moves by pages). Found by fuzzing (UBSan). */
+	if (!mm->rss_known[k] || __builtin_sub_overflow(ev->rss.size, mm->rss[k], &d))
+		d = 0;
 	mm->rss[k] = ev->rss.size;
 	mm->rss_known[k] = 1;
-	if (t->open && k == 1)
-		t->f.anon_delta += d;
-	if (t->open && k == 2)
-		t->f.swap_delta += d;
+	if (t->open && k == 1 && __builtin_add_overflow(t->f.anon_delta, d, &t->f.anon_delta))
+		t->f.anon_delta = 0;
+	if (t->open && k == 2 && __builtin_add_overflow(t->f.swap_delta, d, &t->f.swap_delta))
+		t->f.swap_delta = 0;
 	return 0;
 }
 
