@@ -17,6 +17,7 @@
 
 #include "bare.h"
 #include "cmd.h"
+#include "clock.h"
 #include "errors.h"
 #include "file.h"
 #include "kprobe.h"
@@ -462,19 +463,12 @@ static int defer_teardown(void)
 	return p[1];
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* The run, from open to stop: 0 or the error. An attached recording ends at a signal or
  * at the deadline; a workload's when it exits (a signal is passed on to it). */
 static int run_recorder(struct rec_cli *c, struct fol_recorder *r, struct fol_writer *w)
 {
-	uint64_t deadline = c->duration > 0 ? mono_ns() + (uint64_t)(c->duration * 1e9) : 0;
+	uint64_t deadline = c->duration > 0 ? fol_mono_ns() + (uint64_t)(c->duration * 1e9) : 0;
 	int ret = fol_recorder_open(r, w);
 
 	/* Interrupted while the events were being opened: the corked workload never runs. */
@@ -491,7 +485,7 @@ static int run_recorder(struct rec_cli *c, struct fol_recorder *r, struct fol_wr
 			ret = more;
 			break;
 		}
-		if (!c->o.argv && (rec_signal() || (deadline && mono_ns() >= deadline)))
+		if (!c->o.argv && (rec_signal() || (deadline && fol_mono_ns() >= deadline)))
 			break;
 	}
 	workload_pid = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "bare.h"
 
+#include "clock.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -11,13 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static cJSON *read_phases(const char *path)
 {
@@ -81,7 +75,7 @@ int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mth
 	close(fd);
 	if (mthp && (ret = fol_mthp_apply(mthp)))
 		return ret;
-	t0 = mono_ns();
+	t0 = fol_mono_ns();
 	pid = start(argv, phase_file, &err_fd);
 	if (pid < 0) {
 		ret = -errno;
@@ -99,7 +93,7 @@ int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mth
 		ret = -ENOMEM;
 		goto out;
 	}
-	cJSON_AddNumberToObject(o, "duration_ns", (double)(mono_ns() - t0));
+	cJSON_AddNumberToObject(o, "duration_ns", (double)(fol_mono_ns() - t0));
 	if (WIFEXITED(status))
 		cJSON_AddNumberToObject(o, "exit_code", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))

@@ -183,42 +183,47 @@ static double bare_phase(const cJSON *bare, const char *name, double *out, int m
 	return n;
 }
 
+/* Each run's phase totals, read once for every phase name. */
+struct run_phases {
+	const char *names[MAX_PHASES];
+	double ns[MAX_PHASES], faults[MAX_PHASES];
+	int n;
+};
+
 static int side_probe(struct fol_cmp *c, int s)
 {
 	const struct fol_side *side = &c->sides[s];
 	int nbare = cJSON_GetArraySize(side->bare), cap = side->n + nbare + 1;
 	double *traced = calloc((size_t)cap, sizeof(double)), *untraced = calloc((size_t)cap, sizeof(double));
-	const char *names[MAX_PHASES];
-	double ns[MAX_PHASES], faults[MAX_PHASES];
-	int ret = traced && untraced ? 0 : -ENOMEM;
-	int nnames = side->n ? fol_phase_totals(side->runs[0], names, ns, faults, MAX_PHASES) : 0;
+	struct run_phases *rp = calloc((size_t)side->n + 1, sizeof(*rp));
+	int ret = traced && untraced && rp ? 0 : -ENOMEM, nnames;
 
+	for (int r = 0; r < side->n && !ret; r++)
+		rp[r].n = fol_phase_totals(side->runs[r], rp[r].names, rp[r].ns, rp[r].faults, MAX_PHASES);
+	nnames = side->n && !ret ? rp[0].n : 0;
 	c->probe[s] = calloc((size_t)nnames + 1, sizeof(**c->probe));
 	if (!c->probe[s])
 		ret = -ENOMEM;
 	for (int i = 0; i < nnames && !ret && nbare; i++) {
 		struct fol_cmp_probe *p = &c->probe[s][c->nprobe[s]];
+		const char *name = rp[0].names[i];
 		double sum_faults = 0;
 		int nt = 0;
 
-		for (int r = 0; r < side->n; r++) {
-			const char *rn[MAX_PHASES];
-			double rns[MAX_PHASES], rf[MAX_PHASES];
-			int m = fol_phase_totals(side->runs[r], rn, rns, rf, MAX_PHASES);
-
-			for (int k = 0; k < m; k++)
-				if (!strcmp(rn[k], names[i])) {
-					traced[nt++] = rns[k];
-					sum_faults += rf[k];
+		for (int r = 0; r < side->n; r++)
+			for (int k = 0; k < rp[r].n; k++)
+				if (!strcmp(rp[r].names[k], name)) {
+					traced[nt++] = rp[r].ns[k];
+					sum_faults += rp[r].faults[k];
 				}
-		}
-		snprintf(p->phase, sizeof(p->phase), "%s", names[i]);
+		snprintf(p->phase, sizeof(p->phase), "%s", name);
 		fol_desc_of(traced, nt, &p->traced);
-		fol_desc_of(untraced, (int)bare_phase(side->bare, names[i], untraced, cap), &p->bare);
+		fol_desc_of(untraced, (int)bare_phase(side->bare, name, untraced, cap), &p->bare);
 		p->faults = nt ? sum_faults / nt : 0;
 		if (p->bare.n && p->traced.n)
 			c->nprobe[s]++;
 	}
+	free(rp);
 	free(traced);
 	free(untraced);
 	return ret;

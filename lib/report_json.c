@@ -96,6 +96,24 @@ static cJSON *kernel_counters_json(const struct fol_report *r)
 }
 
 
+/* Counts by folio order, the orders with none left out: [{"order": 4, KEY: n}, ...]. */
+static cJSON *by_order_json(const uint64_t counts[FOL_MAX_ORDER + 1], const char *key)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+		cJSON *e;
+
+		if (!counts[o])
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "order", o);
+		add_u64(e, key, counts[o]);
+		cJSON_AddItemToArray(arr, e);
+	}
+	return arr;
+}
+
 static void events_json(const struct fol_report *r, cJSON *rec)
 {
 	cJSON *arr = cJSON_AddArrayToObject(rec, "events");
@@ -146,17 +164,8 @@ static cJSON *recording_json(const struct fol_report *r)
 	events_json(r, rec);
 	add_u64(rec, "lost_events", r->st.lost ? r->st.lost : s->lost);
 	add_u64(rec, "retimed_samples", r->st.retimed);
-	seeded = cJSON_AddArrayToObject(rec, "seeded_folios");
-	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
-		cJSON *e;
-
-		if (!s->seeded[o])
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddNumberToObject(e, "order", o);
-		add_u64(e, "folios", s->seeded[o]);
-		cJSON_AddItemToArray(seeded, e);
-	}
+	seeded = by_order_json(s->seeded, "folios");
+	cJSON_AddItemToObject(rec, "seeded_folios", seeded);
 	add_u64(rec, "unknown_records", r->st.unknown_records);
 	add_u64(rec, "malformed_records", r->st.bad_records);
 	add_u64(rec, "bad_metadata", r->st.bad_metadata);
@@ -290,17 +299,8 @@ static cJSON *calls_json(const struct fol_report *r)
 		add_u64(o, "bytes", cs->bytes);
 		add_u64(o, "time_ns", cs->time.sum);
 		cJSON_AddItemToObject(o, "latency_ns", cs->time.count ? lat_json(&cs->time) : cJSON_CreateNull());
-		fr = cJSON_AddArrayToObject(o, "freed");
-		for (int ord = 0; ord <= FOL_MAX_ORDER; ord++) {
-			cJSON *e;
-
-			if (!cs->freed[ord])
-				continue;
-			e = cJSON_CreateObject();
-			cJSON_AddNumberToObject(e, "order", ord);
-			add_u64(e, "pages", cs->freed[ord]);
-			cJSON_AddItemToArray(fr, e);
-		}
+		fr = by_order_json(cs->freed, "pages");
+		cJSON_AddItemToObject(o, "freed", fr);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

@@ -235,6 +235,16 @@ static struct fol_session *session_new(void)
 	return s;
 }
 
+/* A chunk read but not consumed yet: the next header or stream step takes it first.
+ * Its buffer stays the reader's until the reader's next call. */
+static void hold(struct fol_session *s, uint32_t type, const void *buf, size_t len)
+{
+	s->pending = 1;
+	s->ptype = type;
+	s->pbuf = buf;
+	s->plen = len;
+}
+
 /* The chunk ends this run's stream: another run's RUN chunk. */
 static int next_run_starts(const struct fol_session *s, uint32_t type)
 {
@@ -262,10 +272,7 @@ static int read_header(struct fol_session *s)
 		if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND || type == FOL_CHUNK_END ||
 		    type == FOL_CHUNK_PMU || next_run_starts(s, type)) {
 			/* The header is over: this chunk is the stream's first (or the next run's). */
-			s->pending = 1;
-			s->ptype = type;
-			s->pbuf = buf;
-			s->plen = len;
+			hold(s, type, buf, len);
 			break;
 		}
 		/* A damaged event description is skipped; the records of it count as unknown. */
@@ -315,10 +322,7 @@ static int skip_to_run(struct fol_session *s)
 	s->pending = 0;
 	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
 		if (type == FOL_CHUNK_RUN) {
-			s->pending = 1;
-			s->ptype = type;
-			s->pbuf = buf;
-			s->plen = len;
+			hold(s, type, buf, len);
 			return 1;
 		}
 	}
@@ -341,10 +345,7 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 		/* The reader moves on to the new session, with the RUN chunk it stopped at. */
 		s->r = from->r;
 		from->r = NULL;
-		s->pending = 1;
-		s->ptype = from->ptype;
-		s->pbuf = from->pbuf;
-		s->plen = from->plen;
+		hold(s, from->ptype, from->pbuf, from->plen);
 		from->pending = 0;
 		if (from != prev)
 			fol_session_close(from);
@@ -546,10 +547,7 @@ static int feed(struct fol_session *s)
 	}
 	if (next_run_starts(s, type)) {
 		/* The next run's: this one's stream is over; fol_session_open_next goes on. */
-		s->pending = 1;
-		s->ptype = type;
-		s->pbuf = buf;
-		s->plen = len;
+		hold(s, type, buf, len);
 		s->eof = 1;
 		return 0;
 	}

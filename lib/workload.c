@@ -2,6 +2,7 @@
 #include "workload.h"
 
 #include "madvise.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -71,13 +72,6 @@ int fol_wl_parse_mode(const char *s, enum fol_wl_mode *out)
 	return -EINVAL;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void phase(FILE *f, const char *name, uint64_t start, uint64_t end)
 {
@@ -264,24 +258,24 @@ struct region {
  * and fork. */
 static int fork_loop(struct region *g)
 {
-	uint64_t forks = 0, writes = 0, t0, start = mono_ns();
+	uint64_t forks = 0, writes = 0, t0, start = fol_mono_ns();
 	int loops = g->o->loops ? g->o->loops : 50, ret = 0, st;
 	char name[64];
 
 	for (int i = 0; i < loops && !ret; i++) {
 		pid_t pid;
 
-		t0 = mono_ns();
+		t0 = fol_mono_ns();
 		pid = fork();
 		if (pid < 0)
 			return -errno;
 		if (pid == 0)
 			_exit(0);
 		waitpid(pid, &st, 0);
-		forks += mono_ns() - t0;
-		t0 = mono_ns();
+		forks += fol_mono_ns() - t0;
+		t0 = fol_mono_ns();
 		ret = write_pass(g->o, g->p, g->page, g->stride, g->order);
-		writes += mono_ns() - t0;
+		writes += fol_mono_ns() - t0;
 	}
 	/* Totals, laid end to end from the start of the loop: one line each, whatever the
 	 * number of loops. */
@@ -297,7 +291,7 @@ static int fork_loop(struct region *g)
 static int fork_and_write(struct region *g)
 {
 	int cow = g->o->kind == FOL_WL_COW, ret, st;
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = fol_mono_ns();
 	pid_t pid = fork();
 
 	if (pid < 0)
@@ -309,10 +303,10 @@ static int fork_and_write(struct region *g)
 	}
 	if (!cow)
 		waitpid(pid, &st, 0);
-	phase(g->ph, cow ? "fork" : "fork+child-exit", t0, mono_ns());
-	t0 = mono_ns();
+	phase(g->ph, cow ? "fork" : "fork+child-exit", t0, fol_mono_ns());
+	t0 = fol_mono_ns();
 	ret = write_pass(g->o, g->p, g->page, g->stride, g->order);
-	phase(g->ph, cow ? "cow" : "reuse", t0, mono_ns());
+	phase(g->ph, cow ? "cow" : "reuse", t0, fol_mono_ns());
 	if (cow) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
@@ -322,17 +316,17 @@ static int fork_and_write(struct region *g)
 
 static int page_out(struct region *g)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = fol_mono_ns();
 	int ret = madvise(g->p, g->o->size, FOL_MADV_PAGEOUT) < 0 ? -errno : 0;
 
-	phase(g->ph, "pageout", t0, mono_ns());
+	phase(g->ph, "pageout", t0, fol_mono_ns());
 	if (!ret && g->o->swapin) {
 		volatile char sum = 0;
 
-		t0 = mono_ns();
+		t0 = fol_mono_ns();
 		for (size_t off = 0; off < g->o->size; off += g->page)
 			sum += ((volatile char *)g->p)[off];
-		phase(g->ph, "swapin", t0, mono_ns());
+		phase(g->ph, "swapin", t0, fol_mono_ns());
 	}
 	if (g->o->swapfile)
 		swap_off(g->o->swapfile);
@@ -347,9 +341,9 @@ static int collapse(struct region *g)
 	if (g->o->readonly && mprotect(g->p, g->o->size, PROT_READ) < 0)
 		return -errno;
 	madvise(g->p, g->o->size, MADV_HUGEPAGE);
-	t0 = mono_ns();
+	t0 = fol_mono_ns();
 	ret = madvise(g->p, g->o->size, FOL_MADV_COLLAPSE) < 0 ? -errno : 0;
-	phase(g->ph, g->o->readonly ? "collapse-readonly" : "collapse", t0, mono_ns());
+	phase(g->ph, g->o->readonly ? "collapse-readonly" : "collapse", t0, fol_mono_ns());
 	return ret;
 }
 
@@ -374,20 +368,20 @@ static int prepare(struct region *g)
 /* The first touch of every page, and for pte-thp the PMD mappings split. */
 static void populate(struct region *g)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = fol_mono_ns();
 
 	touch(g->p, g->o->size, g->page);
-	phase(g->ph, "populate", t0, mono_ns());
+	phase(g->ph, "populate", t0, fol_mono_ns());
 	if (g->o->policy != FOL_WL_PTE_THP || g->o->kind == FOL_WL_COLLAPSE)
 		return;
 	/* Changing the protection of one page splits the PMD mapping, not the folio: the 2M
 	 * folio stays whole but is mapped by 512 PTEs. */
-	t0 = mono_ns();
+	t0 = fol_mono_ns();
 	for (size_t off = 0; off + PMD_SIZE <= g->o->size; off += PMD_SIZE) {
 		mprotect(g->p + off, g->page, PROT_READ);
 		mprotect(g->p + off, g->page, PROT_READ | PROT_WRITE);
 	}
-	phase(g->ph, "pte-map", t0, mono_ns());
+	phase(g->ph, "pte-map", t0, fol_mono_ns());
 	/* Keep khugepaged off the region: a new MADV_HUGEPAGE process wakes it at once, and
 	 * it would copy these PTE-mapped folios into new PMD-mapped ones before the write
 	 * pass (seen: 8 of 8 collapsed, 0 reuse faults of 512). The flag changes no folio. */

@@ -51,6 +51,17 @@ static void add_run(struct rb *b, int idx, int runs, const char *config, int nfa
 	free(recs.b);
 }
 
+/* The last bytes of a file cut off, as a killed recorder leaves it. */
+static void cut_end(const char *path, long bytes)
+{
+	FILE *f = fopen(path, "r+");
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	assert_int_equal(ftruncate(fileno(f), ftell(f) - bytes), 0);
+	fclose(f);
+}
+
 static void test_load_runs(void **state)
 {
 	const char *configs[8];
@@ -128,8 +139,6 @@ static void test_truncated(void **state)
 {
 	struct fol_runs rs;
 	struct rb b;
-	long size;
-	FILE *f;
 
 	(void)state;
 	rb_open(&b);
@@ -137,12 +146,7 @@ static void test_truncated(void **state)
 	add_run(&b, 1, 3, "a", 6, 1000, 1);
 	add_run(&b, 2, 3, "a", 7, 1000, 0);
 	assert_int_equal(fol_writer_close(b.w), 0);
-	f = fopen(b.path, "r+");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	assert_int_equal(ftruncate(fileno(f), size - 300), 0);
-	fclose(f);
+	cut_end(b.path, 300);
 	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
 	assert_int_equal(rs.n, 2); /* the third, without its END, left out */
 	assert_true(rs.dropped);
@@ -159,8 +163,6 @@ static void test_cut_in_next_header(void **state)
 {
 	struct fol_runs rs;
 	struct rb b;
-	long size;
-	FILE *f;
 
 	(void)state;
 	rb_open(&b);
@@ -169,12 +171,7 @@ static void test_cut_in_next_header(void **state)
 	rb_json(&b, FOL_CHUNK_RUN, "{\"run\":2,\"runs\":3}");
 	rb_meta(&b, NULL);
 	assert_int_equal(fol_writer_close(b.w), 0);
-	f = fopen(b.path, "r+");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	assert_int_equal(ftruncate(fileno(f), size - 40), 0);
-	fclose(f);
+	cut_end(b.path, 40);
 	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
 	assert_int_equal(rs.n, 2);
 	assert_int_equal(rs.planned, 3);
