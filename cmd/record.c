@@ -74,8 +74,12 @@ static void usage(FILE *f, int stat)
 		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
 		"                         runs, or alone until Ctrl-C or --duration\n"
 		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
+		"      --no-mm-threads    do not record the kernel's mm threads (khugepaged, kswapd*,\n"
+		"                         kcompactd*) beside the workload: their collapses and\n"
+		"                         swap-out of its memory are in its report by default\n"
 		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
-		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch)\n"
+		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch);\n"
+		"                         khugepaged.KNOB=N sets one of khugepaged's numbers\n"
 		"      --latency-method M exact (fault entry tracepoint to exit sample), sampled\n"
 		"                         (cpu-clock with kernel call chains: where the page\n"
 		"                         fault tracepoints are missing), auto (default)\n"
@@ -203,7 +207,8 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 	return 0;
 }
 
-enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP };
+enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP,
+       O_NO_MM_THREADS };
 
 
 static const struct option rec_opts[] = {
@@ -217,6 +222,7 @@ static const struct option rec_opts[] = {
 	{ "mthp", required_argument, NULL, O_MTHP },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "kprobes", no_argument, NULL, O_KPROBES },
+	{ "no-mm-threads", no_argument, NULL, O_NO_MM_THREADS },
 	{ "latency-method", required_argument, NULL, O_METHOD },
 	{ "sample-period", required_argument, NULL, O_PERIOD },
 	{ "workload", required_argument, NULL, 'w' },
@@ -301,6 +307,9 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 			return usage_error("--mthp %s", err);
 		c->o.mthp = &c->mthp;
 		c->o.mthp_spec = arg;
+		return 0;
+	case O_NO_MM_THREADS:
+		c->o.no_mm_threads = 1;
 		return 0;
 	case O_KPROBES:
 		c->o.kprobes = 1;

@@ -35,8 +35,12 @@ static void usage(FILE *f)
 		"  -M, --mode MODE        write pass: byte (default), random, memset\n"
 		"  -t, --threads N        split the write pass over N threads (byte mode)\n"
 		"      --swapfile PATH    pageout: make PATH a swap file for the run, remove it after\n"
+		"      --zram             pageout: swap on zram0 for the run (large folios swap out\n"
+		"                         whole; a rotational disk makes the kernel split them)\n"
 		"      --swapin           pageout: read the region back after paging it out\n"
 		"      --readonly         collapse: mprotect the region read-only first\n"
+		"      --khugepaged       collapse: leave it to khugepaged, woken every 10 ms for\n"
+		"                         the run (its settings put back after, signals included)\n"
 		"      --loops N          fork-loop: forks and write passes (default 50)\n"
 		"      --hold S           keep the region mapped S seconds at the end (for\n"
 		"                         foliostat maps -p)\n"
@@ -67,6 +71,8 @@ static const struct option wl_opts[] = {
 	{ "swapfile", required_argument, NULL, 'W' },
 	{ "swapin", no_argument, NULL, 'I' },
 	{ "readonly", no_argument, NULL, 'R' },
+	{ "khugepaged", no_argument, NULL, 'K' },
+	{ "zram", no_argument, NULL, 'Z' },
 	{ "loops", required_argument, NULL, 'L' },
 	{ "hold", required_argument, NULL, 'H' },
 	{ "delay", required_argument, NULL, 'D' },
@@ -118,6 +124,12 @@ static int wl_option(struct fol_wl_opts *o, int c, const char *arg)
 	case 'R':
 		o->readonly = 1;
 		return 0;
+	case 'K':
+		o->khugepaged = 1;
+		return 0;
+	case 'Z':
+		o->zram = 1;
+		return 0;
 	case 'H':
 		return parse_ms("--hold", arg, &o->hold_ms);
 	case 'D':
@@ -150,7 +162,15 @@ int cmd_workload(int argc, char **argv)
 	ret = fol_wl_run(&o);
 	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "
-			     "--swapfile PATH (made and removed by the workload)");
+			     "--swapfile PATH (made and removed by the workload) or --zram");
+	if (o.zram && ret == -ENODEV)
+		return error("--zram: there is no /sys/block/zram0: load the module (modprobe zram)");
+	if (o.zram && ret == -EBUSY)
+		return error("--zram: zram0 is in use (its disksize is set): swapoff and reset it "
+			     "(echo 1 > /sys/block/zram0/reset), or use --swapfile");
+	if (o.khugepaged && ret == -ETIMEDOUT)
+		return error("--khugepaged: khugepaged did not collapse the region within 30 s "
+			     "(is THP enabled? see /sys/kernel/mm/transparent_hugepage)");
 	if (ret)
 		return error("%s failed: %s", wl->name, fol_strerror(ret));
 	return 0;

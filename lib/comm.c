@@ -70,3 +70,9 @@ const char *fol_comms_get(const struct fol_comms *c, int tid)
 
 	return s ? s : ":unknown";
 }
+
+int fol_comm_mm_thread(const char *comm)
+{
+	return !strcmp(comm, "khugepaged") || !strncmp(comm, "kswapd", 6) ||
+	       !strncmp(comm, "kcompactd", 9);
+}

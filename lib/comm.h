@@ -13,5 +13,8 @@ void fol_comms_free(struct fol_comms *c);
 int fol_comms_update(struct fol_comms *c, const struct fol_event *ev);
 /* The name of tid, or ":unknown" when no COMM or FORK named it. */
 const char *fol_comms_get(const struct fol_comms *c, int tid);
+/* The kernel's mm threads: khugepaged, kswapd<node>, kcompactd<node>. They are recorded
+ * beside a workload; their work on its memory is its own. */
+int fol_comm_mm_thread(const char *comm);
 
 #endif

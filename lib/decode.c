@@ -26,13 +26,13 @@
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
 	F_ADDR, F_LEN, F_START, F_LEN_IN, F_BEHAVIOR, F_OLD_LEN, F_NEW_LEN, F_FLAGS,
-	F_NEW_ADDR, F_RET, F_STATUS, F_MM, F_NR
+	F_NEW_ADDR, F_RET, F_STATUS, F_MM, F_NR_RECLAIMED, F_NR
 };
 
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
 	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
-	"ret", "status", "mm",
+	"ret", "status", "mm", "nr_reclaimed",
 };
 
 struct evd {
@@ -82,6 +82,12 @@ static const struct {
 	{ "huge_memory:mm_collapse_huge_page_isolate", FOL_EV_COLLAPSE_ISOLATE },
 	{ "huge_memory:mm_collapse_huge_page", FOL_EV_COLLAPSE },
 	{ "cpu-clock", FOL_EV_CLOCK },
+	{ "vmscan:mm_vmscan_write_folio", FOL_EV_WRITE_FOLIO },
+	{ "vmscan:mm_vmscan_direct_reclaim_begin", FOL_EV_RECLAIM_BEGIN },
+	{ "vmscan:mm_vmscan_direct_reclaim_end", FOL_EV_RECLAIM_END },
+	{ "vmscan:mm_vmscan_kswapd_wake", FOL_EV_KSWAPD_WAKE },
+	{ "vmscan:mm_vmscan_kswapd_sleep", FOL_EV_KSWAPD_SLEEP },
+	{ "mmap_lock:mmap_lock_acquire_returned", FOL_EV_MMAP_LOCK },
 };
 
 struct fol_decoder *fol_decoder_new(void)
@@ -671,6 +677,15 @@ static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
 	case FOL_EV_COLLAPSE:
 		ev->huge.mm = field(e, F_MM, ev);
 		ev->huge.status = (int)field(e, F_STATUS, ev);
+		break;
+	case FOL_EV_WRITE_FOLIO:
+		ev->page.pfn = field(e, F_PFN, ev);
+		break;
+	case FOL_EV_RECLAIM_END:
+		ev->reclaim.nr_reclaimed = field(e, F_NR_RECLAIMED, ev);
+		break;
+	case FOL_EV_MMAP_LOCK:
+		ev->lock.mm = field(e, F_MM, ev);
 		break;
 	default:
 		break;

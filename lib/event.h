@@ -36,6 +36,12 @@ enum fol_kind {
 	FOL_EV_LOST,		/* PERF_RECORD_LOST / LOST_SAMPLES */
 	FOL_EV_CLOCK,		/* cpu-clock sample (the sampled latency method) */
 	FOL_EV_FOLIOS,		/* folios found in the page tables at attach (synthesized) */
+	FOL_EV_WRITE_FOLIO,	/* vmscan:mm_vmscan_write_folio: a folio written to swap */
+	FOL_EV_RECLAIM_BEGIN,	/* vmscan:mm_vmscan_direct_reclaim_begin */
+	FOL_EV_RECLAIM_END,	/* vmscan:mm_vmscan_direct_reclaim_end */
+	FOL_EV_KSWAPD_WAKE,	/* vmscan:mm_vmscan_kswapd_wake */
+	FOL_EV_KSWAPD_SLEEP,	/* vmscan:mm_vmscan_kswapd_sleep */
+	FOL_EV_MMAP_LOCK,	/* mmap_lock:mmap_lock_acquire_returned: a task and its mm */
 	FOL_EV_NR_KINDS,
 };
 
@@ -90,6 +96,12 @@ struct fol_event {
 			uint64_t mm;	/* the mm_struct's address: whose memory */
 			int status;	/* enum scan_result, named by the format (symbolic.h) */
 		} huge;
+		struct {
+			uint64_t mm;	/* mmap_lock: the mm_struct locked */
+		} lock;
+		struct {
+			uint64_t nr_reclaimed; /* direct_reclaim_end */
+		} reclaim;
 		struct {
 			uint64_t start, len, pgoff;
 			uint32_t prot, flags;

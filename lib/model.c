@@ -9,6 +9,7 @@
 #include "comm.h"
 #include "u64map.h"
 #include "madvise.h"
+#include "swapout.h"
 
 /* A folio's key in the map: its naturally aligned base address, with the order in the
  * low bits (below any page size). */
@@ -95,6 +96,8 @@ struct open_call {
 	enum fol_call call;
 	uint64_t start, bytes;
 	uint64_t freed[FOL_MAX_ORDER + 1];
+	uint64_t unknown_writes; /* swap writes of pages of no known folio */
+	int wrote;		 /* folios written to swap: judged at its end */
 };
 
 struct thread {
@@ -104,6 +107,9 @@ struct thread {
 	uint64_t last_exit;
 	struct open_call call;
 	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
+	uint64_t reclaim_since;	/* in direct reclaim since */
+	uint64_t awake_since;	/* kswapd: awake since */
+	int kswapd_seen;	/* kswapd: an event of it was seen (a sleep may be its first) */
 };
 
 struct fol_model {
@@ -112,6 +118,8 @@ struct fol_model {
 	struct fol_u64map *threads; /* tid -> struct thread */
 	struct fol_u64map *mms;	    /* pid -> struct mm */
 	struct fol_comms *comms;
+	struct fol_swapout_map *swap;
+	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;
@@ -139,7 +147,9 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->threads = fol_u64map_new(sizeof(struct thread));
 	m->mms = fol_u64map_new(sizeof(struct mm));
 	m->comms = fol_comms_new();
-	if (!m->threads || !m->mms || !m->comms) {
+	m->swap = fol_swapout_map_new();
+	m->owners = fol_u64map_new(sizeof(int));
+	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -171,6 +181,8 @@ void fol_model_free(struct fol_model *m)
 	fol_u64map_free(m->mms);
 	fol_u64map_free(m->threads);
 	fol_comms_free(m->comms);
+	fol_swapout_map_free(m->swap);
+	fol_u64map_free(m->owners);
 	free(m->s.bins);
 	free(m->dropped.v);
 	free(m);
@@ -215,7 +227,9 @@ static struct thread *get_thread(struct fol_model *m, int pid, int tid)
 	t = fol_u64map_put(m->threads, (uint64_t)(unsigned)tid, &created);
 	if (t && created) {
 		t->pid = pid;
-		m->s.threads += !m->o.pid || pid == m->o.pid;
+		/* The kernel's mm threads, recorded beside the workload, are not its threads. */
+		m->s.threads += (!m->o.pid || pid == m->o.pid) &&
+				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));
 	}
 	m->last_tid = tid;
 	m->last_thread = t;
@@ -430,7 +444,14 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 		return -ENOMEM;
 	f->pfn = pfn;
 	mm->orders |= 1u << order;
-	return 0;
+	return pfn ? fol_swapout_alloc(m->swap, pfn, order) : 0;
+}
+
+/* A task the options (--pid, --comm) select. */
+static int selected(const struct fol_model *m, int pid, int tid)
+{
+	return (!m->o.pid || pid == m->o.pid) &&
+	       (!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)));
 }
 
 static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64_t start,
@@ -438,9 +459,7 @@ static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64
 {
 	const struct fol_model_opts *o = &m->o;
 
-	if (o->pid && t->pid != o->pid)
-		return 0;
-	if (o->comm && strcmp(o->comm, fol_comms_get(m->comms, tid)))
+	if (!selected(m, t->pid, tid))
 		return 0;
 	if (o->order != FOL_ANY && o->order != order)
 		return 0;
@@ -1098,13 +1117,19 @@ static void call_end(struct fol_model *m, struct thread *t, int tid, const struc
 {
 	struct open_call *c = &t->call;
 	struct fol_call_stats *cs = &m->s.calls[c->call];
-	const struct fol_model_opts *o = &m->o;
+	struct fol_swapout sw = { .unknown = c->unknown_writes };
 
 	if (!c->open)
 		return;
 	c->open = 0;
-	if ((o->pid && t->pid != o->pid) || (o->comm && strcmp(o->comm, fol_comms_get(m->comms, tid))))
+	/* The call is over, and so are the writes it made: each folio written whole or in
+	 * pieces. Every write is in the recording's swap-out, whoever made it. */
+	if (c->wrote)
+		fol_swapout_settle(m->swap, tid, &sw);
+	fol_swapout_add(&m->s.swapout, &sw);
+	if (!selected(m, t->pid, tid))
 		return;
+	fol_swapout_add(&cs->swapped, &sw);
 	cs->calls++;
 	cs->errors += ev->vm.ret < 0 && ev->vm.ret >= -FOL_MAX_ERRNO;
 	cs->bytes += c->bytes;
@@ -1147,27 +1172,113 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 	}
 }
 
+/* Whose memory khugepaged worked on: 1 a selected process's, 0 another recorded
+ * process's, -1 an mm no recorded task was seen to lock. */
+static int collapse_owner(const struct fol_model *m, uint64_t mm)
+{
+	const int *pid = mm ? fol_u64map_get(m->owners, mm) : NULL;
+
+	if (!pid)
+		return -1;
+	return selected(m, *pid, *pid);
+}
+
 /* khugepaged's (or MADV_COLLAPSE's) scans and collapses, by result; a collapse timed
- * from its pages' isolation. In the thread that did them, not attributed to an mm. */
-static int on_collapse(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+ * from its pages' isolation (isolation has no mm: it is the thread's next collapse).
+ * MADV_COLLAPSE works on its caller's memory; khugepaged's work is the workload's when
+ * its mm is. */
+static int on_collapse(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
 {
 	struct fol_collapse *c = &m->s.collapse;
-	int st = ev->huge.status;
+	int st = ev->huge.status, khugepaged, owner;
 
 	m->s.huge_events++;
 	if (st < 0 || st >= FOL_SCAN_RESULTS)
 		return 0;
-	if (ev->kind == FOL_EV_SCAN_PMD) {
-		c->scans[st]++;
-	} else if (ev->kind == FOL_EV_COLLAPSE_ISOLATE) {
+	if (ev->kind == FOL_EV_COLLAPSE_ISOLATE) {
 		t->isolated_at = ev->time;
-	} else {
-		c->collapses[st]++;
-		if (t->isolated_at && ev->time >= t->isolated_at)
-			fol_hist_add(&c->time, ev->time - t->isolated_at);
-		t->isolated_at = 0;
+		return 0;
 	}
+	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");
+	owner = khugepaged ? collapse_owner(m, ev->huge.mm) : selected(m, t->pid, tid);
+	if (ev->kind == FOL_EV_SCAN_PMD) {
+		c->scans[st] += owner > 0;
+		c->khugepaged_scans[st] += owner > 0 && khugepaged;
+		c->other_scans += !owner;
+		c->unattributed_scans += owner < 0;
+		return 0;
+	}
+	c->collapses[st] += owner > 0;
+	c->khugepaged_collapses[st] += owner > 0 && khugepaged;
+	c->other_collapses += !owner;
+	c->unattributed_collapses += owner < 0;
+	if (owner > 0 && t->isolated_at && ev->time >= t->isolated_at)
+		fol_hist_add(&c->time, ev->time - t->isolated_at);
+	t->isolated_at = 0;
 	return 0;
+}
+
+/* A task took an mm's lock: in its own context, that mm is its process's. The kernel's mm
+ * threads lock other processes' mms (khugepaged scanning them): they own none. */
+static int on_mmap_lock(struct fol_model *m, const struct fol_event *ev)
+{
+	int *pid;
+
+	if (!ev->lock.mm || fol_comm_mm_thread(fol_comms_get(m->comms, ev->tid)))
+		return 0;
+	pid = fol_u64map_put(m->owners, ev->lock.mm, NULL);
+	if (!pid)
+		return -ENOMEM;
+	*pid = ev->pid;
+	return 0;
+}
+
+/* Direct reclaim in a thread, and kswapd awake: timed within the recording. */
+static void on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
+{
+	struct fol_reclaim *r = &m->s.reclaim;
+
+	switch (ev->kind) {
+	case FOL_EV_RECLAIM_BEGIN:
+		t->reclaim_since = ev->time;
+		break;
+	case FOL_EV_RECLAIM_END:
+		if (t->reclaim_since && ev->time >= t->reclaim_since && selected(m, t->pid, tid)) {
+			r->direct++;
+			r->direct_reclaimed += ev->reclaim.nr_reclaimed;
+			fol_hist_add(&r->direct_time, ev->time - t->reclaim_since);
+		}
+		t->reclaim_since = 0;
+		break;
+	case FOL_EV_KSWAPD_WAKE:
+		if (!t->awake_since) {
+			r->kswapd_wakes++;
+			t->awake_since = ev->time;
+		}
+		t->kswapd_seen = 1;
+		break;
+	default: /* sleep; its first event: awake since the recording began */
+		if (!t->kswapd_seen)
+			t->awake_since = m->s.first_ns;
+		if (t->awake_since && ev->time >= t->awake_since)
+			r->kswapd_ns += ev->time - t->awake_since;
+		t->awake_since = 0;
+		t->kswapd_seen = 1;
+		break;
+	}
+}
+
+/* A folio written to swap, judged when the call that wrote it ends (or the recording). */
+static void on_write_folio(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
+{
+	int known = fol_swapout_write(m->swap, ev->page.pfn, t->call.open ? tid : -1);
+
+	if (t->call.open) {
+		t->call.wrote |= known;
+		t->call.unknown_writes += !known;
+	} else {
+		m->s.swapout.unknown += !known;
+	}
 }
 
 /* Events of a thread: its faults and what happens inside them. */
@@ -1211,12 +1322,22 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_SCAN_PMD:
 	case FOL_EV_COLLAPSE_ISOLATE:
 	case FOL_EV_COLLAPSE:
-		return on_collapse(m, t, ev);
+		return on_collapse(m, t, ev->tid, ev);
 	case FOL_EV_PAGE_FREE:
 		/* Counted always, kept only between a call's entry (which clears them) and its
 		 * exit. */
 		if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
 			t->call.freed[ev->page.order]++;
+		fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);
+		return 0;
+	case FOL_EV_WRITE_FOLIO:
+		on_write_folio(m, t, ev->tid, ev);
+		return 0;
+	case FOL_EV_RECLAIM_BEGIN:
+	case FOL_EV_RECLAIM_END:
+	case FOL_EV_KSWAPD_WAKE:
+	case FOL_EV_KSWAPD_SLEEP:
+		on_reclaim(m, t, ev->tid, ev);
 		return 0;
 	default:
 		return 0;
@@ -1229,8 +1350,6 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		m->s.first_ns = ev->time;
 	if (ev->time > m->s.last_ns)
 		m->s.last_ns = ev->time;
-	if ((unsigned)ev->kind < 32)
-		m->s.kind_count[ev->kind]++;
 
 	switch (ev->kind) {
 	case FOL_EV_COMM:
@@ -1249,6 +1368,8 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		return 0;
 	case FOL_EV_FOLIOS:
 		return seed_folios(m, ev);
+	case FOL_EV_MMAP_LOCK:
+		return on_mmap_lock(m, ev);
 	case FOL_EV_HUGE:
 		m->s.huge_events++;
 		return 0;
@@ -1264,9 +1385,15 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	struct thread *t;
 	struct mm *mm;
 
-	while ((t = fol_u64map_next(m->threads, &pos, &key)))
+	while ((t = fol_u64map_next(m->threads, &pos, &key))) {
 		if (t->open && !m->o.sampled && close_fault(m, (int)key, t, 0, 0))
 			return -ENOMEM;
+		/* kswapd still awake when the recording ended */
+		if (t->awake_since && m->s.last_ns >= t->awake_since)
+			m->s.reclaim.kswapd_ns += m->s.last_ns - t->awake_since;
+	}
+	/* Writes of calls whose exit is not in the recording, and kswapd's. */
+	fol_swapout_settle(m->swap, -1, &m->s.swapout);
 	pos = 0;
 	while ((mm = fol_u64map_next(m->mms, &pos, NULL))) {
 		size_t fp = 0;

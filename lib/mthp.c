@@ -37,7 +37,8 @@ int fol_mthp_read_policy(const char *path, char *out, size_t len)
 
 static int write_policy(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	/* O_TRUNC as the shell's >: a plain file (the unit tests' sysfs) is rewritten whole. */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return -errno;
@@ -45,6 +46,76 @@ static int write_policy(const char *path, const char *value)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* The value of a file that holds a number (khugepaged's knobs), as its text. */
+static int read_plain(const char *path, char *out, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, out, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/* khugepaged.KNOB=N: one of khugepaged's numeric knobs, for a run that must see a
+ * collapse in bounded time (scan_sleep_millisecs is 10 s by default). */
+static int parse_knob(struct fol_mthp_set *s, const char *knob, const char *value,
+		      const char *root, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (!*knob || strchr(knob, '/') || knob[0] == '.') {
+		snprintf(err, errlen, "'khugepaged.%s': name a file of %s/sys/kernel/mm/"
+				      "transparent_hugepage/khugepaged", knob, root);
+		return -EINVAL;
+	}
+	if (fol_parse_u64(value, 0, 1ull << 32, 0, &v)) {
+		snprintf(err, errlen, "'khugepaged.%s=%s': the value is a number", knob, value);
+		return -EINVAL;
+	}
+	snprintf(s->want, sizeof(s->want), "%llu", (unsigned long long)v);
+	snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/khugepaged/%s",
+		 root, knob);
+	s->plain = 1;
+	return 0;
+}
+
+/* SIZE=POLICY, or thp=POLICY for the top-level switch. */
+static int parse_policy(struct fol_mthp_set *s, const char *item, const char *value,
+			const char *root, char *err, size_t errlen)
+{
+	uint64_t bytes;
+
+	if (strcmp(value, "always") && strcmp(value, "madvise") && strcmp(value, "never") &&
+	    strcmp(value, "inherit")) {
+		snprintf(err, errlen, "'%s': the policy is always, madvise, never or inherit", value);
+		return -EINVAL;
+	}
+	snprintf(s->want, sizeof(s->want), "%s", value);
+	if (!strcasecmp(item, "thp")) {
+		if (!strcmp(s->want, "inherit")) {
+			snprintf(err, errlen, "thp=inherit: inherit is for mTHP sizes");
+			return -EINVAL;
+		}
+		snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
+		return 0;
+	}
+	if (fol_parse_u64(item, 1024, 1ull << 40, 1, &bytes) || bytes % 1024) {
+		snprintf(err, errlen, "'%s': a size is 16K, 64K, 2M...", item);
+		return -EINVAL;
+	}
+	snprintf(s->path, sizeof(s->path),
+		 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%llukB/enabled", root,
+		 (unsigned long long)(bytes >> 10));
+	return 0;
 }
 
 int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, size_t errlen)
@@ -58,7 +129,6 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(item, '=');
 		struct fol_mthp_set *s;
-		unsigned long kb;
 
 		if (!eq || m->n >= (int)(sizeof(m->s) / sizeof(m->s[0]))) {
 			snprintf(err, errlen, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
@@ -67,36 +137,14 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		}
 		*eq = '\0';
 		s = &m->s[m->n];
-		if (strcmp(eq + 1, "always") && strcmp(eq + 1, "madvise") && strcmp(eq + 1, "never") &&
-		    strcmp(eq + 1, "inherit")) {
-			snprintf(err, errlen, "'%s': the policy is always, madvise, never or inherit",
-				 eq + 1);
-			ret = -EINVAL;
+		ret = !strncmp(item, "khugepaged.", 11)
+			      ? parse_knob(s, item + 11, eq + 1, root, err, errlen)
+			      : parse_policy(s, item, eq + 1, root, err, errlen);
+		if (ret)
 			break;
-		}
-		snprintf(s->want, sizeof(s->want), "%s", eq + 1);
-		if (!strcasecmp(item, "thp")) {
-			if (!strcmp(s->want, "inherit")) {
-				snprintf(err, errlen, "thp=inherit: inherit is for mTHP sizes");
-				ret = -EINVAL;
-				break;
-			}
-			snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
-		} else {
-			uint64_t bytes;
-
-			if (fol_parse_u64(item, 1024, 1ull << 40, 1, &bytes) || bytes % 1024) {
-				snprintf(err, errlen, "'%s': a size is 16K, 64K, 2M...", item);
-				ret = -EINVAL;
-				break;
-			}
-			kb = (unsigned long)(bytes >> 10);
-			snprintf(s->path, sizeof(s->path),
-				 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%lukB/enabled", root, kb);
-		}
 		if (access(s->path, F_OK)) {
-			snprintf(err, errlen, "%s: this kernel has no such THP size (%s)", item,
-				 s->path);
+			snprintf(err, errlen, "%s: this kernel has no such %s (%s)", item,
+				 s->plain ? "khugepaged setting" : "THP size", s->path);
 			ret = -ENOENT;
 			break;
 		}
@@ -115,7 +163,8 @@ int fol_mthp_apply(struct fol_mthp *m)
 	int ret;
 
 	for (int i = 0; i < m->n; i++) {
-		ret = fol_mthp_read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
+		ret = m->s[i].plain ? read_plain(m->s[i].path, m->s[i].old, sizeof(m->s[i].old))
+				    : fol_mthp_read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
 		if (ret)
 			goto undo;
 	}

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "comm.h"
 #include "counters.h"
 #include "file.h"
 #include "kprobe.h"
@@ -51,6 +52,22 @@ const char *const fol_default_tracepoints[] = {
 	"syscalls:sys_exit_madvise",
 	"syscalls:sys_enter_mprotect",
 	"syscalls:sys_exit_mprotect",
+	"vmscan:mm_vmscan_write_folio",
+	"vmscan:mm_vmscan_direct_reclaim_begin",
+	"vmscan:mm_vmscan_direct_reclaim_end",
+	"vmscan:mm_vmscan_kswapd_wake",
+	"vmscan:mm_vmscan_kswapd_sleep",
+	"mmap_lock:mmap_lock_acquire_returned",
+	NULL,
+};
+
+/* What the kernel's mm threads do to the workload's memory: khugepaged's scans and
+ * collapses, kswapd's reclaim and swap-out. Only these, and only in those threads. */
+static const char *const mm_thread_tracepoints[] = {
+	"huge_memory:*",
+	"vmscan:mm_vmscan_write_folio",
+	"vmscan:mm_vmscan_kswapd_wake",
+	"vmscan:mm_vmscan_kswapd_sleep",
 	NULL,
 };
 
@@ -103,6 +120,7 @@ struct rec_event {
 	const char *kind; /* "tracking", "software", "tracepoint" */
 	char *format;	  /* tracepoints: the tracefs format text */
 	struct perf_evsel *evsel;
+	int mm_threads;	  /* opened on the kernel's mm threads (kevlist), not the target */
 };
 
 struct rec_counter {
@@ -122,6 +140,11 @@ struct fol_recorder {
 	struct perf_evlist *evlist;
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
+	/* The kernel's mm threads, recorded beside the workload: their own events, enabled
+	 * with the run rather than by the workload's exec. NULL when not recorded. */
+	struct perf_evlist *kevlist;
+	struct perf_thread_map *kthreads;
+	struct perf_cpu_map *kcpus;
 	struct rec_event *ev;
 	int nr_ev;
 	struct rec_counter counters[16];
@@ -141,6 +164,9 @@ struct fol_recorder {
 };
 
 #define CHUNK_FLUSH (256u << 10)
+/* Ring buffer per mm thread: khugepaged scanning at full speed writes a few thousand
+ * samples a second, drained every poll. */
+#define MM_THREAD_PAGES 64
 
 static int fail(struct fol_recorder *r, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -167,8 +193,8 @@ static int paranoid(void)
 	return v;
 }
 
-static int add_event(struct fol_recorder *r, const char *name, const char *kind, char *format,
-		     struct perf_event_attr *attr)
+static int add_event(struct fol_recorder *r, struct perf_evlist *to, const char *name,
+		     const char *kind, char *format, struct perf_event_attr *attr)
 {
 	struct rec_event *grown = realloc(r->ev, sizeof(*r->ev) * (size_t)(r->nr_ev + 1));
 	struct perf_evsel *evsel;
@@ -183,8 +209,9 @@ static int add_event(struct fol_recorder *r, const char *name, const char *kind,
 	grown[r->nr_ev].kind = kind;
 	grown[r->nr_ev].format = format;
 	grown[r->nr_ev].evsel = evsel;
+	grown[r->nr_ev].mm_threads = to == r->kevlist;
 	r->nr_ev++;
-	perf_evlist__add(r->evlist, evsel);
+	perf_evlist__add(to, evsel);
 	return 0;
 }
 
@@ -196,7 +223,7 @@ static int enabled_by_exec(const struct fol_recorder *r)
 	return r->o->argv && !r->o->system_wide;
 }
 
-static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a)
+static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int mm_threads)
 {
 	size_t bytes = (size_t)r->o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 
@@ -219,11 +246,19 @@ static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a)
 	a->clockid = CLOCK_MONOTONIC;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(bytes / 4);
+	if (mm_threads) {
+		a->inherit = 0;
+		a->disabled = 1;
+		a->enable_on_exec = 0;
+		a->wakeup_watermark = (uint32_t)((size_t)MM_THREAD_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	}
 }
 
-/* Add the tracepoints that spec names (a glob may name several). required: a missing one
- * fails the recording (the user asked for it); otherwise it is skipped with a warning. */
-static int add_tracepoints(struct fol_recorder *r, const char *spec, const char *kind, int required)
+/* Add the tracepoints that spec names (a glob may name several) to the evlist to.
+ * required: a missing one fails the recording (the user asked for it); otherwise it is
+ * skipped with a warning (once: the mm threads' events are the target's again). */
+static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const char *spec,
+			   const char *kind, int required)
 {
 	struct perf_event_attr a;
 	struct fol_tp *tp = NULL;
@@ -241,6 +276,8 @@ static int add_tracepoints(struct fol_recorder *r, const char *spec, const char 
 	if (ret && required)
 		return fail(r, ret, "tracepoint '%s' does not exist on this kernel (see "
 				    "/sys/kernel/tracing/events)", spec);
+	if (ret && to == r->kevlist)
+		return 0;
 	if (ret) {
 		fol_msgs_add(&r->res->warnings, "%s %s not available on this kernel: skipped", kind,
 			     spec);
@@ -254,9 +291,9 @@ static int add_tracepoints(struct fol_recorder *r, const char *spec, const char 
 		a.type = PERF_TYPE_TRACEPOINT;
 		a.config = tp[k].id;
 		a.sample_type = PERF_SAMPLE_RAW;
-		sample_attr(r, &a);
+		sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-		ret = add_event(r, full, kind, tp[k].format, &a);
+		ret = add_event(r, to, full, kind, tp[k].format, &a);
 		if (!ret)
 			tp[k].format = NULL; /* the event owns it now */
 	}
@@ -326,8 +363,8 @@ static int setup_events(struct fol_recorder *r)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.comm_exec = a.task = 1;
-	sample_attr(r, &a);
-	ret = add_event(r, "tracking", "tracking", NULL, &a);
+	sample_attr(r, &a, 0);
+	ret = add_event(r, r->evlist, "tracking", "tracking", NULL, &a);
 	if (ret)
 		return ret;
 
@@ -336,15 +373,15 @@ static int setup_events(struct fol_recorder *r)
 
 		if (fol_record_named_attr(name, &a) == 0) {
 			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
-			sample_attr(r, &a);
-			ret = add_event(r, name, "software", NULL, &a);
+			sample_attr(r, &a, 0);
+			ret = add_event(r, r->evlist, name, "software", NULL, &a);
 		} else if (!strchr(name, ':')) {
 			ret = fail(r, -EINVAL,
 				   "unknown event '%s': give a tracepoint as system:name or one of "
 				   "minor-faults, major-faults, page-faults, cpu-clock",
 				   name);
 		} else {
-			ret = add_tracepoints(r, name, "tracepoint", 1);
+			ret = add_tracepoints(r, r->evlist, name, "tracepoint", 1);
 		}
 		if (ret)
 			return ret;
@@ -354,11 +391,11 @@ static int setup_events(struct fol_recorder *r)
 		if (fol_record_named_attr("cpu-clock", &a))
 			return -ENOENT;
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD;
-		sample_attr(r, &a);
+		sample_attr(r, &a, 0);
 		a.sample_period = r->o->clock_period_ns ? r->o->clock_period_ns
 							 : FOL_CLOCK_PERIOD_DEFAULT;
 		a.exclude_callchain_user = 1;
-		ret = add_event(r, "cpu-clock", "software", NULL, &a);
+		ret = add_event(r, r->evlist, "cpu-clock", "software", NULL, &a);
 		r->nranges = fault_ranges(r->ranges, 8);
 		if (!r->nranges)
 			fol_msgs_add(&r->res->warnings, "the fault handler's addresses are not in "
@@ -368,11 +405,90 @@ static int setup_events(struct fol_recorder *r)
 		/* Sampled: the fault entry tracepoints are missing, or not wanted. */
 		if (r->sampled && !strncmp(tps[i], "exceptions:", 11))
 			continue;
-		ret = add_tracepoints(r, tps[i], "tracepoint", 0);
+		ret = add_tracepoints(r, r->evlist, tps[i], "tracepoint", 0);
 	}
 	for (int i = 0; i < r->kp.n && !ret; i++)
-		ret = add_tracepoints(r, r->kp.names[i], "kprobe", 0);
+		ret = add_tracepoints(r, r->evlist, r->kp.names[i], "kprobe", 0);
 	return ret;
+}
+
+/* The kernel threads (children of kthreadd, pid 2) that are mm threads (comm.h). */
+static int find_mm_threads(pid_t *out, int max)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+	int n = 0;
+
+	while (proc && n < max && (p = readdir(proc))) {
+		char path[300], stat[512], *rp;
+		int ppid = 0;
+		FILE *f;
+
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", p->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		stat[0] = '\0';
+		if (!fgets(stat, sizeof(stat), f))
+			stat[0] = '\0';
+		fclose(f);
+		/* "pid (comm) state ppid": the comm ends at the last ')'. */
+		rp = strrchr(stat, ')');
+		if (!rp || sscanf(rp + 1, " %*c %d", &ppid) != 1 || ppid != 2)
+			continue;
+		*rp = '\0';
+		if (strchr(stat, '(') && fol_comm_mm_thread(strchr(stat, '(') + 1))
+			out[n++] = (pid_t)atoi(p->d_name);
+	}
+	if (proc)
+		closedir(proc);
+	return n;
+}
+
+/* Beside a workload or an attached process (not system-wide, which sees them anyway, and
+ * not with -e: the user chose the events). */
+static int setup_mm_threads(struct fol_recorder *r)
+{
+	pid_t pids[64];
+	int n, ret = 0;
+
+	if (r->o->system_wide || r->o->events || r->o->no_mm_threads)
+		return 0;
+	n = find_mm_threads(pids, 64);
+	if (!n)
+		return 0;
+	r->kevlist = perf_evlist__new();
+	r->kthreads = perf_thread_map__new_array(n, pids);
+	r->kcpus = perf_cpu_map__new_any_cpu();
+	if (!r->kevlist || !r->kthreads || !r->kcpus)
+		return -ENOMEM;
+	for (int i = 0; mm_thread_tracepoints[i] && !ret; i++)
+		ret = add_tracepoints(r, r->kevlist, mm_thread_tracepoints[i], "tracepoint", 0);
+	return ret;
+}
+
+/* Their events leave the list too: nothing of them goes into the file. */
+static void close_mm_threads(struct fol_recorder *r)
+{
+	int k = 0;
+
+	if (!r->kevlist)
+		return;
+	perf_evlist__munmap(r->kevlist);
+	perf_evlist__close(r->kevlist);
+	perf_evlist__delete(r->kevlist);
+	r->kevlist = NULL;
+	for (int i = 0; i < r->nr_ev; i++) {
+		if (r->ev[i].mm_threads) {
+			free(r->ev[i].name);
+			free(r->ev[i].format);
+			continue;
+		}
+		r->ev[k++] = r->ev[i];
+	}
+	r->nr_ev = k;
 }
 
 static int open_error(struct fol_recorder *r, int err, const char *what)
@@ -455,6 +571,7 @@ static int start_corked(struct fol_recorder *r)
  * then it is let go, with a stop at exit asked for. */
 static uint64_t now_ns(clockid_t clock);
 static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid);
+static void add_mm_thread_comms(const struct fol_recorder *r, cJSON *comms);
 
 static int exec_stop(struct fol_recorder *r)
 {
@@ -475,6 +592,8 @@ static int exec_stop(struct fol_recorder *r)
 	cJSON_AddNumberToObject(j, "pid", r->child);
 	cJSON_AddNumberToObject(j, "time_ns", (double)now_ns(CLOCK_MONOTONIC));
 	add_seed(r, j, r->child);
+	/* A reader takes one SYNTH chunk: the mm threads are named in this one. */
+	add_mm_thread_comms(r, cJSON_AddObjectToObject(j, "comm"));
 	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_SYNTH, j);
 	cJSON_Delete(j);
 	if (ret)
@@ -593,14 +712,13 @@ static int flush_chunk(struct fol_recorder *r)
 	return ret;
 }
 
-static int drain(struct fol_recorder *r)
+static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 {
 	struct perf_mmap *map;
 	union perf_event *ev;
-	uint64_t before = r->res->records;
 	int ret = 0;
 
-	perf_evlist__for_each_mmap(r->evlist, map, false) {
+	perf_evlist__for_each_mmap(evlist, map, false) {
 		if (perf_mmap__read_init(map) < 0)
 			continue;
 		while ((ev = perf_mmap__read_event(map)) != NULL) {
@@ -627,6 +745,18 @@ static int drain(struct fol_recorder *r)
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+static int drain(struct fol_recorder *r)
+{
+	uint64_t before = r->res->records;
+	int ret = drain_evlist(r, r->evlist);
+
+	if (!ret && r->kevlist)
+		ret = drain_evlist(r, r->kevlist);
+	if (ret)
+		return ret;
 	/* A pass that found nothing ends no round: an idle target must not grow the file. */
 	if (r->res->records == before)
 		return 0;
@@ -708,6 +838,12 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 			cJSON_AddItemToArray(rg, cJSON_CreateString(hex));
 		}
 	}
+	if (r->kevlist) {
+		cJSON *k = cJSON_AddArrayToObject(m, "mm_threads");
+
+		for (int i = 0; i < perf_thread_map__nr(r->kthreads); i++)
+			cJSON_AddItemToArray(k, cJSON_CreateNumber(perf_thread_map__pid(r->kthreads, i)));
+	}
 	{
 		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
 		cJSON *miss = cJSON_AddArrayToObject(m, "missing_events");
@@ -722,9 +858,35 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 	return ret;
 }
 
+/* The value of an event opened on each of its CPUs and threads, one call per fd. */
+static void for_each_fd(struct perf_evsel *evsel, void (*fn)(struct perf_counts_values *, void *),
+			void *arg)
+{
+	int ncpu = perf_cpu_map__nr(perf_evsel__cpus(evsel));
+	int nthr = perf_thread_map__nr(perf_evsel__threads(evsel));
+
+	for (int c = 0; c < ncpu; c++)
+		for (int t = 0; t < nthr; t++) {
+			struct perf_counts_values v = { 0 };
+
+			if (perf_evsel__read(evsel, c, t, &v) == 0)
+				fn(&v, arg);
+		}
+}
+
+/* Sample ids fit a double exactly: the kernel hands them out from a counter. */
+static void add_id(struct perf_counts_values *v, void *ids)
+{
+	cJSON_AddItemToArray(ids, cJSON_CreateNumber((double)v->id));
+}
+
+static void add_lost(struct perf_counts_values *v, void *lost)
+{
+	*(uint64_t *)lost += v->lost;
+}
+
 static int write_events(struct fol_recorder *r)
 {
-	int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
 	int ret = 0;
 
 	for (int i = 0; i < r->nr_ev && !ret; i++) {
@@ -734,6 +896,8 @@ static int write_events(struct fol_recorder *r)
 		cJSON_AddNumberToObject(e, "index", i);
 		cJSON_AddStringToObject(e, "name", r->ev[i].name);
 		cJSON_AddStringToObject(e, "kind", r->ev[i].kind);
+		if (r->ev[i].mm_threads)
+			cJSON_AddStringToObject(e, "scope", "mm-threads");
 		attr = cJSON_AddObjectToObject(e, "attr");
 		cJSON_AddNumberToObject(attr, "type", a->type);
 		cJSON_AddNumberToObject(attr, "config", (double)a->config);
@@ -752,14 +916,7 @@ static int write_events(struct fol_recorder *r)
 			cJSON_AddStringToObject(attr, "raw", hex);
 		}
 		ids = cJSON_AddArrayToObject(e, "ids");
-		/* Sample ids fit a double exactly: the kernel hands them out from a counter. */
-		for (int c = 0; c < ncpu; c++)
-			for (int t = 0; t < nthr; t++) {
-				struct perf_counts_values v = { 0 };
-
-				if (perf_evsel__read(r->ev[i].evsel, c, t, &v) == 0)
-					cJSON_AddItemToArray(ids, cJSON_CreateNumber((double)v.id));
-			}
+		for_each_fd(r->ev[i].evsel, add_id, ids);
 		if (r->ev[i].format)
 			cJSON_AddStringToObject(e, "format", r->ev[i].format);
 		ret = fol_writer_chunk_json(r->w, FOL_CHUNK_EVENT, e);
@@ -870,6 +1027,26 @@ static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 	fol_maps_free(fm);
 }
 
+/* The mm threads' names (as tid -> comm), for the model to know them. */
+static void add_mm_thread_comms(const struct fol_recorder *r, cJSON *comms)
+{
+	for (int i = 0; r->kevlist && i < perf_thread_map__nr(r->kthreads); i++) {
+		int tid = perf_thread_map__pid(r->kthreads, i);
+		char path[64], comm[64] = "", key[16];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+		f = fopen(path, "re");
+		if (f && fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			snprintf(key, sizeof(key), "%d", tid);
+			cJSON_AddStringToObject(comms, key, comm);
+		}
+		if (f)
+			fclose(f);
+	}
+}
+
 /* System-wide: the names of the tasks already running (their COMM events happened before
  * the recording), so that --comm and the thread names work for them too. */
 static int write_system_comms(struct fol_recorder *r, uint64_t now)
@@ -947,6 +1124,7 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 		}
 		fclose(f);
 	}
+	add_mm_thread_comms(r, comms);
 	maps = cJSON_AddArrayToObject(j, "maps");
 	snprintf(path, sizeof(path), "/proc/%d/maps", r->o->pid);
 	f = fopen(path, "re");
@@ -1021,19 +1199,17 @@ static int write_end(struct fol_recorder *r, uint64_t dur)
 	cJSON_AddNumberToObject(e, "lost", (double)r->res->lost);
 	if (!r->no_format_lost) {
 		cJSON *ls = cJSON_AddObjectToObject(e, "lost_samples");
-		int ncpu = perf_cpu_map__nr(r->cpus), nthr = perf_thread_map__nr(r->threads);
 
 		for (int i = 0; i < r->nr_ev; i++) {
 			uint64_t lost = 0;
+			cJSON *had = cJSON_GetObjectItemCaseSensitive(ls, r->ev[i].name);
 
-			for (int c = 0; c < ncpu; c++)
-				for (int t = 0; t < nthr; t++) {
-					struct perf_counts_values v = { 0 };
-
-					if (perf_evsel__read(r->ev[i].evsel, c, t, &v) == 0)
-						lost += v.lost;
-				}
-			cJSON_AddNumberToObject(ls, r->ev[i].name, (double)lost);
+			for_each_fd(r->ev[i].evsel, add_lost, &lost);
+			/* An event recorded in the target and the mm threads: one sum. */
+			if (had)
+				cJSON_SetNumberValue(had, had->valuedouble + (double)lost);
+			else
+				cJSON_AddNumberToObject(ls, r->ev[i].name, (double)lost);
 		}
 	}
 	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_END, e);
@@ -1057,6 +1233,7 @@ static void cleanup(struct fol_recorder *r)
 			perf_evsel__close(r->counters[i].evsel);
 			perf_evsel__delete(r->counters[i].evsel);
 		}
+	close_mm_threads(r);
 	if (r->evlist) {
 		perf_evlist__munmap(r->evlist);
 		perf_evlist__close(r->evlist);
@@ -1069,6 +1246,8 @@ static void cleanup(struct fol_recorder *r)
 	free(r->ev);
 	perf_cpu_map__put(r->cpus);
 	perf_thread_map__put(r->threads);
+	perf_cpu_map__put(r->kcpus);
+	perf_thread_map__put(r->kthreads);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
 }
@@ -1172,6 +1351,8 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 			fol_msgs_add(&r->res->warnings, "%s: recorded without kprobes", err);
 	}
 	ret = setup_events(r);
+	if (!ret)
+		ret = setup_mm_threads(r);
 	return ret;
 }
 
@@ -1203,6 +1384,30 @@ static int open_target(struct fol_recorder *r)
 	return ret;
 }
 
+/* The mm threads' events are a bonus: a kernel that refuses them leaves the recording of
+ * the workload as it was, with a warning. */
+static void open_mm_threads(struct fol_recorder *r)
+{
+	struct perf_evsel *ev;
+	int ret;
+
+	if (!r->kevlist)
+		return;
+	perf_evlist__set_maps(r->kevlist, r->kcpus, r->kthreads);
+	if (r->no_format_lost)
+		perf_evlist__for_each_evsel(r->kevlist, ev)
+			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+	ret = perf_evlist__open(r->kevlist);
+	if (!ret)
+		ret = perf_evlist__mmap(r->kevlist, MM_THREAD_PAGES);
+	if (!ret)
+		return;
+	fol_msgs_add(&r->res->warnings, "the kernel's mm threads (khugepaged, kswapd) could not "
+			 "be recorded (%s): their work on the workload's memory is not in the "
+			 "recording", strerror(-ret));
+	close_mm_threads(r);
+}
+
 static int open_events(struct fol_recorder *r)
 {
 	int ret;
@@ -1225,6 +1430,7 @@ static int open_events(struct fol_recorder *r)
 		return fail(r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
 				    "or raise /proc/sys/kernel/perf_event_mlock_kb",
 			    r->o->mmap_pages, strerror(-ret));
+	open_mm_threads(r);
 	return 0;
 }
 
@@ -1274,6 +1480,8 @@ int fol_recorder_start(struct fol_recorder *r)
 	}
 	if (!enabled_by_exec(r))
 		perf_evlist__enable(r->evlist);
+	if (r->kevlist)
+		perf_evlist__enable(r->kevlist);
 	if (r->o->argv) {
 		ret = uncork(r);
 		if (ret)
@@ -1310,6 +1518,8 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 	if (!r->o->argv && !r->o->system_wide && !target_gone(r->o->pid))
 		ret = write_maps(r, r->o->pid);
 	perf_evlist__disable(r->evlist);
+	if (r->kevlist)
+		perf_evlist__disable(r->kevlist);
 	if (!ret)
 		ret = drain(r);
 	r->res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - r->start_mono) / 1e9;

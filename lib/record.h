@@ -35,6 +35,9 @@ struct fol_record_opts {
 	 * kernel call chains). */
 	int method;
 	uint64_t clock_period_ns;
+	/* Do not record the kernel's mm threads (khugepaged, kswapd*, kcompactd*) beside the
+	 * workload or attached process; system-wide and -e recordings never do. */
+	int no_mm_threads;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };

@@ -151,6 +151,9 @@ static cJSON *recording_json(const struct fol_report *r)
 	cJSON_AddItemToObject(rec, "command",
 			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command")) ?: cJSON_CreateArray());
 	cJSON_AddNumberToObject(rec, "pid", num(r->meta, "pid", 0));
+	/* The kernel's mm threads recorded beside the workload (pids); none: not recorded. */
+	cJSON_AddItemToObject(rec, "mm_threads",
+			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads")) ?: cJSON_CreateArray());
 	cJSON_AddStringToObject(rec, "kernel", str(r->meta, "kernel") ?: "unknown");
 	cJSON_AddStringToObject(rec, "started", iso_time(num(r->meta, "started_realtime_ns", 0), buf,
 							 sizeof(buf)));
@@ -281,6 +284,44 @@ static cJSON *pmu_json(const struct fol_report *r)
 	return arr;
 }
 
+/* Folios written to swap by the order they were allocated at: whole, or split first (and
+ * the pieces written). */
+static cJSON *swapout_json(const struct fol_swapout *sw)
+{
+	cJSON *o = cJSON_CreateObject(), *split = cJSON_CreateArray();
+
+	cJSON_AddItemToObject(o, "whole", by_order_json(sw->whole, "folios"));
+	for (int k = 0; k <= FOL_MAX_ORDER; k++) {
+		cJSON *e;
+
+		if (!sw->split[k])
+			continue;
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "order", k);
+		add_u64(e, "folios", sw->split[k]);
+		add_u64(e, "pieces", sw->pieces[k]);
+		cJSON_AddItemToArray(split, e);
+	}
+	cJSON_AddItemToObject(o, "split", split);
+	add_u64(o, "unknown_writes", sw->unknown);
+	return o;
+}
+
+static cJSON *reclaim_json(const struct fol_reclaim *rc)
+{
+	cJSON *o = cJSON_CreateObject(), *d = cJSON_AddObjectToObject(o, "direct");
+	cJSON *k = cJSON_AddObjectToObject(o, "kswapd");
+
+	add_u64(d, "count", rc->direct);
+	add_u64(d, "pages_reclaimed", rc->direct_reclaimed);
+	add_u64(d, "time_ns", rc->direct_time.sum);
+	cJSON_AddItemToObject(d, "latency_ns",
+			      rc->direct_time.count ? lat_json(&rc->direct_time) : cJSON_CreateNull());
+	add_u64(k, "wakes", rc->kswapd_wakes);
+	add_u64(k, "awake_ns", rc->kswapd_ns);
+	return o;
+}
+
 /* The bulk system calls: count, time, bytes asked for, pages freed inside by order. */
 static cJSON *calls_json(const struct fol_report *r)
 {
@@ -301,26 +342,49 @@ static cJSON *calls_json(const struct fol_report *r)
 		cJSON_AddItemToObject(o, "latency_ns", cs->time.count ? lat_json(&cs->time) : cJSON_CreateNull());
 		fr = by_order_json(cs->freed, "pages");
 		cJSON_AddItemToObject(o, "freed", fr);
+		cJSON_AddItemToObject(o, "swapped", swapout_json(&cs->swapped));
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
 }
 
-/* PMDs scanned and collapses tried, by result name; the collapse time. */
+/* Counts by scan result name, the ones not zero. */
+static cJSON *by_result_json(const struct fol_report *r, const uint64_t v[FOL_SCAN_RESULTS])
+{
+	cJSON *o = cJSON_CreateObject();
+	char name[32];
+
+	for (int st = 0; st < FOL_SCAN_RESULTS; st++)
+		if (v[st])
+			add_u64(o, fol_scan_result(r, st, name, sizeof(name)), v[st]);
+	return o;
+}
+
+static cJSON *scans_collapses(uint64_t scans, uint64_t collapses)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_u64(o, "scans", scans);
+	add_u64(o, "collapses", collapses);
+	return o;
+}
+
+/* PMDs scanned and collapses tried, by result name; the collapse time; what of it
+ * khugepaged did, and its work elsewhere. */
 static cJSON *collapse_json(const struct fol_report *r)
 {
 	const struct fol_collapse *c = &r->s.collapse;
-	cJSON *o = cJSON_CreateObject(), *scans = cJSON_AddObjectToObject(o, "scans");
-	cJSON *col = cJSON_AddObjectToObject(o, "collapses");
-	char name[32];
+	cJSON *o = cJSON_CreateObject(), *k;
 
-	for (int st = 0; st < FOL_SCAN_RESULTS; st++) {
-		if (c->scans[st])
-			add_u64(scans, fol_scan_result(r, st, name, sizeof(name)), c->scans[st]);
-		if (c->collapses[st])
-			add_u64(col, fol_scan_result(r, st, name, sizeof(name)), c->collapses[st]);
-	}
+	cJSON_AddItemToObject(o, "scans", by_result_json(r, c->scans));
+	cJSON_AddItemToObject(o, "collapses", by_result_json(r, c->collapses));
 	cJSON_AddItemToObject(o, "time_ns", c->time.count ? lat_json(&c->time) : cJSON_CreateNull());
+	k = cJSON_AddObjectToObject(o, "khugepaged");
+	cJSON_AddItemToObject(k, "scans", by_result_json(r, c->khugepaged_scans));
+	cJSON_AddItemToObject(k, "collapses", by_result_json(r, c->khugepaged_collapses));
+	cJSON_AddItemToObject(o, "other_processes", scans_collapses(c->other_scans, c->other_collapses));
+	cJSON_AddItemToObject(o, "not_attributable",
+			      scans_collapses(c->unattributed_scans, c->unattributed_collapses));
 	return o;
 }
 
@@ -368,6 +432,8 @@ cJSON *fol_report_json(const struct fol_report *r)
 		cJSON_AddItemToArray(arr, class_json(&r->s, c));
 	cJSON_AddItemToObject(j, "calls", calls_json(r));
 	cJSON_AddItemToObject(j, "collapse", collapse_json(r));
+	cJSON_AddItemToObject(j, "swapout", swapout_json(&r->s.swapout));
+	cJSON_AddItemToObject(j, "reclaim", reclaim_json(&r->s.reclaim));
 	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));

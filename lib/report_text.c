@@ -337,6 +337,35 @@ static void print_freed(const struct fol_call_stats *cs, unsigned page_size, FIL
 		fprintf(f, "  -");
 }
 
+/* "64K 256 whole, 64K 256 split first (4096 pieces)": nothing when nothing was written. */
+static void print_swapped(const struct fol_swapout *sw, unsigned page_size, FILE *f)
+{
+	char sz[16];
+	int any = 0;
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
+		if (sw->whole[o])
+			fprintf(f, "%s%s %" PRIu64 " whole", any++ ? ", " : "",
+				fol_order_size(o, page_size, sz, sizeof(sz)), sw->whole[o]);
+		if (sw->split[o])
+			fprintf(f, "%s%s %" PRIu64 " split first (%" PRIu64 " pieces)",
+				any++ ? ", " : "", fol_order_size(o, page_size, sz, sizeof(sz)),
+				sw->split[o], sw->pieces[o]);
+	}
+	if (sw->unknown)
+		fprintf(f, "%s%" PRIu64 " pages of no folio seen allocated", any++ ? ", " : "",
+			sw->unknown);
+}
+
+static int swapped_any(const struct fol_swapout *sw)
+{
+	uint64_t n = sw->unknown;
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		n += sw->whole[o] + sw->split[o];
+	return n != 0;
+}
+
 static void print_calls(const struct fol_report *r, FILE *f)
 {
 	char t[4][48];
@@ -363,7 +392,37 @@ static void print_calls(const struct fol_report *r, FILE *f)
 		if (cs->errors)
 			fprintf(f, "  (%" PRIu64 " failed)", cs->errors);
 		fputc('\n', f);
+		if (swapped_any(&cs->swapped)) {
+			fprintf(f, "  %-18s written to swap: ", "");
+			print_swapped(&cs->swapped, r->page_size, f);
+			fputc('\n', f);
+		}
 	}
+}
+
+/* Swap-out by folio order, and reclaim overlapping the run. */
+static void print_reclaim(const struct fol_report *r, FILE *f)
+{
+	const struct fol_reclaim *rc = &r->s.reclaim;
+	char t[3][48];
+
+	if (!swapped_any(&r->s.swapout) && !rc->direct && !rc->kswapd_wakes && !rc->kswapd_ns)
+		return;
+	fprintf(f, "\nReclaim and swap-out (vmscan tracepoints; kswapd's with the mm threads)\n");
+	if (swapped_any(&r->s.swapout)) {
+		fprintf(f, "  folios written to swap, by the order allocated at: ");
+		print_swapped(&r->s.swapout, r->page_size, f);
+		fputc('\n', f);
+	}
+	if (rc->direct)
+		fprintf(f, "  direct reclaim in the recorded threads: %" PRIu64 " times, %s in all, "
+			   "p99 %s, %" PRIu64 " pages reclaimed\n", rc->direct,
+			fol_fmt_ns(rc->direct_time.sum, t[0], sizeof(t[0])),
+			fol_fmt_ns(fol_hist_quantile(&rc->direct_time, 0.99), t[1], sizeof(t[1])),
+			rc->direct_reclaimed);
+	if (rc->kswapd_wakes || rc->kswapd_ns)
+		fprintf(f, "  kswapd: woken %" PRIu64 " times, awake %s of the recording\n",
+			rc->kswapd_wakes, fol_fmt_ns(rc->kswapd_ns, t[2], sizeof(t[2])));
 }
 
 static void print_collapse(const struct fol_report *r, FILE *f)
@@ -376,13 +435,22 @@ static void print_collapse(const struct fol_report *r, FILE *f)
 		if (!c->scans[st] && !c->collapses[st])
 			continue;
 		if (!any++) {
-			fprintf(f, "\nTHP collapse (khugepaged, MADV_COLLAPSE) in the recorded threads: PMDs "
-				   "scanned and collapses, by result\n");
-			fprintf(f, "  %-28s %10s %10s\n", "result", "scans", "collapses");
+			fprintf(f, "\nTHP collapse of the recorded processes' memory (MADV_COLLAPSE in "
+				   "their threads, khugepaged on their mms): PMDs scanned and collapses, "
+				   "by result\n");
+			fprintf(f, "  %-28s %10s %10s %22s\n", "result", "scans", "collapses",
+				"of which khugepaged's");
 		}
-		fprintf(f, "  %-28s %10" PRIu64 " %10" PRIu64 "\n",
-			fol_scan_result(r, st, name, sizeof(name)), c->scans[st], c->collapses[st]);
+		fprintf(f, "  %-28s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+			fol_scan_result(r, st, name, sizeof(name)), c->scans[st], c->collapses[st],
+			c->khugepaged_scans[st], c->khugepaged_collapses[st]);
 	}
+	if (c->other_scans || c->other_collapses || c->unattributed_scans || c->unattributed_collapses)
+		fprintf(f, "  khugepaged elsewhere: %" PRIu64 " scans, %" PRIu64 " collapses of other "
+			   "processes' memory; %" PRIu64 " scans, %" PRIu64 " collapses not attributable "
+			   "(an mm no recorded task was seen to lock)\n",
+			c->other_scans, c->other_collapses, c->unattributed_scans,
+			c->unattributed_collapses);
 	if (c->time.count)
 		fprintf(f, "  collapse time (isolation to the end): %" PRIu64 " collapses, p50 %s, p99 %s, "
 			   "max %s\n", c->time.count,
@@ -398,6 +466,7 @@ void fol_report_text(const struct fol_report *r, FILE *f)
 	print_reuse(r, f);
 	print_calls(r, f);
 	print_collapse(r, f);
+	print_reclaim(r, f);
 	print_phases(r, f);
 	print_left_behind(r, f);
 	print_counters(r, f);

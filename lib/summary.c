@@ -113,3 +113,13 @@ const char *fol_call_key(enum fol_call c)
 {
 	return (unsigned)c < FOL_NR_CALLS ? call_names[c].key : "?";
 }
+
+void fol_swapout_add(struct fol_swapout *to, const struct fol_swapout *from)
+{
+	for (int i = 0; i <= FOL_MAX_ORDER; i++) {
+		to->whole[i] += from->whole[i];
+		to->split[i] += from->split[i];
+		to->pieces[i] += from->pieces[i];
+	}
+	to->unknown += from->unknown;
+}

@@ -51,6 +51,16 @@ enum fol_call {
 	FOL_NR_CALLS
 };
 
+/* Folios written to swap (swapout.h), by the order they were allocated at. */
+struct fol_swapout {
+	uint64_t whole[FOL_MAX_ORDER + 1];	/* written as one folio */
+	uint64_t split[FOL_MAX_ORDER + 1];	/* split first, written in pieces */
+	uint64_t pieces[FOL_MAX_ORDER + 1];	/* the writes of those pieces */
+	uint64_t unknown;	/* writes of pages no allocation in the recording explains */
+};
+
+void fol_swapout_add(struct fol_swapout *to, const struct fol_swapout *from);
+
 struct fol_call_stats {
 	uint64_t calls, errors;
 	uint64_t bytes;			/* the ranges asked for */
@@ -58,15 +68,33 @@ struct fol_call_stats {
 	/* Pages the kernel freed inside the calls (kmem:mm_page_free in the calling thread),
 	 * by the order they were freed at: a large folio freed whole is one of its order. */
 	uint64_t freed[FOL_MAX_ORDER + 1];
+	struct fol_swapout swapped;	/* written to swap inside the calls */
 };
 
 /* THP collapse, by khugepaged or MADV_COLLAPSE: every PMD looked at and every collapse
  * tried, by result (the kernel's enum scan_result, named by the recording's format). */
 #define FOL_SCAN_RESULTS 64
 struct fol_collapse {
+	/* Of the recorded processes' memory: by MADV_COLLAPSE in their threads or by
+	 * khugepaged (an mm the recording saw them lock, mmap_lock tracepoints). */
 	uint64_t scans[FOL_SCAN_RESULTS];
 	uint64_t collapses[FOL_SCAN_RESULTS];
 	struct fol_hist time;		/* isolation to the collapse's end, per collapse */
+	/* The part of scans and collapses that khugepaged did. */
+	uint64_t khugepaged_scans[FOL_SCAN_RESULTS];
+	uint64_t khugepaged_collapses[FOL_SCAN_RESULTS];
+	/* khugepaged's work on other memory: of a process the options leave out, or of an
+	 * mm no recorded task was seen to lock (not attributable). */
+	uint64_t other_scans, other_collapses;
+	uint64_t unattributed_scans, unattributed_collapses;
+};
+
+/* Reclaim overlapping the recording: direct reclaim in the recorded threads, kswapd awake
+ * (from its wake to its sleep, within the recording). */
+struct fol_reclaim {
+	uint64_t direct, direct_reclaimed;	/* reclaims entered; pages they reclaimed */
+	struct fol_hist direct_time;		/* begin to end, per reclaim */
+	uint64_t kswapd_wakes, kswapd_ns;
 };
 
 /* Faults per folio buckets: 1, 2-3, 4-7, ..., 256-511, 512+ */
@@ -108,7 +136,6 @@ struct fol_summary {
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
 	uint64_t untimed;		/* faults whose exit carried another sampler's time */
 	uint64_t first_ns, last_ns;	/* time span of the events seen */
-	uint64_t kind_count[32];	/* events by enum fol_kind */
 	uint64_t lost;
 	uint64_t threads, processes;
 	uint64_t huge_events;		/* khugepaged/collapse tracepoints seen */
@@ -119,6 +146,8 @@ struct fol_summary {
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
 	struct fol_call_stats calls[FOL_NR_CALLS];
 	struct fol_collapse collapse;
+	struct fol_swapout swapout;	/* every folio written to swap, in a call or not */
+	struct fol_reclaim reclaim;
 	/* Faults per second over the run, per class, for the timeline. */
 	uint64_t bin_ns;
 	uint64_t bins_t0;	/* bin 0 starts here: the first fault's entry */

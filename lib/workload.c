@@ -3,9 +3,11 @@
 
 #include "madvise.h"
 #include "clock.h"
+#include "mthp.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +31,9 @@ const struct fol_wl_info fol_workloads[] = {
 			     "copies" },
 	{ "populate", FOL_WL_POPULATE, "first touch only: anonymous allocation faults" },
 	{ "pageout", FOL_WL_PAGEOUT, "populate, then MADV_PAGEOUT of the region (needs swap, or "
-				     "--swapfile); --swapin reads it back" },
-	{ "collapse", FOL_WL_COLLAPSE, "populate with 4K pages, then MADV_COLLAPSE into THP; "
+				     "--swapfile, or --zram); --swapin reads it back" },
+	{ "collapse", FOL_WL_COLLAPSE, "populate with 4K pages, then MADV_COLLAPSE into THP (or "
+				       "--khugepaged: wait for khugepaged, woken every 10 ms); "
 				       "--readonly collapses a read-only VMA" },
 	{ NULL, 0, NULL },
 };
@@ -243,6 +246,68 @@ static void swap_off(const char *path)
 	unlink(path);
 }
 
+/* A sysfs attribute written whole: -errno or 0. */
+static int write_attr(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+#define ZRAM "/sys/block/zram0"
+
+/* Swap on zram0: compressed RAM, a solid-state device to the kernel, so large folios are
+ * swapped out whole (on a rotational disk the kernel splits them first). The device must
+ * be free (disksize 0); it is reset after. */
+static int zram_on(size_t size)
+{
+	char buf[32];
+	int fd = open(ZRAM "/disksize", O_RDONLY | O_CLOEXEC), st;
+	ssize_t n;
+	pid_t pid;
+
+	if (fd < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || (buf[n] = '\0', strtoull(buf, NULL, 10) != 0))
+		return -EBUSY;
+	snprintf(buf, sizeof(buf), "%zu", size);
+	if ((n = write_attr(ZRAM "/disksize", buf)))
+		return (int)n;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execlp("mkswap", "mkswap", "/dev/zram0", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		write_attr(ZRAM "/reset", "1");
+		return -ENOEXEC;
+	}
+	/* Ahead of any other swap the machine has. */
+	if (swapon("/dev/zram0", SWAP_FLAG_PREFER | (32767 & SWAP_FLAG_PRIO_MASK)) < 0) {
+		int e = -errno;
+
+		write_attr(ZRAM "/reset", "1");
+		return e;
+	}
+	return 0;
+}
+
+static void zram_off(void)
+{
+	swapoff("/dev/zram0");
+	write_attr(ZRAM "/reset", "1");
+}
+
 
 /* The region a workload works on, and what it measures with. */
 struct region {
@@ -330,6 +395,68 @@ static int page_out(struct region *g)
 	}
 	if (g->o->swapfile)
 		swap_off(g->o->swapfile);
+	if (g->o->zram)
+		zram_off();
+	return ret;
+}
+
+/* The tuning of a khugepaged run, put back on every way out: a signal that ends the
+ * workload restores it first. */
+static struct fol_mthp khugepaged_tuning;
+
+static void restore_tuning(int sig)
+{
+	fol_mthp_restore(&khugepaged_tuning);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* PMD-mapped THP in the process now (smaps_rollup's AnonHugePages), bytes. */
+static size_t anon_huge_bytes(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "re");
+	char line[256];
+	unsigned long kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (size_t)kb << 10;
+}
+
+/* khugepaged's collapse, not MADV_COLLAPSE: the region offered with MADV_HUGEPAGE and
+ * waited for. khugepaged sleeps 10 s between passes by default; for the run it wakes
+ * every 10 ms (and PMD THP is allowed on MADV_HUGEPAGE regions if it was off). */
+static int collapse_by_khugepaged(struct region *g)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	char spec[160], err[256], thp[16] = "";
+	uint64_t t0, deadline;
+	int ret;
+
+	fol_mthp_read_policy("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp));
+	snprintf(spec, sizeof(spec), "khugepaged.scan_sleep_millisecs=10,"
+		 "khugepaged.alloc_sleep_millisecs=10%s", strcmp(thp, "never") ? "" : ",thp=madvise");
+	ret = fol_mthp_parse(spec, "", &khugepaged_tuning, err, sizeof(err));
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], restore_tuning);
+	ret = fol_mthp_apply(&khugepaged_tuning);
+	t0 = fol_mono_ns();
+	deadline = t0 + 30ull * 1000000000ull;
+	if (!ret)
+		madvise(g->p, g->o->size, MADV_HUGEPAGE);
+	while (!ret && anon_huge_bytes() < (g->o->size & ~(PMD_SIZE - 1)) && fol_mono_ns() < deadline)
+		usleep(5000);
+	if (!ret && anon_huge_bytes() < (g->o->size & ~(PMD_SIZE - 1)))
+		ret = -ETIMEDOUT;
+	phase(g->ph, g->o->readonly ? "khugepaged-readonly" : "khugepaged", t0, fol_mono_ns());
+	fol_mthp_restore(&khugepaged_tuning);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
 	return ret;
 }
 
@@ -340,6 +467,8 @@ static int collapse(struct region *g)
 
 	if (g->o->readonly && mprotect(g->p, g->o->size, PROT_READ) < 0)
 		return -errno;
+	if (g->o->khugepaged)
+		return collapse_by_khugepaged(g);
 	madvise(g->p, g->o->size, MADV_HUGEPAGE);
 	t0 = fol_mono_ns();
 	ret = madvise(g->p, g->o->size, FOL_MADV_COLLAPSE) < 0 ? -errno : 0;
@@ -362,6 +491,8 @@ static int prepare(struct region *g)
 		return 0;
 	if (o->swapfile)
 		return swap_on(o->swapfile, o->size + (64u << 20));
+	if (o->zram)
+		return zram_on(o->size + (64u << 20));
 	return fol_wl_swap_devices() ? 0 : -ENOSPC;
 }
 

@@ -42,6 +42,8 @@ struct fol_wl_opts {
 	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
 	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
+	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
+	int zram;		/* pageout: swap on zram0 for the run, reset after */
 };
 
 struct fol_wl_info {

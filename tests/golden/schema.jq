@@ -19,7 +19,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	t(["recording","retimed_samples"]; "number"), t(["recording","unknown_records"]; "number"),
 	t(["recording","seeded_folios"]; "array"), t(["left_behind"]; "object|null"),
 	t(["recording","malformed_records"]; "number"), t(["recording","bad_metadata"]; "number"),
-	t(["recording","warnings"]; "array"), t(["recording","notes"]; "array"), t(["calls"]; "array"), t(["collapse","scans"]; "object"), t(["collapse","collapses"]; "object"), t(["collapse","time_ns"]; "object|null"),
+	t(["recording","warnings"]; "array"), t(["recording","notes"]; "array"), t(["calls"]; "array"), t(["collapse","scans"]; "object"), t(["collapse","collapses"]; "object"), t(["collapse","time_ns"]; "object|null"), t(["collapse","khugepaged","scans"]; "object"), t(["collapse","other_processes","collapses"]; "number"), t(["collapse","not_attributable","scans"]; "number"), t(["swapout","whole"]; "array"), t(["swapout","split"]; "array"), t(["swapout","unknown_writes"]; "number"), t(["reclaim","direct","count"]; "number"), t(["reclaim","kswapd","awake_ns"]; "number"),
 	(((.recording.events) | keys[]) as $i | t(["recording","events",$i,"name"]; "string"),
 		t(["recording","events",$i,"available"]; "boolean"), t(["recording","events",$i,"count"]; "number")),
 	t(["totals","faults"]; "number"), t(["totals","fault_time_ns"]; "number"),

@@ -828,6 +828,179 @@ static void test_collapse(void **state)
 	fol_model_free(m);
 }
 
+#define KHUGEPAGED 50
+#define KSWAPD 60
+#define MM_A 0xffff888000001000ull
+#define MM_B 0xffff888000002000ull
+#define MM_C 0xffff888000003000ull
+
+static void name(struct fol_model *m, int tid, const char *comm, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = FOL_EV_COMM,
+				    .comm = { .comm = comm } });
+}
+
+static void mm_lock(struct fol_model *m, int pid, uint64_t mm, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .kind = FOL_EV_MMAP_LOCK,
+				    .lock = { .mm = mm } });
+}
+
+static void huge_in(struct fol_model *m, int tid, enum fol_kind kind, uint64_t mm, int status,
+		    uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = kind,
+				    .huge = { .mm = mm, .status = status } });
+}
+
+/* khugepaged's work is the workload's when the mm is one a workload task locked: another
+ * recorded process's is "other" (with --pid), an mm nobody but khugepaged locked is not
+ * attributable. MADV_COLLAPSE in a selected thread is the workload's, not khugepaged's. */
+static void attribution(int filter_pid, uint64_t *scans, uint64_t *other, uint64_t *unattr,
+			uint64_t *kh_collapses, uint64_t *threads)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .pid = filter_pid };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	name(m, PID, "prog", 100);
+	name(m, 200, "other", 110);
+	name(m, KHUGEPAGED, "khugepaged", 120);
+	mm_lock(m, PID, MM_A, 1000);
+	mm_lock(m, 200, MM_B, 1100);
+	mm_lock(m, KHUGEPAGED, MM_C, 1200); /* khugepaged locking a process's mm owns it not */
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_A, 1, 2000);
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_B, 1, 2100);
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_C, 1, 2200);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 3000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_A, 1, 8000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_C, 1, 9000);
+	huge_in(m, PID, FOL_EV_SCAN_PMD, 0, 4, 10000); /* MADV_COLLAPSE */
+	s = finish(m);
+	*scans = s.collapse.scans[1] + s.collapse.scans[4];
+	*other = s.collapse.other_scans;
+	*unattr = s.collapse.unattributed_scans + s.collapse.unattributed_collapses;
+	*kh_collapses = s.collapse.khugepaged_collapses[1];
+	*threads = s.threads;
+	assert_int_equal(s.collapse.khugepaged_scans[4], 0);
+	assert_int_equal(s.collapse.time.count, *kh_collapses);
+	assert_int_equal(s.collapse.time.sum, 5000 * *kh_collapses);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_collapse_attribution(void **state)
+{
+	uint64_t scans, other, unattr, khc, threads;
+
+	(void)state;
+	attribution(0, &scans, &other, &unattr, &khc, &threads);
+	assert_int_equal(scans, 3); /* A's, B's (recorded, no filter), MADV_COLLAPSE's */
+	assert_int_equal(other, 0);
+	assert_int_equal(unattr, 2); /* C's scan and collapse */
+	assert_int_equal(khc, 1);
+	assert_int_equal(threads, 1); /* PID (its MADV_COLLAPSE): khugepaged is not a thread of it */
+	attribution(PID, &scans, &other, &unattr, &khc, &threads);
+	assert_int_equal(scans, 2);
+	assert_int_equal(other, 1); /* B's, with --pid PID */
+	assert_int_equal(unattr, 2);
+	assert_int_equal(khc, 1);
+}
+
+static void alloc_fault(struct fol_model *m, uint64_t addr, int order, uint64_t pfn)
+{
+	uint64_t t = now;
+
+	entry(m, PID, PID, addr, 0x6, t);
+	feed(m, (struct fol_event){ .time = t + 1, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = pfn, .order = order, .gfp = 0x140cca } });
+	leave(m, PID, PID, addr, t + 100);
+	now = t + 200;
+}
+
+static void write_folio(struct fol_model *m, int tid, uint64_t pfn)
+{
+	feed(m, (struct fol_event){ .pid = tid, .tid = tid, .kind = FOL_EV_WRITE_FOLIO,
+				    .page = { .pfn = pfn } });
+}
+
+/* Swap writes judged per folio at the end of the call: one write at a folio's first page
+ * is the folio whole, several are its pieces after a split; a write of a frame no known
+ * folio holds is unknown, and a folio freed unwritten is forgotten. */
+static void test_swapout(void **state)
+{
+	struct fol_model *m = model();
+	const struct fol_swapout *c;
+	struct fol_summary s;
+
+	(void)state;
+	name(m, KSWAPD, "kswapd0", 10);
+	anon_vma(m, PID, BASE, 1 << 20);
+	alloc_fault(m, BASE, 4, 0x10000);
+	alloc_fault(m, BASE + 0x10000, 4, 0x10010);
+	alloc_fault(m, BASE + 0x20000, 0, 0x20000);
+	alloc_fault(m, BASE + 0x30000, 4, 0x30000);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x30000, .order = 4 } });
+	sys(m, FOL_EV_MADVISE, BASE, 1 << 20, 21 /* MADV_PAGEOUT */, 0, now++);
+	write_folio(m, PID, 0x10000);
+	for (uint64_t p = 0x10010; p < 0x10020; p++)
+		write_folio(m, PID, p);
+	write_folio(m, PID, 0x20000);
+	write_folio(m, PID, 0x30000); /* freed before: unknown */
+	write_folio(m, PID, 0x99999);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, now++);
+	write_folio(m, KSWAPD, 0x55555);
+	s = finish(m);
+	c = &s.calls[FOL_CALL_MADV_PAGEOUT].swapped;
+	assert_int_equal(c->whole[4], 1);
+	assert_int_equal(c->split[4], 1);
+	assert_int_equal(c->pieces[4], 16);
+	assert_int_equal(c->whole[0], 1);
+	assert_int_equal(c->unknown, 2);
+	assert_int_equal(s.swapout.whole[4], 1);
+	assert_int_equal(s.swapout.split[4], 1);
+	assert_int_equal(s.swapout.unknown, 3); /* and kswapd's */
+	assert_int_equal(s.threads, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void reclaim_ev(struct fol_model *m, int tid, enum fol_kind kind, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = kind,
+				    .reclaim = { .nr_reclaimed = 32 } });
+}
+
+/* Direct reclaim timed begin to end; kswapd awake from wake to sleep, from the start of
+ * the recording when its first event is a sleep, to its end when it is still awake. */
+static void test_reclaim(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	name(m, KSWAPD, "kswapd0", 500);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_BEGIN, 1000);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_END, 4000);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_END, 4500); /* no begin: not counted */
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_SLEEP, 5000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 6000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_SLEEP, 9000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 10000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 11000); /* awake already */
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_BEGIN, 12000); /* open at the end: not counted */
+	s = finish(m);
+	assert_int_equal(s.reclaim.direct, 1);
+	assert_int_equal(s.reclaim.direct_time.sum, 3000);
+	assert_int_equal(s.reclaim.direct_reclaimed, 32);
+	assert_int_equal(s.reclaim.kswapd_wakes, 2);
+	assert_int_equal(s.reclaim.kswapd_ns, 4500 + 3000 + 2000);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void exec_comm(struct fol_model *m, int pid, uint64_t t)
 {
 	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .kind = FOL_EV_COMM,
@@ -882,6 +1055,9 @@ int main(void)
 		cmocka_unit_test(test_mismatched_exit),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_collapse),
+		cmocka_unit_test(test_collapse_attribution),
+		cmocka_unit_test(test_swapout),
+		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_exec_drops_map),
 		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_hist_percentiles),

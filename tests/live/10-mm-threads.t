@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What the kernel does to the workload's memory outside its threads, in its report:
+# khugepaged's collapses (the kernel's mm threads are recorded beside the workload), and
+# MADV_PAGEOUT's swap-out of large folios by order, against the kernel's own counters.
+. "$(dirname "$0")/lib.sh"
+need_root
+[ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
+[ -e "$THP/khugepaged/scan_sleep_millisecs" ] || skip_all "no khugepaged settings"
+plan 20
+
+cd "$T"
+fw=$(workload_bin fw)
+set_policy "$THP/enabled" madvise
+set_policy "$THP/hugepages-64kB/enabled" never
+KH=$THP/khugepaged
+sleep0=$(cat "$KH/scan_sleep_millisecs")
+alloc0=$(cat "$KH/alloc_sleep_millisecs")
+
+# khugepaged, not MADV_COLLAPSE: 16M of 4K pages left to it, woken every 10 ms for the run.
+# Its collapses of the workload's memory are the workload's (the mm it scanned is one the
+# workload locked); the kernel's count of collapse allocations is the truth, system-wide.
+before=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
+"$FOLIOSTAT" record -q -o k.data -- "$fw" workload collapse --size 16M --khugepaged
+ok $? "collapse --khugepaged exits 0"
+after=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
+n=$(jr k.data '.collapse.collapses.succeeded // 0')
+is "$n" $((after - before)) "khugepaged's collapses in the workload's report = thp_collapse_alloc's delta"
+[ "$n" -ge 8 ]; ok $? "... 8 or more for the 8 PMDs of 16M ($n)"
+is "$(jr k.data '.collapse.khugepaged.collapses.succeeded // 0')" "$n" "... all of them khugepaged's"
+is "$(jr k.data '.collapse.time_ns.count')" "$n" "... each timed from its isolation"
+n=$(jr k.data '[.collapse.khugepaged.scans[]] | add // 0')
+[ "$n" -ge 8 ]; ok $? "khugepaged scanned the 8 PMDs of the workload or more ($n)"
+is "$(jr k.data '.phases[-1].phase')" khugepaged "the wait is the workload's khugepaged phase"
+is "$(jr k.data '.totals.threads')" 1 "khugepaged is recorded, and not counted a thread of the workload"
+[ "$(jr k.data '.recording.mm_threads | length')" -ge 1 ]; ok $? "the recording names the mm threads"
+is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
+	"khugepaged's sleeps are put back after the run"
+"$FOLIOSTAT" report -i k.data | grep -Eq '^  succeeded +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+'
+ok $? "the text report's collapse table has khugepaged's share"
+"$FOLIOSTAT" record -q -o kr.data -- "$fw" workload collapse --size 16M --khugepaged --readonly
+n=$(jr kr.data '.collapse.khugepaged.collapses.succeeded // 0')
+[ "$n" -ge 8 ]; ok $? "a read-only VMA is collapsed by khugepaged too ($n)"
+
+# Without the mm threads: the same run shows none of khugepaged's work.
+"$FOLIOSTAT" record -q --no-mm-threads -o kn.data -- "$fw" workload collapse --size 16M --khugepaged
+is "$(jr kn.data '[.collapse.khugepaged.collapses[]] | add // 0') $(jr kn.data '.recording.mm_threads | length')" \
+	"0 0" "--no-mm-threads: no khugepaged events, no mm threads recorded"
+
+# A signal in the middle of the wait: the workload puts khugepaged's settings back first.
+set -m
+"$FOLIOSTAT" record -q -o ks.data -- "$fw" workload collapse --size 1G --khugepaged 2>/dev/null &
+rec=$!
+set +m
+for i in $(seq 500); do [ "$(cat "$KH/scan_sleep_millisecs")" = 10 ] && break; sleep 0.02; done
+is "$(cat "$KH/scan_sleep_millisecs")" 10 "khugepaged wakes every 10 ms during the run"
+kill -TERM "$rec"
+wait "$rec"
+is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
+	"... and its sleeps are put back after SIGTERM"
+
+# MADV_PAGEOUT of 64K folios to zram (a solid-state device: large folios are swapped out
+# whole). The folios written whole by order against the kernel's per-size swpout counter.
+if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+	s64=$THP/hugepages-64kB/stats
+	sw0=$(cat "$s64/swpout"); sp0=$(cat "$s64/split")
+	"$FOLIOSTAT" record -q -o z.data --mthp 64K=always -- "$fw" workload pageout --size 16M --policy mthp --zram
+	ok $? "pageout --zram exits 0"
+	sw=$(($(cat "$s64/swpout") - sw0)); sp=$(($(cat "$s64/split") - sp0))
+	q='.calls[] | select(.call == "madvise_pageout")'
+	n=$(jr z.data "$q | .swapped.whole[] | select(.order == 4) | .folios")
+	is "$n" "$sw" "MADV_PAGEOUT: the 64K folios written whole = the 64kB swpout counter's delta"
+	is "$n:$(jr z.data "$q | .swapped.split | length"):$sp" "256:0:0" "... 256 of them, none split"
+	n=$(jr z.data "$q | .time_ns")
+	[ "${n:-0}" -gt 0 ]; ok $? "... in one timed call ($n ns)"
+	is "$(cat /sys/block/zram0/disksize)" 0 "zram0 is reset after the run"
+else
+	for i in 1 2 3 4 5; do ok 0 "# SKIP no free zram0"; done
+fi
+exit $_fail

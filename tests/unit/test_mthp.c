@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* THP policy specs against a fake sysfs: sizes, the top-level switch, khugepaged's
+ * numbers; applied and put back as they were. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mthp.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *rel, char *out, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s", root, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(out, (int)len, f));
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char cmd[256];
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/fol-mthp-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/kernel/mm/transparent_hugepage/khugepaged "
+		 "%s/sys/kernel/mm/transparent_hugepage/hugepages-64kB", root, root);
+	assert_int_equal(system(cmd), 0);
+	put("enabled", "always [madvise] never\n");
+	put("hugepages-64kB/enabled", "always inherit madvise [never]\n");
+	put("khugepaged/scan_sleep_millisecs", "10000\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd);
+}
+
+/* Written, then put back: the old values are read the way each file holds them. */
+static void test_apply_restore(void **state)
+{
+	struct fol_mthp m;
+	char err[256], buf[64];
+
+	(void)state;
+	assert_int_equal(fol_mthp_parse("64K=always,khugepaged.scan_sleep_millisecs=10,thp=never",
+					root, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.n, 3);
+	assert_int_equal(fol_mthp_apply(&m), 0);
+	get("khugepaged/scan_sleep_millisecs", buf, sizeof(buf));
+	assert_string_equal(buf, "10");
+	get("hugepages-64kB/enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "always");
+	assert_int_equal(fol_mthp_restore(&m), 0);
+	get("khugepaged/scan_sleep_millisecs", buf, sizeof(buf));
+	assert_string_equal(buf, "10000");
+	get("enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "madvise");
+	get("hugepages-64kB/enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "never");
+}
+
+static void test_bad_specs(void **state)
+{
+	static const struct {
+		const char *spec;
+		int err;
+	} bad[] = {
+		{ "khugepaged.scan_sleep_millisecs=fast", -EINVAL },
+		{ "khugepaged.scan_sleep_millisecs=-1", -EINVAL },
+		{ "khugepaged.../../enabled=1", -EINVAL },
+		{ "khugepaged.=1", -EINVAL },
+		{ "khugepaged.pages_to_scan=4096", -ENOENT }, /* not in this fake sysfs */
+		{ "128K=always", -ENOENT },
+		{ "64K=sometimes", -EINVAL },
+		{ "thp=inherit", -EINVAL },
+		{ "64K", -EINVAL },
+	};
+	struct fol_mthp m;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(fol_mthp_parse(bad[i].spec, root, &m, err, sizeof(err)), bad[i].err);
+		assert_true(err[0] != '\0');
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_restore),
+		cmocka_unit_test(test_bad_specs),
+	};
+
+	return cmocka_run_group_tests_name("mthp", tests, setup, teardown);
+}
