@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum section { S_FAULTS, S_ORDERS, S_REUSE, S_FOLIOS, S_CALLS, S_PHASES, S_COUNTERS, S_PMU };
+enum section { S_FAULTS, S_ORDERS, S_REUSE, S_FOLIOS, S_CALLS, S_MM, S_PHASES, S_COUNTERS, S_PMU };
 static const char *const section_name[] = { "faults", "orders", "reuse", "folios", "calls",
-					    "phases", "counters", "pmu" };
+					    "mm", "phases", "counters", "pmu" };
 
 #define RANK(sec, a, b, c) ((uint32_t)(sec) << 24 | (uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (uint32_t)(c))
 #define MAX_PHASES 64
@@ -282,6 +282,64 @@ static int add_calls(const struct fol_report *r, struct fol_figures *f)
 	return 0;
 }
 
+static int add_count(struct fol_figures *f, uint32_t rank, int better, double v, const char *key,
+		     const char *label)
+{
+	struct fol_figure *x = add(f, S_MM, rank, FOL_UNIT_COUNT, better, 1, v, "%.63s", key);
+
+	if (!x)
+		return -ENOMEM;
+	LABEL(x, "%.47s", label);
+	return 0;
+}
+
+/* The kernel's work on the workload's memory: collapses by result, folios swapped out by
+ * order (whole or split first), reclaim time. */
+static int add_mm(const struct fol_report *r, struct fol_figures *f)
+{
+	const struct fol_collapse *c = &r->s.collapse;
+	const struct fol_swapout *sw = &r->s.swapout;
+	const struct fol_reclaim *rc = &r->s.reclaim;
+	char k[64], label[48], name[32], sz[16];
+	int ret = 0;
+
+	for (int st = 0; st < FOL_SCAN_RESULTS && !ret; st++) {
+		if (!c->collapses[st])
+			continue;
+		fol_scan_result(r, st, name, sizeof(name));
+		snprintf(k, sizeof(k), "collapse.collapses.%s", name);
+		snprintf(label, sizeof(label), "collapses %s", name);
+		ret = add_count(f, RANK(S_MM, 0, st, 0), FOL_BETTER_NONE, (double)c->collapses[st], k, label);
+	}
+	if (!ret && add_latency(f, S_MM, 0, FOL_SCAN_RESULTS, &c->time, "collapse.time", "collapse time"))
+		ret = -ENOMEM;
+	for (int o = 0; o <= FOL_MAX_ORDER && !ret; o++) {
+		fol_order_size(o, r->page_size, sz, sizeof(sz));
+		snprintf(k, sizeof(k), "swapout.%s.whole", sz);
+		snprintf(label, sizeof(label), "%s swapped out whole", sz);
+		if (sw->whole[o])
+			ret = add_count(f, RANK(S_MM, 1, o, 0), FOL_BETTER_NONE, (double)sw->whole[o], k, label);
+		snprintf(k, sizeof(k), "swapout.%s.split", sz);
+		snprintf(label, sizeof(label), "%s split to swap out", sz);
+		if (!ret && sw->split[o])
+			ret = add_count(f, RANK(S_MM, 1, o, 1), FOL_BETTER_LOWER, (double)sw->split[o], k, label);
+	}
+	if (!ret && rc->direct)
+		ret = add_count(f, RANK(S_MM, 2, 0, 0), FOL_BETTER_LOWER, (double)rc->direct,
+				"reclaim.direct.count", "direct reclaims");
+	if (!ret && rc->direct && add_latency(f, S_MM, 2, 1, &rc->direct_time, "reclaim.direct.time",
+					      "direct reclaim"))
+		ret = -ENOMEM;
+	if (!ret && rc->kswapd_ns) {
+		struct fol_figure *x = add(f, S_MM, RANK(S_MM, 2, 2, 0), FOL_UNIT_NS, FOL_BETTER_NONE, 1,
+					   (double)rc->kswapd_ns, "reclaim.kswapd.awake_ns");
+
+		ret = x ? 0 : -ENOMEM;
+		LABEL(x, "kswapd awake");
+	}
+	return ret;
+}
+
 static int add_phases(const struct fol_report *r, struct fol_figures *f)
 {
 	const char *names[MAX_PHASES];
@@ -371,6 +429,8 @@ int fol_figures_of(const struct fol_report *r, struct fol_figures *f)
 		ret = add_reuse(r, f);
 	if (!ret)
 		ret = add_calls(r, f);
+	if (!ret)
+		ret = add_mm(r, f);
 	if (!ret)
 		ret = add_phases(r, f);
 	if (!ret)
