@@ -15,8 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_NR };
-static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline" };
+enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_KERNEL, V_NR };
+static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline",
+					      "Kernel" };
 
 enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE };
 
@@ -150,7 +151,7 @@ static void title(const struct ui *u, int cols)
 	mvhline(0, 0, ' ', cols);
 	mvprintw(0, 0, " foliostat ");
 	x = 11;
-	for (int v = 0; v < V_NR; v++) {
+	for (int v = 0; v < V_NR && x + (int)strlen(view_names[v]) + 2 < cols; v++) {
 		if (v == (int)u->view)
 			attron(A_REVERSE);
 		mvprintw(0, x, " %s ", view_names[v]);
@@ -489,6 +490,104 @@ static void draw_timeline(struct ui *u, int lines, int cols)
 	status(u, lines, cols, "Tab view  ? help  q quit");
 }
 
+/* "64K 256 whole, 64K 12 split first": what a call or the run wrote to swap. */
+static void swapped_text(const struct fol_swapout *sw, unsigned page_size, char *buf, size_t len)
+{
+	size_t used = 0;
+	char sz[16];
+
+	buf[0] = '\0';
+	for (int o = 0; o <= FOL_MAX_ORDER && used < len; o++) {
+		fol_order_size(o, page_size, sz, sizeof(sz));
+		if (sw->whole[o])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " whole",
+						 used ? ", " : "", sz, sw->whole[o]);
+		if (sw->split[o] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " split first",
+						 used ? ", " : "", sz, sw->split[o]);
+	}
+	if (sw->unknown && used < len)
+		snprintf(buf + used, len - used, "%s%" PRIu64 " pages unknown", used ? ", " : "",
+			 sw->unknown);
+}
+
+static int kernel_calls(const struct ui *u, int y, int last, int cols)
+{
+	const struct fol_summary *s = &u->r->s;
+	char t[2][48], sw[160];
+
+	for (int c = 0; c < FOL_NR_CALLS && y < last; c++) {
+		const struct fol_call_stats *cs = &s->calls[c];
+
+		if (!cs->calls)
+			continue;
+		swapped_text(&cs->swapped, u->r->page_size, sw, sizeof(sw));
+		mvprintw(y++, 1, "%-17s %6" PRIu64 " %8.1f %s %s  %.*s", fol_call_name((enum fol_call)c),
+			 cs->calls, (double)cs->bytes / (1 << 20),
+			 fol_fmt_ns_col(cs->time.sum, cs->time.count, 10, t[0], sizeof(t[0])),
+			 fol_fmt_ns_col(fol_hist_quantile(&cs->time, 0.99), cs->time.count, 9, t[1], sizeof(t[1])),
+			 cols > 60 ? cols - 60 : 0, sw);
+	}
+	return y;
+}
+
+static int kernel_collapse(const struct ui *u, int y, int last)
+{
+	const struct fol_collapse *c = &u->r->s.collapse;
+	char name[32];
+
+	for (int st = 0; st < FOL_SCAN_RESULTS && y < last; st++)
+		if (c->scans[st] || c->collapses[st])
+			mvprintw(y++, 1, "%-28s %8" PRIu64 " %9" PRIu64 " %11" PRIu64 " %9" PRIu64,
+				 fol_scan_result(u->r, st, name, sizeof(name)), c->scans[st],
+				 c->collapses[st], c->khugepaged_scans[st], c->khugepaged_collapses[st]);
+	if (y < last && (c->other_scans || c->unattributed_scans || c->other_collapses ||
+			 c->unattributed_collapses))
+		mvprintw(y++, 1, "khugepaged elsewhere: %" PRIu64 "/%" PRIu64 " scans/collapses of other "
+			 "processes, %" PRIu64 "/%" PRIu64 " not attributable", c->other_scans,
+			 c->other_collapses, c->unattributed_scans, c->unattributed_collapses);
+	return y;
+}
+
+/* The kernel's work for the workload: bulk system calls, THP collapse, swap-out, reclaim. */
+static void draw_kernel(struct ui *u, int lines, int cols)
+{
+	const struct fol_summary *s = &u->r->s;
+	const struct fol_reclaim *rc = &s->reclaim;
+	int y = 1, last = lines - 2, y0;
+	char buf[160], t[2][48];
+
+	header(u, &y, cols);
+	y++;
+	attron(A_BOLD);
+	snprintf(buf, sizeof(buf), "%-17s %6s %8s %10s %9s  %s", "system call", "calls", "MiB",
+		 "total", "p99", "written to swap");
+	mvprintw(y++, 1, "%.*s", cols - 2, buf);
+	attroff(A_BOLD);
+	y0 = y;
+	y = kernel_calls(u, y, last, cols);
+	if (y == y0 && y < last)
+		mvprintw(y++, 1, "no munmap, mremap, mprotect or madvise recorded");
+	if (++y < last) {
+		attron(A_BOLD);
+		mvprintw(y++, 1, "%-28s %8s %9s %21s", "THP collapse, by result", "scans", "collapses",
+			 "of which khugepaged's");
+		attroff(A_BOLD);
+	}
+	y0 = y;
+	y = kernel_collapse(u, y, last);
+	if (y == y0 && y < last)
+		mvprintw(y++, 1, "no collapse of the recorded processes' memory");
+	swapped_text(&s->swapout, u->r->page_size, buf, sizeof(buf));
+	if (++y < last)
+		mvprintw(y++, 1, "swap-out, by order allocated at: %.*s", cols - 36, buf[0] ? buf : "none");
+	if (y < last)
+		mvprintw(y++, 1, "direct reclaim: %" PRIu64 " times, %s;  kswapd awake %s (%" PRIu64 " wakes)",
+			 rc->direct, fol_fmt_ns(rc->direct_time.sum, t[0], sizeof(t[0])),
+			 fol_fmt_ns(rc->kswapd_ns, t[1], sizeof(t[1])), rc->kswapd_wakes);
+	status(u, lines, cols, "Tab view  ? help  q quit");
+}
+
 static void draw_help(const struct ui *u, int lines, int cols)
 {
 	static const char *const text[] = {
@@ -501,6 +600,7 @@ static void draw_help(const struct ui *u, int lines, int cols)
 		"s                 Overview: cycle the sort column",
 		"/                 Overview: filter rows (e.g. 64K, wp_reuse); empty clears",
 		"g                 Latency: handler latency / gap before the fault",
+		"Kernel            system calls, THP collapse (khugepaged's share), swap-out",
 		"?                 this help;  q  quit",
 		"",
 		"Latency: exceptions:page_fault_* entry to the minor-/major-faults sample at",
@@ -541,6 +641,7 @@ static void draw(struct ui *u)
 	case V_OVERVIEW: draw_overview(u, lines, cols); break;
 	case V_REUSE: draw_reuse(u, lines, cols); break;
 	case V_LATENCY: draw_latency(u, lines, cols); break;
+	case V_KERNEL: draw_kernel(u, lines, cols); break;
 	default: draw_timeline(u, lines, cols); break;
 	}
 	if (u->help)

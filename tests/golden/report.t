@@ -25,7 +25,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..22"
+echo "1..26"
 "$FOLIOSTAT" report -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json -i "$d/small.data" >"$T/json"
@@ -36,6 +36,18 @@ jq -r -f "$d/schema.jq" "$T/json" >"$T/violations"
 check "JSON report matches schema foliostat/report/v1" "$T/violations" /dev/null
 jq -r -f "$d/schema.jq" "$T/fjson" >"$T/violations"
 check "filtered JSON report matches the schema" "$T/violations" /dev/null
+# A recording with the kernel's work in it (collapse --size 2M --khugepaged, the mm
+# threads recorded beside it): calls, khugepaged's collapse of the workload's memory.
+"$FOLIOSTAT" report -i "$d/kernel.data" >"$T/ktxt"
+check "text report with khugepaged's collapse" "$T/ktxt" "$d/kernel.txt"
+"$FOLIOSTAT" report --json -i "$d/kernel.data" >"$T/kjson"
+jq -r -f "$d/schema.jq" "$T/kjson" >"$T/violations"
+check "its JSON report matches the schema" "$T/violations" /dev/null
+is "$(jq -c '[.collapse.khugepaged.collapses.succeeded, .collapse.scans.succeeded, (.recording.mm_threads | length > 0)]' "$T/kjson")" \
+	"[1,1,true]" "khugepaged's one collapse and scan of the workload's PMD, the mm threads named"
+# Every khugepaged scan in the events is the workload's (its mm was locked by the workload).
+is "$("$FOLIOSTAT" script -i "$d/kernel.data" | grep -c '^ *khugepaged .*mm_khugepaged_scan_pmd')" \
+	"$(jq '[.collapse.khugepaged.scans[]] | add' "$T/kjson")" "khugepaged's scans in the report = its scan events"
 # The report's figures against the recorded events themselves.
 "$FOLIOSTAT" script -i "$d/small.data" >"$T/script"
 is "$(jq .totals.faults "$T/json")" "$(grep -cE ' exceptions:page_fault_(user|kernel): ' "$T/script")" "faults = page_fault entries in script"

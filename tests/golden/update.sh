@@ -8,6 +8,7 @@ f=${FOLIOSTAT:-$d/../../foliostat}
 "$f" report -i "$d/small.data" >"$d/small.txt"
 "$f" report --json -i "$d/small.data" >"$d/small.json"
 "$f" report --json -i "$d/small.data" --class wp_reuse --order 64K >"$d/small-filtered.json"
+"$f" report -i "$d/kernel.data" >"$d/kernel.txt"
 "$f" report -i "$d/sweep.data" >"$d/sweep.txt"
 "$f" report --json -i "$d/sweep.data" >"$d/sweep.json"
 "$f" compare "$d/small.data" "$d/sweep.data" >"$d/compare.txt" 2>/dev/null

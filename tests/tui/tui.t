@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..25"
+echo "1..29"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -81,6 +81,19 @@ grep -q "rc=0" "$T/rc"; ok $? "q quits with status 0"
 
 start NO_COLOR=1
 wait_for "Overview"; ok $? "NO_COLOR: opens"
+keys q
+
+# The kernel's work (tests/golden/kernel.data: khugepaged collapsed the workload's PMD).
+KDATA=$D/kernel.data
+tmux kill-session -t "$S" 2>/dev/null
+tmux new-session -d -s "$S" -x 80 -y 24 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $KDATA; sleep 30"
+wait_for "Overview" && keys BTab
+wait_for "THP collapse, by result"; ok $? "Shift-Tab from the overview: the kernel view"
+calls=$("$FOLIOSTAT" report --json -i "$KDATA" | jq '.calls[] | select(.call == "munmap") | .calls')
+screen | grep -Eq "^ munmap +$calls "; ok $? "kernel view: $calls munmap calls, as in JSON"
+screen | grep -Eq "^ succeeded +1 +1 +1 +1$"; ok $? "kernel view: one collapse, khugepaged's"
+screen | grep -q "swap-out, by order allocated at: none"; ok $? "kernel view: no swap-out"
 keys q
 
 # A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).
