@@ -382,6 +382,8 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	e->pub.name = strdup(name->valuestring);
 	e->pub.kind = strdup(kind->valuestring);
 	e->pub.fkind = kind_of(name->valuestring);
+	e->pub.mm_threads = !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "scope")) ?: "",
+				    "mm-threads");
 	d->n++;
 	ret = 0;
 out:

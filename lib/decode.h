@@ -22,6 +22,7 @@ struct fol_evdesc {
 	enum fol_kind fkind;
 	uint64_t samples;	/* decoded so far */
 	struct fol_symbols *status; /* the names of its status field's values, or NULL */
+	int mm_threads;		/* opened on the kernel's mm threads, beside the target */
 };
 
 /* Bounds on a tracepoint's format text (the kernel's longest is a few KB, its field

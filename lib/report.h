@@ -16,6 +16,7 @@
 struct fol_report_event {
 	char name[64];
 	uint64_t count;
+	int mm_threads;	/* recorded in the kernel's mm threads, not the target */
 };
 
 struct fol_report {

@@ -123,6 +123,7 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 		cJSON *e = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(e, "name", r->events[i].name);
+		cJSON_AddStringToObject(e, "scope", r->events[i].mm_threads ? "mm-threads" : "target");
 		cJSON_AddBoolToObject(e, "available", 1);
 		add_u64(e, "count", r->events[i].count);
 		cJSON_AddItemToArray(arr, e);
@@ -135,6 +136,7 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 			continue;
 		e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "name", w->valuestring);
+		cJSON_AddStringToObject(e, "scope", "target");
 		cJSON_AddBoolToObject(e, "available", 0);
 		add_u64(e, "count", 0);
 		cJSON_AddItemToArray(arr, e);

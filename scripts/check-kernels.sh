@@ -30,7 +30,7 @@ chmod 0777 "$W"
 R=$W/root
 mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,etc,lib64,usr/lib/x86_64-linux-gnu}
 cp /bin/busybox "$R/bin/busybox"
-for a in sh mount mkdir cat echo sleep grep sed head tail wc ls poweroff sync uname date kill; do
+for a in sh mount mkdir cat echo sleep grep sed head tail wc ls poweroff sync uname date kill cut; do
 	ln -s busybox "$R/bin/$a"
 done
 cp "$F" "$R/bin/foliostat"
@@ -86,6 +86,16 @@ if [ -e /sys/kernel/tracing/kprobe_events ]; then
 	wait $rec
 	echo "@@KPROBE-INT-RC $?"
 	echo "@@KPROBE-LEFT-INT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
+fi
+if [ -e $THP/khugepaged/scan_sleep_millisecs ]; then
+	# khugepaged's collapse of the workload's 4M (two PMDs), in its report: the mm threads
+	# recorded beside it, the mm pointer tied to it by the mmap_lock events.
+	a0=$(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2)
+	foliostat record -q -o kh.data -- fw workload collapse --size 4M --khugepaged
+	echo "@@KH-RC $?"
+	echo "@@KH-ALLOC $(($(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2) - a0))"
+	echo "@@KH-SLEEP $(cat $THP/khugepaged/scan_sleep_millisecs)"
+	echo "@@KH-BEGIN"; foliostat report --json -i kh.data; echo "@@KH-END"
 fi
 echo "@@DONE"
 sync
@@ -231,6 +241,18 @@ for meta in $KERNELS; do
 	else
 		echo "   FAIL: the kernel has no kprobe events, but Debian's should"
 		fail=1
+	fi
+	if grep -aq "@@KH-RC" "$log.txt"; then
+		sed -n '/^@@KH-BEGIN/,/^@@KH-END/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.kh.json"
+		n=$(jq '.collapse.khugepaged.collapses.succeeded // 0' "$W/$pkg.kh.json" 2>/dev/null || echo none)
+		echo "   khugepaged: exit $(mark KH-RC), $n collapses of the workload's memory in its report, thp_collapse_alloc +$(mark KH-ALLOC)"
+		if [ "$(mark KH-RC)" = 0 ] && [ "$n" = "$(mark KH-ALLOC)" ] && [ "$n" -ge 2 ] 2>/dev/null &&
+			[ "$(mark KH-SLEEP)" = 10000 ]; then
+			echo "   ok: khugepaged's collapses attributed to the workload = the kernel's count; its sleep put back"
+		else
+			echo "   FAIL: khugepaged: exit $(mark KH-RC), $n attributed, +$(mark KH-ALLOC) counted, scan sleep now $(mark KH-SLEEP)"
+			fail=1
+		fi
 	fi
 	if jq -e '[.orders[] | select(.order > 9 or .order < -1)] | length > 0' "$j" >/dev/null; then
 		echo "   FAIL: an order no x86 folio has"
