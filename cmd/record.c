@@ -73,6 +73,8 @@ static void usage(FILE *f, int stat)
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
 		"                         runs, or alone until Ctrl-C or --duration\n"
+		"  -G, --cgroup CGROUP    with -a: only the tasks of this cgroup (v2, its path under\n"
+		"                         the cgroup2 mount) and of the cgroups below it\n"
 		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
 		"      --no-mm-threads    do not record the kernel's mm threads (khugepaged, kswapd*,\n"
 		"                         kcompactd*) beside the workload: their collapses and\n"
@@ -217,6 +219,7 @@ static const struct option rec_opts[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cgroup", required_argument, NULL, 'G' },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "mthp", required_argument, NULL, O_MTHP },
@@ -302,6 +305,9 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case 'a':
 		c->o.system_wide = 1;
 		return 0;
+	case 'G':
+		c->o.cgroup = arg;
+		return 0;
 	case O_MTHP:
 		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
 			return usage_error("--mthp %s", err);
@@ -343,6 +349,9 @@ static int rec_args(struct rec_cli *c, int argc, char **argv)
 		return usage_error("give either -p PID, -a or a command (-a and a command go together)");
 	if (c->duration > 0 && !c->o.pid && !(c->o.system_wide && optind >= argc && !c->workload))
 		return usage_error("--duration goes with -p or -a alone; a command runs to its end");
+	if (c->o.cgroup && !c->o.system_wide)
+		return usage_error("-G (a cgroup) goes with -a: it scopes a system-wide recording, "
+				   "as in perf record -a -G");
 	if (c->o.system_wide && rec_several(c))
 		return usage_error("-a records once: -r, --sweep and --bare-runs are for a command");
 	c->o.events = c->events;
@@ -369,7 +378,7 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	c->output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+ae:m:p:r:w:qh" : "+ao:e:m:p:r:w:qh", rec_opts,
+	while ((ch = getopt_long(argc, argv, stat ? "+aG:e:m:p:r:w:qh" : "+aG:o:e:m:p:r:w:qh", rec_opts,
 				 NULL)) != -1) {
 		ret = rec_option(c, ch, optarg, stat);
 		if (ret)

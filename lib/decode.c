@@ -21,7 +21,7 @@
 #define KNOWN_SAMPLE_BITS                                                                  \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_CGROUP)
 
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
@@ -540,7 +540,12 @@ static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *re
 			return -EBADMSG;
 		ev->raw = c.p;
 		ev->raw_size = raw_size;
+		c.p += raw_size;
 	}
+	/* What lies between RAW and CGROUP (branch stacks, registers, weights...) is never
+	 * asked for: KNOWN_SAMPLE_BITS refused it when the event was added. */
+	if ((st & PERF_SAMPLE_CGROUP) && take(&c, &ev->cgroup, 8))
+		return -EBADMSG;
 	return 0;
 }
 
@@ -770,6 +775,13 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 		ev->kind = FOL_EV_LOST;
 		memcpy(&ev->lost.lost, body, 8);
 		return 1;
+	case PERF_RECORD_CGROUP:
+		if (end - body < 8)
+			return -EBADMSG;
+		ev->kind = FOL_EV_CGROUP;
+		memcpy(&ev->cg.id, body, 8);
+		ev->cg.path = str_in(body + 8, end);
+		return ev->cg.path ? 1 : -EBADMSG;
 	default:
 		return 0;
 	}

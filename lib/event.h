@@ -42,6 +42,7 @@ enum fol_kind {
 	FOL_EV_KSWAPD_WAKE,	/* vmscan:mm_vmscan_kswapd_wake */
 	FOL_EV_KSWAPD_SLEEP,	/* vmscan:mm_vmscan_kswapd_sleep */
 	FOL_EV_MMAP_LOCK,	/* mmap_lock:mmap_lock_acquire_returned: a task and its mm */
+	FOL_EV_CGROUP,		/* PERF_RECORD_CGROUP: a cgroup made during the recording */
 	FOL_EV_NR_KINDS,
 };
 
@@ -66,6 +67,8 @@ struct fol_event {
 	 * on the same task shares the kernel's sample data, clock included): time is where
 	 * its position puts it, and it measures nothing. */
 	int retimed;
+	/* The sampled task's cgroup (v2) id, PERF_SAMPLE_CGROUP; 0 when not recorded. */
+	uint64_t cgroup;
 	union {
 		struct {
 			uint64_t address, ip, error_code;
@@ -117,6 +120,10 @@ struct fol_event {
 		struct {
 			uint64_t lost;
 		} lost;
+		struct {
+			uint64_t id;
+			const char *path; /* from the cgroup2 root, "/a/b" */
+		} cg;
 		struct {
 			uint64_t start, n; /* n naturally aligned folios laid end to end */
 			int order;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup.h"
 #include "comm.h"
 #include "u64map.h"
 #include "madvise.h"
@@ -120,6 +121,7 @@ struct fol_model {
 	struct fol_comms *comms;
 	struct fol_swapout_map *swap;
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
+	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;
@@ -149,6 +151,10 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->comms = fol_comms_new();
 	m->swap = fol_swapout_map_new();
 	m->owners = fol_u64map_new(sizeof(int));
+	if (o->cgroups && fol_cgroups_clone(o->cgroups, &m->cg)) {
+		fol_model_free(m);
+		return NULL;
+	}
 	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners) {
 		fol_model_free(m);
 		return NULL;
@@ -183,6 +189,7 @@ void fol_model_free(struct fol_model *m)
 	fol_comms_free(m->comms);
 	fol_swapout_map_free(m->swap);
 	fol_u64map_free(m->owners);
+	fol_cgroups_free(&m->cg);
 	free(m->s.bins);
 	free(m->dropped.v);
 	free(m);
@@ -1344,6 +1351,16 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	}
 }
 
+/* A sample of a task outside record -G's cgroup: left out, and counted. */
+static int outside_cgroup(struct fol_model *m, const struct fol_event *ev)
+{
+	if (!m->cg.ids || !ev->cgroup || fol_cgroups_has(&m->cg, ev->cgroup) ||
+	    fol_comm_mm_thread(fol_comms_get(m->comms, ev->tid)))
+		return 0;
+	m->s.outside_cgroup++;
+	return 1;
+}
+
 int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 {
 	if (!m->s.first_ns || ev->time < m->s.first_ns)
@@ -1369,12 +1386,14 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_FOLIOS:
 		return seed_folios(m, ev);
 	case FOL_EV_MMAP_LOCK:
-		return on_mmap_lock(m, ev);
+		return outside_cgroup(m, ev) ? 0 : on_mmap_lock(m, ev);
+	case FOL_EV_CGROUP:
+		return fol_cgroups_made(&m->cg, ev->cg.id, ev->cg.path);
 	case FOL_EV_HUGE:
 		m->s.huge_events++;
 		return 0;
 	default:
-		return on_thread_event(m, ev);
+		return outside_cgroup(m, ev) ? 0 : on_thread_event(m, ev);
 	}
 }
 

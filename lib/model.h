@@ -27,6 +27,10 @@ struct fol_model_opts {
 	int sampled;
 	/* The PMD order of the recorded machine (0: not known, nor the huge zero page). */
 	int pmd_order;
+	/* record -a -G: only samples of tasks in these cgroups (and those made below them
+	 * during the recording); the kernel's mm threads are judged by whose memory they
+	 * touch instead. NULL: all. */
+	const struct fol_cgroups *cgroups;
 };
 
 #define FOL_ANY (-100)

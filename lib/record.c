@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "comm.h"
 #include "counters.h"
 #include "file.h"
@@ -145,6 +146,7 @@ struct fol_recorder {
 	struct perf_evlist *kevlist;
 	struct perf_thread_map *kthreads;
 	struct perf_cpu_map *kcpus;
+	struct fol_cgroups cg;	/* -G: the scope, its ids resolved at the start */
 	struct rec_event *ev;
 	int nr_ev;
 	struct rec_counter counters[16];
@@ -232,6 +234,10 @@ static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int m
 	 * of any record. */
 	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_CPU;
+	if (r->o->cgroup && !mm_threads) {
+		a->sample_type |= PERF_SAMPLE_CGROUP;
+		a->cgroup = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+	}
 	a->sample_period = 1;
 	a->sample_id_all = 1;
 	/* LOST: samples the kernel dropped for this event, which PERF_RECORD_LOST alone
@@ -838,6 +844,8 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 			cJSON_AddItemToArray(rg, cJSON_CreateString(hex));
 		}
 	}
+	if (r->cg.ids)
+		cJSON_AddItemToObject(m, "cgroup", fol_cgroups_json(&r->cg));
 	if (r->kevlist) {
 		cJSON *k = cJSON_AddArrayToObject(m, "mm_threads");
 
@@ -1248,6 +1256,7 @@ static void cleanup(struct fol_recorder *r)
 	perf_thread_map__put(r->threads);
 	perf_cpu_map__put(r->kcpus);
 	perf_thread_map__put(r->kthreads);
+	fol_cgroups_free(&r->cg);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
 }
@@ -1344,6 +1353,15 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 	r->cpus = perf_cpu_map__new_online_cpus();
 	if (!r->evlist || !r->chunk || !r->cpus)
 		return fail(r, -ENOMEM, "out of memory");
+	if (o->cgroup && !o->system_wide)
+		return fail(r, -EINVAL, "-G (a cgroup) needs -a: it scopes a system-wide recording");
+	if (o->cgroup) {
+		char err[400];
+
+		ret = fol_cgroups_resolve(o->cgroup, &r->cg, err, sizeof(err));
+		if (ret)
+			return fail(r, ret, "%s", err);
+	}
 	if (o->kprobes) {
 		char err[256];
 
@@ -1423,6 +1441,9 @@ static int open_events(struct fol_recorder *r)
 			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		ret = perf_evlist__open(r->evlist);
 	}
+	if (ret == -EINVAL && r->o->cgroup)
+		return fail(r, ret, "cannot open the perf events with their task's cgroup "
+				    "(PERF_SAMPLE_CGROUP needs Linux 5.7 or later): record without -G");
 	if (ret)
 		return open_error(r, ret, "the perf events");
 	ret = perf_evlist__mmap(r->evlist, r->o->mmap_pages);

@@ -38,6 +38,9 @@ struct fol_record_opts {
 	/* Do not record the kernel's mm threads (khugepaged, kswapd*, kcompactd*) beside the
 	 * workload or attached process; system-wide and -e recordings never do. */
 	int no_mm_threads;
+	/* With system_wide: only the tasks of this cgroup (v2, a path under its mount) and
+	 * the cgroups below it, as perf record -a -G (cgroup.h). */
+	const char *cgroup;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };

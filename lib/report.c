@@ -219,6 +219,10 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	mo.page_size = r->page_size;
 	mo.sampled = method && !strcmp(method, "sampled");
 	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
+	/* A recording scoped by -G: its samples of other tasks are left out here. */
+	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
+	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))
+		mo.cgroups = &r->cg;
 	r->model = fol_model_new(&mo);
 	return r->model ? 0 : -ENOMEM;
 }
@@ -323,6 +327,7 @@ void fol_report_free(struct fol_report *r)
 	free(r->events);
 	fol_msgs_free(&r->warnings);
 	fol_msgs_free(&r->notes);
+	fol_cgroups_free(&r->cg);
 	memset(r, 0, sizeof(*r));
 }
 

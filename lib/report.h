@@ -12,6 +12,7 @@
 #include "session.h"
 #include "summary.h"
 #include "symbolic.h"
+#include "cgroup.h"
 
 struct fol_report_event {
 	char name[64];
@@ -35,6 +36,7 @@ struct fol_report {
 	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
 	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
 	char filter[256];	/* the narrowing options, for the header; "" when none */
+	struct fol_cgroups cg;	/* record -G's scope (ids NULL: none) */
 	struct fol_model *model; /* while events stream in */
 };
 

@@ -186,6 +186,14 @@ static cJSON *recording_json(const struct fol_report *r)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->notes.v[i]));
 	if (r->filter[0])
 		cJSON_AddStringToObject(rec, "filter", r->filter);
+	if (r->cg.ids) {
+		cJSON *cg = cJSON_AddObjectToObject(rec, "cgroup");
+
+		cJSON_AddStringToObject(cg, "path", r->cg.path);
+		add_u64(cg, "samples_outside", r->s.outside_cgroup);
+	} else {
+		cJSON_AddNullToObject(rec, "cgroup");
+	}
 	return rec;
 }
 

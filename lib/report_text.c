@@ -121,6 +121,10 @@ static void print_header(const struct fol_report *r, FILE *f)
 	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
 		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents,
 		r->st.lost ? r->st.lost : r->s.lost);
+	if (r->cg.ids)
+		fprintf(f, "# cgroup:   %s and the cgroups below it (-G): %" PRIu64 " samples of other "
+			   "tasks left out\n", fol_escape(r->cg.path, esc, sizeof(esc)),
+			r->s.outside_cgroup);
 	if (!strcmp(r->method, "exact"))
 		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
 			   "minor-/major-faults sample\n#           raised at the end of "

@@ -137,6 +137,7 @@ struct fol_summary {
 	uint64_t untimed;		/* faults whose exit carried another sampler's time */
 	uint64_t first_ns, last_ns;	/* time span of the events seen */
 	uint64_t lost;
+	uint64_t outside_cgroup;	/* samples of tasks outside record -G's cgroup */
 	uint64_t threads, processes;
 	uint64_t huge_events;		/* khugepaged/collapse tracepoints seen */
 	/* Folios put in the folio map from the page tables at attach, by order; and those

@@ -4,7 +4,7 @@
 # figures of a workload foliostat did not start are checked against its geometry.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 11
+plan 18
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -31,6 +31,28 @@ n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '.totals.unknown_order.b
 n=$("$FOLIOSTAT" report --json -i b.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
 within "${n:-0}" 4096 4300; ok $? "--comm fw: 16M of 4K pages, 4096 first touches ($n)"
 "$FOLIOSTAT" record -q -a -o c.data -- sh -c 'exit 7'; is $? 7 "the command's exit status"
+
+# -G: scoped to a cgroup (v2). The command starts a workload of 64M, then moves itself
+# into the cgroup (the child stays outside) and runs one of 16M: only its faults count.
+cg2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
+if [ -n "$cg2" ] && mkdir "$cg2/foliostat-test-$$" 2>/dev/null; then
+	cg=foliostat-test-$$
+	"$FOLIOSTAT" record -q -a -G "$cg" -o g.data -- sh -c "$fw workload populate --size 64M --policy small & echo \$\$ >$cg2/$cg/cgroup.procs && $fw workload populate --size 16M --policy small; wait"
+	ok $? "record -a -G CGROUP -- command"
+	n=$("$FOLIOSTAT" report --json -i g.data | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+	within "${n:-0}" 4096 4300; ok $? "-G: the 4096 first touches of the command in the cgroup, not the 16384 beside it ($n)"
+	n=$("$FOLIOSTAT" report --json -i g.data | jq '.recording.cgroup.samples_outside')
+	[ "${n:-0}" -ge 16384 ]; ok $? "... the other tasks' samples left out and counted ($n)"
+	is "$("$FOLIOSTAT" report --json -i g.data | jq -r '.recording.cgroup.path')" "/$cg" "... the cgroup named in the report"
+	"$FOLIOSTAT" report -i g.data | grep -q "^# cgroup:   /$cg and the cgroups below it"; ok $? "... and in the text header"
+	rmdir "$cg2/$cg"
+else
+	for i in 1 2 3 4 5; do ok 0 "# SKIP no cgroup2 mount to make a cgroup in"; done
+fi
+"$FOLIOSTAT" record -q -G / -o x.data -- true 2>err; rc=$?
+is "$rc" 2 "-G without -a: usage error"
+"$FOLIOSTAT" record -q -a -G no/such/cgroup -o x.data -- true 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "no such cgroup" err; ok $? "-G of a cgroup that does not exist: exit 1, saying so ($(cat err))"
 
 "$FOLIOSTAT" record -q -a -p 1 -o x.data 2>/dev/null; is $? 2 "-a with -p: usage error"
 "$FOLIOSTAT" record -q -a -r 2 -o x.data -- true 2>/dev/null; is $? 2 "-a with -r: usage error"

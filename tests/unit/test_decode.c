@@ -159,6 +159,38 @@ static void test_fault_by_name(void **state)
 	fol_decoder_free(d);
 }
 
+/* PERF_SAMPLE_CGROUP (record -a -G) comes after RAW, whose size includes its padding. */
+static void test_cgroup_sample(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	char raw[36] = { 0 };
+	uint64_t addr = 0x7f0000001000, cg = 0xfedcba9876543210ull;
+	uint32_t rawlen = 36;
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP | PERF_SAMPLE_CGROUP, 33, fmt_618);
+	memcpy(raw + 8, &addr, 8);
+	r.n = sizeof(struct perf_event_header);
+	put64(&r, 33);
+	put32x2(&r, 100, 101);
+	put64(&r, 7000);
+	put32x2(&r, 0, 0);
+	put(&r, &rawlen, 4);
+	put(&r, raw, rawlen);
+	put64(&r, cg);
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.fault.address, addr);
+	assert_true(ev.cgroup == cg);
+	/* Cut before the cgroup id: malformed, not read past the record. */
+	r.n -= 8;
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
 static void test_signed_field(void **state)
 {
 	struct fol_decoder *d = fol_decoder_new();
@@ -347,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fault_by_name),
+		cmocka_unit_test(test_cgroup_sample),
 		cmocka_unit_test(test_signed_field),
 		cmocka_unit_test(test_software_and_sideband),
 		cmocka_unit_test(test_callchain),

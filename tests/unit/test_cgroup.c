@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* record -G's scope: the ids kept in the file, cgroups made during the recording, and the
+ * model leaving out the samples of other tasks (but not the mm threads'). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cgroup.h"
+#include "model.h"
+
+static struct fol_cgroups scope(const char *json)
+{
+	struct fol_cgroups c;
+	cJSON *j = cJSON_Parse(json);
+
+	assert_non_null(j);
+	assert_int_equal(fol_cgroups_from_json(j, &c), 0);
+	cJSON_Delete(j);
+	return c;
+}
+
+static void test_json(void **state)
+{
+	struct fol_cgroups c = scope("{\"path\": \"/a\", \"ids\": [\"0x10\", \"0xffffffffffffffff\", "
+				     "\"17\", \"0x\", \"0x1g\", 7, null]}"), d;
+	cJSON *j;
+
+	(void)state;
+	assert_true(fol_cgroups_has(&c, 0x10));
+	assert_true(fol_cgroups_has(&c, UINT64_MAX));
+	assert_false(fol_cgroups_has(&c, 17)); /* "17" is not hex: skipped */
+	assert_false(fol_cgroups_has(&c, 7));
+	j = fol_cgroups_json(&c);
+	assert_non_null(j);
+	assert_int_equal(fol_cgroups_from_json(j, &d), 0);
+	assert_true(fol_cgroups_has(&d, UINT64_MAX));
+	assert_string_equal(d.path, "/a");
+	cJSON_Delete(j);
+	fol_cgroups_free(&c);
+	fol_cgroups_free(&d);
+	j = cJSON_Parse("{\"path\": 3, \"ids\": []}");
+	assert_int_equal(fol_cgroups_from_json(j, &c), -EINVAL);
+	cJSON_Delete(j);
+	j = cJSON_Parse("[1]");
+	assert_int_equal(fol_cgroups_from_json(j, &c), -EINVAL);
+	cJSON_Delete(j);
+}
+
+/* A cgroup made during the recording is in scope when it is below the scope's path. */
+static void test_made(void **state)
+{
+	struct fol_cgroups c = scope("{\"path\": \"/a\", \"ids\": [\"0x10\"]}");
+	struct fol_cgroups root = scope("{\"path\": \"/\", \"ids\": [\"0x1\"]}");
+
+	(void)state;
+	assert_int_equal(fol_cgroups_made(&c, 0x20, "/a/b"), 0);
+	assert_int_equal(fol_cgroups_made(&c, 0x21, "/ab"), 0);
+	assert_int_equal(fol_cgroups_made(&c, 0x22, "/b/a"), 0);
+	assert_int_equal(fol_cgroups_made(&c, 0x23, "/a"), 0);
+	assert_true(fol_cgroups_has(&c, 0x20));
+	assert_false(fol_cgroups_has(&c, 0x21));
+	assert_false(fol_cgroups_has(&c, 0x22));
+	assert_true(fol_cgroups_has(&c, 0x23));
+	assert_int_equal(fol_cgroups_made(&root, 0x30, "/anything"), 0);
+	assert_true(fol_cgroups_has(&root, 0x30));
+	fol_cgroups_free(&c);
+	fol_cgroups_free(&root);
+}
+
+static void feed(struct fol_model *m, struct fol_event ev)
+{
+	ev.evidx = ev.kind == FOL_EV_COMM || ev.kind == FOL_EV_CGROUP || ev.kind == FOL_EV_MMAP ? -1 : 1;
+	assert_int_equal(fol_model_event(m, &ev), 0);
+}
+
+static void fault(struct fol_model *m, int pid, uint64_t cg, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .cgroup = cg,
+				    .kind = FOL_EV_FAULT_USER, .fault = { .address = 0x1000, .error_code = 6 } });
+	feed(m, (struct fol_event){ .time = t + 10, .pid = pid, .tid = pid, .cgroup = cg,
+				    .kind = FOL_EV_FAULT_EXIT, .exit = { .addr = 0x1000 } });
+}
+
+static void test_model_scope(void **state)
+{
+	struct fol_cgroups c = scope("{\"path\": \"/a\", \"ids\": [\"0x10\"]}");
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .cgroups = &c };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	assert_non_null(m);
+	feed(m, (struct fol_event){ .time = 10, .pid = 9, .tid = 9, .kind = FOL_EV_COMM,
+				    .comm = { .comm = "khugepaged" } });
+	fault(m, 100, 0x10, 100);	/* in the cgroup */
+	fault(m, 200, 0x99, 200);	/* outside: 2 samples left out */
+	feed(m, (struct fol_event){ .time = 300, .kind = FOL_EV_CGROUP,
+				    .cg = { .id = 0x40, .path = "/a/new" } });
+	fault(m, 300, 0x40, 400);	/* a cgroup made below it meanwhile */
+	fault(m, 400, 0, 500);		/* no cgroup recorded: kept */
+	feed(m, (struct fol_event){ .time = 600, .pid = 9, .tid = 9, .cgroup = 0x1,
+				    .kind = FOL_EV_SCAN_PMD, .huge = { .status = 1 } });
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.outside_cgroup, 2);
+	/* khugepaged, outside the cgroup, is judged by whose mm it scanned: not left out. */
+	assert_int_equal(s.collapse.unattributed_scans, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+	fol_cgroups_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_made),
+		cmocka_unit_test(test_model_scope),
+	};
+
+	return cmocka_run_group_tests_name("cgroup", tests, NULL, NULL);
+}
