@@ -85,6 +85,9 @@ static const struct {
 	{ "vmscan:mm_vmscan_write_folio", FOL_EV_WRITE_FOLIO },
 	{ "vmscan:mm_vmscan_direct_reclaim_begin", FOL_EV_RECLAIM_BEGIN },
 	{ "vmscan:mm_vmscan_direct_reclaim_end", FOL_EV_RECLAIM_END },
+	/* A memory cgroup over its limit reclaims in the charging task: direct reclaim too. */
+	{ "vmscan:mm_vmscan_memcg_reclaim_begin", FOL_EV_RECLAIM_BEGIN },
+	{ "vmscan:mm_vmscan_memcg_reclaim_end", FOL_EV_RECLAIM_END },
 	{ "vmscan:mm_vmscan_kswapd_wake", FOL_EV_KSWAPD_WAKE },
 	{ "vmscan:mm_vmscan_kswapd_sleep", FOL_EV_KSWAPD_SLEEP },
 	{ "mmap_lock:mmap_lock_acquire_returned", FOL_EV_MMAP_LOCK },

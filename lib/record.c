@@ -56,6 +56,8 @@ const char *const fol_default_tracepoints[] = {
 	"vmscan:mm_vmscan_write_folio",
 	"vmscan:mm_vmscan_direct_reclaim_begin",
 	"vmscan:mm_vmscan_direct_reclaim_end",
+	"vmscan:mm_vmscan_memcg_reclaim_begin",
+	"vmscan:mm_vmscan_memcg_reclaim_end",
 	"vmscan:mm_vmscan_kswapd_wake",
 	"vmscan:mm_vmscan_kswapd_sleep",
 	"mmap_lock:mmap_lock_acquire_returned",

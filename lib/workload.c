@@ -14,6 +14,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -309,6 +310,59 @@ static void zram_off(void)
 }
 
 
+/* What a run changed on the machine (swap, khugepaged's settings) is undone by the run
+ * itself; and, should the workload die first (SIGKILL, an OOM kill in a memory cgroup),
+ * by a guardian: a child that waits on a pipe and undoes it when the pipe ends with no
+ * word from the workload. It ignores the signals a terminal sends the process group. */
+static int guard_fd = -1;
+static pid_t guard_pid;
+static const char *swap_path; /* the swap file the guardian turns off and removes */
+
+static void undo_swapfile(void)
+{
+	swap_off(swap_path);
+}
+
+static void guard(void (*undo)(void))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	int p[2];
+	char c;
+	pid_t pid;
+
+	/* A socket, not a pipe: a word to a guardian already gone must not raise SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_IGN);
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			undo();
+		_exit(0);
+	}
+	close(p[0]);
+	guard_fd = p[1];
+	guard_pid = pid;
+}
+
+/* The workload undid it itself: the guardian leaves. */
+static void unguard(void)
+{
+	if (guard_fd < 0)
+		return;
+	send(guard_fd, "", 1, MSG_NOSIGNAL);
+	close(guard_fd);
+	guard_fd = -1;
+	waitpid(guard_pid, NULL, 0);
+}
+
 /* The region a workload works on, and what it measures with. */
 struct region {
 	const struct fol_wl_opts *o;
@@ -397,12 +451,18 @@ static int page_out(struct region *g)
 		swap_off(g->o->swapfile);
 	if (g->o->zram)
 		zram_off();
+	unguard();
 	return ret;
 }
 
 /* The tuning of a khugepaged run, put back on every way out: a signal that ends the
  * workload restores it first. */
 static struct fol_mthp khugepaged_tuning;
+
+static void undo_tuning(void)
+{
+	fol_mthp_restore(&khugepaged_tuning);
+}
 
 static void restore_tuning(int sig)
 {
@@ -445,6 +505,10 @@ static int collapse_by_khugepaged(struct region *g)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], restore_tuning);
 	ret = fol_mthp_apply(&khugepaged_tuning);
+	/* Not in the guardian: pages it shared would keep khugepaged from collapsing them. */
+	madvise(g->p, g->o->size, MADV_DONTFORK);
+	if (!ret)
+		guard(undo_tuning);
 	t0 = fol_mono_ns();
 	deadline = t0 + 30ull * 1000000000ull;
 	if (!ret)
@@ -455,6 +519,7 @@ static int collapse_by_khugepaged(struct region *g)
 		ret = -ETIMEDOUT;
 	phase(g->ph, g->o->readonly ? "khugepaged-readonly" : "khugepaged", t0, fol_mono_ns());
 	fol_mthp_restore(&khugepaged_tuning);
+	unguard();
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	return ret;
@@ -489,10 +554,21 @@ static int prepare(struct region *g)
 		madvise(g->p, o->size, MADV_NOHUGEPAGE);
 	if (o->kind != FOL_WL_PAGEOUT)
 		return 0;
-	if (o->swapfile)
-		return swap_on(o->swapfile, o->size + (64u << 20));
-	if (o->zram)
-		return zram_on(o->size + (64u << 20));
+	if (o->swapfile) {
+		int ret = swap_on(o->swapfile, o->size + (64u << 20));
+
+		swap_path = o->swapfile;
+		if (!ret)
+			guard(undo_swapfile);
+		return ret;
+	}
+	if (o->zram) {
+		int ret = zram_on(o->size + (64u << 20));
+
+		if (!ret)
+			guard(zram_off);
+		return ret;
+	}
 	return fol_wl_swap_devices() ? 0 : -ENOSPC;
 }
 

@@ -7,7 +7,7 @@
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
 [ -e "$THP/khugepaged/scan_sleep_millisecs" ] || skip_all "no khugepaged settings"
-plan 20
+plan 26
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -32,7 +32,6 @@ is "$(jr k.data '.collapse.time_ns.count')" "$n" "... each timed from its isolat
 n=$(jr k.data '[.collapse.khugepaged.scans[]] | add // 0')
 [ "$n" -ge 8 ]; ok $? "khugepaged scanned the 8 PMDs of the workload or more ($n)"
 is "$(jr k.data '.phases[-1].phase')" khugepaged "the wait is the workload's khugepaged phase"
-is "$(jr k.data '.totals.threads')" 1 "khugepaged is recorded, and not counted a thread of the workload"
 [ "$(jr k.data '.recording.mm_threads | length')" -ge 1 ]; ok $? "the recording names the mm threads"
 is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
 	"khugepaged's sleeps are put back after the run"
@@ -46,6 +45,8 @@ n=$(jr kr.data '.collapse.khugepaged.collapses.succeeded // 0')
 "$FOLIOSTAT" record -q --no-mm-threads -o kn.data -- "$fw" workload collapse --size 16M --khugepaged
 is "$(jr kn.data '[.collapse.khugepaged.collapses[]] | add // 0') $(jr kn.data '.recording.mm_threads | length')" \
 	"0 0" "--no-mm-threads: no khugepaged events, no mm threads recorded"
+is "$(jr k.data '.totals.threads')" "$(jr kn.data '.totals.threads')" \
+	"khugepaged is recorded, and not counted a thread of the workload (as many as without it)"
 
 # A signal in the middle of the wait: the workload puts khugepaged's settings back first.
 set -m
@@ -58,6 +59,46 @@ kill -TERM "$rec"
 wait "$rec"
 is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
 	"... and its sleeps are put back after SIGTERM"
+
+# SIGKILL (or an OOM kill) gives the workload no chance: its guardian puts things back.
+set -m
+"$FOLIOSTAT" record -q -o kk.data -- "$fw" workload collapse --size 1G --khugepaged 2>/dev/null &
+rec=$!
+set +m
+for i in $(seq 500); do [ "$(cat "$KH/scan_sleep_millisecs")" = 10 ] && break; sleep 0.02; done
+pkill -KILL -o -x fw
+wait "$rec"
+for i in $(seq 100); do [ "$(cat "$KH/scan_sleep_millisecs")" = "$sleep0" ] && break; sleep 0.02; done
+is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
+	"... and after the workload was killed with SIGKILL"
+
+# Reclaim in a memory cgroup over its limit: cat of a 64M file not in the page cache, in
+# 16M. Every page the kernel reclaimed in the task (pgsteal_file, system-wide, on an idle
+# machine) is in the report's direct reclaim.
+memcg=
+if [ -d /sys/fs/cgroup/memory ] && mkdir /sys/fs/cgroup/memory/foliostat-test-$$ 2>/dev/null; then
+	memcg=/sys/fs/cgroup/memory/foliostat-test-$$
+	echo 16M >"$memcg/memory.limit_in_bytes"
+elif cg2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts) && grep -qw memory "$cg2/cgroup.controllers" 2>/dev/null &&
+	echo +memory >"$cg2/cgroup.subtree_control" 2>/dev/null && mkdir "$cg2/foliostat-test-$$" 2>/dev/null; then
+	memcg=$cg2/foliostat-test-$$
+	echo 16M >"$memcg/memory.max"
+fi
+if [ -n "$memcg" ]; then
+	dd if=/dev/zero of=big bs=1M count=64 oflag=direct 2>/dev/null
+	"$FOLIOSTAT" record -q -o rc.data -- sh -c "echo \$\$ >$memcg/cgroup.procs && exec cat big" >/dev/null
+	ok $? "cat of 64M in a 16M memory cgroup"
+	rmdir "$memcg"
+	n=$(jr rc.data '.reclaim.direct.count')
+	[ "${n:-0}" -gt 0 ]; ok $? "... reclaims in the task: $n, timed ($(jr rc.data '.reclaim.direct.time_ns') ns)"
+	is "$(jr rc.data '.reclaim.direct.pages_reclaimed')" \
+		"$(jr rc.data '.kernel_counters.vmstat.pgsteal_file + .kernel_counters.vmstat.pgsteal_anon')" \
+		"... the pages they reclaimed = the kernel's pgsteal counters"
+	"$FOLIOSTAT" report -i rc.data | grep -q "^  direct reclaim in the recorded threads: $n times"
+	ok $? "... and the text report says so"
+else
+	for i in 1 2 3 4; do ok 0 "# SKIP no memory cgroup controller"; done
+fi
 
 # MADV_PAGEOUT of 64K folios to zram (a solid-state device: large folios are swapped out
 # whole). The folios written whole by order against the kernel's per-size swpout counter.
@@ -74,7 +115,17 @@ if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 	n=$(jr z.data "$q | .time_ns")
 	[ "${n:-0}" -gt 0 ]; ok $? "... in one timed call ($n ns)"
 	is "$(cat /sys/block/zram0/disksize)" 0 "zram0 is reset after the run"
+	set -m
+	"$FOLIOSTAT" record -q -o zk.data -- "$fw" workload pageout --size 2G --policy small --zram 2>/dev/null &
+	rec=$!
+	set +m
+	for i in $(seq 500); do grep -q zram0 /proc/swaps && break; sleep 0.02; done
+	pkill -KILL -o -x fw
+	wait "$rec"
+	for i in $(seq 100); do [ "$(cat /sys/block/zram0/disksize)" = 0 ] && break; sleep 0.02; done
+	! grep -q zram0 /proc/swaps && [ "$(cat /sys/block/zram0/disksize)" = 0 ]
+	ok $? "... and after the workload was killed with SIGKILL in the middle"
 else
-	for i in 1 2 3 4 5; do ok 0 "# SKIP no free zram0"; done
+	for i in 1 2 3 4 5 6; do ok 0 "# SKIP no free zram0"; done
 fi
 exit $_fail
