@@ -46,13 +46,13 @@ lib/compare.c@s/} else if (row->fig.additive) {/} else {/@a run without a latenc
 lib/session.c@s/return type == FOL_CHUNK_RUN \&\& (s->run || s->meta);/return 0;/@a RUN chunk starts the next run
 lib/runs.c@s/if (rs->several \&\& rs->n > 1 \&\& !rs->v\[rs->n - 1\].r.end) {/if (0) {/@a run cut short is left out
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
-lib/model.c@s/if (o->comm \&\& strcmp(o->comm, fol_comms_get(m->comms, tid)))/if (0)/@--comm filter
+lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
 lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
 lib/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
 lib/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
 lib/model.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
 lib/model.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
-lib/model.c@s/		t->isolated_at = 0;/		;/@a collapse is timed from its own isolation only
+lib/model.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
 lib/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
 lib/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
 lib/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
