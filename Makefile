@@ -13,7 +13,7 @@
 #                        needs is added in ALL_CFLAGS whatever CFLAGS says
 
 CC ?= cc
-PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl
+PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl libdw
 LIBPERF := deps/libperf
 comma := ,
 BUILD := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))

@@ -10,6 +10,7 @@
 #include "metadata.h"
 #include "parse.h"
 #include "report.h"
+#include "report_sites.h"
 #include "runs.h"
 #include "tui.h"
 #include "util.h"
@@ -39,6 +40,10 @@ static void usage(FILE *f)
 		"                         wp_copy, file, swap_in, other\n"
 		"      --time START,END   only faults entered in this window, seconds from the\n"
 		"                         start of the recording (either side may be empty)\n"
+		"      --sort KEYS        where the faults come from, by any of order, class, sym,\n"
+		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
+		"      --top N            the N rows with the most fault time\n"
+		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
 		"  -h, --help             this text\n");
 }
 
@@ -96,11 +101,26 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
 }
 
 /* One run's report, as text, JSON or the TUI. */
-static int show_one(struct fol_report *r, const char *input, const char *filter, int json, int tui)
+/* The report's command line, parsed. */
+struct report_cli {
+	struct fol_model_opts mo;
+	const char *input, *order_arg, *time_arg;
+	double t0, t1;		/* --time, seconds from the start */
+	int json, tui, run;
+	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
+	const char *symfs;
+};
+
+static int show_one(struct fol_report *r, const struct report_cli *c, const char *filter)
 {
-	int ret;
+	int ret, json = c->json, tui = c->tui;
+	const char *input = c->input;
 
 	memcpy(r->filter, filter, sizeof(r->filter));
+	memcpy(r->sort, c->sort, sizeof(r->sort));
+	r->nsort = c->nsort;
+	r->top = c->top;
+	r->symfs = c->symfs;
 	if (tui) {
 		char err[256];
 
@@ -117,15 +137,8 @@ static int show_one(struct fol_report *r, const char *input, const char *filter,
 	return 0;
 }
 
-/* The report's command line, parsed. */
-struct report_cli {
-	struct fol_model_opts mo;
-	const char *input, *order_arg, *time_arg;
-	double t0, t1;		/* --time, seconds from the start */
-	int json, tui, run;
-};
-
-enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN };
+enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
+       O_TOP, O_SYMFS };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -138,6 +151,9 @@ static const struct option report_opts[] = {
 	{ "class", required_argument, NULL, O_CLASS },
 	{ "time", required_argument, NULL, O_TIME },
 	{ "run", required_argument, NULL, O_RUN },
+	{ "sort", required_argument, NULL, O_SORT },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -183,6 +199,19 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 	case O_RUN:
 		ret = parse_int(arg, 1, 1 << 20, &r->run);
 		return ret ? print_bad_number("--run", "a run number from 1", arg, ret) : 0;
+	case O_SORT: {
+		char err[200];
+
+		if (fol_sort_parse(arg, r->sort, &r->nsort, err, sizeof(err)))
+			return usage_error("--sort: %s", err);
+		return 0;
+	}
+	case O_SYMFS:
+		r->symfs = arg;
+		return 0;
+	case O_TOP:
+		ret = parse_int(arg, 1, 1 << 30, &r->top);
+		return ret ? print_bad_number("--top", "a number of rows from 1", arg, ret) : 0;
 	default:
 		ret = usage_exit(c, usage);
 		return ret ? ret : -1;
@@ -244,7 +273,7 @@ static int report_runs(struct report_cli *r)
 		ret = print_runs(&rs, r->json, r->tui, stdout);
 	} else {
 		describe_filter(r, filter, sizeof(filter));
-		ret = show_one(&rs.v[r->run ? r->run - 1 : 0].r, r->input, filter, r->json, r->tui);
+		ret = show_one(&rs.v[r->run ? r->run - 1 : 0].r, r, filter);
 	}
 	fol_runs_free(&rs);
 	return ret;

@@ -10,7 +10,9 @@
 #include "comm.h"
 #include "u64map.h"
 #include "madvise.h"
+#include "sites.h"
 #include "swapout.h"
+#include <sys/mman.h>
 
 /* A folio's key in the map: its naturally aligned base address, with the order in the
  * low bits (below any page size). */
@@ -27,6 +29,9 @@ struct folio {
 struct vma {
 	uint64_t start, end;
 	int file;
+	int name;	/* sites.h id of its name: a path, [heap], [stack], //anon; -1 unknown */
+	int shared;	/* MAP_SHARED */
+	uint64_t pgoff;	/* file offset of start, bytes */
 };
 
 /* Folios taken out of the map (take_range), with their keys. */
@@ -44,7 +49,7 @@ struct taken {
 struct move {
 	int tid;		/* 0: none in flight */
 	uint64_t start, len, new_len;
-	int file;
+	struct vma vma;		/* the mapping moved (start, end unused) */
 	struct taken folios;	/* out of the map until the exit says where they went */
 };
 
@@ -79,6 +84,8 @@ struct mm {
 
 struct open_fault {
 	uint64_t start, address, error_code;
+	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
+	int kernel;
 	int alloc_order;	/* largest user folio allocated, -1 none */
 	int last_order;		/* the last user folio allocated, -1 none */
 	uint64_t last_pfn;
@@ -122,6 +129,7 @@ struct fol_model {
 	struct fol_swapout_map *swap;
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
+	struct fol_sites *sites;   /* handed to the summary at the end */
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;
@@ -151,11 +159,12 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->comms = fol_comms_new();
 	m->swap = fol_swapout_map_new();
 	m->owners = fol_u64map_new(sizeof(int));
+	m->sites = fol_sites_new();
 	if (o->cgroups && fol_cgroups_clone(o->cgroups, &m->cg)) {
 		fol_model_free(m);
 		return NULL;
 	}
-	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners) {
+	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || !m->sites) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -190,6 +199,7 @@ void fol_model_free(struct fol_model *m)
 	fol_swapout_map_free(m->swap);
 	fol_u64map_free(m->owners);
 	fol_cgroups_free(&m->cg);
+	fol_sites_free(m->sites);
 	free(m->s.bins);
 	free(m->dropped.v);
 	free(m);
@@ -199,6 +209,8 @@ void fol_summary_free(struct fol_summary *s)
 {
 	free(s->bins);
 	s->bins = NULL;
+	fol_sites_free(s->sites);
+	s->sites = NULL;
 }
 
 static struct mm *get_mm(struct fol_model *m, int pid)
@@ -366,7 +378,10 @@ static int vma_remove(struct mm *mm, uint64_t start, uint64_t end)
 			continue;
 		if (v->start < start && v->end > end) {
 			/* A hole in the middle: keep the head here, add the tail. */
-			struct vma tail = { end, v->end, v->file };
+			struct vma tail = *v;
+
+			tail.start = end;
+			tail.pgoff += end - v->start;
 
 			if (vma_reserve(mm))
 				return -ENOMEM;
@@ -375,21 +390,22 @@ static int vma_remove(struct mm *mm, uint64_t start, uint64_t end)
 			mm->vmas[mm->nvmas++] = tail;
 			continue;
 		}
-		if (v->start < start)
+		if (v->start < start) {
 			v->end = start;
-		else if (v->end > end)
+		} else if (v->end > end) {
+			v->pgoff += end - v->start;
 			v->start = end;
-		else
+		} else
 			mm->vmas[i--] = mm->vmas[--mm->nvmas];
 	}
 	return 0;
 }
 
-static int vma_add(struct mm *mm, uint64_t start, uint64_t end, int file)
+static int vma_add(struct mm *mm, const struct vma *nv)
 {
-	if (vma_remove(mm, start, end) || vma_reserve(mm))
+	if (vma_remove(mm, nv->start, nv->end) || vma_reserve(mm))
 		return -ENOMEM;
-	mm->vmas[mm->nvmas++] = (struct vma){ start, end, file };
+	mm->vmas[mm->nvmas++] = *nv;
 	return 0;
 }
 
@@ -708,6 +724,30 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 	}
 }
 
+/* The fault's site: the code (the mapping its IP is in, and the offset there, as perf's
+ * map_ip: what a symbol table is searched by) and the mapping of its address. */
+static int add_site(struct fol_model *m, struct mm *mm, const struct thread *t, int tid,
+		    const struct verdict *v, uint64_t ns)
+{
+	const struct open_fault *f = &t->f;
+	const struct vma *code = f->kernel ? NULL : vma_find(mm, f->ip);
+	const struct vma *data = vma_find(mm, f->address);
+	struct fol_site k = {
+		.pid = t->pid,
+		.comm = fol_sites_intern(m->sites, fol_comms_get(m->comms, tid)),
+		.ip_map = f->kernel ? fol_sites_intern(m->sites, "[kernel]") : code ? code->name : -1,
+		.ip = code ? f->ip - code->start + code->pgoff : f->ip,
+		.map = data ? data->name : -1,
+		.shared = data && data->shared,
+		.order = v->order,
+		.cls = v->cls,
+	};
+
+	if (k.comm < 0 || k.ip_map < -1)
+		return -ENOMEM;
+	return fol_sites_add(m->sites, &k, ns);
+}
+
 static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
 {
 	const struct open_fault *f = &t->f;
@@ -733,7 +773,8 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	account_time(m, t, c, &v, end);
 	if (v.cls == FOL_C_WP_REUSE && v.fo)
 		v.fo->reuse++;
-	return timeline(m, f->start, v.cls);
+	ret = add_site(m, mm, t, tid, &v, end && !f->untimed && end >= f->start ? end - f->start : 0);
+	return ret ? ret : timeline(m, f->start, v.cls);
 }
 
 /* mremap moves the folios of [start, start + len) to wherever its exit says: they leave
@@ -749,7 +790,7 @@ static int move_begin(struct fol_model *m, struct mm *mm, const struct fol_event
 	mv->start = ev->vm.start;
 	mv->len = ev->vm.len;
 	mv->new_len = ev->vm.new_len;
-	mv->file = v ? v->file : 0;
+	mv->vma = v ? *v : (struct vma){ .name = -1 };
 	return take_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len, FOL_MAX_ORDER,
 			  &mv->folios);
 }
@@ -798,8 +839,12 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 		mm->orders |= 1u << order;
 	}
 	if (!failed) {
-		if (vma_remove(mm, mv->start, mv->start + mv->len) ||
-		    vma_add(mm, to, to + mv->new_len, mv->file))
+		struct vma nv = mv->vma;
+
+		nv.pgoff += mv->start - (mv->vma.start ? mv->vma.start : mv->start);
+		nv.start = to;
+		nv.end = to + mv->new_len;
+		if (vma_remove(mm, mv->start, mv->start + mv->len) || vma_add(mm, &nv))
 			return -ENOMEM;
 	}
 	mv->tid = 0;
@@ -989,9 +1034,20 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 {
 	struct mm *mm = get_mm(m, ev->pid);
 
-	return mm ? vma_add(mm, ev->mmap.start, ev->mmap.start + ev->mmap.len,
-			    is_file(ev->mmap.filename))
-		  : -ENOMEM;
+	struct vma nv = {
+		.start = ev->mmap.start,
+		.end = ev->mmap.start + ev->mmap.len,
+		.file = is_file(ev->mmap.filename),
+		.name = fol_sites_intern(m->sites, ev->mmap.filename ?: "?"),
+		.shared = !!(ev->mmap.flags & MAP_SHARED),
+		.pgoff = ev->mmap.pgoff,
+	};
+
+	if (nv.name < 0)
+		return -ENOMEM;
+	if (ev->mmap.build_id)
+		fol_sites_set_build_id(m->sites, nv.name, ev->mmap.build_id, ev->mmap.build_id_size);
+	return mm ? vma_add(mm, &nv) : -ENOMEM;
 }
 
 static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fol_event *ev)
@@ -1003,6 +1059,8 @@ static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fo
 		.start = ev->time,
 		.address = ev->fault.address,
 		.error_code = ev->fault.error_code,
+		.ip = ev->fault.ip,
+		.kernel = ev->kind == FOL_EV_FAULT_KERNEL,
 		.alloc_order = -1,
 		.last_order = -1,
 		.filemap_order = -1,
@@ -1422,8 +1480,11 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 		while ((f = fol_u64map_next(mm->folios, &fp, &key)))
 			end_episode(m, key, f);
 	}
+	m->s.sites = m->sites;
+	m->sites = NULL;
 	*s = m->s;
 	m->s.bins = NULL;
+	m->s.sites = NULL;
 	m->bins_cap = 0;
 	return 0;
 }

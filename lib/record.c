@@ -371,6 +371,9 @@ static int setup_events(struct fol_recorder *r)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.comm_exec = a.task = 1;
+	/* MMAP2 with the file's build-id (5.12+): symbols are looked up in the right binary
+	 * even after it changed on disk, or on another machine. */
+	a.build_id = 1;
 	sample_attr(r, &a, 0);
 	ret = add_event(r, r->evlist, "tracking", "tracking", NULL, &a);
 	if (ret)
@@ -1435,12 +1438,15 @@ static int open_events(struct fol_recorder *r)
 	perf_evlist__set_maps(r->evlist, r->cpus, r->threads);
 	ret = perf_evlist__open(r->evlist);
 	if (ret == -EINVAL) {
-		/* A kernel before 6.0 has no PERF_FORMAT_LOST: open without it. */
+		/* A kernel before 6.0 has no PERF_FORMAT_LOST, before 5.12 no build-ids in
+		 * MMAP2: open without them. */
 		struct perf_evsel *ev;
 
 		r->no_format_lost = 1;
-		perf_evlist__for_each_evsel(r->evlist, ev)
+		perf_evlist__for_each_evsel(r->evlist, ev) {
 			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+			perf_evsel__attr(ev)->build_id = 0;
+		}
 		ret = perf_evlist__open(r->evlist);
 	}
 	if (ret == -EINVAL && r->o->cgroup)

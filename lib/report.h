@@ -13,6 +13,7 @@
 #include "summary.h"
 #include "symbolic.h"
 #include "cgroup.h"
+#include "report_sites.h"
 
 struct fol_report_event {
 	char name[64];
@@ -37,6 +38,11 @@ struct fol_report {
 	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
 	char filter[256];	/* the narrowing options, for the header; "" when none */
 	struct fol_cgroups cg;	/* record -G's scope (ids NULL: none) */
+	/* report --sort: the keys of the sites table (report_sites.h); 0 keys: the default
+	 * (text: sym,map, top 10; JSON: order,class,dso,sym,map, all). top: rows shown, 0 all. */
+	int sort[FOL_SORT_NR], nsort;
+	int top;
+	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
 	struct fol_model *model; /* while events stream in */
 };
 

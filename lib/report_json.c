@@ -2,6 +2,7 @@
 /* The report as JSON, schema foliostat/report/v1 (man/foliostat-report.1). */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -398,6 +399,40 @@ static cJSON *collapse_json(const struct fol_report *r)
 	return o;
 }
 
+/* The sites grouped by keys: one object per group, a field per key ("sym" with its "src"),
+ * then the figures. top: the first rows only (0: all). */
+static cJSON *groups_json(const struct fol_report *r, const int *keys, int nkeys, int top)
+{
+	cJSON *arr = cJSON_CreateArray();
+	struct fol_grouping g;
+
+	if (fol_report_group(r, keys, nkeys, &g))
+		return arr;
+	for (size_t i = 0; i < g.n && (!top || i < (size_t)top); i++) {
+		const struct fol_group *gr = &g.v[i];
+		cJSON *o = cJSON_CreateObject();
+
+		for (int k = 0; k < nkeys; k++) {
+			const char *v = gr->part[keys[k]];
+
+			if (keys[k] == FOL_SORT_PID)
+				cJSON_AddNumberToObject(o, "pid", atoi(v));
+			else if (keys[k] == FOL_SORT_ORDER)
+				cJSON_AddNumberToObject(o, "order", gr->order);
+			else
+				cJSON_AddStringToObject(o, fol_sort_name(keys[k]), v);
+			if (keys[k] == FOL_SORT_SYM)
+				cJSON_AddStringToObject(o, "src", gr->src ? gr->src : "");
+		}
+		add_u64(o, "faults", gr->faults);
+		add_u64(o, "time_ns", gr->time_ns);
+		add_u64(o, "max_ns", gr->max_ns);
+		cJSON_AddItemToArray(arr, o);
+	}
+	fol_grouping_free(&g);
+	return arr;
+}
+
 /* Faults per time bin and class, from the first fault on: for dashboards' plots. */
 static cJSON *timeline_json(const struct fol_summary *s)
 {
@@ -440,6 +475,15 @@ cJSON *fol_report_json(const struct fol_report *r)
 	arr = cJSON_AddArrayToObject(j, "classes");
 	for (int c = 0; c < FOL_NR_CLASSES; c++)
 		cJSON_AddItemToArray(arr, class_json(&r->s, c));
+	{
+		static const int site_keys[] = { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_DSO,
+						 FOL_SORT_SYM, FOL_SORT_MAP };
+		static const int map_keys[] = { FOL_SORT_MAP, FOL_SORT_ORDER, FOL_SORT_CLASS };
+
+		cJSON_AddItemToObject(j, "sites", r->nsort ? groups_json(r, r->sort, r->nsort, r->top)
+							   : groups_json(r, site_keys, 5, r->top));
+		cJSON_AddItemToObject(j, "mappings", groups_json(r, map_keys, 3, r->top));
+	}
 	cJSON_AddItemToObject(j, "calls", calls_json(r));
 	cJSON_AddItemToObject(j, "collapse", collapse_json(r));
 	cJSON_AddItemToObject(j, "swapout", swapout_json(&r->s.swapout));

@@ -463,11 +463,54 @@ static void print_collapse(const struct fol_report *r, FILE *f)
 			fol_fmt_ns(c->time.max, t[2], sizeof(t[2])));
 }
 
+/* Where the faults come from: the sites grouped by --sort (sym,map by default, top 10). */
+static void print_sites(const struct fol_report *r, FILE *f)
+{
+	static const int def[] = { FOL_SORT_SYM, FOL_SORT_MAP };
+	const int *keys = r->nsort ? r->sort : def;
+	int nkeys = r->nsort ? r->nsort : 2, top = r->top ? r->top : r->nsort ? 0 : 10;
+	struct fol_grouping g;
+	char t[2][48];
+	size_t shown;
+
+	if (fol_report_group(r, keys, nkeys, &g) || !g.n) {
+		fol_grouping_free(&g);
+		return;
+	}
+	shown = top && (size_t)top < g.n ? (size_t)top : g.n;
+	fprintf(f, "\nWhere the faults come from, by ");
+	for (int k = 0; k < nkeys; k++)
+		fprintf(f, "%s%s", k ? "," : "", fol_sort_name(keys[k]));
+	fprintf(f, " (%zu of %zu, most fault time first)\n", shown, g.n);
+	fprintf(f, "  %6s %9s %11s %10s  ", "time%", "faults", "total", "max");
+	for (int k = 0; k < nkeys; k++)
+		fprintf(f, "%s%s", k ? "  " : "", fol_sort_name(keys[k]));
+	fputc('\n', f);
+	for (size_t i = 0; i < shown; i++) {
+		const struct fol_group *gr = &g.v[i];
+
+		fprintf(f, "  %5.1f%% %9" PRIu64 " %s %s  ",
+			g.time_ns ? 100.0 * (double)gr->time_ns / (double)g.time_ns : 0.0, gr->faults,
+			fol_fmt_ns_col(gr->time_ns, 1, 11, t[0], sizeof(t[0])),
+			fol_fmt_ns_col(gr->max_ns, 1, 10, t[1], sizeof(t[1])));
+		for (int k = 0; k < nkeys; k++) {
+			char esc[512];
+
+			fprintf(f, "%s%s", k ? "  " : "", fol_escape(gr->part[keys[k]], esc, sizeof(esc)));
+			if (keys[k] == FOL_SORT_SYM && gr->src && gr->src[0])
+				fprintf(f, " (%s)", fol_escape(gr->src, esc, sizeof(esc)));
+		}
+		fputc('\n', f);
+	}
+	fol_grouping_free(&g);
+}
+
 void fol_report_text(const struct fol_report *r, FILE *f)
 {
 	print_header(r, f);
 	print_orders(r, f);
 	print_reuse(r, f);
+	print_sites(r, f);
 	print_calls(r, f);
 	print_collapse(r, f);
 	print_reclaim(r, f);

@@ -154,6 +154,7 @@ struct fol_summary {
 	uint64_t bins_t0;	/* bin 0 starts here: the first fault's entry */
 	int nbins;
 	uint64_t *bins;		/* nbins x FOL_NR_CLASSES */
+	struct fol_sites *sites; /* where the faults come from (sites.h) */
 };
 
 const char *fol_class_name(enum fol_class c);

@@ -65,6 +65,9 @@ lib/model.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&
 lib/model.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
 lib/model.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
 lib/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the mm threads are not the workload's threads
+lib/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
+lib/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets
+lib/sites.c@s/a->map == b->map \&\& a->shared == b->shared/a->map == b->map/@sites told apart by every field of the key
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 EOF
 )

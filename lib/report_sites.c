@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "report_sites.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_priv.h"
+#include "sites.h"
+#include "symbols.h"
+#include "u64map.h"
+
+static const char *const sort_names[FOL_SORT_NR] = { "order", "class", "sym", "dso", "map",
+						     "comm", "pid" };
+
+const char *fol_sort_name(int key)
+{
+	return key >= 0 && key < FOL_SORT_NR ? sort_names[key] : "?";
+}
+
+int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, size_t errlen)
+{
+	const char *p = spec;
+
+	*n = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < FOL_SORT_NR; k++)
+			if (strlen(sort_names[k]) == len && !strncmp(p, sort_names[k], len))
+				break;
+		if (k == FOL_SORT_NR) {
+			snprintf(err, errlen, "unknown sort key '%.*s': give order, class, sym, dso, "
+					      "map, comm or pid, joined by commas", (int)len, p);
+			return -EINVAL;
+		}
+		for (int i = 0; i < *n; i++)
+			if (keys[i] == k) {
+				snprintf(err, errlen, "sort key '%s' given twice", sort_names[k]);
+				return -EINVAL;
+			}
+		keys[(*n)++] = k;
+		p += len;
+		if (*p == ',' && *++p == '\0') {
+			snprintf(err, errlen, "'%s': a comma ends it", spec);
+			return -EINVAL;
+		}
+	}
+	if (!*n) {
+		snprintf(err, errlen, "give sort keys, e.g. --sort sym,map");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A site's value of each key. sym is the function without its offset: a function is one
+ * group, as in perf report. */
+struct parts {
+	char order[16], cls[16], sym[256], src[128], map[300], pid[16];
+	const char *dso, *comm;
+};
+
+static void site_parts(const struct fol_report *r, struct fol_symbols_cache *sc,
+		       const struct fol_site *s, struct parts *p)
+{
+	const char *dso = fol_sites_str(r->s.sites, s->ip_map), *map;
+	char *plus;
+
+	fol_order_size(s->order, r->page_size, p->order, sizeof(p->order));
+	snprintf(p->cls, sizeof(p->cls), "%s", fol_class_name((enum fol_class)s->cls));
+	if (s->ip_map < 0) {
+		snprintf(p->sym, sizeof(p->sym), "0x%llx", (unsigned long long)s->ip);
+		p->src[0] = '\0';
+	} else {
+		int n = 0;
+		const uint8_t *bid = fol_sites_build_id(r->s.sites, s->ip_map, &n);
+		int ret = fol_symbols_lookup(sc, dso, bid, n, s->ip, p->sym, sizeof(p->sym), p->src,
+					     sizeof(p->src));
+
+		if (!ret && (plus = strrchr(p->sym, '+')))
+			*plus = '\0';
+		else if (ret == -ESTALE)
+			strncat(p->sym, " [not the recorded file]", sizeof(p->sym) - strlen(p->sym) - 1);
+	}
+	p->dso = s->ip_map < 0 ? "[unknown]" : dso;
+	/* As /proc/PID/maps names them: perf's "//anon" is plain anonymous memory. */
+	map = s->map < 0 ? "[unknown]" : fol_sites_str(r->s.sites, s->map);
+	snprintf(p->map, sizeof(p->map), "%s%s", strcmp(map, "//anon") ? map : "[anon]",
+		 s->shared ? " (shared)" : "");
+	p->comm = fol_sites_str(r->s.sites, s->comm);
+	snprintf(p->pid, sizeof(p->pid), "%d", s->pid);
+}
+
+static const char *part_of(const struct parts *p, int key)
+{
+	switch (key) {
+	case FOL_SORT_ORDER: return p->order;
+	case FOL_SORT_CLASS: return p->cls;
+	case FOL_SORT_SYM: return p->sym;
+	case FOL_SORT_DSO: return p->dso;
+	case FOL_SORT_MAP: return p->map;
+	case FOL_SORT_COMM: return p->comm;
+	default: return p->pid;
+	}
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct fol_group *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? 1 : -1;
+	return x->faults < y->faults ? 1 : x->faults > y->faults ? -1 : 0;
+}
+
+/* The group of a site's key string: found by its hash, made when new. */
+static struct fol_group *group_of(struct fol_grouping *g, struct fol_u64map *index, char **keys,
+				  const char *key, size_t *cap)
+{
+	uint64_t h = hash_str(key);
+	size_t *slot;
+	int created;
+
+	for (;; h = h + 1 ? h + 1 : 1) {
+		slot = fol_u64map_put(index, h, &created);
+		if (!slot)
+			return NULL;
+		if (created)
+			break;
+		if (!strcmp(keys[*slot - 1], key))
+			return &g->v[*slot - 1];
+	}
+	if (g->n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct fol_group *v = realloc(g->v, sizeof(*v) * c);
+
+		if (!v) {
+			fol_u64map_del(index, h, NULL);
+			return NULL;
+		}
+		g->v = v;
+		*cap = c;
+	}
+	keys[g->n] = strdup(key);
+	if (!keys[g->n]) {
+		fol_u64map_del(index, h, NULL);
+		return NULL;
+	}
+	memset(&g->v[g->n], 0, sizeof(g->v[0]));
+	*slot = ++g->n;
+	return &g->v[g->n - 1];
+}
+
+static int fill_group(struct fol_group *gr, const struct parts *p, const int *keys, int nkeys,
+		      const struct fol_site *s)
+{
+	if (!gr->faults) {
+		gr->order = s->order;
+		for (int i = 0; i < nkeys; i++)
+			if (!(gr->part[keys[i]] = strdup(part_of(p, keys[i]))))
+				return -ENOMEM;
+	}
+	/* The source line of the site that takes most time stands for the group's. */
+	if (!gr->src || s->time_ns > gr->src_ns) {
+		free(gr->src);
+		if (!(gr->src = strdup(p->src)))
+			return -ENOMEM;
+		gr->src_ns = s->time_ns;
+	}
+	gr->faults += s->faults;
+	gr->time_ns += s->time_ns;
+	if (s->max_ns > gr->max_ns)
+		gr->max_ns = s->max_ns;
+	return 0;
+}
+
+int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g)
+{
+	struct fol_symbols_cache *sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
+						       (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	struct fol_u64map *index = fol_u64map_new(sizeof(size_t));
+	size_t n = 0, cap = 0;
+	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
+	char **keystr = calloc(n + 1, sizeof(*keystr));
+	int ret = sc && index && keystr ? 0 : -ENOMEM;
+
+	memset(g, 0, sizeof(*g));
+	memcpy(g->keys, keys, sizeof(int) * (size_t)nkeys);
+	g->nkeys = nkeys;
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct parts p;
+		char key[1024];
+		size_t used = 0;
+		struct fol_group *gr;
+
+		site_parts(r, sc, &all[i], &p);
+		for (int k = 0; k < nkeys && used < sizeof(key); k++)
+			used += (size_t)snprintf(key + used, sizeof(key) - used, "%s\x1f",
+						 part_of(&p, keys[k]));
+		gr = group_of(g, index, keystr, key, &cap);
+		ret = gr ? fill_group(gr, &p, keys, nkeys, &all[i]) : -ENOMEM;
+		g->faults += all[i].faults;
+		g->time_ns += all[i].time_ns;
+	}
+	for (size_t i = 0; keystr && i < g->n; i++)
+		free(keystr[i]);
+	free(keystr);
+	fol_u64map_free(index);
+	fol_symbols_free(sc);
+	if (ret) {
+		fol_grouping_free(g);
+		return ret;
+	}
+	/* No sites, no array: qsort of NULL is undefined even for 0 (the reader fuzzer). */
+	if (g->n)
+		qsort(g->v, g->n, sizeof(*g->v), group_cmp);
+	return 0;
+}
+
+void fol_grouping_free(struct fol_grouping *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		for (int k = 0; k < FOL_SORT_NR; k++)
+			free(g->v[i].part[k]);
+		free(g->v[i].src);
+	}
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The report's breakdown of faults by perf-like sort keys (report --sort): the model's
+ * sites (sites.h) grouped by any combination of order, class, sym, dso, map, comm, pid,
+ * symbols looked up once per site. */
+#ifndef FOL_REPORT_SITES_H
+#define FOL_REPORT_SITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum fol_sort { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_SYM, FOL_SORT_DSO, FOL_SORT_MAP,
+		FOL_SORT_COMM, FOL_SORT_PID, FOL_SORT_NR };
+
+/* "order,class,sym": the keys in order, each once. 0, or -EINVAL (err says which). */
+int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, size_t errlen);
+const char *fol_sort_name(int key);
+
+struct fol_group {
+	char *part[FOL_SORT_NR]; /* the value of each key asked for (others NULL) */
+	char *src;		 /* the source line of the site with most time in the group */
+	uint64_t src_ns;	 /* ... that site's time */
+	int order;		 /* with the order key: the order (-1 unknown) */
+	uint64_t faults, time_ns, max_ns;
+};
+
+struct fol_grouping {
+	int keys[FOL_SORT_NR], nkeys;
+	struct fol_group *v; /* by fault time, most first (then faults) */
+	size_t n;
+	uint64_t faults, time_ns; /* of all groups */
+};
+
+struct fol_report;
+int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g);
+void fol_grouping_free(struct fol_grouping *g);
+
+#endif

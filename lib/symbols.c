@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "symbols.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+/* One ELF file, reported to its own Dwfl: modules of different processes never clash. */
+struct dso {
+	char *path;
+	uint8_t bid[20];
+	int bidlen;
+	Dwfl *dwfl;
+	Dwfl_Module *mod; /* NULL: no ELF file of that build-id was found */
+	int stale;	  /* path is there, with another build-id */
+};
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct fol_symbols_cache {
+	char symfs[1024];	/* "" for / */
+	int64_t recorded_at;
+	struct dso *dsos;
+	int n, cap;
+	int kernel_ok;	/* the recording's kernel is the running one */
+	struct ksym *ksyms;
+	size_t nksyms;
+	int ksyms_read;
+};
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct fol_symbols_cache *fol_symbols_new(const char *kernel_release, const char *symfs,
+					  int64_t recorded_at)
+{
+	struct fol_symbols_cache *c = calloc(1, sizeof(*c));
+	struct utsname u;
+
+	if (!c)
+		return NULL;
+	/* Under a symfs the running kernel's kallsyms is not the recording's either. */
+	if (kernel_release && !symfs && !uname(&u))
+		c->kernel_ok = !strcmp(u.release, kernel_release);
+	snprintf(c->symfs, sizeof(c->symfs), "%s", symfs ? symfs : "");
+	c->recorded_at = recorded_at;
+	return c;
+}
+
+void fol_symbols_free(struct fol_symbols_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->n; i++) {
+		if (c->dsos[i].dwfl)
+			dwfl_end(c->dsos[i].dwfl);
+		free(c->dsos[i].path);
+	}
+	for (size_t i = 0; i < c->nksyms; i++)
+		free(c->ksyms[i].name);
+	free(c->ksyms);
+	free(c->dsos);
+	free(c);
+}
+
+/* Open file as the module of d when its build-id is d's (or, d having none, it has not
+ * changed since the recording began): 1, else 0. */
+static int try_file(const struct fol_symbols_cache *c, struct dso *d, const char *name)
+{
+	const unsigned char *bits;
+	char file[4096 + 1024];
+	GElf_Addr vaddr;
+	Dwfl_Module *mod;
+	struct stat st;
+	int n;
+
+	snprintf(file, sizeof(file), "%s%s", c->symfs, name);
+	if (!d->bidlen && c->recorded_at && !stat(file, &st) && st.st_mtime > c->recorded_at) {
+		d->stale = 1;
+		return 0;
+	}
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	d->dwfl = dwfl_begin(&callbacks);
+	if (!d->dwfl)
+		return 0;
+	mod = dwfl_report_offline(d->dwfl, file, file, -1);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!mod)
+		return 0;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (d->bidlen && (n != d->bidlen || memcmp(bits, d->bid, (size_t)n))) {
+		d->stale |= !strcmp(name, d->path);
+		return 0;
+	}
+	d->mod = mod;
+	return 1;
+}
+
+/* The places a file of a build-id may be: the recorded path, the distribution's debug
+ * files, perf's build-id cache. */
+static void find_file(const struct fol_symbols_cache *c, struct dso *d)
+{
+	char hex[41], alt[4200];
+	const char *home = getenv("HOME");
+
+	if (try_file(c, d, d->path) || !d->bidlen)
+		return;
+	for (int i = 0; i < d->bidlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d->bid[i]);
+	snprintf(alt, sizeof(alt), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (try_file(c, d, alt))
+		return;
+	if (home) {
+		snprintf(alt, sizeof(alt), "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+		if (try_file(c, d, alt))
+			return;
+		snprintf(alt, sizeof(alt), "%s/.debug/.build-id/%.2s/%s", home, hex, hex + 2);
+		try_file(c, d, alt);
+	}
+}
+
+static struct dso *dso_get(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
+			   int bidlen)
+{
+	struct dso *d;
+
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->dsos[i].path, path) && c->dsos[i].bidlen == bidlen &&
+		    (!bidlen || !memcmp(c->dsos[i].bid, bid, (size_t)bidlen)))
+			return &c->dsos[i];
+	if (c->n == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 16;
+		struct dso *g = realloc(c->dsos, sizeof(*g) * (size_t)cap);
+
+		if (!g)
+			return NULL;
+		c->dsos = g;
+		c->cap = cap;
+	}
+	d = &c->dsos[c->n];
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(path);
+	if (!d->path)
+		return NULL;
+	if (bid && bidlen > 0 && bidlen <= 20) {
+		memcpy(d->bid, bid, (size_t)bidlen);
+		d->bidlen = bidlen;
+	}
+	c->n++;
+	/* Only a path names a file: "//anon", "[heap]" and the like are not opened. */
+	if (path[0] == '/')
+		find_file(c, d);
+	return d;
+}
+
+/* A file offset (as the mapping's pgoff gives it) to the module's address: through the
+ * PT_LOAD segment that holds it. */
+static int offset_to_addr(Dwfl_Module *mod, uint64_t off, Dwarf_Addr *addr)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return -ENOENT;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
+			*addr = off - ph.p_offset + ph.p_vaddr + bias;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void read_kallsyms(struct fol_symbols_cache *c)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], name[256], type;
+	unsigned long long a;
+	size_t cap = 0;
+
+	c->ksyms_read = 1;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a ||
+		    (type != 't' && type != 'T'))
+			continue;
+		if (c->nksyms == cap) {
+			struct ksym *g = realloc(c->ksyms, sizeof(*g) * (cap ? cap * 2 : 65536));
+
+			if (!g)
+				break;
+			c->ksyms = g;
+			cap = cap ? cap * 2 : 65536;
+		}
+		c->ksyms[c->nksyms].addr = a;
+		if (!(c->ksyms[c->nksyms].name = strdup(name)))
+			break;
+		c->nksyms++;
+	}
+	if (f)
+		fclose(f);
+	if (c->nksyms)
+		qsort(c->ksyms, c->nksyms, sizeof(*c->ksyms), ksym_cmp);
+}
+
+/* The kernel function at addr: the last symbol at or below it (kallsyms has no sizes). */
+static int kernel_lookup(struct fol_symbols_cache *c, uint64_t addr, char *sym, size_t len)
+{
+	size_t lo = 0, hi;
+
+	if (!c->kernel_ok)
+		return -ENOENT;
+	if (!c->ksyms_read)
+		read_kallsyms(c);
+	hi = c->nksyms;
+	if (!hi || addr < c->ksyms[0].addr)
+		return -ENOENT;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	snprintf(sym, len, "%s+0x%" PRIx64, c->ksyms[lo].name, addr - c->ksyms[lo].addr);
+	return 0;
+}
+
+int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
+		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+{
+	struct dso *d;
+	const char *name;
+	Dwarf_Addr addr;
+	GElf_Off soff;
+	GElf_Sym s;
+	Dwfl_Line *line;
+
+	src[0] = '\0';
+	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
+	if (!strcmp(path, "[kernel]"))
+		return kernel_lookup(c, off, sym, symlen);
+	d = dso_get(c, path, bid, bidlen);
+	if (d && !d->mod && d->stale)
+		return -ESTALE;
+	if (!d || !d->mod || offset_to_addr(d->mod, off, &addr))
+		return -ENOENT;
+	name = dwfl_module_addrinfo(d->mod, addr, &soff, &s, NULL, NULL, NULL);
+	if (!name)
+		return -ENOENT;
+	snprintf(sym, symlen, "%s+0x%" PRIx64, name, (uint64_t)soff);
+	line = dwfl_module_getsrc(d->mod, addr);
+	if (line) {
+		int lineno = 0;
+		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		const char *base = file ? strrchr(file, '/') : NULL;
+
+		if (file)
+			snprintf(src, srclen, "%s:%d", base ? base + 1 : file, lineno);
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Where the faults come from: the code that took them (libdwfl, by build-id) and the
+# mapping they touched, against what the workload is known to do.
+. "$(dirname "$0")/lib.sh"
+need_root
+plan 12
+
+cd "$T"
+fw=$(workload_bin fw)
+set_policy "$THP/enabled" madvise
+
+# fork-reuse of 32M of PTE-mapped THP: every reuse fault is the write pass's store into
+# the anonymous region (write_pass in lib/workload.c, the store inlined into it).
+"$FOLIOSTAT" record -q -o f.data -- "$fw" workload fork-reuse --size 32M
+ok $? "record fork-reuse 32M"
+"$FOLIOSTAT" report --json -i f.data >f.json
+all=$(jq '[.sites[] | select(.class == "wp_reuse") | .faults] | add' f.json)
+mine=$(jq '[.sites[] | select(.class == "wp_reuse" and .sym == "write_pass" and .map == "[anon]") | .faults] | add // 0' f.json)
+[ "$all" -ge 8192 ] && [ $((mine * 100)) -ge $((all * 99)) ]
+ok $? "reuse faults: $mine of $all (>= 99%) in write_pass, on [anon]"
+is "$(jq -r '[.sites[] | select(.sym == "write_pass")][0].dso' f.json)" "$fw" "... write_pass is in the workload's binary"
+jq -e '[.sites[] | select(.sym == "write_pass")][0].src | test("^workload.c:[0-9]+$")' f.json >/dev/null
+ok $? "... with its source line ($(jq -r '[.sites[] | select(.sym == "write_pass")][0].src' f.json))"
+# ld.so's relocation writes to libc's data at start-up: copies of libc's pages.
+n=$(jq '[.mappings[] | select((.map | test("/libc\\.so")) and .class == "wp_copy") | .faults] | add // 0' f.json)
+[ "$n" -ge 1 ]; ok $? "a copy-on-write of libc's data names libc's mapping ($n faults)"
+n=$(jq '[.sites[] | select(.map == "[anon]") | .faults] | add' f.json)
+is "$(jq '[.mappings[] | select(.map == "[anon]") | .faults] | add' f.json)" "$n" "mappings and sites agree on [anon] ($n faults)"
+"$FOLIOSTAT" report -i f.data | sed -n '/^Where the faults come from/,/^$/p' >sites.txt
+grep -Eq '^ +[0-9.]+% +[0-9]+ .* write_pass \(workload\.c:[0-9]+\)  \[anon\]$' sites.txt
+ok $? "the text report's table names write_pass on [anon]"
+
+# --sort and --top: any keys, in order; the rows add up.
+"$FOLIOSTAT" report --json --sort comm,class --top 1 -i f.data >t.json
+is "$(jq -c '.sites[0] | keys' t.json)" '["class","comm","faults","max_ns","time_ns"]' "--sort comm,class: those keys"
+is "$(jq '.sites | length' t.json)" 1 "--top 1: one row"
+"$FOLIOSTAT" report --sort sym,bogus -i f.data >/dev/null 2>err; rc=$?
+[ "$rc" = 2 ] && grep -q "unknown sort key 'bogus'" err; ok $? "--sort with an unknown key: usage error, named"
+
+# The binary changes after the recording: the build-id in the recording no longer
+# matches, so its addresses are not named; --symfs finds the recorded one elsewhere.
+mkdir -p "sym$(dirname "$fw")"
+cp "$fw" "sym$fw"
+cp /bin/true "$fw"
+"$FOLIOSTAT" report --json -i f.data >g.json
+n=$(jq '[.sites[] | select(.sym | test("not the recorded file"))] | length' g.json)
+[ "$n" -ge 1 ] && ! jq -e '.sites[] | select(.sym == "write_pass")' g.json >/dev/null
+ok $? "the binary replaced: its sites are not named with the new file's symbols ($n marked)"
+"$FOLIOSTAT" report --json --symfs "$T/sym" -i f.data >h.json
+jq -e '.sites[] | select(.sym == "write_pass")' h.json >/dev/null
+ok $? "--symfs with the recorded binary: write_pass again"
+exit $_fail

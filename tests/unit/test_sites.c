@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Sites: interned names, sites keyed by every field, clashing hashes; the model's site of
+ * a fault (code mapping and offset, data mapping); report --sort's keys. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "report_sites.h"
+#include "sites.h"
+
+static void test_intern(void **state)
+{
+	struct fol_sites *s = fol_sites_new();
+	char name[32];
+	int ids[2000];
+	const uint8_t *b;
+	int n = 0;
+
+	(void)state;
+	for (int i = 0; i < 2000; i++) {
+		snprintf(name, sizeof(name), "/lib/x%d.so", i);
+		ids[i] = fol_sites_intern(s, name);
+		assert_int_equal(ids[i], i);
+	}
+	for (int i = 0; i < 2000; i += 97) {
+		snprintf(name, sizeof(name), "/lib/x%d.so", i);
+		assert_int_equal(fol_sites_intern(s, name), ids[i]);
+		assert_string_equal(fol_sites_str(s, ids[i]), name);
+	}
+	assert_string_equal(fol_sites_str(s, -1), "?");
+	assert_string_equal(fol_sites_str(s, 2000), "?");
+	assert_null(fol_sites_build_id(s, 5, &n));
+	assert_int_equal(fol_sites_set_build_id(s, 5, (const uint8_t *)"0123456789abcdefghij", 20), 0);
+	b = fol_sites_build_id(s, 5, &n);
+	assert_int_equal(n, 20);
+	assert_memory_equal(b, "0123456789abcdefghij", 20);
+	assert_int_equal(fol_sites_set_build_id(s, 5, b, 21), -EINVAL);
+	assert_int_equal(fol_sites_set_build_id(s, 9999, b, 4), -EINVAL);
+	fol_sites_free(s);
+}
+
+/* Every field of the key tells sites apart; the figures add up per site. */
+static void test_keys(void **state)
+{
+	struct fol_sites *s = fol_sites_new();
+	struct fol_site k = { .pid = 1, .comm = 0, .ip_map = 1, .ip = 0x100, .map = 2, .order = 4,
+			      .cls = 2 };
+	const struct fol_site *v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(fol_sites_add(s, &k, 100), 0);
+	assert_int_equal(fol_sites_add(s, &k, 300), 0);
+	k.pid = 2;
+	assert_int_equal(fol_sites_add(s, &k, 5), 0);
+	k.pid = 1, k.shared = 1;
+	assert_int_equal(fol_sites_add(s, &k, 5), 0);
+	k.shared = 0, k.ip = 0x101;
+	assert_int_equal(fol_sites_add(s, &k, 5), 0);
+	k.ip = 0x100, k.order = -1;
+	assert_int_equal(fol_sites_add(s, &k, 5), 0);
+	k.order = 4, k.cls = 3;
+	assert_int_equal(fol_sites_add(s, &k, 0), 0);
+	v = fol_sites_all(s, &n);
+	assert_int_equal(n, 6);
+	assert_int_equal(v[0].faults, 2);
+	assert_int_equal(v[0].time_ns, 400);
+	assert_int_equal(v[0].max_ns, 300);
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(v[i].faults, 1);
+	/* Many sites: the table grows and still finds each. */
+	for (int i = 0; i < 5000; i++) {
+		k.ip = 0x10000 + (uint64_t)i;
+		assert_int_equal(fol_sites_add(s, &k, 1), 0);
+		assert_int_equal(fol_sites_add(s, &k, 1), 0);
+	}
+	v = fol_sites_all(s, &n);
+	assert_int_equal(n, 5006);
+	for (size_t i = 6; i < n; i++)
+		assert_int_equal(v[i].faults, 2);
+	fol_sites_free(s);
+}
+
+/* A fault's site in the model: its IP's offset in the file mapped there (pgoff counted),
+ * its address's mapping; a split mapping keeps its offsets. */
+static void test_model_site(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	const struct fol_site *v;
+	size_t n;
+	struct fol_event ev;
+
+	(void)state;
+	ev = (struct fol_event){ .time = 1, .pid = 7, .tid = 7, .kind = FOL_EV_MMAP, .evidx = -1,
+				 .mmap = { .start = 0x400000, .len = 0x10000, .pgoff = 0x2000,
+					   .filename = "/usr/bin/app" } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev.mmap = (struct fol_event){ 0 }.mmap;
+	ev.mmap.start = 0x7f0000000000;
+	ev.mmap.len = 0x100000;
+	ev.mmap.filename = "//anon";
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	/* munmap of the app's first page: the rest keeps its file offsets. */
+	ev = (struct fol_event){ .time = 2, .pid = 7, .tid = 7, .kind = FOL_EV_MUNMAP, .evidx = 1,
+				 .vm = { .start = 0x400000, .len = 0x1000 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev = (struct fol_event){ .time = 3, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_USER, .evidx = 1,
+				 .fault = { .address = 0x7f0000001000, .ip = 0x401234, .error_code = 6 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev = (struct fol_event){ .time = 10, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
+				 .exit = { .addr = 0x7f0000001000 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	v = fol_sites_all(s.sites, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(fol_sites_str(s.sites, v[0].ip_map), "/usr/bin/app");
+	assert_int_equal(v[0].ip, 0x401234 - 0x400000 + 0x2000);
+	assert_string_equal(fol_sites_str(s.sites, v[0].map), "//anon");
+	assert_int_equal(v[0].time_ns, 7);
+	assert_int_equal(v[0].pid, 7);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_sort_parse(void **state)
+{
+	int keys[FOL_SORT_NR], n;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(fol_sort_parse("sym,map", keys, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(keys[0], FOL_SORT_SYM);
+	assert_int_equal(keys[1], FOL_SORT_MAP);
+	assert_int_equal(fol_sort_parse("pid,comm,map,dso,sym,class,order", keys, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 7);
+	assert_int_equal(fol_sort_parse("sym,sym", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "twice"));
+	assert_int_equal(fol_sort_parse("sym,", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fol_sort_parse("", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fol_sort_parse("symbol", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fol_sort_parse("sy", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fol_sort_parse(",sym", keys, &n, err, sizeof(err)), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intern),
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_model_site),
+		cmocka_unit_test(test_sort_parse),
+	};
+
+	return cmocka_run_group_tests_name("sites", tests, NULL, NULL);
+}
