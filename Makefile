@@ -9,7 +9,8 @@
 #   make bench           benchmarks (results in bench-results.txt)
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
 #   DEVELOPER=1          warnings are errors (CI and developers; .ci/run sets it)
-#   CFLAGS=...           optimisation and debugging flags (default -O2 -g); what foliostat
+#   CFLAGS=...           optimisation and debugging flags (default -O2 -g, frame pointers
+#                        kept: record -g unwinds the built-in workloads by them); what foliostat
 #                        needs is added in ALL_CFLAGS whatever CFLAGS says
 
 CC ?= cc
@@ -23,7 +24,7 @@ MANDIR := $(PREFIX)/share/man
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1.0
 
-CFLAGS = -O2 -g
+CFLAGS = -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 ALL_CFLAGS += $(if $(DEVELOPER),-Werror)
 ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include

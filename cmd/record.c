@@ -73,6 +73,8 @@ static void usage(FILE *f, int stat)
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
 		"                         runs, or alone until Ctrl-C or --duration\n"
+		"  -g, --call-graph       record each fault's user call chain (frame pointers), for\n"
+		"                         report --folded (flame graphs)\n"
 		"  -G, --cgroup CGROUP    with -a: only the tasks of this cgroup (v2, its path under\n"
 		"                         the cgroup2 mount) and of the cgroups below it\n"
 		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
@@ -220,6 +222,7 @@ static const struct option rec_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cgroup", required_argument, NULL, 'G' },
+	{ "call-graph", no_argument, NULL, 'g' },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "mthp", required_argument, NULL, O_MTHP },
@@ -308,6 +311,9 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case 'G':
 		c->o.cgroup = arg;
 		return 0;
+	case 'g':
+		c->o.callchain = 1;
+		return 0;
 	case O_MTHP:
 		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
 			return usage_error("--mthp %s", err);
@@ -378,7 +384,7 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	c->output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+aG:e:m:p:r:w:qh" : "+aG:o:e:m:p:r:w:qh", rec_opts,
+	while ((ch = getopt_long(argc, argv, stat ? "+agG:e:m:p:r:w:qh" : "+agG:o:e:m:p:r:w:qh", rec_opts,
 				 NULL)) != -1) {
 		ret = rec_option(c, ch, optarg, stat);
 		if (ret)

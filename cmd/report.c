@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
+		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
+		"                         (flamegraph.pl, inferno, speedscope), weighed by fault\n"
+		"                         time in ns (or by count); the filters apply\n"
 		"  -h, --help             this text\n");
 }
 
@@ -108,6 +111,7 @@ struct report_cli {
 	double t0, t1;		/* --time, seconds from the start */
 	int json, tui, run;
 	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
+	int folded;		/* --folded: 1 by time, 2 by count */
 	const char *symfs;
 };
 
@@ -129,6 +133,12 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 			return error("%s", err);
 		return 0;
 	}
+	if (c->folded) {
+		ret = fol_report_folded(r, c->folded == 2, stdout);
+		if (ret == -ENOENT)
+			return error("%s has no call stacks: record with -g", input);
+		return ret ? error("out of memory") : 0;
+	}
 	if (json)
 		return print_json(fol_report_json(r), stdout);
 	else {
@@ -138,7 +148,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 }
 
 enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS };
+       O_TOP, O_SYMFS, O_FOLDED };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -154,6 +164,7 @@ static const struct option report_opts[] = {
 	{ "sort", required_argument, NULL, O_SORT },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "folded", optional_argument, NULL, O_FOLDED },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -206,6 +217,11 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 			return usage_error("--sort: %s", err);
 		return 0;
 	}
+	case O_FOLDED:
+		if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
+			return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
+		r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
+		return 0;
 	case O_SYMFS:
 		r->symfs = arg;
 		return 0;

@@ -496,7 +496,8 @@ static int in_ranges(const struct fol_decoder *d, uint64_t ip)
 }
 
 static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *rec, size_t size,
-			struct fol_event *ev, uint64_t *ip, uint64_t *addr)
+			struct fol_event *ev, uint64_t *ip, uint64_t *addr, const uint64_t **chain,
+			int *nchain)
 {
 	struct cursor c = { rec + sizeof(struct perf_event_header), rec + size };
 	uint32_t two[2], raw_size;
@@ -531,6 +532,8 @@ static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *re
 
 		if (take(&c, &nr, 8) || nr > (uint64_t)(c.end - c.p) / 8)
 			return -EBADMSG;
+		*chain = (const uint64_t *)c.p;
+		*nchain = (int)(nr > 4096 ? 4096 : nr);
 		for (uint64_t i = 0; i < nr; i++) {
 			take(&c, &pc, 8);
 			/* Context markers (PERF_CONTEXT_KERNEL...) sit at the top of the range. */
@@ -799,8 +802,9 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 {
 	struct perf_event_header h;
 	struct evd *e;
-	uint64_t ip = 0, addr = 0;
-	int idx, ret, trailer;
+	uint64_t ip = 0, addr = 0, first;
+	const uint64_t *chain = NULL;
+	int idx, ret, trailer, nchain = 0;
 
 
 	memset(ev, 0, sizeof(*ev));
@@ -819,7 +823,7 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 		ret = decode_sideband(rec, size, trailer, ev);
 		return ret;
 	}
-	ret = parse_sample(d, e->pub.sample_type, rec, size, ev, &ip, &addr);
+	ret = parse_sample(d, e->pub.sample_type, rec, size, ev, &ip, &addr, &chain, &nchain);
 	if (ret)
 		return ret;
 	ev->evidx = idx;
@@ -829,6 +833,12 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 		ev->exit.addr = addr;
 	else if (ev->raw && decode_tracepoint(e, ev))
 		return -EBADMSG;
+	if ((ev->kind == FOL_EV_FAULT_USER || ev->kind == FOL_EV_FAULT_KERNEL) && nchain > 0) {
+		/* User stacks only (exclude_callchain_kernel): PERF_CONTEXT_USER first. */
+		memcpy(&first, chain, 8);
+		ev->fault.chain = first >= PERF_CONTEXT_MAX ? (const char *)chain + 8 : (const void *)chain;
+		ev->fault.nchain = first >= PERF_CONTEXT_MAX ? nchain - 1 : nchain;
+	}
 	return 1;
 }
 

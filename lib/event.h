@@ -72,6 +72,11 @@ struct fol_event {
 	union {
 		struct {
 			uint64_t address, ip, error_code;
+			/* record -g: the user call chain, innermost first, nchain u64s (the
+			 * context marker left out); NULL and 0 without. Points into the record,
+			 * maybe unaligned: read it with memcpy. */
+			const void *chain;
+			int nchain;
 		} fault;
 		struct {
 			uint64_t addr; /* faulting address of a minor/major-faults sample */

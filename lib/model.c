@@ -86,6 +86,8 @@ struct open_fault {
 	uint64_t start, address, error_code;
 	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
 	int kernel;
+	uint64_t chain[FOL_STACK_MAX]; /* record -g: the user stack, innermost first */
+	int nchain;
 	int alloc_order;	/* largest user folio allocated, -1 none */
 	int last_order;		/* the last user folio allocated, -1 none */
 	uint64_t last_pfn;
@@ -724,6 +726,23 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 	}
 }
 
+/* record -g: the fault's stack, each frame in its mapping as the sites are. A return
+ * address is one past its call: the call's own address is the one before it. */
+static int add_stack(struct fol_model *m, struct mm *mm, const struct open_fault *f, int comm,
+		     uint64_t ns)
+{
+	struct fol_stack st = { .comm = comm, .n = f->nchain };
+
+	for (int i = 0; i < f->nchain; i++) {
+		uint64_t ip = f->chain[i] - (i > 0);
+		const struct vma *v = vma_find(mm, ip);
+
+		st.f[i] = v ? (struct fol_frame){ v->name, ip - v->start + v->pgoff }
+			    : (struct fol_frame){ -1, ip };
+	}
+	return fol_sites_add_stack(m->sites, &st, ns);
+}
+
 /* The fault's site: the code (the mapping its IP is in, and the offset there, as perf's
  * map_ip: what a symbol table is searched by) and the mapping of its address. */
 static int add_site(struct fol_model *m, struct mm *mm, const struct thread *t, int tid,
@@ -744,6 +763,8 @@ static int add_site(struct fol_model *m, struct mm *mm, const struct thread *t, 
 	};
 
 	if (k.comm < 0 || k.ip_map < -1)
+		return -ENOMEM;
+	if (f->nchain > 0 && add_stack(m, mm, f, k.comm, ns))
 		return -ENOMEM;
 	return fol_sites_add(m->sites, &k, ns);
 }
@@ -1065,6 +1086,9 @@ static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fo
 		.last_order = -1,
 		.filemap_order = -1,
 	};
+	t->f.nchain = ev->fault.nchain < FOL_STACK_MAX ? ev->fault.nchain : FOL_STACK_MAX;
+	if (t->f.nchain > 0)
+		memcpy(t->f.chain, ev->fault.chain, sizeof(uint64_t) * (size_t)t->f.nchain);
 	return 0;
 }
 

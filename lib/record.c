@@ -301,6 +301,11 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		a.sample_type = PERF_SAMPLE_RAW;
 		sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
+		/* -g: the user stack of each fault; the kernel's is the fault handler, always. */
+		if (r->o->callchain && !strncmp(full, "exceptions:page_fault_", 22)) {
+			a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+			a.exclude_callchain_kernel = 1;
+		}
 		ret = add_event(r, to, full, kind, tp[k].format, &a);
 		if (!ret)
 			tp[k].format = NULL; /* the event owns it now */

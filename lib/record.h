@@ -41,6 +41,9 @@ struct fol_record_opts {
 	/* With system_wide: only the tasks of this cgroup (v2, a path under its mount) and
 	 * the cgroups below it, as perf record -a -G (cgroup.h). */
 	const char *cgroup;
+	/* -g: the user call chain of every fault (exceptions:page_fault_user/kernel), by
+	 * frame pointers. */
+	int callchain;
 };
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };

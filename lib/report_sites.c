@@ -238,3 +238,115 @@ void fol_grouping_free(struct fol_grouping *g)
 	free(g->v);
 	memset(g, 0, sizeof(*g));
 }
+
+/* A frame's name for a folded line: its function, or [file+0xoff]; ';' would split it. */
+static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
+		       const struct fol_frame *fr, char *out, size_t len)
+{
+	char src[8];
+	char *plus;
+
+	if (fr->map < 0) {
+		snprintf(out, len, "[unknown]");
+	} else {
+		const char *path = fol_sites_str(r->s.sites, fr->map);
+		int n = 0;
+		const uint8_t *bid = fol_sites_build_id(r->s.sites, fr->map, &n);
+
+		if (!fol_symbols_lookup(sc, path, bid, n, fr->off, out, len, src, sizeof(src)) &&
+		    (plus = strrchr(out, '+')))
+			*plus = '\0';
+		else
+			snprintf(out, len, "[%s+0x%llx]", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+				 (unsigned long long)fr->off);
+	}
+	for (char *p = out; *p; p++)
+		if (*p == ';' || *p == '\n' || *p == ' ')
+			*p = '_';
+}
+
+struct folded {
+	char *line;
+	uint64_t v;
+};
+
+static int folded_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
+}
+
+int fol_report_folded(const struct fol_report *r, int by_count, FILE *f)
+{
+	size_t n = 0, nout = 0, cap = 0;
+	const struct fol_stack *st = r->s.sites ? fol_sites_stacks(r->s.sites, &n) : NULL;
+	struct fol_symbols_cache *sc;
+	struct fol_u64map *index;
+	struct folded *out = NULL;
+	int ret = 0;
+
+	if (!n)
+		return -ENOENT;
+	sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
+			     (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	index = fol_u64map_new(sizeof(size_t));
+	if (!sc || !index)
+		ret = -ENOMEM;
+	for (size_t i = 0; i < n && !ret; i++) {
+		char line[FOL_STACK_MAX * 160 + 64], name[256];
+		size_t used = (size_t)snprintf(line, sizeof(line), "%s", fol_sites_str(r->s.sites, st[i].comm));
+		uint64_t h;
+		size_t *slot;
+		int created;
+
+		for (char *p = line; *p; p++)
+			if (*p == ';' || *p == ' ')
+				*p = '_';
+		/* The stack is innermost first; a flame graph reads callers first. */
+		for (int k = st[i].n - 1; k >= 0 && used < sizeof(line); k--) {
+			frame_name(r, sc, &st[i].f[k], name, sizeof(name));
+			used += (size_t)snprintf(line + used, sizeof(line) - used, ";%s", name);
+		}
+		for (h = hash_str(line);; h = h + 1 ? h + 1 : 1) {
+			slot = fol_u64map_put(index, h, &created);
+			if (!slot || created || !strcmp(out[*slot - 1].line, line))
+				break;
+		}
+		if (!slot) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (created) {
+			if (nout == cap) {
+				struct folded *g = realloc(out, sizeof(*g) * (cap ? cap * 2 : 64));
+
+				if (!g) {
+					fol_u64map_del(index, h, NULL);
+					ret = -ENOMEM;
+					break;
+				}
+				out = g;
+				cap = cap ? cap * 2 : 64;
+			}
+			out[nout].line = strdup(line);
+			out[nout].v = 0;
+			if (!out[nout].line) {
+				fol_u64map_del(index, h, NULL);
+				ret = -ENOMEM;
+				break;
+			}
+			*slot = ++nout;
+		}
+		out[*slot - 1].v += by_count ? st[i].faults : st[i].time_ns;
+	}
+	if (!ret && nout)
+		qsort(out, nout, sizeof(*out), folded_cmp);
+	for (size_t i = 0; i < nout; i++) {
+		if (!ret)
+			fprintf(f, "%s %llu\n", out[i].line, (unsigned long long)out[i].v);
+		free(out[i].line);
+	}
+	free(out);
+	fol_u64map_free(index);
+	fol_symbols_free(sc);
+	return ret;
+}

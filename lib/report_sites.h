@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum fol_sort { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_SYM, FOL_SORT_DSO, FOL_SORT_MAP,
 		FOL_SORT_COMM, FOL_SORT_PID, FOL_SORT_NR };
@@ -33,5 +34,11 @@ struct fol_grouping {
 struct fol_report;
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g);
 void fol_grouping_free(struct fol_grouping *g);
+
+/* record -g's stacks as folded lines for flame graphs (flamegraph.pl, inferno, speedscope):
+ * "comm;outermost;...;innermost N", N the faults' time in ns (by_count: their number);
+ * one line per distinct stack of names, sorted. 0, -ENOENT (no stacks: not recorded
+ * with -g), -ENOMEM. */
+int fol_report_folded(const struct fol_report *r, int by_count, FILE *f);
 
 #endif

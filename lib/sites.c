@@ -21,6 +21,9 @@ struct fol_sites {
 	} *ids;		/* per name */
 	int nnames, cnames;
 	struct fol_u64map *name_index; /* hash of a name -> id + 1, the same way */
+	struct fol_stack *stacks;
+	size_t nstacks, cstacks;
+	struct fol_u64map *stack_index;
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -62,7 +65,8 @@ struct fol_sites *fol_sites_new(void)
 		return NULL;
 	s->index = fol_u64map_new(sizeof(size_t));
 	s->name_index = fol_u64map_new(sizeof(int));
-	if (!s->index || !s->name_index) {
+	s->stack_index = fol_u64map_new(sizeof(size_t));
+	if (!s->index || !s->name_index || !s->stack_index) {
 		fol_sites_free(s);
 		return NULL;
 	}
@@ -78,6 +82,8 @@ void fol_sites_free(struct fol_sites *s)
 	free(s->names);
 	free(s->ids);
 	free(s->v);
+	free(s->stacks);
+	fol_u64map_free(s->stack_index);
 	fol_u64map_free(s->index);
 	fol_u64map_free(s->name_index);
 	free(s);
@@ -193,4 +199,74 @@ const struct fol_site *fol_sites_all(const struct fol_sites *s, size_t *n)
 {
 	*n = s->n;
 	return s->v;
+}
+
+static uint64_t stack_hash(const struct fol_stack *k)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ull, &k->comm, sizeof(k->comm));
+
+	h = fnv(h, &k->n, sizeof(k->n));
+	for (int i = 0; i < k->n; i++) {
+		h = fnv(h, &k->f[i].map, sizeof(k->f[i].map));
+		h = fnv(h, &k->f[i].off, sizeof(k->f[i].off));
+	}
+	return h ? h : 1;
+}
+
+static int same_stack(const struct fol_stack *a, const struct fol_stack *b)
+{
+	if (a->comm != b->comm || a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->f[i].map != b->f[i].map || a->f[i].off != b->f[i].off)
+			return 0;
+	return 1;
+}
+
+int fol_sites_add_stack(struct fol_sites *s, const struct fol_stack *key, uint64_t ns)
+{
+	struct fol_stack *st;
+	size_t *slot;
+	uint64_t h;
+
+	if (key->n < 0 || key->n > FOL_STACK_MAX)
+		return -EINVAL;
+	for (h = stack_hash(key);; h = h + 1 ? h + 1 : 1) {
+		int created;
+
+		slot = fol_u64map_put(s->stack_index, h, &created);
+		if (!slot)
+			return -ENOMEM;
+		if (created)
+			break;
+		if (same_stack(&s->stacks[*slot - 1], key)) {
+			st = &s->stacks[*slot - 1];
+			goto count;
+		}
+	}
+	if (s->nstacks == s->cstacks) {
+		size_t cap = s->cstacks ? s->cstacks * 2 : 64;
+		struct fol_stack *g = realloc(s->stacks, sizeof(*g) * cap);
+
+		if (!g) {
+			fol_u64map_del(s->stack_index, h, NULL);
+			return -ENOMEM;
+		}
+		s->stacks = g;
+		s->cstacks = cap;
+	}
+	st = &s->stacks[s->nstacks++];
+	*st = *key;
+	st->faults = st->time_ns = 0;
+	*slot = s->nstacks;
+count:
+	st->faults++;
+	st->time_ns += ns;
+	return 0;
+}
+
+const struct fol_stack *fol_sites_stacks(const struct fol_sites *s, size_t *n)
+{
+	*n = s->nstacks;
+	return s->stacks;
 }

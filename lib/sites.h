@@ -36,4 +36,22 @@ int fol_sites_add(struct fol_sites *s, const struct fol_site *key, uint64_t ns);
 /* Every site, in no order. */
 const struct fol_site *fol_sites_all(const struct fol_sites *s, size_t *n);
 
+/* record -g: the user call stacks of the faults, innermost frame first, each frame the
+ * mapping of its address and the offset there (as a site's IP); deeper frames dropped. */
+#define FOL_STACK_MAX 48
+struct fol_frame {
+	int map;	/* -1: no mapping known (off is the address) */
+	uint64_t off;
+};
+
+struct fol_stack {
+	int comm;
+	int n;
+	struct fol_frame f[FOL_STACK_MAX];
+	uint64_t faults, time_ns;
+};
+
+int fol_sites_add_stack(struct fol_sites *s, const struct fol_stack *key, uint64_t ns);
+const struct fol_stack *fol_sites_stacks(const struct fol_sites *s, size_t *n);
+
 #endif

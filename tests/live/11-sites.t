@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 12
+plan 17
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -37,6 +37,21 @@ is "$(jq -c '.sites[0] | keys' t.json)" '["class","comm","faults","max_ns","time
 is "$(jq '.sites | length' t.json)" 1 "--top 1: one row"
 "$FOLIOSTAT" report --sort sym,bogus -i f.data >/dev/null 2>err; rc=$?
 [ "$rc" = 2 ] && grep -q "unknown sort key 'bogus'" err; ok $? "--sort with an unknown key: usage error, named"
+
+# -g: the user call chain of each fault, folded for flame graphs, callers first: the
+# write pass is called by fork_and_write, called by fol_wl_run (the built-in workloads
+# keep frame pointers).
+"$FOLIOSTAT" record -q -g -o g.data -- "$fw" workload fork-reuse --size 32M
+ok $? "record -g"
+"$FOLIOSTAT" report --folded=count -i g.data >g.folded
+! grep -Ev '^[^ ;]+(;[^ ;]+)+ [0-9]+$' g.folded; ok $? "every line is comm;frame;...;frame COUNT ($(wc -l <g.folded) lines)"
+n=$(awk '$1 ~ /;fol_wl_run;fork_and_write;write_pass$/ {s += $2} END {print s + 0}' g.folded)
+[ "$n" -ge 8192 ]; ok $? "the reuse faults' stack reads fol_wl_run;fork_and_write;write_pass, callers first ($n faults)"
+"$FOLIOSTAT" report --folded -i g.data --class wp_reuse | awk '{s += $2} END {print s + 0}' >t
+is "$(cat t)" "$(jq '[.classes[] | select(.class == "wp_reuse") | .fault_time_ns][0]' <("$FOLIOSTAT" report --json -i g.data))" \
+	"--folded --class wp_reuse: the stacks weigh the class's fault time"
+"$FOLIOSTAT" report --folded -i f.data >/dev/null 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "record with -g" err; ok $? "--folded of a recording without -g: exit 1, saying so"
 
 # The binary changes after the recording: the build-id in the recording no longer
 # matches, so its addresses are not named; --symfs finds the recorded one elsewhere.

@@ -191,6 +191,39 @@ static void test_cgroup_sample(void **state)
 	fol_decoder_free(d);
 }
 
+/* record -g: the fault entry's user chain, after the PERF_CONTEXT_USER marker. */
+static void test_fault_chain(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_event ev;
+	struct rec r;
+	char raw[36] = { 0 };
+	uint32_t rawlen = 36;
+	uint64_t got;
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP | PERF_SAMPLE_CALLCHAIN, 44, fmt_618);
+	r.n = sizeof(struct perf_event_header);
+	put64(&r, 44);
+	put32x2(&r, 100, 101);
+	put64(&r, 8000);
+	put32x2(&r, 0, 0);
+	put64(&r, 3);
+	put64(&r, (uint64_t)PERF_CONTEXT_USER);
+	put64(&r, 0x401000);
+	put64(&r, 0x402000);
+	put(&r, &rawlen, 4);
+	put(&r, raw, rawlen);
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.fault.nchain, 2);
+	memcpy(&got, ev.fault.chain, 8);
+	assert_int_equal(got, 0x401000);
+	memcpy(&got, (const char *)ev.fault.chain + 8, 8);
+	assert_int_equal(got, 0x402000);
+	fol_decoder_free(d);
+}
+
 static void test_signed_field(void **state)
 {
 	struct fol_decoder *d = fol_decoder_new();
@@ -380,6 +413,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fault_by_name),
 		cmocka_unit_test(test_cgroup_sample),
+		cmocka_unit_test(test_fault_chain),
 		cmocka_unit_test(test_signed_field),
 		cmocka_unit_test(test_software_and_sideband),
 		cmocka_unit_test(test_callchain),

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "report.h"
 #include "report_sites.h"
 #include "sites.h"
 
@@ -131,6 +132,52 @@ static void test_model_site(void **state)
 	fol_model_free(m);
 }
 
+/* record -g: a fault's chain (innermost first, a return address one past its call) kept
+ * as frames in their mappings; folded lines callers first, equal stacks merged. */
+static void test_stacks(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_report r;
+	const struct fol_stack *st;
+	uint64_t chain[3] = { 0x401010, 0x402020, 0x403030 };
+	char buf[512] = "";
+	struct fol_event ev;
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	ev = (struct fol_event){ .time = 1, .pid = 7, .tid = 7, .kind = FOL_EV_MMAP, .evidx = -1,
+				 .mmap = { .start = 0x400000, .len = 0x10000, .filename = "/no/app" } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	for (int i = 0; i < 2; i++) {
+		ev = (struct fol_event){ .time = 10 + 10 * (uint64_t)i, .pid = 7, .tid = 7,
+					 .kind = FOL_EV_FAULT_USER, .evidx = 1,
+					 .fault = { .address = 0x9000, .ip = chain[0], .error_code = 6,
+						    .chain = chain, .nchain = 3 } };
+		assert_int_equal(fol_model_event(m, &ev), 0);
+		ev = (struct fol_event){ .time = 15 + 10 * (uint64_t)i, .pid = 7, .tid = 7,
+					 .kind = FOL_EV_FAULT_EXIT, .evidx = 1, .exit = { .addr = 0x9000 } };
+		assert_int_equal(fol_model_event(m, &ev), 0);
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(fol_model_finish(m, &r.s), 0);
+	st = fol_sites_stacks(r.s.sites, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(st[0].n, 3);
+	assert_int_equal(st[0].f[0].off, 0x1010);
+	assert_int_equal(st[0].f[1].off, 0x201f); /* the call before the return address */
+	assert_int_equal(st[0].faults, 2);
+	assert_int_equal(st[0].time_ns, 10);
+	r.symfs = "/nonexistent";
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(fol_report_folded(&r, 1, f), 0);
+	fclose(f);
+	assert_string_equal(buf, ":unknown;[app+0x302f];[app+0x201f];[app+0x1010] 2\n");
+	fol_summary_free(&r.s);
+	fol_model_free(m);
+}
+
 static void test_sort_parse(void **state)
 {
 	int keys[FOL_SORT_NR], n;
@@ -158,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_model_site),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_sort_parse),
 	};
 
