@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
+		"      --csv[=TABLE]      a table as CSV: faults (order x class; default), reuse,\n"
+		"                         calls, sites (by --sort's keys)\n"
 		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
 		"                         (flamegraph.pl, inferno, speedscope), weighed by fault\n"
 		"                         time in ns (or by count); the filters apply\n"
@@ -112,6 +114,7 @@ struct report_cli {
 	int json, tui, run;
 	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
 	int folded;		/* --folded: 1 by time, 2 by count */
+	const char *csv;	/* --csv: the table */
 	const char *symfs;
 };
 
@@ -133,6 +136,8 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 			return error("%s", err);
 		return 0;
 	}
+	if (c->csv)
+		return fol_report_csv(r, c->csv, stdout) ? error("out of memory") : 0;
 	if (c->folded) {
 		ret = fol_report_folded(r, c->folded == 2, stdout);
 		if (ret == -ENOENT)
@@ -148,7 +153,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 }
 
 enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS, O_FOLDED };
+       O_TOP, O_SYMFS, O_FOLDED, O_CSV };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -165,6 +170,7 @@ static const struct option report_opts[] = {
 	{ "top", required_argument, NULL, O_TOP },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "folded", optional_argument, NULL, O_FOLDED },
+	{ "csv", optional_argument, NULL, O_CSV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -221,6 +227,13 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
 			return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
 		r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
+		return 0;
+	case O_CSV:
+		if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&
+		    strcmp(arg, "sites"))
+			return usage_error("--csv takes a table: faults (default), reuse, calls or "
+					   "sites, not '%s'", arg);
+		r->csv = arg ? arg : "faults";
 		return 0;
 	case O_SYMFS:
 		r->symfs = arg;

@@ -739,11 +739,6 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 			/* maj/min/ino/ino_generation or build id: 24 bytes, then prot, flags */
 			if (end - body < 24 + 8)
 				return -EBADMSG;
-			/* maj, min, ino, ino_generation; or a build-id: size, 3 reserved, 20 bytes. */
-			if ((h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && (uint8_t)body[0] <= 20) {
-				ev->mmap.build_id = (const uint8_t *)body + 4;
-				ev->mmap.build_id_size = (uint8_t)body[0];
-			}
 			memcpy(&ev->mmap.prot, body + 24, 4);
 			memcpy(&ev->mmap.flags, body + 28, 4);
 			body += 32;

@@ -114,8 +114,6 @@ struct fol_event {
 			uint64_t start, len, pgoff;
 			uint32_t prot, flags;
 			const char *filename;
-			const uint8_t *build_id; /* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
-			int build_id_size;
 		} mmap;
 		struct {
 			int pid, tid, ppid, ptid;

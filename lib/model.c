@@ -1066,8 +1066,6 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 
 	if (nv.name < 0)
 		return -ENOMEM;
-	if (ev->mmap.build_id)
-		fol_sites_set_build_id(m->sites, nv.name, ev->mmap.build_id, ev->mmap.build_id_size);
 	return mm ? vma_add(mm, &nv) : -ENOMEM;
 }
 

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <perf/core.h>
 #include <perf/cpumap.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/utsname.h>
@@ -32,7 +34,9 @@
 #include "file.h"
 #include "kprobe.h"
 #include "maps.h"
+#include "symbols.h"
 #include "tracepoint.h"
+#include "u64map.h"
 
 const char *const fol_default_tracepoints[] = {
 	"exceptions:page_fault_user",
@@ -149,6 +153,11 @@ struct fol_recorder {
 	struct perf_thread_map *kthreads;
 	struct perf_cpu_map *kcpus;
 	struct fol_cgroups cg;	/* -G: the scope, its ids resolved at the start */
+	/* The files mapped executable (MMAP2 records as they pass): their build-ids go in
+	 * the END chunk, so that a report names code from these very files. */
+	char **code_paths;
+	int ncode, ccode;
+	struct fol_u64map *code_index; /* hash of a path -> index + 1 */
 	struct rec_event *ev;
 	int nr_ev;
 	struct rec_counter counters[16];
@@ -376,9 +385,11 @@ static int setup_events(struct fol_recorder *r)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.mmap = a.mmap2 = a.mmap_data = a.comm = a.comm_exec = a.task = 1;
-	/* MMAP2 with the file's build-id (5.12+): symbols are looked up in the right binary
-	 * even after it changed on disk, or on another machine. */
-	a.build_id = 1;
+	/* No attr.build_id: on 6.18 an event that asks for build-ids in MMAP2 sets the
+	 * record's misc bit for the other events' MMAP2 too (seen: a perf record of the same
+	 * task, which did not ask, read maj/min/ino as a build-id, asserted and smashed its
+	 * stack). The build-ids of the mapped code are read from the files at the end
+	 * instead (record_build_ids), as perf record does by default. */
 	sample_attr(r, &a, 0);
 	ret = add_event(r, r->evlist, "tracking", "tracking", NULL, &a);
 	if (ret)
@@ -728,6 +739,55 @@ static int flush_chunk(struct fol_recorder *r)
 	return ret;
 }
 
+static uint64_t path_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+/* An executable file mapping in an MMAP2 record: remembered once. Out of memory, it is
+ * forgotten: its code is then named without a build-id check. */
+static void note_code(struct fol_recorder *r, const union perf_event *ev)
+{
+	const char *name = ev->mmap2.filename, *end = (const char *)ev + ev->header.size;
+	uint64_t h;
+	size_t *slot;
+	int created;
+
+	if (!(ev->mmap2.prot & PROT_EXEC) || name >= end || name[0] != '/' || !memchr(name, 0, (size_t)(end - name)))
+		return;
+	if (!r->code_index && !(r->code_index = fol_u64map_new(sizeof(size_t))))
+		return;
+	for (h = path_hash(name);; h = h + 1 ? h + 1 : 1) {
+		slot = fol_u64map_put(r->code_index, h, &created);
+		if (!slot || !created) {
+			if (!slot || !strcmp(r->code_paths[*slot - 1], name))
+				return;
+			continue;
+		}
+		break;
+	}
+	if (r->ncode == r->ccode) {
+		int cap = r->ccode ? r->ccode * 2 : 32;
+		char **g = realloc(r->code_paths, sizeof(*g) * (size_t)cap);
+
+		if (!g) {
+			fol_u64map_del(r->code_index, h, NULL);
+			return;
+		}
+		r->code_paths = g;
+		r->ccode = cap;
+	}
+	if (!(r->code_paths[r->ncode] = strdup(name))) {
+		fol_u64map_del(r->code_index, h, NULL);
+		return;
+	}
+	*slot = ++r->ncode;
+}
+
 static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 {
 	struct perf_mmap *map;
@@ -747,6 +807,8 @@ static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 			r->res->records++;
 			if (ev->header.type == PERF_RECORD_SAMPLE)
 				r->res->samples++;
+			else if (ev->header.type == PERF_RECORD_MMAP2 && sz > sizeof(ev->mmap2) - PATH_MAX)
+				note_code(r, ev);
 			else if (ev->header.type == PERF_RECORD_LOST)
 				r->res->lost += ev->lost.lost;
 			perf_mmap__consume(map);
@@ -1196,6 +1258,24 @@ static int write_phases(struct fol_recorder *r)
 	return buf ? ret : -ENOMEM;
 }
 
+/* The build-ids of the code the run mapped, read from the files now, as perf record does
+ * at its end: "build_ids": {path: hex}. */
+static void add_build_ids(const struct fol_recorder *r, cJSON *end)
+{
+	cJSON *b = cJSON_AddObjectToObject(end, "build_ids");
+
+	for (int i = 0; b && i < r->ncode; i++) {
+		uint8_t id[64];
+		char hex[129];
+		int n = fol_symbols_file_build_id(r->code_paths[i], id, sizeof(id));
+
+		for (int k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", id[k]);
+		if (n > 0)
+			cJSON_AddStringToObject(b, r->code_paths[i], hex);
+	}
+}
+
 static int write_end(struct fol_recorder *r, uint64_t dur)
 {
 	cJSON *e = cJSON_CreateObject();
@@ -1230,6 +1310,7 @@ static int write_end(struct fol_recorder *r, uint64_t dur)
 				cJSON_AddNumberToObject(ls, r->ev[i].name, (double)lost);
 		}
 	}
+	add_build_ids(r, e);
 	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_END, e);
 	cJSON_Delete(e);
 	return ret;
@@ -1267,6 +1348,10 @@ static void cleanup(struct fol_recorder *r)
 	perf_cpu_map__put(r->kcpus);
 	perf_thread_map__put(r->kthreads);
 	fol_cgroups_free(&r->cg);
+	for (int i = 0; i < r->ncode; i++)
+		free(r->code_paths[i]);
+	free(r->code_paths);
+	fol_u64map_free(r->code_index);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
 }
@@ -1443,15 +1528,12 @@ static int open_events(struct fol_recorder *r)
 	perf_evlist__set_maps(r->evlist, r->cpus, r->threads);
 	ret = perf_evlist__open(r->evlist);
 	if (ret == -EINVAL) {
-		/* A kernel before 6.0 has no PERF_FORMAT_LOST, before 5.12 no build-ids in
-		 * MMAP2: open without them. */
+		/* A kernel before 6.0 has no PERF_FORMAT_LOST: open without it. */
 		struct perf_evsel *ev;
 
 		r->no_format_lost = 1;
-		perf_evlist__for_each_evsel(r->evlist, ev) {
+		perf_evlist__for_each_evsel(r->evlist, ev)
 			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-			perf_evsel__attr(ev)->build_id = 0;
-		}
 		ret = perf_evlist__open(r->evlist);
 	}
 	if (ret == -EINVAL && r->o->cgroup)

@@ -64,6 +64,9 @@ uint64_t fol_total_time(const struct fol_summary *s);
 extern const char *const fol_report_vmstat[];
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
 void fol_report_text(const struct fol_report *r, FILE *f);
+/* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
+ * -EINVAL for another name, -ENOMEM. */
+int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
 
 /* A recorded command line as text, escaped (escape.h); a built-in workload's program
  * as "foliostat", not where it was installed. */

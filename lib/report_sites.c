@@ -55,6 +55,24 @@ int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, s
 	return 0;
 }
 
+/* The build-id the recording read for the file at path (END chunk "build_ids"): its
+ * length, 0 when it has none. */
+static int recorded_build_id(const struct fol_report *r, const char *path, uint8_t *b)
+{
+	const char *hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(r->end, "build_ids"), path));
+	int n = 0;
+
+	for (; hex && hex[0] && hex[1] && n < 20; hex += 2) {
+		unsigned v;
+
+		if (sscanf(hex, "%2x", &v) != 1)
+			return 0;
+		b[n++] = (uint8_t)v;
+	}
+	return hex && !*hex ? n : 0;
+}
+
 /* A site's value of each key. sym is the function without its offset: a function is one
  * group, as in perf report. */
 struct parts {
@@ -74,10 +92,10 @@ static void site_parts(const struct fol_report *r, struct fol_symbols_cache *sc,
 		snprintf(p->sym, sizeof(p->sym), "0x%llx", (unsigned long long)s->ip);
 		p->src[0] = '\0';
 	} else {
-		int n = 0;
-		const uint8_t *bid = fol_sites_build_id(r->s.sites, s->ip_map, &n);
-		int ret = fol_symbols_lookup(sc, dso, bid, n, s->ip, p->sym, sizeof(p->sym), p->src,
-					     sizeof(p->src));
+		uint8_t bid[20];
+		int n = recorded_build_id(r, dso, bid);
+		int ret = fol_symbols_lookup(sc, dso, n ? bid : NULL, n, s->ip, p->sym, sizeof(p->sym),
+					     p->src, sizeof(p->src));
 
 		if (!ret && (plus = strrchr(p->sym, '+')))
 			*plus = '\0';
@@ -250,10 +268,10 @@ static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 		snprintf(out, len, "[unknown]");
 	} else {
 		const char *path = fol_sites_str(r->s.sites, fr->map);
-		int n = 0;
-		const uint8_t *bid = fol_sites_build_id(r->s.sites, fr->map, &n);
+		uint8_t bid[20];
+		int n = recorded_build_id(r, path, bid);
 
-		if (!fol_symbols_lookup(sc, path, bid, n, fr->off, out, len, src, sizeof(src)) &&
+		if (!fol_symbols_lookup(sc, path, n ? bid : NULL, n, fr->off, out, len, src, sizeof(src)) &&
 		    (plus = strrchr(out, '+')))
 			*plus = '\0';
 		else

@@ -15,10 +15,6 @@ struct fol_sites {
 	size_t n, cap;
 	struct fol_u64map *index;
 	char **names;
-	struct build_id {
-		uint8_t b[20];
-		int n;
-	} *ids;		/* per name */
 	int nnames, cnames;
 	struct fol_u64map *name_index; /* hash of a name -> id + 1, the same way */
 	struct fol_stack *stacks;
@@ -80,7 +76,6 @@ void fol_sites_free(struct fol_sites *s)
 	for (int i = 0; i < s->nnames; i++)
 		free(s->names[i]);
 	free(s->names);
-	free(s->ids);
 	free(s->v);
 	free(s->stacks);
 	fol_u64map_free(s->stack_index);
@@ -109,15 +104,12 @@ int fol_sites_intern(struct fol_sites *s, const char *name)
 	if (s->nnames == s->cnames) {
 		int cap = s->cnames ? s->cnames * 2 : 64;
 		char **g = realloc(s->names, sizeof(*g) * (size_t)cap);
-		struct build_id *b = g ? realloc(s->ids, sizeof(*b) * (size_t)cap) : NULL;
 
-		if (g)
-			s->names = g;
-		if (!b) {
+		if (!g) {
 			fol_u64map_del(s->name_index, h, NULL);
 			return -ENOMEM;
 		}
-		s->ids = b;
+		s->names = g;
 		s->cnames = cap;
 	}
 	s->names[s->nnames] = strdup(name);
@@ -125,26 +117,8 @@ int fol_sites_intern(struct fol_sites *s, const char *name)
 		fol_u64map_del(s->name_index, h, NULL);
 		return -ENOMEM;
 	}
-	s->ids[s->nnames].n = 0;
 	*slot = ++s->nnames;
 	return s->nnames - 1;
-}
-
-int fol_sites_set_build_id(struct fol_sites *s, int id, const uint8_t *b, int n)
-{
-	if (id < 0 || id >= s->nnames || n < 0 || n > 20)
-		return -EINVAL;
-	memcpy(s->ids[id].b, b, (size_t)n);
-	s->ids[id].n = n;
-	return 0;
-}
-
-const uint8_t *fol_sites_build_id(const struct fol_sites *s, int id, int *n)
-{
-	if (id < 0 || id >= s->nnames || !s->ids[id].n)
-		return NULL;
-	*n = s->ids[id].n;
-	return s->ids[id].b;
 }
 
 const char *fol_sites_str(const struct fol_sites *s, int id)

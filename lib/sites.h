@@ -28,9 +28,6 @@ void fol_sites_free(struct fol_sites *s);
 /* The id of name (made on first use), or -ENOMEM. */
 int fol_sites_intern(struct fol_sites *s, const char *name);
 const char *fol_sites_str(const struct fol_sites *s, int id); /* "?" for -1 */
-/* The build-id the recording saw for the file named id (the last one given), or NULL. */
-int fol_sites_set_build_id(struct fol_sites *s, int id, const uint8_t *b, int n);
-const uint8_t *fol_sites_build_id(const struct fol_sites *s, int id, int *n);
 /* One fault of the site key (its figures ignored) that took ns (0: untimed). */
 int fol_sites_add(struct fol_sites *s, const struct fol_site *key, uint64_t ns);
 /* Every site, in no order. */

@@ -3,6 +3,8 @@
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -284,4 +286,48 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 			snprintf(src, srclen, "%s:%d", base ? base + 1 : file, lineno);
 	}
 	return 0;
+}
+
+/* The NT_GNU_BUILD_ID note of one note segment, or 0. */
+static int note_build_id(Elf_Data *d, uint8_t *out, size_t max)
+{
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off, next;
+
+	while ((next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + name_off, "GNU", 4) && nh.n_descsz <= max) {
+			memcpy(out, (const char *)d->d_buf + desc_off, nh.n_descsz);
+			return (int)nh.n_descsz;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+int fol_symbols_file_build_id(const char *path, uint8_t *out, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0;
+	size_t nph = 0;
+	Elf *e;
+
+	if (fd < 0)
+		return -ENOENT;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && !elf_getphdrnum(e, &nph))
+		for (size_t i = 0; i < nph && !n; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
+				continue;
+			d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+			if (d)
+				n = note_build_id(d, out, max);
+		}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return n > 0 ? n : -ENOENT;
 }

@@ -28,5 +28,8 @@ void fol_symbols_free(struct fol_symbols_cache *c);
  * recorded) path changed after the recording began. */
 int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
 		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen);
+/* The GNU build-id of the ELF file at path: its length (up to max bytes copied), or
+ * -ENOENT (no such file, not ELF, no build-id note). */
+int fol_symbols_file_build_id(const char *path, uint8_t *out, size_t max);
 
 #endif

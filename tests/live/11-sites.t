@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 17
+plan 21
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -52,6 +52,42 @@ is "$(cat t)" "$(jq '[.classes[] | select(.class == "wp_reuse") | .fault_time_ns
 	"--folded --class wp_reuse: the stacks weigh the class's fault time"
 "$FOLIOSTAT" report --folded -i f.data >/dev/null 2>err; rc=$?
 [ "$rc" = 1 ] && grep -q "record with -g" err; ok $? "--folded of a recording without -g: exit 1, saying so"
+
+# --csv: each table parses with Python's csv module and says what the JSON says.
+"$FOLIOSTAT" report --json -i g.data >g.json
+for t in faults reuse calls sites; do "$FOLIOSTAT" report --csv=$t -i g.data >$t.csv; done
+python3 - g.json faults.csv reuse.csv calls.csv sites.csv <<'PY' >csv.out
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+rows = lambda f: list(csv.DictReader(open(f, newline="")))
+bad = []
+orders = {o["order"]: o for o in j["orders"]}
+for r in rows(sys.argv[2]):
+    o = orders[int(r["order"])]
+    lat = o["latency_by_class_ns"][r["class"]]
+    if [int(r["faults"]), int(r["fault_time_ns"]), int(r["p99_ns"]), int(r["max_ns"])] != \
+       [o["faults"][r["class"]], o["fault_time_ns"][r["class"]], lat["p99"], lat["max"]]:
+        bad.append("faults " + str(r))
+for r in rows(sys.argv[3]):
+    ru = orders[int(r["order"])]["reuse"]
+    if [int(r["faults"]), int(r["episodes"]), round(float(r["effectiveness"]), 6)] != \
+       [ru["faults"], ru["episodes"], ru["effectiveness"]]:
+        bad.append("reuse " + str(r))
+calls = {c["call"]: c for c in j["calls"]}
+for r in rows(sys.argv[4]):
+    if [int(r["calls"]), int(r["time_ns"])] != [calls[r["call"]]["calls"], calls[r["call"]]["time_ns"]]:
+        bad.append("calls " + str(r))
+sites = rows(sys.argv[5])
+if [(int(r["order"]), r["class"], r["sym"], r["map"], int(r["faults"])) for r in sites] != \
+   [(s["order"], s["class"], s["sym"], s["map"], s["faults"]) for s in j["sites"]]:
+    bad.append("sites differ")
+print(len(bad), *bad[:3])
+PY
+is "$(cat csv.out)" 0 "--csv faults, reuse, calls, sites: parsed by Python's csv, equal to the JSON"
+is "$(head -1 faults.csv | tr -d '\r')" "order,size_bytes,class,faults,fault_time_ns,mean_ns,p50_ns,p99_ns,max_ns,unclosed" "... faults' header"
+n=$(python3 -c 'import csv,sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1], newline=""))))' faults.csv)
+is "$n" "$(jq '[.orders[].faults | length] | add' g.json)" "... a row per order and class with faults ($n)"
+"$FOLIOSTAT" report --csv=bogus -i g.data >/dev/null 2>&1; is $? 2 "--csv of an unknown table: usage error"
 
 # The binary changes after the recording: the build-id in the recording no longer
 # matches, so its addresses are not named; --symfs finds the recorded one elsewhere.

@@ -21,8 +21,6 @@ static void test_intern(void **state)
 	struct fol_sites *s = fol_sites_new();
 	char name[32];
 	int ids[2000];
-	const uint8_t *b;
-	int n = 0;
 
 	(void)state;
 	for (int i = 0; i < 2000; i++) {
@@ -37,13 +35,6 @@ static void test_intern(void **state)
 	}
 	assert_string_equal(fol_sites_str(s, -1), "?");
 	assert_string_equal(fol_sites_str(s, 2000), "?");
-	assert_null(fol_sites_build_id(s, 5, &n));
-	assert_int_equal(fol_sites_set_build_id(s, 5, (const uint8_t *)"0123456789abcdefghij", 20), 0);
-	b = fol_sites_build_id(s, 5, &n);
-	assert_int_equal(n, 20);
-	assert_memory_equal(b, "0123456789abcdefghij", 20);
-	assert_int_equal(fol_sites_set_build_id(s, 5, b, 21), -EINVAL);
-	assert_int_equal(fol_sites_set_build_id(s, 9999, b, 4), -EINVAL);
 	fol_sites_free(s);
 }
 
