@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
+		"      --format FMT       text, json, csv (the faults table) or openmetrics (for\n"
+		"                         node_exporter's textfile collector, Grafana)\n"
 		"      --csv[=TABLE]      a table as CSV: faults (order x class; default), reuse,\n"
 		"                         calls, sites (by --sort's keys)\n"
 		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
@@ -115,6 +117,7 @@ struct report_cli {
 	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
 	int folded;		/* --folded: 1 by time, 2 by count */
 	const char *csv;	/* --csv: the table */
+	int openmetrics;	/* --format openmetrics */
 	const char *symfs;
 };
 
@@ -138,6 +141,10 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 	}
 	if (c->csv)
 		return fol_report_csv(r, c->csv, stdout) ? error("out of memory") : 0;
+	if (c->openmetrics) {
+		fol_report_openmetrics(r, stdout);
+		return 0;
+	}
 	if (c->folded) {
 		ret = fol_report_folded(r, c->folded == 2, stdout);
 		if (ret == -ENOENT)
@@ -153,7 +160,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 }
 
 enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS, O_FOLDED, O_CSV };
+       O_TOP, O_SYMFS, O_FOLDED, O_CSV, O_FORMAT };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -171,6 +178,7 @@ static const struct option report_opts[] = {
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "folded", optional_argument, NULL, O_FOLDED },
 	{ "csv", optional_argument, NULL, O_CSV },
+	{ "format", required_argument, NULL, O_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -227,6 +235,13 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
 			return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
 		r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
+		return 0;
+	case O_FORMAT:
+		r->json = !strcmp(arg, "json");
+		r->openmetrics = !strcmp(arg, "openmetrics");
+		r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
+		if (strcmp(arg, "text") && !r->json && !r->openmetrics && !r->csv)
+			return usage_error("--format is text, json, csv or openmetrics, not '%s'", arg);
 		return 0;
 	case O_CSV:
 		if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&

@@ -67,6 +67,8 @@ void fol_report_text(const struct fol_report *r, FILE *f);
 /* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
  * -EINVAL for another name, -ENOMEM. */
 int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
+/* The figures in the OpenMetrics text format (report_om.c). */
+void fol_report_openmetrics(const struct fol_report *r, FILE *f);
 
 /* A recorded command line as text, escaped (escape.h); a built-in workload's program
  * as "foliostat", not where it was installed. */

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..26"
+echo "1..28"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -39,6 +39,31 @@ jq -r -f "$d/schema.jq" "$T/json" >"$T/violations"
 check "JSON report matches schema foliostat/report/v1" "$T/violations" /dev/null
 jq -r -f "$d/schema.jq" "$T/fjson" >"$T/violations"
 check "filtered JSON report matches the schema" "$T/violations" /dev/null
+# OpenMetrics, read by the Prometheus client library's own parser (strict: families,
+# suffixes, units, histogram buckets, "# EOF").
+"$FOLIOSTAT" report --format openmetrics -i "$d/small.data" >"$T/om"
+/usr/bin/python3 - "$T/om" "$T/json" >"$T/omcheck" 2>&1 <<'PY'
+import json, sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
+fams = {f.name: f for f in parse(open(sys.argv[1]).read())}
+j = json.load(open(sys.argv[2]))
+bad = []
+for o in j["orders"]:
+    for cls, n in o["faults"].items():
+        got = [s.value for s in fams["foliostat_faults"].samples
+               if s.labels == {"order": str(o["order"]), "size": s.labels["size"], "class": cls}]
+        if got != [n]:
+            bad.append((o["order"], cls, got, n))
+h = [s for s in fams["foliostat_fault_latency_seconds"].samples
+     if s.name.endswith("_count") and s.labels["order"] == "4" and s.labels["class"] == "wp_reuse"]
+lat = [o for o in j["orders"] if o["order"] == 4][0]["latency_by_class_ns"]["wp_reuse"]["count"]
+if [s.value for s in h] != [lat]:
+    bad.append(("latency count", [s.value for s in h], lat))
+print(len(fams), "families", bad)
+PY
+is "$(cat "$T/omcheck")" "7 families []" "OpenMetrics parses, and its fault counts and histogram counts are the JSON's"
+"$FOLIOSTAT" report --format bogus -i "$d/small.data" >/dev/null 2>&1
+is $? 2 "--format of an unknown format: usage error"
 # A recording with the kernel's work in it (collapse --size 2M --khugepaged, the mm
 # threads recorded beside it): calls, khugepaged's collapse of the workload's memory.
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/kernel.data" >"$T/ktxt"

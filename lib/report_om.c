@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* report --format openmetrics: the report's figures in the OpenMetrics text format
+ * (Prometheus exposition), for node_exporter's textfile collector and Grafana: counters
+ * with _total, times in seconds with their UNIT, latency histograms with a bucket per
+ * power of two of nanoseconds (the histogram's own groups of 16), "# EOF" at the end. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_priv.h"
+
+/* A label value: backslash, quote and newline escaped. */
+static void label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *unit, const char *help)
+{
+	fprintf(f, "# TYPE %s %s\n", name, type);
+	if (unit)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+	fprintf(f, "# HELP %s %s\n", name, help);
+}
+
+static void order_labels(FILE *f, const struct fol_report *r, int order)
+{
+	char sz[16];
+
+	fprintf(f, "order=\"%d\",size=\"%s\"", order, fol_order_size(order, r->page_size, sz, sizeof(sz)));
+}
+
+/* Cumulative buckets at the top of each power of two that holds values, then +Inf. */
+static void histogram(FILE *f, const char *name, const struct fol_report *r, int order,
+		      const char *cls, const struct fol_hist *h)
+{
+	uint64_t cum = 0, lo, hi;
+
+	for (int i = 0; i < FOL_HIST_BUCKETS && cum < h->count; i++) {
+		cum += h->b[i];
+		if ((i + 1) % (int)FOL_HIST_SUB && i + 1 < FOL_HIST_BUCKETS)
+			continue;
+		fol_hist_bucket_range(i, &lo, &hi);
+		fprintf(f, "%s_bucket{", name);
+		order_labels(f, r, order);
+		fprintf(f, ",class=\"%s\",le=\"%.9g\"} %" PRIu64 "\n", cls, (double)(hi + 1) / 1e9, cum);
+	}
+	fprintf(f, "%s_bucket{", name);
+	order_labels(f, r, order);
+	fprintf(f, ",class=\"%s\",le=\"+Inf\"} %" PRIu64 "\n", cls, h->count);
+	fprintf(f, "%s_count{", name);
+	order_labels(f, r, order);
+	fprintf(f, ",class=\"%s\"} %" PRIu64 "\n", cls, h->count);
+	fprintf(f, "%s_sum{", name);
+	order_labels(f, r, order);
+	fprintf(f, ",class=\"%s\"} %.9f\n", cls, (double)h->sum / 1e9);
+}
+
+static void cells(const struct fol_report *r, FILE *f, int what)
+{
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			const struct fol_cell *cell = &r->s.order[slot].cell[c];
+			const char *cls = fol_class_name((enum fol_class)c);
+			int order = FOL_SLOT_ORDER(slot);
+
+			if (!cell->faults)
+				continue;
+			if (what == 2) {
+				if (cell->lat.count)
+					histogram(f, "foliostat_fault_latency_seconds", r, order, cls, &cell->lat);
+				continue;
+			}
+			fprintf(f, what ? "foliostat_fault_time_seconds_total{" : "foliostat_faults_total{");
+			order_labels(f, r, order);
+			if (what)
+				fprintf(f, ",class=\"%s\"} %.9f\n", cls,
+					(double)fol_cell_time(&r->s, cell) / 1e9);
+			else
+				fprintf(f, ",class=\"%s\"} %" PRIu64 "\n", cls, cell->faults);
+		}
+}
+
+static void reuse(const struct fol_report *r, FILE *f, int what)
+{
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		const struct fol_reuse *ru = &r->s.order[slot].reuse;
+
+		if (!ru->episodes)
+			continue;
+		fprintf(f, what ? "foliostat_reuse_effectiveness{" : "foliostat_reuse_faults_per_folio{");
+		order_labels(f, r, FOL_SLOT_ORDER(slot));
+		fprintf(f, "} %.6f\n", what ? (double)ru->episodes / (double)ru->faults
+					    : (double)ru->faults / (double)ru->episodes);
+	}
+}
+
+void fol_report_openmetrics(const struct fol_report *r, FILE *f)
+{
+	const char *cmd = cJSON_GetStringValue(cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(r->meta, "command"), 0));
+
+	family(f, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
+	fprintf(f, "foliostat_recording_info{kernel=\"");
+	label(f, str(r->meta, "kernel") ?: "unknown");
+	fprintf(f, "\",command=\"");
+	label(f, cmd ? cmd : "");
+	fprintf(f, "\",latency_method=\"%s\"} 1\n", r->method);
+	family(f, "foliostat_faults", "counter", NULL, "Page faults, by folio order and class.");
+	cells(r, f, 0);
+	family(f, "foliostat_fault_time_seconds", "counter", "seconds",
+	       "Time in the fault handler, by folio order and class.");
+	cells(r, f, 1);
+	family(f, "foliostat_fault_latency_seconds", "histogram", "seconds",
+	       "Fault handler latency (entry tracepoint to exit sample), by order and class.");
+	cells(r, f, 2);
+	family(f, "foliostat_reuse_faults_per_folio", "gauge", NULL,
+	       "Write-protect reuse faults per large folio episode after fork (1 is ideal).");
+	reuse(r, f, 0);
+	family(f, "foliostat_reuse_effectiveness", "gauge", NULL,
+	       "Folio episodes per reuse fault (1 is one fault per folio).");
+	reuse(r, f, 1);
+	family(f, "foliostat_lost_events", "counter", NULL, "Samples the kernel dropped.");
+	fprintf(f, "foliostat_lost_events_total %" PRIu64 "\n", r->st.lost ? r->st.lost : r->s.lost);
+	fprintf(f, "# EOF\n");
+}
