@@ -745,6 +745,10 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 	if (ret)
 		return ret;
 	build_rows(&u);
+	/* The latency view opens on the row with the most fault time: the one to look at. */
+	for (int i = 1; i < u.nrows; i++)
+		if (fol_cell_time(&r->s, cell(&u, &u.rows[i])) > fol_cell_time(&r->s, cell(&u, &u.rows[u.sel])))
+			u.sel = i;
 	for (;;) {
 		draw(&u);
 		ch = getch();
