@@ -10,20 +10,102 @@
 #include "errors.h"
 #include "comm.h"
 #include "escape.h"
+#include "decode.h"
+#include <cjson/cJSON.h>
 #include "session.h"
 #include "util.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: foliostat script [-i FILE] [--sideband]\n"
+		"usage: foliostat script [-i FILE] [--sideband] [--json]\n"
 		"\n"
 		"Print every recorded sample in time order, one line each:\n"
 		"  comm pid/tid [cpu] seconds.nanoseconds: event: field=value ...\n"
 		"\n"
 		"  -i, --input FILE   read FILE (default foliostat.data)\n"
 		"  -S, --sideband     also print MMAP, COMM, FORK, EXIT and LOST records\n"
+		"  -j, --json         one JSON object per line (JSON Lines): comm, pid, tid, cpu,\n"
+		"                     time_ns, event, fields\n"
 		"  -h, --help         this text\n");
+}
+
+/* A side-band record's fields, for --json. */
+static void sideband_json(const struct fol_event *ev, cJSON *o)
+{
+	cJSON *f = cJSON_AddObjectToObject(o, "fields");
+	char hex[24];
+
+	switch (ev->kind) {
+	case FOL_EV_MMAP:
+		cJSON_AddStringToObject(o, "event", "PERF_RECORD_MMAP2");
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, ev->mmap.start);
+		cJSON_AddStringToObject(f, "start", hex);
+		cJSON_AddNumberToObject(f, "len", (double)ev->mmap.len);
+		cJSON_AddNumberToObject(f, "pgoff", (double)ev->mmap.pgoff);
+		cJSON_AddNumberToObject(f, "prot", ev->mmap.prot);
+		cJSON_AddNumberToObject(f, "flags", ev->mmap.flags);
+		cJSON_AddStringToObject(f, "filename", ev->mmap.filename);
+		break;
+	case FOL_EV_COMM:
+		cJSON_AddStringToObject(o, "event", "PERF_RECORD_COMM");
+		cJSON_AddStringToObject(f, "comm", ev->comm.comm);
+		cJSON_AddBoolToObject(f, "exec", ev->comm.exec);
+		break;
+	case FOL_EV_FORK:
+	case FOL_EV_EXIT:
+		cJSON_AddStringToObject(o, "event", ev->kind == FOL_EV_FORK ? "PERF_RECORD_FORK"
+									  : "PERF_RECORD_EXIT");
+		cJSON_AddNumberToObject(f, "ppid", ev->fork.ppid);
+		cJSON_AddNumberToObject(f, "ptid", ev->fork.ptid);
+		break;
+	case FOL_EV_LOST:
+		cJSON_AddStringToObject(o, "event", "PERF_RECORD_LOST");
+		cJSON_AddNumberToObject(f, "lost", (double)ev->lost.lost);
+		break;
+	default:
+		cJSON_AddStringToObject(o, "event", "?");
+		break;
+	}
+	/* "event" before "fields", as for samples. */
+	cJSON_AddItemToObject(o, "fields", cJSON_DetachItemFromObject(o, "fields"));
+}
+
+/* One event as a JSON line; strings escaped to valid UTF-8 (escape.h). */
+static void print_json_line(struct fol_session *s, const struct fol_evdesc *d,
+			    const struct fol_comms *comms, const struct fol_event *ev)
+{
+	cJSON *o = cJSON_CreateObject(), *f;
+	char *text;
+
+	if (!o)
+		return;
+	cJSON_AddStringToObject(o, "comm", fol_comms_get(comms, ev->tid));
+	cJSON_AddNumberToObject(o, "pid", ev->pid);
+	cJSON_AddNumberToObject(o, "tid", ev->tid);
+	cJSON_AddNumberToObject(o, "cpu", ev->cpu);
+	cJSON_AddNumberToObject(o, "time_ns", (double)ev->time);
+	if (!d) {
+		sideband_json(ev, o);
+	} else {
+		cJSON_AddStringToObject(o, "event", d->name);
+		f = cJSON_AddObjectToObject(o, "fields");
+		if (ev->kind == FOL_EV_FAULT_EXIT || ev->kind == FOL_EV_FAULT_EXIT_MAJ ||
+		    !strcmp(d->kind, "software")) {
+			char hex[24];
+
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, ev->exit.addr);
+			cJSON_AddStringToObject(f, "addr", hex);
+		} else {
+			fol_decoder_fields_json(fol_session_decoder(s), ev, f);
+		}
+	}
+	fol_escape_json(o);
+	text = cJSON_PrintUnformatted(o);
+	if (text)
+		puts(text);
+	free(text);
+	cJSON_Delete(o);
 }
 
 static void print_sideband(const struct fol_event *ev)
@@ -61,6 +143,7 @@ int cmd_script(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sideband", no_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,15 +152,18 @@ int cmd_script(int argc, char **argv)
 	struct fol_comms *comms;
 	struct fol_event ev;
 	char fields[4096], esc[8192], esc_comm[256], esc_name[512];
-	int c, ret, sideband = 0;
+	int c, ret, sideband = 0, json = 0;
 
-	while ((c = getopt_long(argc, argv, "i:Sh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Sjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 'S':
 			sideband = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		default:
 			return usage_exit(c, usage);
@@ -101,6 +187,10 @@ int cmd_script(int argc, char **argv)
 		fol_comms_update(comms, &ev);
 		if (!d && !sideband)
 			continue;
+		if (json) {
+			print_json_line(s, d, comms, &ev);
+			continue;
+		}
 		printf("%16s %6d/%-6d [%03d] %5" PRIu64 ".%09" PRIu64 ": ",
 		       fol_escape(fol_comms_get(comms, ev.tid), esc_comm, sizeof(esc_comm)),
 		       ev.pid, ev.tid, ev.cpu, ev.time / 1000000000, ev.time % 1000000000);

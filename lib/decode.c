@@ -3,6 +3,7 @@
 
 #include "symbolic.h"
 #include "errors.h"
+#include "escape.h"
 
 #include "summary.h"
 #include "u64map.h"
@@ -900,4 +901,52 @@ void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev,
 	trace_seq_terminate(&s);
 	snprintf(buf, len, "%s", s.buffer ? s.buffer : "");
 	trace_seq_destroy(&s);
+}
+
+void fol_decoder_fields_json(const struct fol_decoder *d, const struct fol_event *ev, cJSON *obj)
+{
+	const struct evd *e;
+	struct tep_format_field **fields;
+	char esc[8192];
+
+	if (ev->evidx < 0 || ev->evidx >= d->n)
+		return;
+	e = &d->ev[ev->evidx];
+	if (!e->tp || !ev->raw)
+		return;
+	fields = tep_event_fields(e->tp);
+	for (int i = 0; fields && fields[i]; i++) {
+		const struct tep_format_field *f = fields[i];
+
+		if ((unsigned)f->offset + (unsigned)f->size > ev->raw_size || !dynamic_in_bounds(f, ev))
+			continue;
+		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) {
+			struct trace_seq s;
+
+			trace_seq_init(&s);
+			tep_print_field_content(&s, (void *)ev->raw, (int)ev->raw_size,
+						(struct tep_format_field *)f);
+			trace_seq_terminate(&s);
+			/* A hostile record's bytes: escaped to text that is valid UTF-8. */
+			cJSON_AddStringToObject(obj, f->name, fol_escape(s.buffer ? s.buffer : "", esc, sizeof(esc)));
+			trace_seq_destroy(&s);
+		} else {
+			unsigned long long v = 0;
+			char hex[24];
+
+			tep_read_number_field((struct tep_format_field *)f, ev->raw, &v);
+			if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
+				v |= ~0ull << (f->size * 8);
+			if ((f->flags & TEP_FIELD_IS_SIGNED) && (long long)v >= -(1ll << 53) &&
+			    (long long)v <= (1ll << 53)) {
+				cJSON_AddNumberToObject(obj, f->name, (double)(long long)v);
+			} else if (!(f->flags & TEP_FIELD_IS_SIGNED) && v <= (1ull << 53)) {
+				cJSON_AddNumberToObject(obj, f->name, (double)v);
+			} else {
+				snprintf(hex, sizeof(hex), "0x%llx", v);
+				cJSON_AddStringToObject(obj, f->name, hex);
+			}
+		}
+	}
+	free(fields);
 }

@@ -57,6 +57,11 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 /* Kernel text ranges of the fault handler ([start, end) pairs): a cpu-clock sample whose
  * call chain passes through one is inside a fault. */
 int fol_decoder_set_fault_ranges(struct fol_decoder *d, const uint64_t *ranges, int n);
+/* A tracepoint sample's fields into obj: numbers as JSON numbers (as strings "0x..." when
+ * they do not fit a double exactly), arrays and strings as text; fields out of the
+ * record's bounds left out. */
+struct cJSON;
+void fol_decoder_fields_json(const struct fol_decoder *d, const struct fol_event *ev, struct cJSON *obj);
 /* Tracepoint fields of ev as " name=value ..." into buf (truncated to len). */
 void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
 			size_t len);

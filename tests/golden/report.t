@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..28"
+echo "1..30"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -64,6 +64,11 @@ PY
 is "$(cat "$T/omcheck")" "7 families []" "OpenMetrics parses, and its fault counts and histogram counts are the JSON's"
 "$FOLIOSTAT" report --format bogus -i "$d/small.data" >/dev/null 2>&1
 is $? 2 "--format of an unknown format: usage error"
+# script --json: a JSON object per line, the same records as the text.
+"$FOLIOSTAT" script --json -S -i "$d/small.data" >"$T/jl"
+is "$(jq -s length "$T/jl")" "$("$FOLIOSTAT" script -S -i "$d/small.data" | wc -l)" "script --json: a valid JSON line per record"
+is "$(jq -s '[.[] | select(.event == "exceptions:page_fault_user")] | length' "$T/jl")" \
+	"$("$FOLIOSTAT" script -i "$d/small.data" | grep -c 'exceptions:page_fault_user:')" "... the fault entries, with their fields ($(jq -c -s '[.[] | select(.event == "exceptions:page_fault_user")][0].fields | keys' "$T/jl"))"
 # A recording with the kernel's work in it (collapse --size 2M --khugepaged, the mm
 # threads recorded beside it): calls, khugepaged's collapse of the workload's memory.
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/kernel.data" >"$T/ktxt"
