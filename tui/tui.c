@@ -2,6 +2,7 @@
 #include "tui.h"
 
 #include "compare.h"
+#include "report_sites.h"
 #include "escape.h"
 
 #include <curses.h>
@@ -15,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_KERNEL, V_NR };
+enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_SITES, V_KERNEL, V_NR };
 static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline",
-					      "Kernel" };
+					      "Sites", "Kernel" };
 
 enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE };
 
@@ -38,6 +39,9 @@ struct ui {
 	int gap;		/* latency view: gap instead of handler latency */
 	int help;
 	int colour, utf8;
+	/* Sites view: grouped once (symbols are looked up in files), on its first drawing. */
+	struct fol_grouping sites, maps;
+	int grouped;
 };
 
 static const char *const sort_names[] = { "order", "faults", "total", "mean", "p99", "max" };
@@ -490,6 +494,54 @@ static void draw_timeline(struct ui *u, int lines, int cols)
 	status(u, lines, cols, "Tab view  ? help  q quit");
 }
 
+/* One grouping of the sites as rows: share of fault time, faults, total, then the keys. */
+static int draw_groups(int y, int last, int cols, const struct fol_grouping *gp,
+		       const char *title_text)
+{
+	const struct fol_grouping g = *gp;
+	const int *keys = g.keys, nkeys = g.nkeys;
+	char t[48], line[640], esc[512];
+
+	attron(A_BOLD);
+	mvprintw(y++, 1, "%.*s (%zu)", cols - 10, title_text, g.n);
+	attroff(A_BOLD);
+	for (size_t i = 0; i < g.n && y < last; i++) {
+		size_t used = (size_t)snprintf(line, sizeof(line), "%5.1f%% %8" PRIu64 " %s ",
+					       g.time_ns ? 100.0 * (double)g.v[i].time_ns / (double)g.time_ns : 0.0,
+					       g.v[i].faults, fol_fmt_ns_col(g.v[i].time_ns, 1, 10, t, sizeof(t)));
+
+		for (int k = 0; k < nkeys && used < sizeof(line); k++)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s",
+						 fol_escape(g.v[i].part[keys[k]], esc, sizeof(esc)));
+		mvprintw(y++, 1, "%.*s", cols - 2, line);
+	}
+	if (!g.n && y < last)
+		mvprintw(y++, 1, "no sites");
+	return y;
+}
+
+/* Where the faults come from: the functions (and their mappings), then the mappings. */
+static void draw_sites(struct ui *u, int lines, int cols)
+{
+	static const int by_sym[] = { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_SYM, FOL_SORT_MAP };
+	static const int by_map[] = { FOL_SORT_MAP, FOL_SORT_ORDER, FOL_SORT_CLASS };
+	int y = 1, mid;
+
+	if (!u->grouped) {
+		u->grouped = 1;
+		if (fol_report_group(u->r, by_sym, 4, &u->sites))
+			memset(&u->sites, 0, sizeof(u->sites));
+		if (fol_report_group(u->r, by_map, 3, &u->maps))
+			memset(&u->maps, 0, sizeof(u->maps));
+	}
+	header(u, &y, cols);
+	y++;
+	mid = y + (lines - 2 - y) * 2 / 3;
+	y = draw_groups(y, mid, cols, &u->sites, "time%   faults      total  order class function mapping");
+	y = draw_groups(y + 1, lines - 2, cols, &u->maps, "time%   faults      total  mapping order class");
+	status(u, lines, cols, "Tab view  ? help  q quit   (report --sort for any keys)");
+}
+
 /* "64K 256 whole, 64K 12 split first": what a call or the run wrote to swap. */
 static void swapped_text(const struct fol_swapout *sw, unsigned page_size, char *buf, size_t len)
 {
@@ -600,6 +652,7 @@ static void draw_help(const struct ui *u, int lines, int cols)
 		"s                 Overview: cycle the sort column",
 		"/                 Overview: filter rows (e.g. 64K, wp_reuse); empty clears",
 		"g                 Latency: handler latency / gap before the fault",
+		"Sites             faults by function and mapping, then by mapping",
 		"Kernel            system calls, THP collapse (khugepaged's share), swap-out",
 		"?                 this help;  q  quit",
 		"",
@@ -642,6 +695,7 @@ static void draw(struct ui *u)
 	case V_REUSE: draw_reuse(u, lines, cols); break;
 	case V_LATENCY: draw_latency(u, lines, cols); break;
 	case V_KERNEL: draw_kernel(u, lines, cols); break;
+	case V_SITES: draw_sites(u, lines, cols); break;
 	default: draw_timeline(u, lines, cols); break;
 	}
 	if (u->help)
@@ -836,6 +890,8 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 	}
 out:
 	term_close(old);
+	fol_grouping_free(&u.sites);
+	fol_grouping_free(&u.maps);
 	return 0;
 }
 

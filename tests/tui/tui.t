@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..30"
+echo "1..32"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -98,6 +98,19 @@ calls=$("$FOLIOSTAT" report --json -i "$KDATA" | jq '.calls[] | select(.call == 
 screen | grep -Eq "^ munmap +$calls "; ok $? "kernel view: $calls munmap calls, as in JSON"
 screen | grep -Eq "^ succeeded +1 +1 +1 +1$"; ok $? "kernel view: one collapse, khugepaged's"
 screen | grep -q "swap-out, by order allocated at: none"; ok $? "kernel view: no swap-out"
+keys q
+
+# The Sites view: where the faults come from, as report --sort order,class,sym,map says
+# (no symbols: the recorded binary is not on this machine, and the view must not care).
+tmux kill-session -t "$S" 2>/dev/null
+tmux new-session -d -s "$S" -x 100 -y 30 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui --symfs /nonexistent -i $DATA; sleep 30"
+wait_for "Overview" && keys BTab BTab
+wait_for "order class function mapping"; ok $? "Shift-Tab twice: the Sites view"
+row=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map --top 1 -i "$DATA" | jq -r '.sites[0] | "\(.faults) \(.class) \(.sym)"')
+set -- $row
+screen | grep -A1 "order class function mapping" | tail -1 | grep -Eq " $1 .* $2 ${3//+/\\+}"
+ok $? "Sites view: its first row is the report's ($row)"
 keys q
 
 # A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).
