@@ -207,6 +207,32 @@ static void header(const struct ui *u, int *y, int cols)
 	}
 }
 
+/* The headline: reuse batching per large order, beside its fault time. */
+static void headline(const struct ui *u, int *y, int cols)
+{
+	char line[512], sz[16], t[48];
+	size_t used = 0;
+
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS && used < sizeof(line); slot++) {
+		const struct fol_reuse *ru = &u->r->s.order[slot].reuse;
+		int order = FOL_SLOT_ORDER(slot);
+
+		if (order < 1 || !ru->episodes)
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %.2f faults/folio, %.1f%%, %s",
+					 used ? "   " : "reuse after fork: ",
+					 fol_order_size(order, u->r->page_size, sz, sizeof(sz)),
+					 (double)ru->faults / (double)ru->episodes,
+					 100.0 * (double)ru->episodes / (double)ru->faults,
+					 fol_fmt_ns(ru->time_ns, t, sizeof(t)));
+	}
+	if (!used)
+		return;
+	style_on(u, C_TITLE, A_BOLD);
+	mvprintw((*y)++, 1, "%.*s", cols - 2, line);
+	style_off(u, C_TITLE, A_BOLD);
+}
+
 static void draw_overview(struct ui *u, int lines, int cols)
 {
 	const struct fol_summary *s = &u->r->s;
@@ -214,6 +240,7 @@ static void draw_overview(struct ui *u, int lines, int cols)
 	int y = 1, vis;
 
 	header(u, &y, cols);
+	headline(u, &y, cols);
 	y++;
 	attron(A_BOLD);
 	mvprintw(y++, 1, "%7s %-10s %9s %10s %9s %9s %9s", "order", "class", "faults", "total", "mean",

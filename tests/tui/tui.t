@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..32"
+echo "1..33"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -43,6 +43,8 @@ mean=$(json '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.mea
 want=$(awk -v m="$mean" 'BEGIN {printf "%.1f µs", m / 1000}')
 screen | grep "64K wp_reuse" | grep -qF "$want"; ok $? "overview: its mean is $want, as in JSON ($mean ns)"
 
+fpf=$(json '.orders[] | select(.order == 4) | .reuse.faults_per_folio' | awk '{printf "%.2f", $1}')
+screen | grep -q "reuse after fork: 64K $fpf faults/folio, 6.2%"; ok $? "overview headline: 64K $fpf faults per folio, 6.2% effective, as in JSON"
 keys Tab Tab
 top=$(json '[.orders[] | .order as $o | .fault_time_ns | to_entries[] | {o: $o, c: .key, t: .value}] | max_by(.t) | "\(.o) \(.c)"')
 wait_for "handler latency of 64K wp_reuse"; ok $? "the latency view opens on the row with the most fault time (order, class: $top)"
