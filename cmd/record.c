@@ -49,7 +49,10 @@ static void usage(FILE *f, int stat)
 			"stdout with --json. No file: the events stream from the ring buffers into\n"
 			"the model as they are recorded.\n"
 			"\n"
-			"      --json             the JSON report (foliostat/report/v1) on stdout\n");
+			"      --json             the JSON report (foliostat/report/v1) on stdout\n"
+			"  -I, --interval MS      with --json: also a JSON line every MS milliseconds\n"
+			"                         (10-3600000) of the faults since the last one, for\n"
+			"                         live dashboards (schema foliostat/interval/v1)\n");
 	else
 		fprintf(f,
 			"usage: foliostat record [options] [-- command [args]]\n"
@@ -223,6 +226,7 @@ static const struct option rec_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cgroup", required_argument, NULL, 'G' },
 	{ "call-graph", no_argument, NULL, 'g' },
+	{ "interval", required_argument, NULL, 'I' },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "mthp", required_argument, NULL, O_MTHP },
@@ -246,6 +250,15 @@ static int number_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	int ret;
 
 	switch (ch) {
+	case 'I': {
+		int ms;
+
+		if (!stat)
+			return usage_error("-I is for stat --json (a line per interval, no file)");
+		ret = parse_int(arg, 10, 3600000, &ms);
+		c->interval_ms = (unsigned)ms;
+		return ret ? print_bad_number("-I", "milliseconds from 10 to 3600000", arg, ret) : 0;
+	}
 	case 'r':
 		snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
 		ret = parse_int(arg, 1, FOL_REPEAT_MAX, &c->repeat);
@@ -355,6 +368,8 @@ static int rec_args(struct rec_cli *c, int argc, char **argv)
 		return usage_error("give either -p PID, -a or a command (-a and a command go together)");
 	if (c->duration > 0 && !c->o.pid && !(c->o.system_wide && optind >= argc && !c->workload))
 		return usage_error("--duration goes with -p or -a alone; a command runs to its end");
+	if (c->interval_ms && (!c->json || rec_several(c)))
+		return usage_error("-I goes with --json, for one run: a JSON line per interval");
 	if (c->o.cgroup && !c->o.system_wide)
 		return usage_error("-G (a cgroup) goes with -a: it scopes a system-wide recording, "
 				   "as in perf record -a -G");
@@ -384,7 +399,7 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	c->output = "foliostat.data";
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+agG:e:m:p:r:w:qh" : "+agG:o:e:m:p:r:w:qh", rec_opts,
+	while ((ch = getopt_long(argc, argv, stat ? "+agG:e:m:p:r:w:I:qh" : "+agG:o:e:m:p:r:w:qh", rec_opts,
 				 NULL)) != -1) {
 		ret = rec_option(c, ch, optarg, stat);
 		if (ret)

@@ -22,6 +22,7 @@ struct rec_cli {
 	int nevents;
 	int quiet;
 	int json;		/* stat only */
+	unsigned interval_ms;	/* stat -I: a JSON line per interval; 0 none */
 	struct fol_mthp mthp;
 	const char *workload;	/* -w NAME */
 	char self[PATH_MAX];

@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "errors.h"
+#include "model.h"
+#include <cjson/cJSON.h>
 #include "record_cli.h"
 #include "report.h"
 #include "runs.h"
@@ -20,7 +23,58 @@ struct stat_stream {
 	struct fol_model_opts mo;
 	int begun;
 	struct fol_runs runs;
+	/* -I: when the last interval line was printed, and the counts then. */
+	uint64_t interval_ns, last_ns, start_ns;
+	uint64_t faults[FOL_NR_ORDER_SLOTS][FOL_NR_CLASSES], time[FOL_NR_ORDER_SLOTS][FOL_NR_CLASSES];
 };
+
+/* -I: the faults since the last line, by order and class, as one JSON line. Lines come
+ * as the events reach the model (after each pass over the ring buffers): an interval
+ * with no events has no line. */
+static void interval_line(struct stat_stream *st, uint64_t now)
+{
+	const struct fol_summary *s = fol_model_peek(st->r.model);
+	cJSON *j = cJSON_CreateObject(), *arr;
+	uint64_t all = 0, all_ns = 0;
+	char *text;
+
+	if (!j)
+		return;
+	cJSON_AddStringToObject(j, "schema", "foliostat/interval/v1");
+	cJSON_AddNumberToObject(j, "t_ns", (double)(now - st->start_ns));
+	cJSON_AddNumberToObject(j, "interval_ns", (double)(now - st->last_ns));
+	arr = cJSON_AddArrayToObject(j, "cells");
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			const struct fol_cell *cell = &s->order[slot].cell[c];
+			uint64_t n = cell->faults - st->faults[slot][c];
+			uint64_t t = fol_cell_time(s, cell) - st->time[slot][c];
+			cJSON *o;
+
+			st->faults[slot][c] = cell->faults;
+			st->time[slot][c] = fol_cell_time(s, cell);
+			if (!n)
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "order", FOL_SLOT_ORDER(slot));
+			cJSON_AddStringToObject(o, "class", fol_class_name((enum fol_class)c));
+			cJSON_AddNumberToObject(o, "faults", (double)n);
+			cJSON_AddNumberToObject(o, "time_ns", (double)t);
+			cJSON_AddItemToArray(arr, o);
+			all += n;
+			all_ns += t;
+		}
+	cJSON_AddNumberToObject(j, "faults", (double)all);
+	cJSON_AddNumberToObject(j, "fault_time_ns", (double)all_ns);
+	text = cJSON_PrintUnformatted(j);
+	if (text) {
+		puts(text);
+		fflush(stdout);
+	}
+	free(text);
+	cJSON_Delete(j);
+	st->last_ns = now;
+}
 
 /* The run being fed is complete: analysed, into the list. */
 static int stat_end_run(struct stat_stream *st)
@@ -63,7 +117,18 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 		st->begun = 1;
 	}
 	/* After each pass over the ring buffers: what the merge can release, into the model. */
-	return st->begun && type == FOL_CHUNK_ROUND ? fol_report_drain(&st->r, st->s) : 0;
+	if (!st->begun || type != FOL_CHUNK_ROUND)
+		return 0;
+	ret = fol_report_drain(&st->r, st->s);
+	if (!ret && st->interval_ns) {
+		uint64_t now = fol_mono_ns();
+
+		if (!st->start_ns)
+			st->start_ns = st->last_ns = now;
+		else if (now - st->last_ns >= st->interval_ns)
+			interval_line(st, now);
+	}
+	return ret;
 }
 
 static int print_stat(struct stat_stream *st, const struct rec_cli *c)
@@ -75,6 +140,18 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 	if (st->runs.several)
 		return print_runs(&st->runs, c->json, 0, c->json ? stdout : stderr);
 	r = &st->runs.v[0].r;
+	if (c->json && c->interval_ms) {
+		/* After the interval lines, the report on one line too: JSON Lines throughout. */
+		cJSON *j = fol_report_json(r);
+		char *s = j ? cJSON_PrintUnformatted(j) : NULL;
+
+		cJSON_Delete(j);
+		if (!s)
+			return error("out of memory");
+		puts(s);
+		free(s);
+		return 0;
+	}
 	if (c->json)
 		return print_json(fol_report_json(r), stdout);
 	fol_report_text(r, stderr);
@@ -94,6 +171,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	c.output = "the report";
 	c.quiet = 1;
+	st.interval_ns = (uint64_t)c.interval_ms * 1000000;
 	ret = fol_session_open_live(&st.s);
 	if (!ret)
 		ret = fol_writer_open_sink(&w, stat_sink, &st);

@@ -1510,3 +1510,8 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	m->bins_cap = 0;
 	return 0;
 }
+
+const struct fol_summary *fol_model_peek(const struct fol_model *m)
+{
+	return &m->s;
+}

@@ -41,6 +41,9 @@ void fol_model_free(struct fol_model *m);
 int fol_model_event(struct fol_model *m, const struct fol_event *ev);
 /* Close what is open and fill s; s->bins is malloc'ed: release with fol_summary_free. */
 int fol_model_finish(struct fol_model *m, struct fol_summary *s);
+/* The figures so far, while events come in (stat -I): read only; sites and bins not
+ * final. */
+const struct fol_summary *fol_model_peek(const struct fol_model *m);
 void fol_summary_free(struct fol_summary *s);
 
 #endif

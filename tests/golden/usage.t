@@ -22,7 +22,7 @@ check() { # FILE COMMAND [OPTION-NOT-FOR-IT...]
 	[ -z "$missing" ]; ok $? "$cmd --help names every option of its table${missing:+ (missing:$missing)}"
 }
 echo "1..14"
-check cmd/record.c record json
+check cmd/record.c record json interval
 check cmd/record.c stat output
 check cmd/report.c report
 check cmd/compare.c compare

@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 22
+plan 27
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -88,6 +88,19 @@ is "$(head -1 faults.csv | tr -d '\r')" "order,size_bytes,class,faults,fault_tim
 n=$(python3 -c 'import csv,sys; print(sum(1 for _ in csv.DictReader(open(sys.argv[1], newline=""))))' faults.csv)
 is "$n" "$(jq '[.orders[].faults | length] | add' g.json)" "... a row per order and class with faults ($n)"
 "$FOLIOSTAT" report --csv=bogus -i g.data >/dev/null 2>&1; is $? 2 "--csv of an unknown table: usage error"
+
+# stat -I: a JSON line per interval for live dashboards, then the report on a line.
+"$FOLIOSTAT" stat --json -I 50 -w fork-loop -- --size 32M --loops 20 >i.jsonl 2>/dev/null
+ok $? "stat --json -I 50 of fork-loop"
+n=$(jq -s '[.[] | select(.schema == "foliostat/interval/v1")] | length' i.jsonl)
+is "$(jq -s -r '.[-1].schema' i.jsonl)" foliostat/report/v1 "... JSON Lines: $n interval lines, then the report"
+sum=$(jq -s '[.[] | select(.schema == "foliostat/interval/v1") | .faults] | add // 0' i.jsonl)
+total=$(jq -s '.[-1].totals.faults' i.jsonl)
+[ "$n" -ge 2 ] && [ "$sum" -le "$total" ] && [ $((sum * 2)) -ge "$total" ]
+ok $? "... the intervals' faults ($sum) are most of the run's ($total), never more"
+bad=$(jq -s '[.[] | select(.schema == "foliostat/interval/v1") | select(([.cells[].faults] | add // 0) != .faults)] | length' i.jsonl)
+is "$bad" 0 "... each line's cells add up to its faults"
+"$FOLIOSTAT" stat -I 100 -- true >/dev/null 2>&1; is $? 2 "-I without --json: usage error"
 
 # The binary changes after the recording: the build-id in the recording no longer
 # matches, so its addresses are not named; --symfs finds the recorded one elsewhere.
