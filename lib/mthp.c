@@ -35,7 +35,7 @@ int fol_mthp_read_policy(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int write_policy(const char *path, const char *value)
+int fol_sysfs_write(const char *path, const char *value)
 {
 	/* O_TRUNC as the shell's >: a plain file (the unit tests' sysfs) is rewritten whole. */
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
@@ -169,7 +169,7 @@ int fol_mthp_apply(struct fol_mthp *m)
 			goto undo;
 	}
 	for (int i = 0; i < m->n; i++) {
-		ret = write_policy(m->s[i].path, m->s[i].want);
+		ret = fol_sysfs_write(m->s[i].path, m->s[i].want);
 		if (ret)
 			goto undo;
 		m->s[i].applied = 1;
@@ -188,7 +188,7 @@ int fol_mthp_restore(struct fol_mthp *m)
 	for (int i = m->n - 1; i >= 0; i--) {
 		if (!m->s[i].applied)
 			continue;
-		int e = write_policy(m->s[i].path, m->s[i].old);
+		int e = fol_sysfs_write(m->s[i].path, m->s[i].old);
 
 		if (e && !ret)
 			ret = e;

@@ -36,7 +36,7 @@
 #include "maps.h"
 #include "symbols.h"
 #include "tracepoint.h"
-#include "u64map.h"
+#include "indexed.h"
 
 const char *const fol_default_tracepoints[] = {
 	"exceptions:page_fault_user",
@@ -155,9 +155,7 @@ struct fol_recorder {
 	struct fol_cgroups cg;	/* -G: the scope, its ids resolved at the start */
 	/* The files mapped executable (MMAP2 records as they pass): their build-ids go in
 	 * the END chunk, so that a report names code from these very files. */
-	char **code_paths;
-	int ncode, ccode;
-	struct fol_u64map *code_index; /* hash of a path -> index + 1 */
+	struct fol_indexed code; /* char *: the paths */
 	struct rec_event *ev;
 	int nr_ev;
 	struct rec_counter counters[16];
@@ -739,13 +737,9 @@ static int flush_chunk(struct fol_recorder *r)
 	return ret;
 }
 
-static uint64_t path_hash(const char *p)
+static int same_path(const void *x, const void *y)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*p)
-		h = (h ^ (unsigned char)*p++) * 0x100000001b3ull;
-	return h ? h : 1;
+	return !strcmp(*(char *const *)x, *(const char *const *)y);
 }
 
 /* An executable file mapping in an MMAP2 record: remembered once. Out of memory, it is
@@ -753,39 +747,17 @@ static uint64_t path_hash(const char *p)
 static void note_code(struct fol_recorder *r, const union perf_event *ev)
 {
 	const char *name = ev->mmap2.filename, *end = (const char *)ev + ev->header.size;
-	uint64_t h;
-	size_t *slot;
+	char **el;
 	int created;
 
-	if (!(ev->mmap2.prot & PROT_EXEC) || name >= end || name[0] != '/' || !memchr(name, 0, (size_t)(end - name)))
+	if (!(ev->mmap2.prot & PROT_EXEC) || name >= end || name[0] != '/' ||
+	    !memchr(name, 0, (size_t)(end - name)))
 		return;
-	if (!r->code_index && !(r->code_index = fol_u64map_new(sizeof(size_t))))
+	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
 		return;
-	for (h = path_hash(name);; h = h + 1 ? h + 1 : 1) {
-		slot = fol_u64map_put(r->code_index, h, &created);
-		if (!slot || !created) {
-			if (!slot || !strcmp(r->code_paths[*slot - 1], name))
-				return;
-			continue;
-		}
-		break;
-	}
-	if (r->ncode == r->ccode) {
-		int cap = r->ccode ? r->ccode * 2 : 32;
-		char **g = realloc(r->code_paths, sizeof(*g) * (size_t)cap);
-
-		if (!g) {
-			fol_u64map_del(r->code_index, h, NULL);
-			return;
-		}
-		r->code_paths = g;
-		r->ccode = cap;
-	}
-	if (!(r->code_paths[r->ncode] = strdup(name))) {
-		fol_u64map_del(r->code_index, h, NULL);
-		return;
-	}
-	*slot = ++r->ncode;
+	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, same_path, &created);
+	if (el && created && !(*el = strdup(name)))
+		fol_indexed_unget(&r->code);
 }
 
 static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
@@ -1264,15 +1236,16 @@ static void add_build_ids(const struct fol_recorder *r, cJSON *end)
 {
 	cJSON *b = cJSON_AddObjectToObject(end, "build_ids");
 
-	for (int i = 0; b && i < r->ncode; i++) {
+	for (size_t i = 0; b && i < r->code.n; i++) {
+		const char *path = *FOL_INDEXED_AT(&r->code, char *, i);
 		uint8_t id[64];
 		char hex[129];
-		int n = fol_symbols_file_build_id(r->code_paths[i], id, sizeof(id));
+		int n = fol_symbols_file_build_id(path, id, sizeof(id));
 
 		for (int k = 0; k < n; k++)
 			snprintf(hex + 2 * k, 3, "%02x", id[k]);
 		if (n > 0)
-			cJSON_AddStringToObject(b, r->code_paths[i], hex);
+			cJSON_AddStringToObject(b, path, hex);
 	}
 }
 
@@ -1348,10 +1321,9 @@ static void cleanup(struct fol_recorder *r)
 	perf_cpu_map__put(r->kcpus);
 	perf_thread_map__put(r->kthreads);
 	fol_cgroups_free(&r->cg);
-	for (int i = 0; i < r->ncode; i++)
-		free(r->code_paths[i]);
-	free(r->code_paths);
-	fol_u64map_free(r->code_index);
+	for (size_t i = 0; i < r->code.n; i++)
+		free(*FOL_INDEXED_AT(&r->code, char *, i));
+	fol_indexed_free(&r->code);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
 }

@@ -9,7 +9,7 @@
 #include "report_priv.h"
 #include "sites.h"
 #include "symbols.h"
-#include "u64map.h"
+#include "indexed.h"
 
 static const char *const sort_names[FOL_SORT_NR] = { "order", "class", "sym", "dso", "map",
 						     "comm", "pid" };
@@ -124,15 +124,6 @@ static const char *part_of(const struct parts *p, int key)
 	}
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h ? h : 1;
-}
-
 static int group_cmp(const void *a, const void *b)
 {
 	const struct fol_group *x = a, *y = b;
@@ -142,42 +133,9 @@ static int group_cmp(const void *a, const void *b)
 	return x->faults < y->faults ? 1 : x->faults > y->faults ? -1 : 0;
 }
 
-/* The group of a site's key string: found by its hash, made when new. */
-static struct fol_group *group_of(struct fol_grouping *g, struct fol_u64map *index, char **keys,
-				  const char *key, size_t *cap)
+static int same_group(const void *x, const void *y)
 {
-	uint64_t h = hash_str(key);
-	size_t *slot;
-	int created;
-
-	for (;; h = h + 1 ? h + 1 : 1) {
-		slot = fol_u64map_put(index, h, &created);
-		if (!slot)
-			return NULL;
-		if (created)
-			break;
-		if (!strcmp(keys[*slot - 1], key))
-			return &g->v[*slot - 1];
-	}
-	if (g->n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		struct fol_group *v = realloc(g->v, sizeof(*v) * c);
-
-		if (!v) {
-			fol_u64map_del(index, h, NULL);
-			return NULL;
-		}
-		g->v = v;
-		*cap = c;
-	}
-	keys[g->n] = strdup(key);
-	if (!keys[g->n]) {
-		fol_u64map_del(index, h, NULL);
-		return NULL;
-	}
-	memset(&g->v[g->n], 0, sizeof(g->v[0]));
-	*slot = ++g->n;
-	return &g->v[g->n - 1];
+	return !strcmp(((const struct fol_group *)x)->key, ((const struct fol_group *)y)->key);
 }
 
 static int fill_group(struct fol_group *gr, const struct parts *p, const int *keys, int nkeys,
@@ -207,34 +165,42 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 {
 	struct fol_symbols_cache *sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
 						       (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
-	struct fol_u64map *index = fol_u64map_new(sizeof(size_t));
-	size_t n = 0, cap = 0;
+	struct fol_indexed groups;
+	size_t n = 0;
 	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
-	char **keystr = calloc(n + 1, sizeof(*keystr));
-	int ret = sc && index && keystr ? 0 : -ENOMEM;
+	int ret = fol_indexed_init(&groups, sizeof(struct fol_group)); /* cleared even when it fails */
 
+	if (!sc)
+		ret = -ENOMEM;
 	memset(g, 0, sizeof(*g));
 	memcpy(g->keys, keys, sizeof(int) * (size_t)nkeys);
 	g->nkeys = nkeys;
 	for (size_t i = 0; i < n && !ret; i++) {
+		struct fol_group want = { 0 }, *gr;
 		struct parts p;
 		char key[1024];
 		size_t used = 0;
-		struct fol_group *gr;
+		int created;
 
 		site_parts(r, sc, &all[i], &p);
 		for (int k = 0; k < nkeys && used < sizeof(key); k++)
 			used += (size_t)snprintf(key + used, sizeof(key) - used, "%s\x1f",
 						 part_of(&p, keys[k]));
-		gr = group_of(g, index, keystr, key, &cap);
+		want.key = key;
+		gr = fol_indexed_get(&groups, fol_fnv(FOL_FNV_INIT, key, strlen(key)), &want, same_group, &created);
+		if (gr && created && !(gr->key = strdup(key))) {
+			fol_indexed_unget(&groups);
+			gr = NULL;
+		}
 		ret = gr ? fill_group(gr, &p, keys, nkeys, &all[i]) : -ENOMEM;
 		g->faults += all[i].faults;
 		g->time_ns += all[i].time_ns;
 	}
-	for (size_t i = 0; keystr && i < g->n; i++)
-		free(keystr[i]);
-	free(keystr);
-	fol_u64map_free(index);
+	/* The groups are the array's: its index is not needed any more. */
+	g->v = groups.v;
+	g->n = groups.n;
+	groups.v = NULL;
+	fol_indexed_free(&groups);
 	fol_symbols_free(sc);
 	if (ret) {
 		fol_grouping_free(g);
@@ -252,6 +218,7 @@ void fol_grouping_free(struct fol_grouping *g)
 		for (int k = 0; k < FOL_SORT_NR; k++)
 			free(g->v[i].part[k]);
 		free(g->v[i].src);
+		free(g->v[i].key);
 	}
 	free(g->v);
 	memset(g, 0, sizeof(*g));
@@ -293,78 +260,69 @@ static int folded_cmp(const void *a, const void *b)
 	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
 }
 
+static int same_line(const void *x, const void *y)
+{
+	return !strcmp(((const struct folded *)x)->line, ((const struct folded *)y)->line);
+}
+
+/* A stack as a folded line: the thread's name, then its frames from the outermost. */
+static void fold(const struct fol_report *r, struct fol_symbols_cache *sc, const struct fol_stack *st,
+		 char *line, size_t len)
+{
+	char name[256];
+	size_t used = (size_t)snprintf(line, len, "%s", fol_sites_str(r->s.sites, st->comm));
+
+	for (char *p = line; *p; p++)
+		if (*p == ';' || *p == ' ')
+			*p = '_';
+	/* The stack is innermost first; a flame graph reads callers first. */
+	for (int k = st->n - 1; k >= 0 && used < len; k--) {
+		frame_name(r, sc, &st->f[k], name, sizeof(name));
+		used += (size_t)snprintf(line + used, len - used, ";%s", name);
+	}
+}
+
 int fol_report_folded(const struct fol_report *r, int by_count, FILE *f)
 {
-	size_t n = 0, nout = 0, cap = 0;
+	size_t n = 0;
 	const struct fol_stack *st = r->s.sites ? fol_sites_stacks(r->s.sites, &n) : NULL;
 	struct fol_symbols_cache *sc;
-	struct fol_u64map *index;
-	struct folded *out = NULL;
-	int ret = 0;
+	struct fol_indexed lines;
+	struct folded *out;
+	int ret;
 
 	if (!n)
 		return -ENOENT;
+	ret = fol_indexed_init(&lines, sizeof(struct folded)); /* cleared even when it fails */
 	sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
 			     (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
-	index = fol_u64map_new(sizeof(size_t));
-	if (!sc || !index)
+	if (!sc)
 		ret = -ENOMEM;
 	for (size_t i = 0; i < n && !ret; i++) {
-		char line[FOL_STACK_MAX * 160 + 64], name[256];
-		size_t used = (size_t)snprintf(line, sizeof(line), "%s", fol_sites_str(r->s.sites, st[i].comm));
-		uint64_t h;
-		size_t *slot;
+		char line[FOL_STACK_MAX * 160 + 64];
+		struct folded want = { .line = line }, *fl;
 		int created;
 
-		for (char *p = line; *p; p++)
-			if (*p == ';' || *p == ' ')
-				*p = '_';
-		/* The stack is innermost first; a flame graph reads callers first. */
-		for (int k = st[i].n - 1; k >= 0 && used < sizeof(line); k--) {
-			frame_name(r, sc, &st[i].f[k], name, sizeof(name));
-			used += (size_t)snprintf(line + used, sizeof(line) - used, ";%s", name);
+		fold(r, sc, &st[i], line, sizeof(line));
+		fl = fol_indexed_get(&lines, fol_fnv(FOL_FNV_INIT, line, strlen(line)), &want, same_line, &created);
+		if (fl && created && !(fl->line = strdup(line))) {
+			fol_indexed_unget(&lines);
+			fl = NULL;
 		}
-		for (h = hash_str(line);; h = h + 1 ? h + 1 : 1) {
-			slot = fol_u64map_put(index, h, &created);
-			if (!slot || created || !strcmp(out[*slot - 1].line, line))
-				break;
-		}
-		if (!slot) {
+		if (!fl)
 			ret = -ENOMEM;
-			break;
-		}
-		if (created) {
-			if (nout == cap) {
-				struct folded *g = realloc(out, sizeof(*g) * (cap ? cap * 2 : 64));
-
-				if (!g) {
-					fol_u64map_del(index, h, NULL);
-					ret = -ENOMEM;
-					break;
-				}
-				out = g;
-				cap = cap ? cap * 2 : 64;
-			}
-			out[nout].line = strdup(line);
-			out[nout].v = 0;
-			if (!out[nout].line) {
-				fol_u64map_del(index, h, NULL);
-				ret = -ENOMEM;
-				break;
-			}
-			*slot = ++nout;
-		}
-		out[*slot - 1].v += by_count ? st[i].faults : st[i].time_ns;
+		else
+			fl->v += by_count ? st[i].faults : st[i].time_ns;
 	}
-	if (!ret && nout)
-		qsort(out, nout, sizeof(*out), folded_cmp);
-	for (size_t i = 0; i < nout; i++) {
+	out = lines.v;
+	if (!ret && lines.n)
+		qsort(out, lines.n, sizeof(*out), folded_cmp);
+	for (size_t i = 0; i < lines.n; i++) {
 		if (!ret)
 			fprintf(f, "%s %llu\n", out[i].line, (unsigned long long)out[i].v);
 		free(out[i].line);
 	}
-	free(out);
-	fol_u64map_free(index);
+	fol_indexed_free(&lines);
 	fol_symbols_free(sc);
 	return ret;
 }

@@ -21,6 +21,7 @@ struct fol_group {
 	char *src;		 /* the source line of the site with most time in the group */
 	uint64_t src_ns;	 /* ... that site's time */
 	int order;		 /* with the order key: the order (-1 unknown) */
+	char *key;		 /* the values of the keys, joined: what makes it one group */
 	uint64_t faults, time_ns, max_ns;
 };
 

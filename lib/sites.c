@@ -5,52 +5,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "u64map.h"
+#include "indexed.h"
 
-/* Sites live in an array (reported in bulk); a hash of the key finds them. The hash map
- * holds key hash -> index + 1, and a clash of two keys on one hash moves the newcomer to
- * the next hash value: the key in the array decides. */
+/* Sites, stacks and names live in arrays (reported in bulk), found by a hash of their
+ * key (indexed.h). */
 struct fol_sites {
-	struct fol_site *v;
-	size_t n, cap;
-	struct fol_u64map *index;
-	char **names;
-	int nnames, cnames;
-	struct fol_u64map *name_index; /* hash of a name -> id + 1, the same way */
-	struct fol_stack *stacks;
-	size_t nstacks, cstacks;
-	struct fol_u64map *stack_index;
+	struct fol_indexed sites;  /* struct fol_site */
+	struct fol_indexed stacks; /* struct fol_stack */
+	struct fol_indexed names;  /* char *: the id is the index */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+static uint64_t site_hash(const struct fol_site *k)
 {
-	const unsigned char *b = p;
+	uint64_t h = FOL_FNV_INIT;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
+	h = fol_fnv(h, &k->pid, sizeof(k->pid));
+	h = fol_fnv(h, &k->comm, sizeof(k->comm));
+	h = fol_fnv(h, &k->ip_map, sizeof(k->ip_map));
+	h = fol_fnv(h, &k->ip, sizeof(k->ip));
+	h = fol_fnv(h, &k->map, sizeof(k->map));
+	h = fol_fnv(h, &k->shared, sizeof(k->shared));
+	h = fol_fnv(h, &k->order, sizeof(k->order));
+	return fol_fnv(h, &k->cls, sizeof(k->cls));
 }
 
-static uint64_t key_hash(const struct fol_site *k)
+static int same_site(const void *x, const void *y)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	const struct fol_site *a = x, *b = y;
 
-	h = fnv(h, &k->pid, sizeof(k->pid));
-	h = fnv(h, &k->comm, sizeof(k->comm));
-	h = fnv(h, &k->ip_map, sizeof(k->ip_map));
-	h = fnv(h, &k->ip, sizeof(k->ip));
-	h = fnv(h, &k->map, sizeof(k->map));
-	h = fnv(h, &k->shared, sizeof(k->shared));
-	h = fnv(h, &k->order, sizeof(k->order));
-	h = fnv(h, &k->cls, sizeof(k->cls));
-	return h ? h : 1;
-}
-
-static int same_key(const struct fol_site *a, const struct fol_site *b)
-{
 	return a->pid == b->pid && a->comm == b->comm && a->ip_map == b->ip_map &&
 	       a->ip == b->ip && a->map == b->map && a->shared == b->shared &&
 	       a->order == b->order && a->cls == b->cls;
+}
+
+static uint64_t stack_hash(const struct fol_stack *k)
+{
+	uint64_t h = fol_fnv(FOL_FNV_INIT, &k->comm, sizeof(k->comm));
+
+	h = fol_fnv(h, &k->n, sizeof(k->n));
+	for (int i = 0; i < k->n; i++) {
+		h = fol_fnv(h, &k->f[i].map, sizeof(k->f[i].map));
+		h = fol_fnv(h, &k->f[i].off, sizeof(k->f[i].off));
+	}
+	return h;
+}
+
+static int same_stack(const void *x, const void *y)
+{
+	const struct fol_stack *a = x, *b = y;
+
+	if (a->comm != b->comm || a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->f[i].map != b->f[i].map || a->f[i].off != b->f[i].off)
+			return 0;
+	return 1;
+}
+
+static int same_name(const void *x, const void *y)
+{
+	return !strcmp(*(char *const *)x, *(const char *const *)y);
 }
 
 struct fol_sites *fol_sites_new(void)
@@ -59,10 +73,9 @@ struct fol_sites *fol_sites_new(void)
 
 	if (!s)
 		return NULL;
-	s->index = fol_u64map_new(sizeof(size_t));
-	s->name_index = fol_u64map_new(sizeof(int));
-	s->stack_index = fol_u64map_new(sizeof(size_t));
-	if (!s->index || !s->name_index || !s->stack_index) {
+	if (fol_indexed_init(&s->sites, sizeof(struct fol_site)) ||
+	    fol_indexed_init(&s->stacks, sizeof(struct fol_stack)) ||
+	    fol_indexed_init(&s->names, sizeof(char *))) {
 		fol_sites_free(s);
 		return NULL;
 	}
@@ -73,95 +86,43 @@ void fol_sites_free(struct fol_sites *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->nnames; i++)
-		free(s->names[i]);
-	free(s->names);
-	free(s->v);
-	free(s->stacks);
-	fol_u64map_free(s->stack_index);
-	fol_u64map_free(s->index);
-	fol_u64map_free(s->name_index);
+	for (size_t i = 0; i < s->names.n; i++)
+		free(*FOL_INDEXED_AT(&s->names, char *, i));
+	fol_indexed_free(&s->names);
+	fol_indexed_free(&s->sites);
+	fol_indexed_free(&s->stacks);
 	free(s);
 }
 
 int fol_sites_intern(struct fol_sites *s, const char *name)
 {
-	uint64_t h = fnv(0xcbf29ce484222325ull, name, strlen(name));
-	int *slot;
+	int created;
+	char **el = fol_indexed_get(&s->names, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, same_name,
+				    &created);
 
-	for (;; h++) {
-		int created;
-
-		h = h ? h : 1;
-		slot = fol_u64map_put(s->name_index, h, &created);
-		if (!slot)
-			return -ENOMEM;
-		if (created)
-			break;
-		if (!strcmp(s->names[*slot - 1], name))
-			return *slot - 1;
-	}
-	if (s->nnames == s->cnames) {
-		int cap = s->cnames ? s->cnames * 2 : 64;
-		char **g = realloc(s->names, sizeof(*g) * (size_t)cap);
-
-		if (!g) {
-			fol_u64map_del(s->name_index, h, NULL);
-			return -ENOMEM;
-		}
-		s->names = g;
-		s->cnames = cap;
-	}
-	s->names[s->nnames] = strdup(name);
-	if (!s->names[s->nnames]) {
-		fol_u64map_del(s->name_index, h, NULL);
+	if (!el)
+		return -ENOMEM;
+	if (created && !(*el = strdup(name))) {
+		fol_indexed_unget(&s->names);
 		return -ENOMEM;
 	}
-	*slot = ++s->nnames;
-	return s->nnames - 1;
+	return (int)(el - (char **)s->names.v);
 }
 
 const char *fol_sites_str(const struct fol_sites *s, int id)
 {
-	return id >= 0 && id < s->nnames ? s->names[id] : "?";
+	return id >= 0 && (size_t)id < s->names.n ? *FOL_INDEXED_AT(&s->names, char *, id) : "?";
 }
 
 int fol_sites_add(struct fol_sites *s, const struct fol_site *key, uint64_t ns)
 {
-	struct fol_site *site;
-	size_t *slot;
+	int created;
+	struct fol_site *site = fol_indexed_get(&s->sites, site_hash(key), key, same_site, &created);
 
-	uint64_t h;
-
-	for (h = key_hash(key);; h = h + 1 ? h + 1 : 1) {
-		int created;
-
-		slot = fol_u64map_put(s->index, h, &created);
-		if (!slot)
-			return -ENOMEM;
-		if (created)
-			break;
-		if (same_key(&s->v[*slot - 1], key)) {
-			site = &s->v[*slot - 1];
-			goto count;
-		}
-	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct fol_site *g = realloc(s->v, sizeof(*g) * cap);
-
-		if (!g) {
-			fol_u64map_del(s->index, h, NULL);
-			return -ENOMEM;
-		}
-		s->v = g;
-		s->cap = cap;
-	}
-	site = &s->v[s->n++];
-	*site = *key;
-	site->faults = site->time_ns = site->max_ns = 0;
-	*slot = s->n;
-count:
+	if (!site)
+		return -ENOMEM;
+	if (created)
+		site->faults = site->time_ns = site->max_ns = 0;
 	site->faults++;
 	site->time_ns += ns;
 	if (ns > site->max_ns)
@@ -171,69 +132,22 @@ count:
 
 const struct fol_site *fol_sites_all(const struct fol_sites *s, size_t *n)
 {
-	*n = s->n;
-	return s->v;
-}
-
-static uint64_t stack_hash(const struct fol_stack *k)
-{
-	uint64_t h = fnv(0xcbf29ce484222325ull, &k->comm, sizeof(k->comm));
-
-	h = fnv(h, &k->n, sizeof(k->n));
-	for (int i = 0; i < k->n; i++) {
-		h = fnv(h, &k->f[i].map, sizeof(k->f[i].map));
-		h = fnv(h, &k->f[i].off, sizeof(k->f[i].off));
-	}
-	return h ? h : 1;
-}
-
-static int same_stack(const struct fol_stack *a, const struct fol_stack *b)
-{
-	if (a->comm != b->comm || a->n != b->n)
-		return 0;
-	for (int i = 0; i < a->n; i++)
-		if (a->f[i].map != b->f[i].map || a->f[i].off != b->f[i].off)
-			return 0;
-	return 1;
+	*n = s->sites.n;
+	return s->sites.v;
 }
 
 int fol_sites_add_stack(struct fol_sites *s, const struct fol_stack *key, uint64_t ns)
 {
+	int created;
 	struct fol_stack *st;
-	size_t *slot;
-	uint64_t h;
 
 	if (key->n < 0 || key->n > FOL_STACK_MAX)
 		return -EINVAL;
-	for (h = stack_hash(key);; h = h + 1 ? h + 1 : 1) {
-		int created;
-
-		slot = fol_u64map_put(s->stack_index, h, &created);
-		if (!slot)
-			return -ENOMEM;
-		if (created)
-			break;
-		if (same_stack(&s->stacks[*slot - 1], key)) {
-			st = &s->stacks[*slot - 1];
-			goto count;
-		}
-	}
-	if (s->nstacks == s->cstacks) {
-		size_t cap = s->cstacks ? s->cstacks * 2 : 64;
-		struct fol_stack *g = realloc(s->stacks, sizeof(*g) * cap);
-
-		if (!g) {
-			fol_u64map_del(s->stack_index, h, NULL);
-			return -ENOMEM;
-		}
-		s->stacks = g;
-		s->cstacks = cap;
-	}
-	st = &s->stacks[s->nstacks++];
-	*st = *key;
-	st->faults = st->time_ns = 0;
-	*slot = s->nstacks;
-count:
+	st = fol_indexed_get(&s->stacks, stack_hash(key), key, same_stack, &created);
+	if (!st)
+		return -ENOMEM;
+	if (created)
+		st->faults = st->time_ns = 0;
 	st->faults++;
 	st->time_ns += ns;
 	return 0;
@@ -241,6 +155,6 @@ count:
 
 const struct fol_stack *fol_sites_stacks(const struct fol_sites *s, size_t *n)
 {
-	*n = s->nstacks;
-	return s->stacks;
+	*n = s->stacks.n;
+	return s->stacks.v;
 }

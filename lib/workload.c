@@ -247,19 +247,6 @@ static void swap_off(const char *path)
 	unlink(path);
 }
 
-/* A sysfs attribute written whole: -errno or 0. */
-static int write_attr(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 #define ZRAM "/sys/block/zram0"
 
 /* Swap on zram0: compressed RAM, a solid-state device to the kernel, so large folios are
@@ -279,7 +266,7 @@ static int zram_on(size_t size)
 	if (n <= 0 || (buf[n] = '\0', strtoull(buf, NULL, 10) != 0))
 		return -EBUSY;
 	snprintf(buf, sizeof(buf), "%zu", size);
-	if ((n = write_attr(ZRAM "/disksize", buf)))
+	if ((n = fol_sysfs_write(ZRAM "/disksize", buf)))
 		return (int)n;
 	pid = fork();
 	if (pid == 0) {
@@ -290,14 +277,14 @@ static int zram_on(size_t size)
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		write_attr(ZRAM "/reset", "1");
+		fol_sysfs_write(ZRAM "/reset", "1");
 		return -ENOEXEC;
 	}
 	/* Ahead of any other swap the machine has. */
 	if (swapon("/dev/zram0", SWAP_FLAG_PREFER | (32767 & SWAP_FLAG_PRIO_MASK)) < 0) {
 		int e = -errno;
 
-		write_attr(ZRAM "/reset", "1");
+		fol_sysfs_write(ZRAM "/reset", "1");
 		return e;
 	}
 	return 0;
@@ -306,7 +293,7 @@ static int zram_on(size_t size)
 static void zram_off(void)
 {
 	swapoff("/dev/zram0");
-	write_attr(ZRAM "/reset", "1");
+	fol_sysfs_write(ZRAM "/reset", "1");
 }
 
 
