@@ -48,24 +48,23 @@ is "$(jr kn.data '[.collapse.khugepaged.collapses[]] | add // 0') $(jr kn.data '
 is "$(jr k.data '.totals.threads')" "$(jr kn.data '.totals.threads')" \
 	"khugepaged is recorded, and not counted a thread of the workload (as many as without it)"
 
+# A run of collapse --khugepaged of 1G in the background, once khugepaged is tuned.
+start_tuned() { # DATA
+	set -m
+	"$FOLIOSTAT" record -q -o "$1" -- "$fw" workload collapse --size 1G --khugepaged 2>/dev/null &
+	rec=$!
+	set +m
+	for i in $(seq 500); do [ "$(cat "$KH/scan_sleep_millisecs")" = 10 ] && break; sleep 0.02; done
+}
 # A signal in the middle of the wait: the workload puts khugepaged's settings back first.
-set -m
-"$FOLIOSTAT" record -q -o ks.data -- "$fw" workload collapse --size 1G --khugepaged 2>/dev/null &
-rec=$!
-set +m
-for i in $(seq 500); do [ "$(cat "$KH/scan_sleep_millisecs")" = 10 ] && break; sleep 0.02; done
+start_tuned ks.data
 is "$(cat "$KH/scan_sleep_millisecs")" 10 "khugepaged wakes every 10 ms during the run"
 kill -TERM "$rec"
 wait "$rec"
 is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
 	"... and its sleeps are put back after SIGTERM"
-
 # SIGKILL (or an OOM kill) gives the workload no chance: its guardian puts things back.
-set -m
-"$FOLIOSTAT" record -q -o kk.data -- "$fw" workload collapse --size 1G --khugepaged 2>/dev/null &
-rec=$!
-set +m
-for i in $(seq 500); do [ "$(cat "$KH/scan_sleep_millisecs")" = 10 ] && break; sleep 0.02; done
+start_tuned kk.data
 pkill -KILL -o -x fw
 wait "$rec"
 for i in $(seq 100); do [ "$(cat "$KH/scan_sleep_millisecs")" = "$sleep0" ] && break; sleep 0.02; done
