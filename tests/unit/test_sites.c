@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "indexed.h"
 #include "model.h"
 #include "report.h"
 #include "report_sites.h"
@@ -169,6 +170,37 @@ static void test_stacks(void **state)
 	fol_model_free(m);
 }
 
+static int same_int(const void *a, const void *b)
+{
+	return *(const int *)a == *(const int *)b;
+}
+
+/* Every element on one hash: the caller's equality alone tells them apart. */
+static void test_indexed_clashes(void **state)
+{
+	struct fol_indexed a;
+	int created;
+
+	(void)state;
+	assert_int_equal(fol_indexed_init(&a, sizeof(int)), 0);
+	for (int i = 0; i < 100; i++) {
+		int *el = fol_indexed_get(&a, 42, &i, same_int, &created);
+
+		assert_non_null(el);
+		assert_true(created);
+		assert_int_equal(*el, i);
+	}
+	for (int i = 99; i >= 0; i--) {
+		int *el = fol_indexed_get(&a, 42, &i, same_int, &created);
+
+		assert_false(created);
+		assert_int_equal(el - (int *)a.v, i);
+	}
+	fol_indexed_unget(&a);
+	assert_int_equal(a.n, 99);
+	fol_indexed_free(&a);
+}
+
 static void test_sort_parse(void **state)
 {
 	int keys[FOL_SORT_NR], n;
@@ -197,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_model_site),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_indexed_clashes),
 		cmocka_unit_test(test_sort_parse),
 	};
 
