@@ -524,6 +524,8 @@ static int run_recorder(struct rec_cli *c, struct fol_recorder *r, struct fol_wr
 			ret = more;
 			break;
 		}
+		if (c->tick)
+			c->tick(c->tick_ctx);
 		if (!c->o.argv && (rec_signal() || (deadline && fol_mono_ns() >= deadline)))
 			break;
 	}

@@ -23,6 +23,10 @@ struct rec_cli {
 	int quiet;
 	int json;		/* stat only */
 	unsigned interval_ms;	/* stat -I: a JSON line per interval; 0 none */
+	/* Called after every poll of the recorder (stat -I: an interval line when one is due,
+	 * events or not). */
+	void (*tick)(void *ctx);
+	void *tick_ctx;
 	struct fol_mthp mthp;
 	const char *workload;	/* -w NAME */
 	char self[PATH_MAX];

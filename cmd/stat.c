@@ -28,9 +28,8 @@ struct stat_stream {
 	uint64_t faults[FOL_NR_ORDER_SLOTS][FOL_NR_CLASSES], time[FOL_NR_ORDER_SLOTS][FOL_NR_CLASSES];
 };
 
-/* -I: the faults since the last line, by order and class, as one JSON line. Lines come
- * as the events reach the model (after each pass over the ring buffers): an interval
- * with no events has no line. */
+/* -I: the faults since the last line, by order and class, as one JSON line: those the
+ * model has seen (events reach it after each pass over the ring buffers). */
 static void interval_line(struct stat_stream *st, uint64_t now)
 {
 	const struct fol_summary *s = fol_model_peek(st->r.model);
@@ -119,16 +118,22 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	/* After each pass over the ring buffers: what the merge can release, into the model. */
 	if (!st->begun || type != FOL_CHUNK_ROUND)
 		return 0;
-	ret = fol_report_drain(&st->r, st->s);
-	if (!ret && st->interval_ns) {
-		uint64_t now = fol_mono_ns();
+	return fol_report_drain(&st->r, st->s);
+}
 
-		if (!st->start_ns)
-			st->start_ns = st->last_ns = now;
-		else if (now - st->last_ns >= st->interval_ns)
-			interval_line(st, now);
-	}
-	return ret;
+/* After every poll (record_cli.h's tick): a line when an interval is due, even one in
+ * which nothing happened. */
+static void stat_tick(void *ctx)
+{
+	struct stat_stream *st = ctx;
+	uint64_t now = fol_mono_ns();
+
+	if (!st->begun)
+		return;
+	if (!st->start_ns)
+		st->start_ns = st->last_ns = now;
+	else if (now - st->last_ns >= st->interval_ns)
+		interval_line(st, now);
 }
 
 static int print_stat(struct stat_stream *st, const struct rec_cli *c)
@@ -172,6 +177,10 @@ int cmd_stat(int argc, char **argv)
 	c.output = "the report";
 	c.quiet = 1;
 	st.interval_ns = (uint64_t)c.interval_ms * 1000000;
+	if (st.interval_ns) {
+		c.tick = stat_tick;
+		c.tick_ctx = &st;
+	}
 	ret = fol_session_open_live(&st.s);
 	if (!ret)
 		ret = fol_writer_open_sink(&w, stat_sink, &st);

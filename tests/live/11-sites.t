@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 27
+plan 28
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -100,6 +100,8 @@ total=$(jq -s '.[-1].totals.faults' i.jsonl)
 ok $? "... the intervals' faults ($sum) are most of the run's ($total), never more"
 bad=$(jq -s '[.[] | select(.schema == "foliostat/interval/v1") | select(([.cells[].faults] | add // 0) != .faults)] | length' i.jsonl)
 is "$bad" 0 "... each line's cells add up to its faults"
+"$FOLIOSTAT" stat --json -I 100 -- sleep 1 2>/dev/null | jq -s '[.[] | select(.schema == "foliostat/interval/v1")] | length' >idle
+[ "$(cat idle)" -ge 5 ]; ok $? "an idle command still gets its interval lines ($(cat idle) in 1 s at 100 ms)"
 "$FOLIOSTAT" stat -I 100 -- true >/dev/null 2>&1; is $? 2 "-I without --json: usage error"
 
 # The binary changes after the recording: the build-id in the recording no longer
