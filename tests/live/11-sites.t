@@ -90,7 +90,7 @@ is "$n" "$(jq '[.orders[].faults | length] | add' g.json)" "... a row per order 
 "$FOLIOSTAT" report --csv=bogus -i g.data >/dev/null 2>&1; is $? 2 "--csv of an unknown table: usage error"
 
 # stat -I: a JSON line per interval for live dashboards, then the report on a line.
-"$FOLIOSTAT" stat --json -I 50 -w fork-loop -- --size 32M --loops 20 >i.jsonl 2>/dev/null
+"$FOLIOSTAT" stat --json -I 50 -- "$fw" workload fork-loop --size 32M --loops 20 >i.jsonl 2>/dev/null
 ok $? "stat --json -I 50 of fork-loop"
 n=$(jq -s '[.[] | select(.schema == "foliostat/interval/v1")] | length' i.jsonl)
 is "$(jq -s -r '.[-1].schema' i.jsonl)" foliostat/report/v1 "... JSON Lines: $n interval lines, then the report"
