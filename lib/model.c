@@ -8,141 +8,12 @@
 
 #include "cgroup.h"
 #include "comm.h"
-#include "u64map.h"
 #include "madvise.h"
+#include "model_priv.h"
 #include "sites.h"
 #include "swapout.h"
+#include "u64map.h"
 #include <sys/mman.h>
-
-/* A folio's key in the map: its naturally aligned base address, with the order in the
- * low bits (below any page size). */
-#define FOLIO_ORDER_MASK 0xfffull
-
-struct folio {
-	uint64_t pfn;
-	uint64_t reuse_ns;	/* latency of its reuse faults in this episode */
-	uint32_t reuse;		/* wp_reuse faults taken in this episode */
-	uint32_t first_ns;	/* latency of the first of them */
-	int counted;		/* an earlier episode counted it among the folios */
-};
-
-struct vma {
-	uint64_t start, end;
-	int file;
-	int name;	/* sites.h id of its name: a path, [heap], [stack], //anon; -1 unknown */
-	int shared;	/* MAP_SHARED */
-	uint64_t pgoff;	/* file offset of start, bytes */
-};
-
-/* Folios taken out of the map (take_range), with their keys. */
-struct taken_folio {
-	uint64_t key;
-	struct folio f;
-};
-
-struct taken {
-	struct taken_folio *v;
-	size_t n, cap;
-};
-
-/* An mremap between its entry and its exit: mmap_lock makes it the only one of its mm. */
-struct move {
-	int tid;		/* 0: none in flight */
-	uint64_t start, len, new_len;
-	struct vma vma;		/* the mapping moved (start, end unused) */
-	struct taken folios;	/* out of the map until the exit says where they went */
-};
-
-/* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
- * and faults there have order unknown for that reason. */
-struct range {
-	uint64_t start, end;
-};
-
-struct mm {
-	/* PMD-sized ranges that had a zero-page read fault: a second one there proves the 4K
-	 * zero page (the huge one would have mapped the whole range at the first). */
-	struct fol_u64map *zero_ranges;
-	struct range *nohuge;	/* MADV_NOHUGEPAGE ranges: never the huge zero page */
-	int nnohuge;
-	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
-	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
-	int64_t rss[4];
-	uint8_t rss_known[4];
-	struct move move;
-	struct range *unaligned;
-	int nunaligned;
-	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
-	int seeded;		/* its folio map was seeded from the page tables at attach */
-	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
-	struct fol_u64map *folios; /* key: folio base address | order */
-	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
-	int last_vma;		   /* where the last lookup hit */
-	struct vma *vmas;
-	int nvmas, cap;
-};
-
-struct open_fault {
-	uint64_t start, address, error_code;
-	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
-	int kernel;
-	uint64_t chain[FOL_STACK_MAX]; /* record -g: the user stack, innermost first */
-	int nchain;
-	int alloc_order;	/* largest user folio allocated, -1 none */
-	int last_order;		/* the last user folio allocated, -1 none */
-	uint64_t last_pfn;
-	uint64_t samples, period; /* sampled method: cpu-clock samples in the handler */
-	uint64_t alloc_pfn;
-	int filemap_order;
-	int anon_rss, swap_rss;
-	int64_t anon_delta, swap_delta; /* bytes the fault added to the anon and swap RSS */
-	int untimed;		/* closed by a retimed exit (event.h): no latency */
-};
-
-/* A system call that changes mappings, in progress in a thread: what it asked for and
- * what the kernel freed inside it. */
-struct open_call {
-	int open;
-	enum fol_call call;
-	uint64_t start, bytes;
-	uint64_t freed[FOL_MAX_ORDER + 1];
-	uint64_t unknown_writes; /* swap writes of pages of no known folio */
-	int wrote;		 /* folios written to swap: judged at its end */
-};
-
-struct thread {
-	int pid;
-	int open;
-	struct open_fault f;
-	uint64_t last_exit;
-	struct open_call call;
-	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
-	uint64_t reclaim_since;	/* in direct reclaim since */
-	uint64_t awake_since;	/* kswapd: awake since */
-	int kswapd_seen;	/* kswapd: an event of it was seen (a sleep may be its first) */
-};
-
-struct fol_model {
-	struct fol_model_opts o;
-	unsigned page_shift;
-	struct fol_u64map *threads; /* tid -> struct thread */
-	struct fol_u64map *mms;	    /* pid -> struct mm */
-	struct fol_comms *comms;
-	struct fol_swapout_map *swap;
-	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
-	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
-	struct fol_sites *sites;   /* handed to the summary at the end */
-	/* The thread of the previous event: most events come in runs from one thread.
-	 * Reset whenever the threads map changes, since entries move then. */
-	int last_tid, last_pid;
-	struct thread *last_thread;
-	struct mm *last_mm;
-	struct fol_summary s;
-	size_t bins_cap;
-	uint64_t seeded_total;
-	struct taken dropped;	/* drop_orders' scratch, kept between calls */
-	uint64_t t0;
-};
 
 struct fol_model *fol_model_new(const struct fol_model_opts *o)
 {
@@ -473,7 +344,7 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 }
 
 /* A task the options (--pid, --comm) select. */
-static int selected(const struct fol_model *m, int pid, int tid)
+int fol_model_selected(const struct fol_model *m, int pid, int tid)
 {
 	return (!m->o.pid || pid == m->o.pid) &&
 	       (!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)));
@@ -484,7 +355,7 @@ static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64
 {
 	const struct fol_model_opts *o = &m->o;
 
-	if (!selected(m, t->pid, tid))
+	if (!fol_model_selected(m, t->pid, tid))
 		return 0;
 	if (o->order != FOL_ANY && o->order != order)
 		return 0;
@@ -1164,68 +1035,6 @@ static int on_madvise(struct fol_model *m, struct mm *mm, const struct fol_event
 	return 0;
 }
 
-static enum fol_call madvise_call(int64_t advice)
-{
-	switch (advice) {
-	case FOL_MADV_DONTNEED:
-	case FOL_MADV_DONTNEED_LOCKED:
-		return FOL_CALL_MADV_DONTNEED;
-	case FOL_MADV_FREE:
-		return FOL_CALL_MADV_FREE;
-	case FOL_MADV_COLD:
-		return FOL_CALL_MADV_COLD;
-	case FOL_MADV_PAGEOUT:
-		return FOL_CALL_MADV_PAGEOUT;
-	case FOL_MADV_COLLAPSE:
-		return FOL_CALL_MADV_COLLAPSE;
-	default:
-		return FOL_CALL_MADV_OTHER;
-	}
-}
-
-/* The entry of a bulk call: timed from here to its exit. */
-static void call_begin(struct thread *t, const struct fol_event *ev)
-{
-	struct open_call *c = &t->call;
-
-	memset(c, 0, sizeof(*c));
-	c->open = 1;
-	c->start = ev->time;
-	c->bytes = ev->vm.len;
-	c->call = ev->kind == FOL_EV_MUNMAP	 ? FOL_CALL_MUNMAP
-		  : ev->kind == FOL_EV_MREMAP	 ? FOL_CALL_MREMAP
-		  : ev->kind == FOL_EV_MPROTECT ? FOL_CALL_MPROTECT
-					       : madvise_call(ev->vm.behavior);
-}
-
-/* Its exit: into the summary, for the threads the options select. An exit without an
- * entry (the recording began inside the call) is not timed. */
-static void call_end(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
-{
-	struct open_call *c = &t->call;
-	struct fol_call_stats *cs = &m->s.calls[c->call];
-	struct fol_swapout sw = { .unknown = c->unknown_writes };
-
-	if (!c->open)
-		return;
-	c->open = 0;
-	/* The call is over, and so are the writes it made: each folio written whole or in
-	 * pieces. Every write is in the recording's swap-out, whoever made it. */
-	if (c->wrote)
-		fol_swapout_settle(m->swap, tid, &sw);
-	fol_swapout_add(&m->s.swapout, &sw);
-	if (!selected(m, t->pid, tid))
-		return;
-	fol_swapout_add(&cs->swapped, &sw);
-	cs->calls++;
-	cs->errors += ev->vm.ret < 0 && ev->vm.ret >= -FOL_MAX_ERRNO;
-	cs->bytes += c->bytes;
-	if (ev->time >= c->start)
-		fol_hist_add(&cs->time, ev->time - c->start);
-	for (int i = 0; i <= FOL_MAX_ORDER; i++)
-		cs->freed[i] += c->freed[i];
-}
-
 /* munmap, mremap (entry and exit), madvise: the thread is in a system call, not in a
  * fault any more. */
 static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_event *ev)
@@ -1242,9 +1051,9 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 	if (ev->kind != FOL_EV_MREMAP_EXIT || mm->move.tid != ev->tid)
 		move_lost(m, mm);
 	if (ev->kind == FOL_EV_MREMAP_EXIT)
-		call_end(m, t, ev->tid, ev);
+		fol_model_call_end(m, t, ev->tid, ev);
 	else
-		call_begin(t, ev);
+		fol_model_call_begin(t, ev);
 	switch (ev->kind) {
 	case FOL_EV_MREMAP:
 		return move_begin(m, mm, ev);
@@ -1256,115 +1065,6 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 		if (drop_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len))
 			return -ENOMEM;
 		return vma_remove(mm, ev->vm.start, ev->vm.start + ev->vm.len);
-	}
-}
-
-/* Whose memory khugepaged worked on: 1 a selected process's, 0 another recorded
- * process's, -1 an mm no recorded task was seen to lock. */
-static int collapse_owner(const struct fol_model *m, uint64_t mm)
-{
-	const int *pid = mm ? fol_u64map_get(m->owners, mm) : NULL;
-
-	if (!pid)
-		return -1;
-	return selected(m, *pid, *pid);
-}
-
-/* khugepaged's (or MADV_COLLAPSE's) scans and collapses, by result; a collapse timed
- * from its pages' isolation (isolation has no mm: it is the thread's next collapse).
- * MADV_COLLAPSE works on its caller's memory; khugepaged's work is the workload's when
- * its mm is. */
-static int on_collapse(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
-{
-	struct fol_collapse *c = &m->s.collapse;
-	int st = ev->huge.status, khugepaged, owner;
-
-	m->s.huge_events++;
-	if (st < 0 || st >= FOL_SCAN_RESULTS)
-		return 0;
-	if (ev->kind == FOL_EV_COLLAPSE_ISOLATE) {
-		t->isolated_at = ev->time;
-		return 0;
-	}
-	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");
-	owner = khugepaged ? collapse_owner(m, ev->huge.mm) : selected(m, t->pid, tid);
-	if (ev->kind == FOL_EV_SCAN_PMD) {
-		c->scans[st] += owner > 0;
-		c->khugepaged_scans[st] += owner > 0 && khugepaged;
-		c->other_scans += !owner;
-		c->unattributed_scans += owner < 0;
-		return 0;
-	}
-	c->collapses[st] += owner > 0;
-	c->khugepaged_collapses[st] += owner > 0 && khugepaged;
-	c->other_collapses += !owner;
-	c->unattributed_collapses += owner < 0;
-	if (owner > 0 && t->isolated_at && ev->time >= t->isolated_at)
-		fol_hist_add(&c->time, ev->time - t->isolated_at);
-	t->isolated_at = 0;
-	return 0;
-}
-
-/* A task took an mm's lock: in its own context, that mm is its process's. The kernel's mm
- * threads lock other processes' mms (khugepaged scanning them): they own none. */
-static int on_mmap_lock(struct fol_model *m, const struct fol_event *ev)
-{
-	int *pid;
-
-	if (!ev->lock.mm || fol_comm_mm_thread(fol_comms_get(m->comms, ev->tid)))
-		return 0;
-	pid = fol_u64map_put(m->owners, ev->lock.mm, NULL);
-	if (!pid)
-		return -ENOMEM;
-	*pid = ev->pid;
-	return 0;
-}
-
-/* Direct reclaim in a thread, and kswapd awake: timed within the recording. */
-static void on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
-{
-	struct fol_reclaim *r = &m->s.reclaim;
-
-	switch (ev->kind) {
-	case FOL_EV_RECLAIM_BEGIN:
-		t->reclaim_since = ev->time;
-		break;
-	case FOL_EV_RECLAIM_END:
-		if (t->reclaim_since && ev->time >= t->reclaim_since && selected(m, t->pid, tid)) {
-			r->direct++;
-			r->direct_reclaimed += ev->reclaim.nr_reclaimed;
-			fol_hist_add(&r->direct_time, ev->time - t->reclaim_since);
-		}
-		t->reclaim_since = 0;
-		break;
-	case FOL_EV_KSWAPD_WAKE:
-		if (!t->awake_since) {
-			r->kswapd_wakes++;
-			t->awake_since = ev->time;
-		}
-		t->kswapd_seen = 1;
-		break;
-	default: /* sleep; its first event: awake since the recording began */
-		if (!t->kswapd_seen)
-			t->awake_since = m->s.first_ns;
-		if (t->awake_since && ev->time >= t->awake_since)
-			r->kswapd_ns += ev->time - t->awake_since;
-		t->awake_since = 0;
-		t->kswapd_seen = 1;
-		break;
-	}
-}
-
-/* A folio written to swap, judged when the call that wrote it ends (or the recording). */
-static void on_write_folio(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev)
-{
-	int known = fol_swapout_write(m->swap, ev->page.pfn, t->call.open ? tid : -1);
-
-	if (t->call.open) {
-		t->call.wrote |= known;
-		t->call.unknown_writes += !known;
-	} else {
-		m->s.swapout.unknown += !known;
 	}
 }
 
@@ -1401,15 +1101,15 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_MADVISE:
 		return on_syscall(m, t, ev);
 	case FOL_EV_MPROTECT:
-		call_begin(t, ev);
+		fol_model_call_begin(t, ev);
 		return 0;
 	case FOL_EV_SYSCALL_EXIT:
-		call_end(m, t, ev->tid, ev);
+		fol_model_call_end(m, t, ev->tid, ev);
 		return 0;
 	case FOL_EV_SCAN_PMD:
 	case FOL_EV_COLLAPSE_ISOLATE:
 	case FOL_EV_COLLAPSE:
-		return on_collapse(m, t, ev->tid, ev);
+		return fol_model_on_collapse(m, t, ev->tid, ev);
 	case FOL_EV_PAGE_FREE:
 		/* Counted always, kept only between a call's entry (which clears them) and its
 		 * exit. */
@@ -1418,13 +1118,13 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 		fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);
 		return 0;
 	case FOL_EV_WRITE_FOLIO:
-		on_write_folio(m, t, ev->tid, ev);
+		fol_model_on_write_folio(m, t, ev->tid, ev);
 		return 0;
 	case FOL_EV_RECLAIM_BEGIN:
 	case FOL_EV_RECLAIM_END:
 	case FOL_EV_KSWAPD_WAKE:
 	case FOL_EV_KSWAPD_SLEEP:
-		on_reclaim(m, t, ev->tid, ev);
+		fol_model_on_reclaim(m, t, ev->tid, ev);
 		return 0;
 	default:
 		return 0;
@@ -1466,7 +1166,7 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_FOLIOS:
 		return seed_folios(m, ev);
 	case FOL_EV_MMAP_LOCK:
-		return outside_cgroup(m, ev) ? 0 : on_mmap_lock(m, ev);
+		return outside_cgroup(m, ev) ? 0 : fol_model_on_mmap_lock(m, ev);
 	case FOL_EV_CGROUP:
 		return fol_cgroups_made(&m->cg, ev->cg.id, ev->cg.path);
 	case FOL_EV_HUGE:

@@ -50,20 +50,20 @@ lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1
 lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
 lib/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
 lib/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
-lib/model.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
-lib/model.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
-lib/model.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
+lib/model_kernel.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
+lib/model_kernel.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
+lib/model_kernel.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
 lib/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
 lib/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
 lib/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
 lib/swapout.c@s/if (f->writes == 1 \&\& f->at_head)/if (f->at_head)/@a folio written in pieces is split, even with its first page among them
 lib/swapout.c@s/if (f \&\& f->order < k)/if (0)/@a folio holds only the frames of its order
 lib/swapout.c@s/if (f \&\& f->order == order \&\& !f->writes)/if (f \&\& !f->writes)/@a folio is gone when freed at its own order only
-lib/model.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
-lib/model.c@s/	return selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
-lib/model.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it
-lib/model.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
-lib/model.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
+lib/model_kernel.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
+lib/model_kernel.c@s/	return fol_model_selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
+lib/model_kernel.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it
+lib/model_kernel.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
+lib/model_kernel.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
 lib/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the mm threads are not the workload's threads
 lib/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
 lib/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets

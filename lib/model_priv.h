@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The model's insides, shared by model.c (faults, folios, address spaces) and
+ * model_kernel.c (system calls, collapse, reclaim and swap-out). Not an API. */
+#ifndef FOL_MODEL_PRIV_H
+#define FOL_MODEL_PRIV_H
+
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "model.h"
+#include "sites.h"
+
+/* A folio's key in the map: its naturally aligned base address, with the order in the
+ * low bits (below any page size). */
+#define FOLIO_ORDER_MASK 0xfffull
+
+struct folio {
+	uint64_t pfn;
+	uint64_t reuse_ns;	/* latency of its reuse faults in this episode */
+	uint32_t reuse;		/* wp_reuse faults taken in this episode */
+	uint32_t first_ns;	/* latency of the first of them */
+	int counted;		/* an earlier episode counted it among the folios */
+};
+
+struct vma {
+	uint64_t start, end;
+	int file;
+	int name;	/* sites.h id of its name: a path, [heap], [stack], //anon; -1 unknown */
+	int shared;	/* MAP_SHARED */
+	uint64_t pgoff;	/* file offset of start, bytes */
+};
+
+/* Folios taken out of the map (take_range), with their keys. */
+struct taken_folio {
+	uint64_t key;
+	struct folio f;
+};
+
+struct taken {
+	struct taken_folio *v;
+	size_t n, cap;
+};
+
+/* An mremap between its entry and its exit: mmap_lock makes it the only one of its mm. */
+struct move {
+	int tid;		/* 0: none in flight */
+	uint64_t start, len, new_len;
+	struct vma vma;		/* the mapping moved (start, end unused) */
+	struct taken folios;	/* out of the map until the exit says where they went */
+};
+
+/* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
+ * and faults there have order unknown for that reason. */
+struct range {
+	uint64_t start, end;
+};
+
+struct mm {
+	/* PMD-sized ranges that had a zero-page read fault: a second one there proves the 4K
+	 * zero page (the huge one would have mapped the whole range at the first). */
+	struct fol_u64map *zero_ranges;
+	struct range *nohuge;	/* MADV_NOHUGEPAGE ranges: never the huge zero page */
+	int nnohuge;
+	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
+	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
+	int64_t rss[4];
+	uint8_t rss_known[4];
+	struct move move;
+	struct range *unaligned;
+	int nunaligned;
+	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
+	int seeded;		/* its folio map was seeded from the page tables at attach */
+	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
+	struct fol_u64map *folios; /* key: folio base address | order */
+	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
+	int last_vma;		   /* where the last lookup hit */
+	struct vma *vmas;
+	int nvmas, cap;
+};
+
+struct open_fault {
+	uint64_t start, address, error_code;
+	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
+	int kernel;
+	uint64_t chain[FOL_STACK_MAX]; /* record -g: the user stack, innermost first */
+	int nchain;
+	int alloc_order;	/* largest user folio allocated, -1 none */
+	int last_order;		/* the last user folio allocated, -1 none */
+	uint64_t last_pfn;
+	uint64_t samples, period; /* sampled method: cpu-clock samples in the handler */
+	uint64_t alloc_pfn;
+	int filemap_order;
+	int anon_rss, swap_rss;
+	int64_t anon_delta, swap_delta; /* bytes the fault added to the anon and swap RSS */
+	int untimed;		/* closed by a retimed exit (event.h): no latency */
+};
+
+/* A system call that changes mappings, in progress in a thread: what it asked for and
+ * what the kernel freed inside it. */
+struct open_call {
+	int open;
+	enum fol_call call;
+	uint64_t start, bytes;
+	uint64_t freed[FOL_MAX_ORDER + 1];
+	uint64_t unknown_writes; /* swap writes of pages of no known folio */
+	int wrote;		 /* folios written to swap: judged at its end */
+};
+
+struct thread {
+	int pid;
+	int open;
+	struct open_fault f;
+	uint64_t last_exit;
+	struct open_call call;
+	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
+	uint64_t reclaim_since;	/* in direct reclaim since */
+	uint64_t awake_since;	/* kswapd: awake since */
+	int kswapd_seen;	/* kswapd: an event of it was seen (a sleep may be its first) */
+};
+
+struct fol_model {
+	struct fol_model_opts o;
+	unsigned page_shift;
+	struct fol_u64map *threads; /* tid -> struct thread */
+	struct fol_u64map *mms;	    /* pid -> struct mm */
+	struct fol_comms *comms;
+	struct fol_swapout_map *swap;
+	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
+	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
+	struct fol_sites *sites;   /* handed to the summary at the end */
+	/* The thread of the previous event: most events come in runs from one thread.
+	 * Reset whenever the threads map changes, since entries move then. */
+	int last_tid, last_pid;
+	struct thread *last_thread;
+	struct mm *last_mm;
+	struct fol_summary s;
+	size_t bins_cap;
+	uint64_t seeded_total;
+	struct taken dropped;	/* drop_orders' scratch, kept between calls */
+	uint64_t t0;
+};
+
+/* A task the options (--pid, --comm) select. */
+int fol_model_selected(const struct fol_model *m, int pid, int tid);
+/* The entry and exit of a bulk system call (munmap, mremap, mprotect, madvise). */
+void fol_model_call_begin(struct thread *t, const struct fol_event *ev);
+void fol_model_call_end(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
+int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
+int fol_model_on_mmap_lock(struct fol_model *m, const struct fol_event *ev);
+void fol_model_on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
+void fol_model_on_write_folio(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
+
+#endif
