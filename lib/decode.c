@@ -604,21 +604,27 @@ int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size)
 	return cpu < FOL_MAX_CPUS ? (int)cpu : -1;
 }
 
-/* A field's value, bounds-checked against the payload: a hostile file must not make the
- * decoder read past the record. */
+/* A number field's value, bounds-checked against the payload (a hostile file must not
+ * make the decoder read past the record), signed ones narrower than 64 bits
+ * sign-extended. 0, or -EBADMSG. */
+static int number_field(const struct tep_format_field *fl, const struct fol_event *ev,
+			unsigned long long *v)
+{
+	*v = 0;
+	if (!fl || (unsigned)fl->offset + (unsigned)fl->size > ev->raw_size || fl->size > 8 ||
+	    tep_read_number_field((struct tep_format_field *)fl, ev->raw, v))
+		return -EBADMSG;
+	if ((fl->flags & TEP_FIELD_IS_SIGNED) && fl->size < 8 && (*v >> (fl->size * 8 - 1)) & 1)
+		*v |= ~0ull << (fl->size * 8);
+	return 0;
+}
+
+/* One of the fields the model reads: 0 when missing or out of bounds. */
 static uint64_t field(const struct evd *e, enum field_id f, const struct fol_event *ev)
 {
-	const struct tep_format_field *fl = e->f[f];
-	unsigned long long v = 0;
+	unsigned long long v;
 
-	if (!fl || (unsigned)fl->offset + (unsigned)fl->size > ev->raw_size || fl->size > 8)
-		return 0;
-	if (tep_read_number_field((struct tep_format_field *)fl, ev->raw, &v))
-		return 0;
-	/* Sign-extend signed fields narrower than 64 bits. */
-	if ((fl->flags & TEP_FIELD_IS_SIGNED) && fl->size < 8 && (v >> (fl->size * 8 - 1)) & 1)
-		v |= ~0ull << (fl->size * 8);
-	return v;
+	return number_field(e->f[f], ev, &v) ? 0 : v;
 }
 
 /* A folio order as the kernel can allocate it: anything else in a file is damage, and
@@ -931,12 +937,11 @@ void fol_decoder_fields_json(const struct fol_decoder *d, const struct fol_event
 			cJSON_AddStringToObject(obj, f->name, fol_escape(s.buffer ? s.buffer : "", esc, sizeof(esc)));
 			trace_seq_destroy(&s);
 		} else {
-			unsigned long long v = 0;
+			unsigned long long v;
 			char hex[24];
 
-			tep_read_number_field((struct tep_format_field *)f, ev->raw, &v);
-			if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
-				v |= ~0ull << (f->size * 8);
+			if (number_field(f, ev, &v))
+				continue;
 			if ((f->flags & TEP_FIELD_IS_SIGNED) && (long long)v >= -(1ll << 53) &&
 			    (long long)v <= (1ll << 53)) {
 				cJSON_AddNumberToObject(obj, f->name, (double)(long long)v);

@@ -73,3 +73,8 @@ uint64_t fol_fnv(uint64_t h, const void *p, size_t n)
 		h = (h ^ b[i]) * 0x100000001b3ull;
 	return h;
 }
+
+int fol_indexed_same_str(const void *elem, const void *key)
+{
+	return !strcmp(*(char *const *)elem, *(const char *const *)key);
+}

@@ -24,6 +24,8 @@ void fol_indexed_free(struct fol_indexed *a);
  * set): a pointer to it, valid until the next append. NULL on ENOMEM. */
 void *fol_indexed_get(struct fol_indexed *a, uint64_t hash, const void *key,
 		      int (*same)(const void *elem, const void *key), int *created);
+/* Equality of elements that are strings (char *): for arrays of names. */
+int fol_indexed_same_str(const void *elem, const void *key);
 /* Take back the element just appended (the caller could not complete it). */
 void fol_indexed_unget(struct fol_indexed *a);
 #define FOL_INDEXED_AT(a, type, i) (&((type *)(a)->v)[i])

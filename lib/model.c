@@ -33,11 +33,12 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->swap = fol_swapout_map_new();
 	m->owners = fol_u64map_new(sizeof(int));
 	m->sites = fol_sites_new();
+	m->kernel_code = m->sites ? fol_sites_intern(m->sites, "[kernel]") : -1;
 	if (o->cgroups && fol_cgroups_clone(o->cgroups, &m->cg)) {
 		fol_model_free(m);
 		return NULL;
 	}
-	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || !m->sites) {
+	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || m->kernel_code < 0) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -282,18 +283,22 @@ static int vma_add(struct mm *mm, const struct vma *nv)
 	return 0;
 }
 
-static const struct vma *vma_find(struct mm *mm, uint64_t addr)
+/* Faults come in runs over one region: try where the last lookup (through last) hit. */
+static const struct vma *vma_find_from(struct mm *mm, uint64_t addr, int *last)
 {
-	/* Faults come in runs over one region: try where the last one hit first. */
-	if (mm->last_vma < mm->nvmas && addr >= mm->vmas[mm->last_vma].start &&
-	    addr < mm->vmas[mm->last_vma].end)
-		return &mm->vmas[mm->last_vma];
+	if (*last < mm->nvmas && addr >= mm->vmas[*last].start && addr < mm->vmas[*last].end)
+		return &mm->vmas[*last];
 	for (int i = 0; i < mm->nvmas; i++)
 		if (addr >= mm->vmas[i].start && addr < mm->vmas[i].end) {
-			mm->last_vma = i;
+			*last = i;
 			return &mm->vmas[i];
 		}
 	return NULL;
+}
+
+static const struct vma *vma_find(struct mm *mm, uint64_t addr)
+{
+	return vma_find_from(mm, addr, &mm->last_vma);
 }
 
 /* Anonymous memory as perf names it; everything else with a path is a file (shmem and
@@ -524,6 +529,7 @@ static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fau
 struct verdict {
 	int cls, order, cause;
 	struct folio *fo;
+	const struct vma *vma;	/* the mapping of the faulting address, or NULL */
 };
 
 /* The rules: which class (classify), which order (a folio the fault allocated, the page
@@ -536,6 +542,7 @@ static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f,
 	int known = -1, ret = 0;
 	uint64_t pfn = 0;
 
+	v->vma = vma;
 	v->fo = NULL;
 	v->cause = -1;
 	if (m->o.sampled)
@@ -599,14 +606,14 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 
 /* record -g: the fault's stack, each frame in its mapping as the sites are. A return
  * address is one past its call: the call's own address is the one before it. */
-static int add_stack(struct fol_model *m, struct mm *mm, const struct open_fault *f, int comm,
+static int add_stack(struct fol_model *m, struct mm *mm, const struct thread *t, int comm,
 		     uint64_t ns)
 {
-	struct fol_stack st = { .comm = comm, .n = f->nchain };
+	struct fol_stack st = { .comm = comm, .n = t->nchain };
 
-	for (int i = 0; i < f->nchain; i++) {
-		uint64_t ip = f->chain[i] - (i > 0);
-		const struct vma *v = vma_find(mm, ip);
+	for (int i = 0; i < t->nchain; i++) {
+		uint64_t ip = t->chain[i] - (i > 0);
+		const struct vma *v = vma_find_from(mm, ip, &mm->last_code);
 
 		st.f[i] = v ? (struct fol_frame){ v->name, ip - v->start + v->pgoff }
 			    : (struct fol_frame){ -1, ip };
@@ -616,16 +623,26 @@ static int add_stack(struct fol_model *m, struct mm *mm, const struct open_fault
 
 /* The fault's site: the code (the mapping its IP is in, and the offset there, as perf's
  * map_ip: what a symbol table is searched by) and the mapping of its address. */
-static int add_site(struct fol_model *m, struct mm *mm, const struct thread *t, int tid,
+static int add_site(struct fol_model *m, struct mm *mm, struct thread *t, int tid,
 		    const struct verdict *v, uint64_t ns)
 {
 	const struct open_fault *f = &t->f;
-	const struct vma *code = f->kernel ? NULL : vma_find(mm, f->ip);
-	const struct vma *data = vma_find(mm, f->address);
-	struct fol_site k = {
+	const struct vma *code = f->kernel ? NULL : vma_find_from(mm, f->ip, &mm->last_code);
+	const struct vma *data = v->vma;
+	struct fol_site k;
+
+	/* The thread's name, interned once until it changes (a COMM record clears it). */
+	if (!t->comm_id) {
+		int id = fol_sites_intern(m->sites, fol_comms_get(m->comms, tid));
+
+		if (id < 0)
+			return -ENOMEM;
+		t->comm_id = id + 1;
+	}
+	k = (struct fol_site){
 		.pid = t->pid,
-		.comm = fol_sites_intern(m->sites, fol_comms_get(m->comms, tid)),
-		.ip_map = f->kernel ? fol_sites_intern(m->sites, "[kernel]") : code ? code->name : -1,
+		.comm = t->comm_id - 1,
+		.ip_map = f->kernel ? m->kernel_code : code ? code->name : -1,
 		.ip = code ? f->ip - code->start + code->pgoff : f->ip,
 		.map = data ? data->name : -1,
 		.shared = data && data->shared,
@@ -633,9 +650,7 @@ static int add_site(struct fol_model *m, struct mm *mm, const struct thread *t, 
 		.cls = v->cls,
 	};
 
-	if (k.comm < 0 || k.ip_map < -1)
-		return -ENOMEM;
-	if (f->nchain > 0 && add_stack(m, mm, f, k.comm, ns))
+	if (t->nchain > 0 && add_stack(m, mm, t, k.comm, ns))
 		return -ENOMEM;
 	return fol_sites_add(m->sites, &k, ns);
 }
@@ -682,7 +697,8 @@ static int move_begin(struct fol_model *m, struct mm *mm, const struct fol_event
 	mv->start = ev->vm.start;
 	mv->len = ev->vm.len;
 	mv->new_len = ev->vm.new_len;
-	mv->vma = v ? *v : (struct vma){ .name = -1 };
+	/* Unknown mapping: one of its own, starting where the move does. */
+	mv->vma = v ? *v : (struct vma){ .start = ev->vm.start, .name = -1 };
 	return take_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len, FOL_MAX_ORDER,
 			  &mv->folios);
 }
@@ -733,7 +749,7 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 	if (!failed) {
 		struct vma nv = mv->vma;
 
-		nv.pgoff += mv->start - (mv->vma.start ? mv->vma.start : mv->start);
+		nv.pgoff += mv->start - mv->vma.start;
 		nv.start = to;
 		nv.end = to + mv->new_len;
 		if (vma_remove(mm, mv->start, mv->start + mv->len) || vma_add(mm, &nv))
@@ -955,9 +971,9 @@ static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fo
 		.last_order = -1,
 		.filemap_order = -1,
 	};
-	t->f.nchain = ev->fault.nchain < FOL_STACK_MAX ? ev->fault.nchain : FOL_STACK_MAX;
-	if (t->f.nchain > 0)
-		memcpy(t->f.chain, ev->fault.chain, sizeof(uint64_t) * (size_t)t->f.nchain);
+	t->nchain = ev->fault.nchain < FOL_STACK_MAX ? ev->fault.nchain : FOL_STACK_MAX;
+	if (t->nchain > 0)
+		memcpy(t->chain, ev->fault.chain, sizeof(uint64_t) * (size_t)t->nchain);
 	return 0;
 }
 
@@ -1149,10 +1165,15 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 		m->s.last_ns = ev->time;
 
 	switch (ev->kind) {
-	case FOL_EV_COMM:
+	case FOL_EV_COMM: {
+		struct thread *t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->tid);
+
+		if (t)
+			t->comm_id = 0; /* renamed: its sites' name is looked up again */
 		if (ev->comm.exec && on_exec(m, ev))
 			return -ENOMEM;
 		return fol_comms_update(m->comms, ev);
+	}
 	case FOL_EV_FORK:
 		fol_comms_update(m->comms, ev);
 		return on_fork(m, ev);

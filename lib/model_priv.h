@@ -73,7 +73,9 @@ struct mm {
 	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
 	struct fol_u64map *folios; /* key: folio base address | order */
 	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
-	int last_vma;		   /* where the last lookup hit */
+	int last_vma;		   /* where the last lookup of a faulting address hit */
+	int last_code;		   /* ... of a faulting IP (a fault's site): its own, or they
+				    * would push each other out */
 	struct vma *vmas;
 	int nvmas, cap;
 };
@@ -82,8 +84,6 @@ struct open_fault {
 	uint64_t start, address, error_code;
 	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
 	int kernel;
-	uint64_t chain[FOL_STACK_MAX]; /* record -g: the user stack, innermost first */
-	int nchain;
 	int alloc_order;	/* largest user folio allocated, -1 none */
 	int last_order;		/* the last user folio allocated, -1 none */
 	uint64_t last_pfn;
@@ -110,6 +110,11 @@ struct thread {
 	int pid;
 	int open;
 	struct open_fault f;
+	/* record -g: the open fault's user stack, innermost first; apart from f, which is
+	 * cleared at every fault entry. */
+	uint64_t chain[FOL_STACK_MAX];
+	int nchain;
+	int comm_id;		/* its name's id in the sites (sites.h) + 1; 0: not looked up */
 	uint64_t last_exit;
 	struct open_call call;
 	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
@@ -128,6 +133,7 @@ struct fol_model {
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
+	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;

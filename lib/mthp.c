@@ -16,16 +16,10 @@
 int fol_mthp_read_policy(const char *path, char *out, size_t len)
 {
 	char buf[128], *lb, *rb;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = fol_sysfs_read(path, buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
+	if (ret)
+		return ret;
 	lb = strchr(buf, '[');
 	rb = lb ? strchr(lb, ']') : NULL;
 	if (!lb || !rb || (size_t)(rb - lb - 1) >= len)
@@ -48,8 +42,7 @@ int fol_sysfs_write(const char *path, const char *value)
 	return ret;
 }
 
-/* The value of a file that holds a number (khugepaged's knobs), as its text. */
-static int read_plain(const char *path, char *out, size_t len)
+int fol_sysfs_read(const char *path, char *out, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -163,7 +156,7 @@ int fol_mthp_apply(struct fol_mthp *m)
 	int ret;
 
 	for (int i = 0; i < m->n; i++) {
-		ret = m->s[i].plain ? read_plain(m->s[i].path, m->s[i].old, sizeof(m->s[i].old))
+		ret = m->s[i].plain ? fol_sysfs_read(m->s[i].path, m->s[i].old, sizeof(m->s[i].old))
 				    : fol_mthp_read_policy(m->s[i].path, m->s[i].old, sizeof(m->s[i].old));
 		if (ret)
 			goto undo;

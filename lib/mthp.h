@@ -28,7 +28,9 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 /* Save the current policies, then write the new ones; on failure, put back what was
  * written and return the error (-EACCES when not root). */
 int fol_mthp_apply(struct fol_mthp *m);
-/* A sysfs attribute written whole (O_TRUNC, as the shell's >): 0 or -errno. */
+/* A sysfs attribute's text up to len - 1 bytes, its first line: 0, -errno, -EIO when
+ * empty. And written whole (O_TRUNC, as the shell's >): 0 or -errno. */
+int fol_sysfs_read(const char *path, char *out, size_t len);
 int fol_sysfs_write(const char *path, const char *value);
 /* The active choice of a policy file ("always [madvise] never" gives "madvise"). */
 int fol_mthp_read_policy(const char *path, char *out, size_t len);

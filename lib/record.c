@@ -737,11 +737,6 @@ static int flush_chunk(struct fol_recorder *r)
 	return ret;
 }
 
-static int same_path(const void *x, const void *y)
-{
-	return !strcmp(*(char *const *)x, *(const char *const *)y);
-}
-
 /* An executable file mapping in an MMAP2 record: remembered once. Out of memory, it is
  * forgotten: its code is then named without a build-id check. */
 static void note_code(struct fol_recorder *r, const union perf_event *ev)
@@ -755,7 +750,7 @@ static void note_code(struct fol_recorder *r, const union perf_event *ev)
 		return;
 	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
 		return;
-	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, same_path, &created);
+	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str, &created);
 	if (el && created && !(*el = strdup(name)))
 		fol_indexed_unget(&r->code);
 }
@@ -1079,23 +1074,25 @@ static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 	fol_maps_free(fm);
 }
 
+/* A task's name from its comm file, into comms under key. */
+static void add_comm(cJSON *comms, const char *key, const char *path)
+{
+	char comm[64];
+
+	if (!fol_sysfs_read(path, comm, sizeof(comm)))
+		cJSON_AddStringToObject(comms, key, comm);
+}
+
 /* The mm threads' names (as tid -> comm), for the model to know them. */
 static void add_mm_thread_comms(const struct fol_recorder *r, cJSON *comms)
 {
 	for (int i = 0; r->kevlist && i < perf_thread_map__nr(r->kthreads); i++) {
 		int tid = perf_thread_map__pid(r->kthreads, i);
-		char path[64], comm[64] = "", key[16];
-		FILE *f;
+		char path[64], key[16];
 
 		snprintf(path, sizeof(path), "/proc/%d/comm", tid);
-		f = fopen(path, "re");
-		if (f && fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = '\0';
-			snprintf(key, sizeof(key), "%d", tid);
-			cJSON_AddStringToObject(comms, key, comm);
-		}
-		if (f)
-			fclose(f);
+		snprintf(key, sizeof(key), "%d", tid);
+		add_comm(comms, key, path);
 	}
 }
 
@@ -1117,7 +1114,7 @@ static int write_system_comms(struct fol_recorder *r, uint64_t now)
 	cJSON_AddNumberToObject(j, "pid", getpid());
 	cJSON_AddNumberToObject(j, "time_ns", (double)now);
 	while (proc && (p = readdir(proc))) {
-		char path[600], comm[64];
+		char path[600];
 		struct dirent *t;
 		DIR *tasks;
 
@@ -1126,18 +1123,10 @@ static int write_system_comms(struct fol_recorder *r, uint64_t now)
 		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
 		tasks = opendir(path);
 		while (tasks && (t = readdir(tasks))) {
-			FILE *f;
-
 			if (t->d_name[0] < '1' || t->d_name[0] > '9')
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", p->d_name, t->d_name);
-			f = fopen(path, "re");
-			if (f && fgets(comm, sizeof(comm), f)) {
-				comm[strcspn(comm, "\n")] = '\0';
-				cJSON_AddStringToObject(comms, t->d_name, comm);
-			}
-			if (f)
-				fclose(f);
+			add_comm(comms, t->d_name, path);
 		}
 		if (tasks)
 			closedir(tasks);
@@ -1151,7 +1140,7 @@ static int write_system_comms(struct fol_recorder *r, uint64_t now)
 
 static int write_synth(struct fol_recorder *r, uint64_t now)
 {
-	char path[64], line[4352], comm[64];
+	char path[64], line[4352];
 	cJSON *j = cJSON_CreateObject(), *maps, *comms;
 	FILE *f;
 	int ret;
@@ -1166,15 +1155,8 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 		char key[16];
 
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", r->o->pid, tid);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f)) {
-			comm[strcspn(comm, "\n")] = '\0';
-			snprintf(key, sizeof(key), "%d", tid);
-			cJSON_AddStringToObject(comms, key, comm);
-		}
-		fclose(f);
+		snprintf(key, sizeof(key), "%d", tid);
+		add_comm(comms, key, path);
 	}
 	add_mm_thread_comms(r, comms);
 	maps = cJSON_AddArrayToObject(j, "maps");

@@ -64,6 +64,10 @@ uint64_t fol_total_time(const struct fol_summary *s);
 extern const char *const fol_report_vmstat[];
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
 void fol_report_text(const struct fol_report *r, FILE *f);
+/* What went to swap: "64K 256 whole, 64K 12 split first (192 pieces)"; brief (the TUI)
+ * leaves the pieces out. "" when nothing. */
+const char *fol_swapout_text(const struct fol_swapout *sw, unsigned page_size, int brief,
+			     char *buf, size_t len);
 /* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
  * -EINVAL for another name, -ENOMEM. */
 int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);

@@ -81,14 +81,17 @@ struct parts {
 };
 
 static void site_parts(const struct fol_report *r, struct fol_symbols_cache *sc,
-		       const struct fol_site *s, struct parts *p)
+		       const struct fol_site *s, int want_sym, struct parts *p)
 {
 	const char *dso = fol_sites_str(r->s.sites, s->ip_map), *map;
 	char *plus;
 
 	fol_order_size(s->order, r->page_size, p->order, sizeof(p->order));
 	snprintf(p->cls, sizeof(p->cls), "%s", fol_class_name((enum fol_class)s->cls));
-	if (s->ip_map < 0) {
+	/* Symbols (opening the files, reading their DWARF) only for a grouping by them. */
+	if (!want_sym) {
+		p->sym[0] = p->src[0] = '\0';
+	} else if (s->ip_map < 0) {
 		snprintf(p->sym, sizeof(p->sym), "0x%llx", (unsigned long long)s->ip);
 		p->src[0] = '\0';
 	} else {
@@ -169,6 +172,10 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 	size_t n = 0;
 	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
 	int ret = fol_indexed_init(&groups, sizeof(struct fol_group)); /* cleared even when it fails */
+	int want_sym = 0;
+
+	for (int k = 0; k < nkeys; k++)
+		want_sym |= keys[k] == FOL_SORT_SYM;
 
 	if (!sc)
 		ret = -ENOMEM;
@@ -182,7 +189,7 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		size_t used = 0;
 		int created;
 
-		site_parts(r, sc, &all[i], &p);
+		site_parts(r, sc, &all[i], want_sym, &p);
 		for (int k = 0; k < nkeys && used < sizeof(key); k++)
 			used += (size_t)snprintf(key + used, sizeof(key) - used, "%s\x1f",
 						 part_of(&p, keys[k]));
@@ -228,7 +235,6 @@ void fol_grouping_free(struct fol_grouping *g)
 static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 		       const struct fol_frame *fr, char *out, size_t len)
 {
-	char src[8];
 	char *plus;
 
 	if (fr->map < 0) {
@@ -238,7 +244,7 @@ static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 		uint8_t bid[20];
 		int n = recorded_build_id(r, path, bid);
 
-		if (!fol_symbols_lookup(sc, path, n ? bid : NULL, n, fr->off, out, len, src, sizeof(src)) &&
+		if (!fol_symbols_lookup(sc, path, n ? bid : NULL, n, fr->off, out, len, NULL, 0) &&
 		    (plus = strrchr(out, '+')))
 			*plus = '\0';
 		else

@@ -342,23 +342,37 @@ static void print_freed(const struct fol_call_stats *cs, unsigned page_size, FIL
 }
 
 /* "64K 256 whole, 64K 256 split first (4096 pieces)": nothing when nothing was written. */
+const char *fol_swapout_text(const struct fol_swapout *sw, unsigned page_size, int brief,
+			     char *buf, size_t len)
+{
+	size_t used = 0;
+	char sz[16];
+
+	buf[0] = '\0';
+	for (int o = 0; o <= FOL_MAX_ORDER && used < len; o++) {
+		fol_order_size(o, page_size, sz, sizeof(sz));
+		if (sw->whole[o])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " whole",
+						 used ? ", " : "", sz, sw->whole[o]);
+		if (sw->split[o] && used < len && brief)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " split first",
+						 used ? ", " : "", sz, sw->split[o]);
+		else if (sw->split[o] && used < len)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s %" PRIu64 " split first (%" PRIu64 " pieces)",
+						 used ? ", " : "", sz, sw->split[o], sw->pieces[o]);
+	}
+	if (sw->unknown && used < len)
+		snprintf(buf + used, len - used, "%s%" PRIu64 " %s", used ? ", " : "", sw->unknown,
+			 brief ? "pages unknown" : "pages of no folio seen allocated");
+	return buf;
+}
+
 static void print_swapped(const struct fol_swapout *sw, unsigned page_size, FILE *f)
 {
-	char sz[16];
-	int any = 0;
+	char buf[1024];
 
-	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
-		if (sw->whole[o])
-			fprintf(f, "%s%s %" PRIu64 " whole", any++ ? ", " : "",
-				fol_order_size(o, page_size, sz, sizeof(sz)), sw->whole[o]);
-		if (sw->split[o])
-			fprintf(f, "%s%s %" PRIu64 " split first (%" PRIu64 " pieces)",
-				any++ ? ", " : "", fol_order_size(o, page_size, sz, sizeof(sz)),
-				sw->split[o], sw->pieces[o]);
-	}
-	if (sw->unknown)
-		fprintf(f, "%s%" PRIu64 " pages of no folio seen allocated", any++ ? ", " : "",
-			sw->unknown);
+	fputs(fol_swapout_text(sw, page_size, 0, buf, sizeof(buf)), f);
 }
 
 static int swapped_any(const struct fol_swapout *sw)

@@ -11,6 +11,7 @@
  * key (indexed.h). */
 struct fol_sites {
 	struct fol_indexed sites;  /* struct fol_site */
+	size_t last_site;	   /* the last site added + 1: faults come in runs from one */
 	struct fol_indexed stacks; /* struct fol_stack */
 	struct fol_indexed names;  /* char *: the id is the index */
 };
@@ -62,11 +63,6 @@ static int same_stack(const void *x, const void *y)
 	return 1;
 }
 
-static int same_name(const void *x, const void *y)
-{
-	return !strcmp(*(char *const *)x, *(const char *const *)y);
-}
-
 struct fol_sites *fol_sites_new(void)
 {
 	struct fol_sites *s = calloc(1, sizeof(*s));
@@ -97,7 +93,7 @@ void fol_sites_free(struct fol_sites *s)
 int fol_sites_intern(struct fol_sites *s, const char *name)
 {
 	int created;
-	char **el = fol_indexed_get(&s->names, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, same_name,
+	char **el = fol_indexed_get(&s->names, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str,
 				    &created);
 
 	if (!el)
@@ -116,11 +112,15 @@ const char *fol_sites_str(const struct fol_sites *s, int id)
 
 int fol_sites_add(struct fol_sites *s, const struct fol_site *key, uint64_t ns)
 {
-	int created;
-	struct fol_site *site = fol_indexed_get(&s->sites, site_hash(key), key, same_site, &created);
+	int created = 0;
+	struct fol_site *site = s->last_site ? FOL_INDEXED_AT(&s->sites, struct fol_site, s->last_site - 1)
+					     : NULL;
 
+	if (!site || !same_site(site, key))
+		site = fol_indexed_get(&s->sites, site_hash(key), key, same_site, &created);
 	if (!site)
 		return -ENOMEM;
+	s->last_site = (size_t)(site - (struct fol_site *)s->sites.v) + 1;
 	if (created)
 		site->faults = site->time_ns = site->max_ns = 0;
 	site->faults++;

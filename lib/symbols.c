@@ -263,7 +263,8 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 	GElf_Sym s;
 	Dwfl_Line *line;
 
-	src[0] = '\0';
+	if (src)
+		src[0] = '\0';
 	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
 	if (!strcmp(path, "[kernel]"))
 		return kernel_lookup(c, off, sym, symlen);
@@ -276,7 +277,7 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 	if (!name)
 		return -ENOENT;
 	snprintf(sym, symlen, "%s+0x%" PRIx64, name, (uint64_t)soff);
-	line = dwfl_module_getsrc(d->mod, addr);
+	line = src ? dwfl_module_getsrc(d->mod, addr) : NULL;
 	if (line) {
 		int lineno = 0;
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);

@@ -20,7 +20,8 @@ struct fol_symbols_cache *fol_symbols_new(const char *kernel_release, const char
 					  int64_t recorded_at);
 void fol_symbols_free(struct fol_symbols_cache *c);
 /* The function at file offset off of the ELF file path ("[kernel]": a kernel address):
- * 0 and "name+0x1a" in sym (and "file.c:42" in src, "" without line info), or -ENOENT
+ * 0 and "name+0x1a" in sym (and "file.c:42" in src, "" without line info; src NULL: no
+ * line looked up), or -ENOENT
  * (no such file, no symbol there: sym says "path+0xoff" then). With the build-id the
  * recording saw (bid, NULL when none), only a file of that build-id is used: path, or
  * /usr/lib/debug/.build-id/xx/rest.debug, or perf's cache ~/.debug/.build-id/xx/rest;

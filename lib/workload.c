@@ -206,11 +206,28 @@ int fol_wl_swap_devices(void)
 	return n > 0 ? n - 1 : 0; /* the first line is the header */
 }
 
-/* A swap file of size bytes: created, formatted with mkswap(8), enabled. */
+/* Formatted with mkswap(8) and enabled with flags: 0, -ENOEXEC (mkswap failed), -errno. */
+static int make_swap(const char *path, int flags)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execlp("mkswap", "mkswap", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -ENOEXEC;
+	return swapon(path, flags) < 0 ? -errno : 0;
+}
+
+/* A swap file of size bytes: created, made swap, enabled. */
 static int swap_on(const char *path, size_t size)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), st;
-	pid_t pid;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), ret;
 
 	if (fd < 0)
 		return -errno;
@@ -220,25 +237,10 @@ static int swap_on(const char *path, size_t size)
 		return -ENOSPC;
 	}
 	close(fd);
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		execlp("mkswap", "mkswap", path, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	ret = make_swap(path, 0);
+	if (ret)
 		unlink(path);
-		return -ENOEXEC;
-	}
-	if (swapon(path, 0) < 0) {
-		int e = -errno;
-
-		unlink(path);
-		return e;
-	}
-	return 0;
+	return ret;
 }
 
 static void swap_off(const char *path)
@@ -255,39 +257,18 @@ static void swap_off(const char *path)
 static int zram_on(size_t size)
 {
 	char buf[32];
-	int fd = open(ZRAM "/disksize", O_RDONLY | O_CLOEXEC), st;
-	ssize_t n;
-	pid_t pid;
+	int ret = fol_sysfs_read(ZRAM "/disksize", buf, sizeof(buf));
 
-	if (fd < 0)
-		return errno == ENOENT ? -ENODEV : -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0 || (buf[n] = '\0', strtoull(buf, NULL, 10) != 0))
+	if (ret)
+		return ret == -ENOENT ? -ENODEV : ret;
+	if (strtoull(buf, NULL, 10) != 0)
 		return -EBUSY;
 	snprintf(buf, sizeof(buf), "%zu", size);
-	if ((n = fol_sysfs_write(ZRAM "/disksize", buf)))
-		return (int)n;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		execlp("mkswap", "mkswap", "/dev/zram0", (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fol_sysfs_write(ZRAM "/reset", "1");
-		return -ENOEXEC;
-	}
+	ret = fol_sysfs_write(ZRAM "/disksize", buf);
 	/* Ahead of any other swap the machine has. */
-	if (swapon("/dev/zram0", SWAP_FLAG_PREFER | (32767 & SWAP_FLAG_PRIO_MASK)) < 0) {
-		int e = -errno;
-
+	if (!ret && (ret = make_swap("/dev/zram0", SWAP_FLAG_PREFER | (32767 & SWAP_FLAG_PRIO_MASK))))
 		fol_sysfs_write(ZRAM "/reset", "1");
-		return e;
-	}
-	return 0;
+	return ret;
 }
 
 static void zram_off(void)

@@ -68,6 +68,7 @@ lib/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the
 lib/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
 lib/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets
 lib/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart by the caller's equality
+lib/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 EOF
 )

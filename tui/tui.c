@@ -522,27 +522,25 @@ static void draw_timeline(struct ui *u, int lines, int cols)
 }
 
 /* One grouping of the sites as rows: share of fault time, faults, total, then the keys. */
-static int draw_groups(int y, int last, int cols, const struct fol_grouping *gp,
+static int draw_groups(int y, int last, int cols, const struct fol_grouping *g,
 		       const char *title_text)
 {
-	const struct fol_grouping g = *gp;
-	const int *keys = g.keys, nkeys = g.nkeys;
 	char t[48], line[640], esc[512];
 
 	attron(A_BOLD);
-	mvprintw(y++, 1, "%.*s (%zu)", cols - 10, title_text, g.n);
+	mvprintw(y++, 1, "%.*s (%zu)", cols - 10, title_text, g->n);
 	attroff(A_BOLD);
-	for (size_t i = 0; i < g.n && y < last; i++) {
+	for (size_t i = 0; i < g->n && y < last; i++) {
 		size_t used = (size_t)snprintf(line, sizeof(line), "%5.1f%% %8" PRIu64 " %s ",
-					       g.time_ns ? 100.0 * (double)g.v[i].time_ns / (double)g.time_ns : 0.0,
-					       g.v[i].faults, fol_fmt_ns_col(g.v[i].time_ns, 1, 10, t, sizeof(t)));
+					       g->time_ns ? 100.0 * (double)g->v[i].time_ns / (double)g->time_ns : 0.0,
+					       g->v[i].faults, fol_fmt_ns_col(g->v[i].time_ns, 1, 10, t, sizeof(t)));
 
-		for (int k = 0; k < nkeys && used < sizeof(line); k++)
+		for (int k = 0; k < g->nkeys && used < sizeof(line); k++)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s",
-						 fol_escape(g.v[i].part[keys[k]], esc, sizeof(esc)));
+						 fol_escape(g->v[i].part[g->keys[k]], esc, sizeof(esc)));
 		mvprintw(y++, 1, "%.*s", cols - 2, line);
 	}
-	if (!g.n && y < last)
+	if (!g->n && y < last)
 		mvprintw(y++, 1, "no sites");
 	return y;
 }
@@ -569,27 +567,6 @@ static void draw_sites(struct ui *u, int lines, int cols)
 	status(u, lines, cols, "Tab view  ? help  q quit   (report --sort for any keys)");
 }
 
-/* "64K 256 whole, 64K 12 split first": what a call or the run wrote to swap. */
-static void swapped_text(const struct fol_swapout *sw, unsigned page_size, char *buf, size_t len)
-{
-	size_t used = 0;
-	char sz[16];
-
-	buf[0] = '\0';
-	for (int o = 0; o <= FOL_MAX_ORDER && used < len; o++) {
-		fol_order_size(o, page_size, sz, sizeof(sz));
-		if (sw->whole[o])
-			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " whole",
-						 used ? ", " : "", sz, sw->whole[o]);
-		if (sw->split[o] && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s %" PRIu64 " split first",
-						 used ? ", " : "", sz, sw->split[o]);
-	}
-	if (sw->unknown && used < len)
-		snprintf(buf + used, len - used, "%s%" PRIu64 " pages unknown", used ? ", " : "",
-			 sw->unknown);
-}
-
 static int kernel_calls(const struct ui *u, int y, int last, int cols)
 {
 	const struct fol_summary *s = &u->r->s;
@@ -600,7 +577,7 @@ static int kernel_calls(const struct ui *u, int y, int last, int cols)
 
 		if (!cs->calls)
 			continue;
-		swapped_text(&cs->swapped, u->r->page_size, sw, sizeof(sw));
+		fol_swapout_text(&cs->swapped, u->r->page_size, 1, sw, sizeof(sw));
 		mvprintw(y++, 1, "%-17s %6" PRIu64 " %8.1f %s %s  %.*s", fol_call_name((enum fol_call)c),
 			 cs->calls, (double)cs->bytes / (1 << 20),
 			 fol_fmt_ns_col(cs->time.sum, cs->time.count, 10, t[0], sizeof(t[0])),
@@ -657,7 +634,7 @@ static void draw_kernel(struct ui *u, int lines, int cols)
 	y = kernel_collapse(u, y, last);
 	if (y == y0 && y < last)
 		mvprintw(y++, 1, "no collapse of the recorded processes' memory");
-	swapped_text(&s->swapout, u->r->page_size, buf, sizeof(buf));
+	fol_swapout_text(&s->swapout, u->r->page_size, 1, buf, sizeof(buf));
 	if (++y < last)
 		mvprintw(y++, 1, "swap-out, by order allocated at: %.*s", cols - 36, buf[0] ? buf : "none");
 	if (y < last)

@@ -201,6 +201,39 @@ static void test_indexed_clashes(void **state)
 	fol_indexed_free(&a);
 }
 
+/* A thread renamed between two faults: each fault's site has the name it had then. */
+static void test_renamed_thread(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	const struct fol_site *v;
+	const char *names[2] = { "before", "after" };
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct fol_event ev = { .time = 10 + 100 * (uint64_t)i, .pid = 7, .tid = 7,
+					.kind = FOL_EV_COMM, .evidx = -1, .comm = { .comm = names[i] } };
+
+		assert_int_equal(fol_model_event(m, &ev), 0);
+		ev = (struct fol_event){ .time = 20 + 100 * (uint64_t)i, .pid = 7, .tid = 7,
+					 .kind = FOL_EV_FAULT_USER, .evidx = 1,
+					 .fault = { .address = 0x9000, .ip = 0x401000, .error_code = 6 } };
+		assert_int_equal(fol_model_event(m, &ev), 0);
+		ev = (struct fol_event){ .time = 30 + 100 * (uint64_t)i, .pid = 7, .tid = 7,
+					 .kind = FOL_EV_FAULT_EXIT, .evidx = 1, .exit = { .addr = 0x9000 } };
+		assert_int_equal(fol_model_event(m, &ev), 0);
+	}
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	v = fol_sites_all(s.sites, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(fol_sites_str(s.sites, v[0].comm), "before");
+	assert_string_equal(fol_sites_str(s.sites, v[1].comm), "after");
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void test_sort_parse(void **state)
 {
 	int keys[FOL_SORT_NR], n;
@@ -230,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_model_site),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_indexed_clashes),
+		cmocka_unit_test(test_renamed_thread),
 		cmocka_unit_test(test_sort_parse),
 	};
 
