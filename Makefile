@@ -9,6 +9,7 @@
 #   make bench           benchmarks (results in bench-results.txt)
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
 #   DEVELOPER=1          warnings are errors (CI and developers; .ci/run sets it)
+#   TEST_TIMEOUT=900     seconds a golden, TUI or live test may take before it is failed
 #   CFLAGS=...           optimisation and debugging flags (default -O2 -g, frame pointers
 #                        kept: record -g unwinds the built-in workloads by them); what foliostat
 #                        needs is added in ALL_CFLAGS whatever CFLAGS says
@@ -90,16 +91,21 @@ check-unit: $(UNIT_BINS)
 		|| { echo "tests/unit/stats_reference.h differs from scipy's values" >&2; exit 1; }
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "# $$t"; CMOCKA_MESSAGE_OUTPUT=stdout $$t; done
 
+# A test that hangs fails on its own instead of using up CI's time (a FIFO reader left
+# waiting did, once): the slowest live test takes ~1 minute here, ~3 sanitized.
+TEST_TIMEOUT ?= 900
+PROVE = prove --timer --exec 'timeout -k 10 $(TEST_TIMEOUT) bash'
+
 check-golden: $(BIN)
-	$(Q)FOLIOSTAT=./$(BIN) prove tests/golden/*.t
+	$(Q)FOLIOSTAT=./$(BIN) $(PROVE) tests/golden/*.t
 
 # The workloads run unsanitized: ASan's own mappings would change their memory geometry.
 check-live: $(BIN)
 	$(Q)$(if $(SANITIZE),$(MAKE) --no-print-directory SANITIZE= all)
-	$(Q)FOLIOSTAT=./$(BIN) WORKLOAD_BIN=./foliostat prove tests/live/*.t
+	$(Q)FOLIOSTAT=./$(BIN) WORKLOAD_BIN=./foliostat $(PROVE) tests/live/*.t
 
 check-tui: $(BIN)
-	$(Q)FOLIOSTAT=./$(BIN) prove tests/tui/*.t
+	$(Q)FOLIOSTAT=./$(BIN) $(PROVE) tests/tui/*.t
 
 # The fuzzers last: the PTE-mapped THP checks of tests/live/04 failed three times in runs
 # right after them (~1 GB of fuzzer memory churned) and never in 20 runs without: the

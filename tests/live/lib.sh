@@ -7,6 +7,9 @@ WORKLOAD_BIN=${WORKLOAD_BIN:-$FOLIOSTAT}
 WORKLOAD_BIN=$(cd "$(dirname "$WORKLOAD_BIN")" && pwd)/$(basename "$WORKLOAD_BIN")
 T=$(mktemp -d /tmp/foliostat-live.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# The Makefile's TEST_TIMEOUT ends a hung test with SIGTERM: leave through the EXIT trap,
+# which puts the THP policies back.
+trap 'echo "# ended by SIGTERM (past TEST_TIMEOUT?)" >&2; exit 143' TERM
 _n=0
 _fail=0
 
