@@ -44,8 +44,9 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
-		"      --format FMT       text, json, csv (the faults table) or openmetrics (for\n"
-		"                         node_exporter's textfile collector, Grafana)\n"
+		"      --format FMT       text, json, csv (the faults table), openmetrics, or\n"
+		"                         prometheus (the text format node_exporter's textfile\n"
+		"                         collector reads)\n"
 		"      --csv[=TABLE]      a table as CSV: faults (order x class; default), reuse,\n"
 		"                         calls, sites (by --sort's keys)\n"
 		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
@@ -117,7 +118,7 @@ struct report_cli {
 	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
 	int folded;		/* --folded: 1 by time, 2 by count */
 	const char *csv;	/* --csv: the table */
-	int openmetrics;	/* --format openmetrics */
+	int metrics;		/* --format openmetrics|prometheus: 1 + enum fol_metrics */
 	const char *symfs;
 };
 
@@ -141,8 +142,8 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 	}
 	if (c->csv)
 		return fol_report_csv(r, c->csv, stdout) ? error("out of memory") : 0;
-	if (c->openmetrics) {
-		fol_report_openmetrics(r, stdout);
+	if (c->metrics) {
+		fol_report_metrics(r, (enum fol_metrics)(c->metrics - 1), stdout);
 		return 0;
 	}
 	if (c->folded) {
@@ -238,10 +239,12 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		return 0;
 	case O_FORMAT:
 		r->json = !strcmp(arg, "json");
-		r->openmetrics = !strcmp(arg, "openmetrics");
+		r->metrics = !strcmp(arg, "openmetrics") ? 1 + FOL_METRICS_OPENMETRICS
+			   : !strcmp(arg, "prometheus") ? 1 + FOL_METRICS_PROMETHEUS : 0;
 		r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
-		if (strcmp(arg, "text") && !r->json && !r->openmetrics && !r->csv)
-			return usage_error("--format is text, json, csv or openmetrics, not '%s'", arg);
+		if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv)
+			return usage_error("--format is text, json, csv, openmetrics or prometheus, "
+					   "not '%s'", arg);
 		return 0;
 	case O_CSV:
 		if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&

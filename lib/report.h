@@ -72,7 +72,8 @@ const char *fol_swapout_text(const struct fol_swapout *sw, unsigned page_size, i
  * -EINVAL for another name, -ENOMEM. */
 int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
 /* The figures in the OpenMetrics text format (report_om.c). */
-void fol_report_openmetrics(const struct fol_report *r, FILE *f);
+enum fol_metrics { FOL_METRICS_OPENMETRICS, FOL_METRICS_PROMETHEUS };
+void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f);
 
 /* A recorded command line as text, escaped (escape.h); a built-in workload's program
  * as "foliostat", not where it was installed. */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* report --format openmetrics: the report's figures in the OpenMetrics text format
- * (Prometheus exposition), for node_exporter's textfile collector and Grafana: counters
- * with _total, times in seconds with their UNIT, latency histograms with a bucket per
- * power of two of nanoseconds (the histogram's own groups of 16), "# EOF" at the end. */
+/* report --format openmetrics|prometheus: the report's figures as metrics for Grafana.
+ * OpenMetrics: counters with _total, times in seconds with their UNIT, latency histograms
+ * with a bucket per power of two of nanoseconds (the histogram's own groups of 16), an
+ * info family, "# EOF" at the end. The Prometheus text format (0.0.4) is what
+ * node_exporter's textfile collector and Debian 12's promtool read: the same samples,
+ * families named as their samples (foo_total), the info family a gauge, no UNIT or EOF. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,12 +24,22 @@ static void label(FILE *f, const char *v)
 	}
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *unit, const char *help)
+static void family(FILE *f, enum fol_metrics fmt, const char *name, const char *type,
+		   const char *unit, const char *help)
 {
-	fprintf(f, "# TYPE %s %s\n", name, type);
-	if (unit)
-		fprintf(f, "# UNIT %s %s\n", name, unit);
-	fprintf(f, "# HELP %s %s\n", name, help);
+	if (fmt == FOL_METRICS_OPENMETRICS) {
+		fprintf(f, "# TYPE %s %s\n", name, type);
+		if (unit)
+			fprintf(f, "# UNIT %s %s\n", name, unit);
+		fprintf(f, "# HELP %s %s\n", name, help);
+		return;
+	}
+	if (!strcmp(type, "counter"))
+		fprintf(f, "# HELP %s_total %s\n# TYPE %s_total counter\n", name, help, name);
+	else if (!strcmp(type, "info"))
+		fprintf(f, "# HELP %s_info %s\n# TYPE %s_info gauge\n", name, help, name);
+	else
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 static void order_labels(FILE *f, const struct fol_report *r, int order)
@@ -102,32 +114,33 @@ static void reuse(const struct fol_report *r, FILE *f, int what)
 	}
 }
 
-void fol_report_openmetrics(const struct fol_report *r, FILE *f)
+void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f)
 {
 	const char *cmd = cJSON_GetStringValue(cJSON_GetArrayItem(
 		cJSON_GetObjectItemCaseSensitive(r->meta, "command"), 0));
 
-	family(f, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
+	family(f, fmt, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
 	fprintf(f, "foliostat_recording_info{kernel=\"");
 	label(f, str(r->meta, "kernel") ?: "unknown");
 	fprintf(f, "\",command=\"");
 	label(f, cmd ? cmd : "");
 	fprintf(f, "\",latency_method=\"%s\"} 1\n", r->method);
-	family(f, "foliostat_faults", "counter", NULL, "Page faults, by folio order and class.");
+	family(f, fmt, "foliostat_faults", "counter", NULL, "Page faults, by folio order and class.");
 	cells(r, f, 0);
-	family(f, "foliostat_fault_time_seconds", "counter", "seconds",
+	family(f, fmt, "foliostat_fault_time_seconds", "counter", "seconds",
 	       "Time in the fault handler, by folio order and class.");
 	cells(r, f, 1);
-	family(f, "foliostat_fault_latency_seconds", "histogram", "seconds",
+	family(f, fmt, "foliostat_fault_latency_seconds", "histogram", "seconds",
 	       "Fault handler latency (entry tracepoint to exit sample), by order and class.");
 	cells(r, f, 2);
-	family(f, "foliostat_reuse_faults_per_folio", "gauge", NULL,
+	family(f, fmt, "foliostat_reuse_faults_per_folio", "gauge", NULL,
 	       "Write-protect reuse faults per large folio episode after fork (1 is ideal).");
 	reuse(r, f, 0);
-	family(f, "foliostat_reuse_effectiveness", "gauge", NULL,
+	family(f, fmt, "foliostat_reuse_effectiveness", "gauge", NULL,
 	       "Folio episodes per reuse fault (1 is one fault per folio).");
 	reuse(r, f, 1);
-	family(f, "foliostat_lost_events", "counter", NULL, "Samples the kernel dropped.");
+	family(f, fmt, "foliostat_lost_events", "counter", NULL, "Samples the kernel dropped.");
 	fprintf(f, "foliostat_lost_events_total %" PRIu64 "\n", r->st.lost ? r->st.lost : r->s.lost);
-	fprintf(f, "# EOF\n");
+	if (fmt == FOL_METRICS_OPENMETRICS)
+		fprintf(f, "# EOF\n");
 }

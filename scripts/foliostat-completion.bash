@@ -32,6 +32,10 @@ _foliostat()
 		COMPREPLY=($(compgen -W "anon_alloc anon_zero wp_reuse wp_copy file swap_in other" -- "$cur"))
 		return
 		;;
+	--format)
+		COMPREPLY=($(compgen -W "text json csv openmetrics prometheus" -- "$cur"))
+		return
+		;;
 	--latency-method)
 		COMPREPLY=($(compgen -W "auto exact sampled" -- "$cur"))
 		return

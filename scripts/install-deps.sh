@@ -25,4 +25,19 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+# promtool, which checks the Prometheus text format in the tests: Debian ships it only in the
+# prometheus server package, whose install would start a server; the binary alone is taken
+# from the package (a static Go program) into deps/bin.
+if [ ! -x "$top/deps/bin/promtool" ]; then
+	work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-promtool.XXXXXX")
+	chmod 0777 "$work" # apt-get download runs as _apt where it can
+	(cd "$work" && apt-get download prometheus >apt.log 2>&1 ||
+		{ apt-get update -qq && apt-get download prometheus >apt.log 2>&1; }) ||
+		{ cat "$work/apt.log" >&2; rm -rf "$work"; echo "install-deps: could not download Debian's prometheus package (for promtool)" >&2; exit 1; }
+	mkdir -p "$top/deps/bin"
+	dpkg-deb --fsys-tarfile "$work"/prometheus_*.deb | tar -x -O ./usr/bin/promtool >"$work/promtool"
+	chmod 0755 "$work/promtool"
+	mv "$work/promtool" "$top/deps/bin/promtool"
+	rm -rf "$work"
+fi
 exec "$top/scripts/build-libperf.sh"

@@ -70,6 +70,7 @@ lib/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head kee
 lib/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart by the caller's equality
 lib/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
+lib/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..30"
+echo "1..34"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -62,6 +62,17 @@ if [s.value for s in h] != [lat]:
 print(len(fams), "families", bad)
 PY
 is "$(cat "$T/omcheck")" "7 families []" "OpenMetrics parses, and its fault counts and histogram counts are the JSON's"
+# The Prometheus text format, checked by promtool (Debian's; make deps puts it in deps/bin):
+# it parses and lints (counter names, units, HELP). It cannot read OpenMetrics (the info
+# family), which shows it is really checking.
+PROMTOOL=${PROMTOOL:-$(dirname "$0")/../../deps/bin/promtool}
+"$FOLIOSTAT" report --format prometheus --symfs "$NOSYM" -i "$d/small.data" >"$T/prom"
+"$PROMTOOL" check metrics <"$T/prom" >"$T/promcheck" 2>&1
+is "$?:$(cat "$T/promcheck")" "0:" "promtool check metrics: the Prometheus text format passes, no lint"
+check "Prometheus text format" "$T/prom" "$d/small.prom"
+"$PROMTOOL" check metrics <"$T/om" >/dev/null 2>&1
+is $? 1 "... and promtool refuses OpenMetrics given as that format"
+is "$(grep -v '^#' "$T/prom" | md5sum)" "$(grep -v '^#' "$T/om" | md5sum)" "... whose samples are the OpenMetrics samples, line for line"
 "$FOLIOSTAT" report --format bogus -i "$d/small.data" >/dev/null 2>&1
 is $? 2 "--format of an unknown format: usage error"
 # script --json: a JSON object per line, the same records as the text.
