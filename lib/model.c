@@ -606,10 +606,10 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 
 /* record -g: the fault's stack, each frame in its mapping as the sites are. A return
  * address is one past its call: the call's own address is the one before it. */
-static int add_stack(struct fol_model *m, struct mm *mm, const struct thread *t, int comm,
-		     uint64_t ns)
+static int add_stack(struct fol_model *m, struct mm *mm, const struct thread *t,
+		     const struct fol_site *site, uint64_t ns)
 {
-	struct fol_stack st = { .comm = comm, .n = t->nchain };
+	struct fol_stack st = { .site = *site, .n = t->nchain };
 
 	for (int i = 0; i < t->nchain; i++) {
 		uint64_t ip = t->chain[i] - (i > 0);
@@ -650,7 +650,7 @@ static int add_site(struct fol_model *m, struct mm *mm, struct thread *t, int ti
 		.cls = v->cls,
 	};
 
-	if (t->nchain > 0 && add_stack(m, mm, t, k.comm, ns))
+	if (t->nchain > 0 && add_stack(m, mm, t, &k, ns))
 		return -ENOMEM;
 	return fol_sites_add(m->sites, &k, ns);
 }

@@ -141,6 +141,24 @@ static int same_group(const void *x, const void *y)
 	return !strcmp(((const struct fol_group *)x)->key, ((const struct fol_group *)y)->key);
 }
 
+/* What makes sites one group: the values of the keys, joined. */
+static void group_key(const struct parts *p, const int *keys, int nkeys, char *key, size_t len)
+{
+	size_t used = 0;
+
+	key[0] = '\0';
+	for (int k = 0; k < nkeys && used < len; k++)
+		used += (size_t)snprintf(key + used, len - used, "%s\x1f", part_of(p, keys[k]));
+}
+
+static int wants_sym(const int *keys, int nkeys)
+{
+	for (int k = 0; k < nkeys; k++)
+		if (keys[k] == FOL_SORT_SYM)
+			return 1;
+	return 0;
+}
+
 static int fill_group(struct fol_group *gr, const struct parts *p, const int *keys, int nkeys,
 		      const struct fol_site *s)
 {
@@ -172,10 +190,7 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 	size_t n = 0;
 	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
 	int ret = fol_indexed_init(&groups, sizeof(struct fol_group)); /* cleared even when it fails */
-	int want_sym = 0;
-
-	for (int k = 0; k < nkeys; k++)
-		want_sym |= keys[k] == FOL_SORT_SYM;
+	int want_sym = wants_sym(keys, nkeys);
 
 	if (!sc)
 		ret = -ENOMEM;
@@ -186,13 +201,10 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		struct fol_group want = { 0 }, *gr;
 		struct parts p;
 		char key[1024];
-		size_t used = 0;
 		int created;
 
 		site_parts(r, sc, &all[i], want_sym, &p);
-		for (int k = 0; k < nkeys && used < sizeof(key); k++)
-			used += (size_t)snprintf(key + used, sizeof(key) - used, "%s\x1f",
-						 part_of(&p, keys[k]));
+		group_key(&p, keys, nkeys, key, sizeof(key));
 		want.key = key;
 		gr = fol_indexed_get(&groups, fol_fnv(FOL_FNV_INIT, key, strlen(key)), &want, same_group, &created);
 		if (gr && created && !(gr->key = strdup(key))) {
@@ -256,19 +268,14 @@ static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 			*p = '_';
 }
 
-struct folded {
-	char *line;
-	uint64_t v;
-};
-
 static int folded_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
+	return strcmp(((const struct fol_folded *)a)->line, ((const struct fol_folded *)b)->line);
 }
 
 static int same_line(const void *x, const void *y)
 {
-	return !strcmp(((const struct folded *)x)->line, ((const struct folded *)y)->line);
+	return !strcmp(((const struct fol_folded *)x)->line, ((const struct fol_folded *)y)->line);
 }
 
 /* A stack as a folded line: the thread's name, then its frames from the outermost. */
@@ -276,7 +283,7 @@ static void fold(const struct fol_report *r, struct fol_symbols_cache *sc, const
 		 char *line, size_t len)
 {
 	char name[256];
-	size_t used = (size_t)snprintf(line, len, "%s", fol_sites_str(r->s.sites, st->comm));
+	size_t used = (size_t)snprintf(line, len, "%s", fol_sites_str(r->s.sites, st->site.comm));
 
 	for (char *p = line; *p; p++)
 		if (*p == ';' || *p == ' ')
@@ -288,47 +295,96 @@ static void fold(const struct fol_report *r, struct fol_symbols_cache *sc, const
 	}
 }
 
-int fol_report_folded(const struct fol_report *r, int by_count, FILE *f)
+/* Is the stack's site one of group gi's (the same values of g's keys)? */
+static int in_group(const struct fol_report *r, struct fol_symbols_cache *sc, const struct fol_stack *st,
+		    const struct fol_grouping *g, size_t gi)
+{
+	struct parts p;
+	char key[1024];
+
+	site_parts(r, sc, &st->site, wants_sym(g->keys, g->nkeys), &p);
+	group_key(&p, g->keys, g->nkeys, key, sizeof(key));
+	return !strcmp(key, g->v[gi].key);
+}
+
+static int add_line(struct fol_indexed *lines, const char *line, const struct fol_stack *st)
+{
+	struct fol_folded want = { .line = (char *)line }, *fl;
+	int created;
+
+	fl = fol_indexed_get(lines, fol_fnv(FOL_FNV_INIT, line, strlen(line)), &want, same_line, &created);
+	if (fl && created) {
+		fl->faults = fl->time_ns = 0;
+		if (!(fl->line = strdup(line))) {
+			fol_indexed_unget(lines);
+			fl = NULL;
+		}
+	}
+	if (!fl)
+		return -ENOMEM;
+	fl->faults += st->faults;
+	fl->time_ns += st->time_ns;
+	return 0;
+}
+
+int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, size_t gi,
+		      struct fol_folded_set *out)
 {
 	size_t n = 0;
 	const struct fol_stack *st = r->s.sites ? fol_sites_stacks(r->s.sites, &n) : NULL;
 	struct fol_symbols_cache *sc;
 	struct fol_indexed lines;
-	struct folded *out;
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	if (!n)
 		return -ENOENT;
-	ret = fol_indexed_init(&lines, sizeof(struct folded)); /* cleared even when it fails */
+	if (g && gi >= g->n)
+		return -EINVAL;
+	ret = fol_indexed_init(&lines, sizeof(struct fol_folded)); /* cleared even when it fails */
 	sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
 			     (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
 	if (!sc)
 		ret = -ENOMEM;
 	for (size_t i = 0; i < n && !ret; i++) {
 		char line[FOL_STACK_MAX * 160 + 64];
-		struct folded want = { .line = line }, *fl;
-		int created;
 
+		if (g && !in_group(r, sc, &st[i], g, gi))
+			continue;
 		fold(r, sc, &st[i], line, sizeof(line));
-		fl = fol_indexed_get(&lines, fol_fnv(FOL_FNV_INIT, line, strlen(line)), &want, same_line, &created);
-		if (fl && created && !(fl->line = strdup(line))) {
-			fol_indexed_unget(&lines);
-			fl = NULL;
-		}
-		if (!fl)
-			ret = -ENOMEM;
-		else
-			fl->v += by_count ? st[i].faults : st[i].time_ns;
+		ret = add_line(&lines, line, &st[i]);
 	}
-	out = lines.v;
-	if (!ret && lines.n)
-		qsort(out, lines.n, sizeof(*out), folded_cmp);
-	for (size_t i = 0; i < lines.n; i++) {
-		if (!ret)
-			fprintf(f, "%s %llu\n", out[i].line, (unsigned long long)out[i].v);
-		free(out[i].line);
-	}
-	fol_indexed_free(&lines);
 	fol_symbols_free(sc);
+	/* The lines are the array's: its index is not needed any more. */
+	out->v = lines.v;
+	out->n = lines.n;
+	lines.v = NULL;
+	fol_indexed_free(&lines);
+	if (ret) {
+		fol_folded_free(out);
+		return ret;
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), folded_cmp);
+	return 0;
+}
+
+void fol_folded_free(struct fol_folded_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].line);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+int fol_report_folded(const struct fol_report *r, int by_count, FILE *f)
+{
+	struct fol_folded_set set;
+	int ret = fol_report_stacks(r, NULL, 0, &set);
+
+	for (size_t i = 0; i < set.n; i++)
+		fprintf(f, "%s %llu\n", set.v[i].line,
+			(unsigned long long)(by_count ? set.v[i].faults : set.v[i].time_ns));
+	fol_folded_free(&set);
 	return ret;
 }

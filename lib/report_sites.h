@@ -36,6 +36,22 @@ struct fol_report;
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g);
 void fol_grouping_free(struct fol_grouping *g);
 
+/* record -g's stacks as folded lines ("comm;outermost;...;innermost"), one per distinct
+ * stack of names with the faults and time of its stacks, sorted by line: every stack
+ * (g NULL), or those of the sites in group gi of g. 0, -ENOENT (no stacks: not recorded
+ * with -g), -EINVAL (no group gi), -ENOMEM. */
+struct fol_folded {
+	char *line;
+	uint64_t faults, time_ns;
+};
+struct fol_folded_set {
+	struct fol_folded *v;
+	size_t n;
+};
+int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, size_t gi,
+		      struct fol_folded_set *out);
+void fol_folded_free(struct fol_folded_set *s);
+
 /* record -g's stacks as folded lines for flame graphs (flamegraph.pl, inferno, speedscope):
  * "comm;outermost;...;innermost N", N the faults' time in ns (by_count: their number);
  * one line per distinct stack of names, sorted. 0, -ENOENT (no stacks: not recorded

@@ -41,7 +41,7 @@ static int same_site(const void *x, const void *y)
 
 static uint64_t stack_hash(const struct fol_stack *k)
 {
-	uint64_t h = fol_fnv(FOL_FNV_INIT, &k->comm, sizeof(k->comm));
+	uint64_t h = site_hash(&k->site);
 
 	h = fol_fnv(h, &k->n, sizeof(k->n));
 	for (int i = 0; i < k->n; i++) {
@@ -55,7 +55,7 @@ static int same_stack(const void *x, const void *y)
 {
 	const struct fol_stack *a = x, *b = y;
 
-	if (a->comm != b->comm || a->n != b->n)
+	if (!same_site(&a->site, &b->site) || a->n != b->n)
 		return 0;
 	for (int i = 0; i < a->n; i++)
 		if (a->f[i].map != b->f[i].map || a->f[i].off != b->f[i].off)

@@ -41,8 +41,9 @@ struct fol_frame {
 	uint64_t off;
 };
 
+/* A stack is kept per site (its figures unused), so that a group of sites has its own. */
 struct fol_stack {
-	int comm;
+	struct fol_site site;
 	int n;
 	struct fol_frame f[FOL_STACK_MAX];
 	uint64_t faults, time_ns;

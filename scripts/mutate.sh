@@ -71,6 +71,7 @@ lib/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart b
 lib/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 lib/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
+lib/report_sites.c@s/		if (g \&\& !in_group(r, sc, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)

@@ -3,6 +3,7 @@
 
 #include "compare.h"
 #include "report_sites.h"
+#include "sites.h"
 #include "escape.h"
 
 #include <curses.h>
@@ -16,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_SITES, V_KERNEL, V_NR };
-static const char *const view_names[V_NR] = { "Overview", "Reuse batching", "Latency", "Timeline",
-					      "Sites", "Kernel" };
+enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_SITES, V_MAPS, V_KERNEL, V_NR };
+static const char *const view_names[V_NR] = { "Overview", "Reuse", "Latency", "Timeline",
+					      "Sites", "Mappings", "Kernel" };
 
 enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE };
 
@@ -39,9 +40,13 @@ struct ui {
 	int gap;		/* latency view: gap instead of handler latency */
 	int help;
 	int colour, utf8;
-	/* Sites view: grouped once (symbols are looked up in files), on its first drawing. */
-	struct fol_grouping sites, maps;
+	/* Sites and Mappings views: grouped once (symbols are looked up in files), on their
+	 * first drawing. Enter on a site: the call stacks of its faults (record -g). */
+	struct fol_grouping sites, maps, map_cells;
 	int grouped;
+	int site_sel, site_top, map_sel, map_top;
+	struct fol_folded_set stacks;
+	int stacks_shown, stacks_top, stacks_err;
 };
 
 static const char *const sort_names[] = { "order", "faults", "total", "mean", "p99", "max" };
@@ -521,16 +526,23 @@ static void draw_timeline(struct ui *u, int lines, int cols)
 	status(u, lines, cols, "Tab view  ? help  q quit");
 }
 
-/* One grouping of the sites as rows: share of fault time, faults, total, then the keys. */
-static int draw_groups(int y, int last, int cols, const struct fol_grouping *g,
-		       const char *title_text)
+/* One grouping of the sites as rows: share of fault time, faults, total, then the keys;
+ * the selected row (sel, -1: none) kept in sight by scrolling *top. */
+static int draw_groups(const struct ui *u, int y, int last, int cols, const struct fol_grouping *g,
+		       const char *title_text, int sel, int *top)
 {
 	char t[48], line[640], esc[512];
+	int vis;
 
 	attron(A_BOLD);
 	mvprintw(y++, 1, "%.*s (%zu)", cols - 10, title_text, g->n);
 	attroff(A_BOLD);
-	for (size_t i = 0; i < g->n && y < last; i++) {
+	vis = last - y > 1 ? last - y : 1;
+	if (sel >= 0 && sel < *top)
+		*top = sel;
+	if (sel >= *top + vis)
+		*top = sel - vis + 1;
+	for (size_t i = (size_t)*top; i < g->n && y < last; i++) {
 		size_t used = (size_t)snprintf(line, sizeof(line), "%5.1f%% %8" PRIu64 " %s ",
 					       g->time_ns ? 100.0 * (double)g->v[i].time_ns / (double)g->time_ns : 0.0,
 					       g->v[i].faults, fol_fmt_ns_col(g->v[i].time_ns, 1, 10, t, sizeof(t)));
@@ -538,33 +550,128 @@ static int draw_groups(int y, int last, int cols, const struct fol_grouping *g,
 		for (int k = 0; k < g->nkeys && used < sizeof(line); k++)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, " %s",
 						 fol_escape(g->v[i].part[g->keys[k]], esc, sizeof(esc)));
+		if ((int)i == sel)
+			style_on(u, C_SEL, A_REVERSE);
+		mvhline(y, 0, ' ', cols);
 		mvprintw(y++, 1, "%.*s", cols - 2, line);
+		if ((int)i == sel)
+			style_off(u, C_SEL, A_REVERSE);
 	}
 	if (!g->n && y < last)
 		mvprintw(y++, 1, "no sites");
 	return y;
 }
 
-/* Where the faults come from: the functions (and their mappings), then the mappings. */
-static void draw_sites(struct ui *u, int lines, int cols)
+static void group_sites(struct ui *u)
 {
 	static const int by_sym[] = { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_SYM, FOL_SORT_MAP };
-	static const int by_map[] = { FOL_SORT_MAP, FOL_SORT_ORDER, FOL_SORT_CLASS };
-	int y = 1, mid;
+	static const int by_map[] = { FOL_SORT_MAP };
+	static const int by_map_cell[] = { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_MAP };
 
-	if (!u->grouped) {
-		u->grouped = 1;
-		if (fol_report_group(u->r, by_sym, 4, &u->sites))
-			memset(&u->sites, 0, sizeof(u->sites));
-		if (fol_report_group(u->r, by_map, 3, &u->maps))
-			memset(&u->maps, 0, sizeof(u->maps));
+	if (u->grouped)
+		return;
+	u->grouped = 1;
+	if (fol_report_group(u->r, by_sym, 4, &u->sites))
+		memset(&u->sites, 0, sizeof(u->sites));
+	if (fol_report_group(u->r, by_map, 1, &u->maps))
+		memset(&u->maps, 0, sizeof(u->maps));
+	if (fol_report_group(u->r, by_map_cell, 3, &u->map_cells))
+		memset(&u->map_cells, 0, sizeof(u->map_cells));
+}
+
+static int stacks_by_time(const void *a, const void *b)
+{
+	const struct fol_folded *x = a, *y = b;
+
+	return x->time_ns < y->time_ns ? 1 : x->time_ns > y->time_ns ? -1 : strcmp(x->line, y->line);
+}
+
+/* Enter on a site: its faults' call stacks, most fault time first. */
+static void open_stacks(struct ui *u)
+{
+	fol_folded_free(&u->stacks);
+	u->stacks_top = 0;
+	u->stacks_shown = 1;
+	u->stacks_err = u->sites.n ? fol_report_stacks(u->r, &u->sites, (size_t)u->site_sel, &u->stacks)
+				   : -ENOENT;
+	if (!u->stacks_err && u->stacks.n)
+		qsort(u->stacks.v, u->stacks.n, sizeof(*u->stacks.v), stacks_by_time);
+}
+
+/* One stack: its share, faults and time with the thread's name, then its frames from the
+ * faulting function outwards, as perf report shows a callee's chains. */
+static int draw_stack(int y, int last, int cols, const struct fol_folded *st, uint64_t all_ns)
+{
+	char t[48], esc[512], line[FOL_STACK_MAX * 160 + 64];
+	char *frames[FOL_STACK_MAX + 1], *p;
+	int n = 0;
+
+	snprintf(line, sizeof(line), "%s", st->line);
+	for (p = strtok(line, ";"); p && n < FOL_STACK_MAX + 1; p = strtok(NULL, ";"))
+		frames[n++] = p;
+	attron(A_BOLD);
+	mvprintw(y++, 1, "%5.1f%% %8" PRIu64 " faults %s  %.*s", all_ns ? 100.0 * (double)st->time_ns / (double)all_ns : 0.0,
+		 st->faults, fol_fmt_ns_col(st->time_ns, 1, 10, t, sizeof(t)), cols - 40,
+		 n ? fol_escape(frames[0], esc, sizeof(esc)) : "");
+	attroff(A_BOLD);
+	for (int k = n - 1; k >= 1 && y < last; k--)
+		mvprintw(y++, 4, "%s %.*s", k == n - 1 ? "" : "<-", cols - 8, fol_escape(frames[k], esc, sizeof(esc)));
+	return y + 1;
+}
+
+static void draw_stacks(struct ui *u, int lines, int cols)
+{
+	const struct fol_group *g = &u->sites.v[u->site_sel];
+	char esc[512];
+	int y = 1;
+
+	header(u, &y, cols);
+	attron(A_BOLD);
+	mvprintw(++y, 1, "call stacks of %s %s faults in %.*s", g->part[FOL_SORT_ORDER], g->part[FOL_SORT_CLASS],
+		 cols - 40, fol_escape(g->part[FOL_SORT_SYM], esc, sizeof(esc)));
+	attroff(A_BOLD);
+	mvprintw(++y, 1, "on %.*s (%zu stack%s)", cols - 20, fol_escape(g->part[FOL_SORT_MAP], esc, sizeof(esc)),
+		 u->stacks.n, u->stacks.n == 1 ? "" : "s");
+	y += 2;
+	if (u->stacks_err == -ENOENT)
+		mvprintw(y, 1, "no call stacks: record with -g (frame pointers) to have them");
+	else if (u->stacks_err)
+		mvprintw(y, 1, "the call stacks could not be read: %s", strerror(-u->stacks_err));
+	for (size_t i = (size_t)u->stacks_top; i < u->stacks.n && y < lines - 2; i++)
+		y = draw_stack(y, lines - 2, cols, &u->stacks.v[i], g->time_ns);
+	status(u, lines, cols, "Up/Down scroll  Esc back  ? help  q quit   (report --folded for all)");
+}
+
+/* Where the faults come from: the functions and the mappings they touched. */
+static void draw_sites(struct ui *u, int lines, int cols)
+{
+	int y = 1;
+
+	group_sites(u);
+	if (u->stacks_shown && u->site_sel < (int)u->sites.n) {
+		draw_stacks(u, lines, cols);
+		return;
 	}
 	header(u, &y, cols);
 	y++;
-	mid = y + (lines - 2 - y) * 2 / 3;
-	y = draw_groups(y, mid, cols, &u->sites, "time%   faults      total  order class function mapping");
-	y = draw_groups(y + 1, lines - 2, cols, &u->maps, "time%   faults      total  mapping order class");
-	status(u, lines, cols, "Tab view  ? help  q quit   (report --sort for any keys)");
+	draw_groups(u, y, lines - 2, cols, &u->sites, "time%   faults      total  order class function mapping",
+		    u->site_sel, &u->site_top);
+	status(u, lines, cols, "Tab view  Up/Down select  Enter call stacks  ? help  q quit");
+}
+
+/* The mappings touched: each with its faults, then by order and class. */
+static void draw_maps(struct ui *u, int lines, int cols)
+{
+	int y = 1, mid, none = 0;
+
+	group_sites(u);
+	header(u, &y, cols);
+	y++;
+	mid = y + (lines - 2 - y) / 2;
+	y = draw_groups(u, y, mid, cols, &u->maps, "time%   faults      total  mapping", u->map_sel, &u->map_top);
+	draw_groups(u, y + 1, lines - 2, cols, &u->map_cells, "time%   faults      total  order class mapping",
+		    -1, &none);
+	status(u, lines, cols, "Tab view  Up/Down select  ? help  q quit   (report --sort map,... for any keys)");
 }
 
 static int kernel_calls(const struct ui *u, int y, int last, int cols)
@@ -651,12 +758,13 @@ static void draw_help(const struct ui *u, int lines, int cols)
 		"",
 		"Tab / Shift-Tab   next / previous view",
 		"Up / Down, j / k  select a row;  PgUp / PgDn, Home / End",
-		"Enter             Overview: latency of the row;  Reuse: its histogram",
+		"Enter             Overview: latency of the row;  Reuse: its histogram;",
+		"                  Sites: the call stacks of the function (record -g)",
 		"Esc               back",
 		"s                 Overview: cycle the sort column",
 		"/                 Overview: filter rows (e.g. 64K, wp_reuse); empty clears",
 		"g                 Latency: handler latency / gap before the fault",
-		"Sites             faults by function and mapping, then by mapping",
+		"Sites, Mappings   faults by function and mapping; by mapping",
 		"Kernel            system calls, THP collapse (khugepaged's share), swap-out",
 		"?                 this help;  q  quit",
 		"",
@@ -700,6 +808,7 @@ static void draw(struct ui *u)
 	case V_LATENCY: draw_latency(u, lines, cols); break;
 	case V_KERNEL: draw_kernel(u, lines, cols); break;
 	case V_SITES: draw_sites(u, lines, cols); break;
+	case V_MAPS: draw_maps(u, lines, cols); break;
 	default: draw_timeline(u, lines, cols); break;
 	}
 	if (u->help)
@@ -726,6 +835,16 @@ static void read_filter(struct ui *u)
 	build_rows(u);
 }
 
+/* *v moved by delta within [0, n). */
+static void clamp(int *v, int delta, int n)
+{
+	*v += delta;
+	if (*v >= n)
+		*v = n - 1;
+	if (*v < 0)
+		*v = 0;
+}
+
 static void move_sel(struct ui *u, int delta)
 {
 	if (u->view == V_REUSE) {
@@ -738,11 +857,14 @@ static void move_sel(struct ui *u, int delta)
 			u->reuse_sel = 0;
 		return;
 	}
-	u->sel += delta;
-	if (u->sel >= u->nrows)
-		u->sel = u->nrows - 1;
-	if (u->sel < 0)
-		u->sel = 0;
+	if (u->view == V_SITES && u->stacks_shown)
+		clamp(&u->stacks_top, delta, (int)u->stacks.n);
+	else if (u->view == V_SITES)
+		clamp(&u->site_sel, delta, (int)u->sites.n);
+	else if (u->view == V_MAPS)
+		clamp(&u->map_sel, delta, (int)u->maps.n);
+	else
+		clamp(&u->sel, delta, u->nrows);
 }
 
 static const int fatal_sigs[4] = { SIGINT, SIGTERM, SIGSEGV, SIGABRT };
@@ -854,11 +976,15 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 				u.view = V_LATENCY;
 			else if (u.view == V_REUSE)
 				u.reuse_hist = 1;
+			else if (u.view == V_SITES && !u.stacks_shown)
+				open_stacks(&u);
 			break;
 		case 27: /* Esc */
 		case KEY_BACKSPACE:
 			if (u.view == V_REUSE && u.reuse_hist)
 				u.reuse_hist = 0;
+			else if (u.view == V_SITES && u.stacks_shown)
+				u.stacks_shown = 0;
 			else if (u.view == V_LATENCY)
 				u.view = V_OVERVIEW;
 			break;
@@ -896,6 +1022,8 @@ out:
 	term_close(old);
 	fol_grouping_free(&u.sites);
 	fol_grouping_free(&u.maps);
+	fol_grouping_free(&u.map_cells);
+	fol_folded_free(&u.stacks);
 	return 0;
 }
 

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..34"
+echo "1..35"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -70,6 +70,9 @@ PROMTOOL=${PROMTOOL:-$(dirname "$0")/../../deps/bin/promtool}
 "$PROMTOOL" check metrics <"$T/prom" >"$T/promcheck" 2>&1
 is "$?:$(cat "$T/promcheck")" "0:" "promtool check metrics: the Prometheus text format passes, no lint"
 check "Prometheus text format" "$T/prom" "$d/small.prom"
+# Folded stacks of a recording made with -g (fork-reuse of 2M): frames as file offsets.
+"$FOLIOSTAT" report --folded=count --symfs "$NOSYM" -i "$d/stacks.data" >"$T/folded"
+check "folded stacks (record -g)" "$T/folded" "$d/stacks.folded"
 "$PROMTOOL" check metrics <"$T/om" >/dev/null 2>&1
 is $? 1 "... and promtool refuses OpenMetrics given as that format"
 is "$(grep -v '^#' "$T/prom" | md5sum)" "$(grep -v '^#' "$T/om" | md5sum)" "... whose samples are the OpenMetrics samples, line for line"

@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..33"
+echo "1..41"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -107,12 +107,50 @@ keys q
 tmux kill-session -t "$S" 2>/dev/null
 tmux new-session -d -s "$S" -x 100 -y 30 \
 	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui --symfs /nonexistent -i $DATA; sleep 30"
-wait_for "Overview" && keys BTab BTab
-wait_for "order class function mapping"; ok $? "Shift-Tab twice: the Sites view"
+wait_for "Overview" && keys BTab BTab BTab
+wait_for "order class function mapping"; ok $? "Shift-Tab thrice: the Sites view"
 row=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map --top 1 -i "$DATA" | jq -r '.sites[0] | "\(.faults) \(.class) \(.sym)"')
 set -- $row
 screen | grep -A1 "order class function mapping" | tail -1 | grep -Eq " $1 .* $2 ${3//+/\\+}"
 ok $? "Sites view: its first row is the report's ($row)"
+keys Enter
+wait_for "no call stacks: record with -g"; ok $? "Enter on a site of a recording without -g: says how to have stacks"
+keys q
+
+# Enter on a site: its call stacks (tests/golden/stacks.data: record -g of fork-reuse 2M).
+SDATA=$D/stacks.data
+tmux kill-session -t "$S" 2>/dev/null
+tmux new-session -d -s "$S" -x 100 -y 40 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui --symfs /nonexistent -i $SDATA; sleep 30"
+# The site with the most faults (the write pass's 512 reuse faults): Down to it, Enter.
+sites=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map -i "$SDATA")
+idx=$(echo "$sites" | jq '[.sites[] | .faults] | index(max)')
+top=$(echo "$sites" | jq '[.sites[] | .faults] | max')
+wait_for "Overview" && keys BTab BTab BTab
+wait_for "order class function mapping"
+for _ in $(seq "$idx"); do keys Down; done
+keys Enter
+wait_for "call stacks of"; ok $? "Enter on a site: its call stacks"
+# Its faults were all taken on one path: the stack's count is the site's, and its frames
+# are the folded line's read from the innermost (the faulting function) outwards.
+line=$("$FOLIOSTAT" report --folded=count --symfs /nonexistent -i "$SDATA" | grep " $top\$")
+frames=$(echo "${line% *}" | tr ';' '\n' | tac | head -n -1 | paste -sd' ')
+shown=$(screen | sed -n '/^ *[0-9.]*% .* faults /,/^ *$/p' | sed '1d; s/<-//; s/^ *//' | grep -v '^$' | paste -sd' ')
+screen | grep -Eq "100\.0% +$top faults"; ok $? "the site's one stack holds its $top faults"
+[ -n "$frames" ] && [ "$shown" = "$frames" ]; ok $? "its frames innermost first: '$shown' (folded: '$frames')"
+keys Escape
+wait_for "order class function mapping"; ok $? "Esc: back to the sites"
+keys Tab
+wait_for "time%   faults      total  mapping ("; ok $? "Tab: the Mappings view"
+mrow=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort map --top 1 -i "$SDATA" | jq -r '.sites[0] | "\(.faults) \(.map)"')
+set -- $mrow
+screen | grep -A1 "total  mapping (" | tail -1 | grep -Eq " $1 .* ${2//[/\\[}\$"
+ok $? "Mappings view: its first row is the report's by map ($mrow)"
+mrow=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,map --top 1 -i "$SDATA" | jq -r '.sites[0] | "\(.faults) \(.order) \(.class) \(.map)"')
+set -- $mrow
+size=$(awk -v o="$2" 'BEGIN { k = 4 * 2 ^ o; print (k >= 1024 ? k / 1024 "M" : k "K") }')
+screen | grep -A1 "total  order class mapping (" | tail -1 | grep -Eq " $1 .* $size $3 ${4//[/\\[}\$"
+ok $? "... then by order, class and mapping, first the report's ($mrow)"
 keys q
 
 # A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).

@@ -152,10 +152,20 @@ static void test_stacks(void **state)
 					 .kind = FOL_EV_FAULT_EXIT, .evidx = 1, .exit = { .addr = 0x9000 } };
 		assert_int_equal(fol_model_event(m, &ev), 0);
 	}
+	/* Another process's fault, with a stack of its own. */
+	ev = (struct fol_event){ .time = 40, .pid = 8, .tid = 8, .kind = FOL_EV_FAULT_USER, .evidx = 1,
+				 .fault = { .address = 0x9000, .ip = 0x77, .error_code = 6,
+					    .chain = chain + 1, .nchain = 1 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev = (struct fol_event){ .time = 47, .pid = 8, .tid = 8, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
+				 .exit = { .addr = 0x9000 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(fol_model_finish(m, &r.s), 0);
 	st = fol_sites_stacks(r.s.sites, &n);
-	assert_int_equal(n, 1);
+	assert_int_equal(n, 2);
+	if (st[0].site.pid != 7)
+		st++;
 	assert_int_equal(st[0].n, 3);
 	assert_int_equal(st[0].f[0].off, 0x1010);
 	assert_int_equal(st[0].f[1].off, 0x201f); /* the call before the return address */
@@ -165,7 +175,26 @@ static void test_stacks(void **state)
 	f = fmemopen(buf, sizeof(buf), "w");
 	assert_int_equal(fol_report_folded(&r, 1, f), 0);
 	fclose(f);
-	assert_string_equal(buf, ":unknown;[app+0x302f];[app+0x201f];[app+0x1010] 2\n");
+	assert_string_equal(buf, ":unknown;[app+0x302f];[app+0x201f];[app+0x1010] 2\n:unknown;[unknown] 1\n");
+	/* A group's stacks: those of its sites only (by pid: 7's two faults, 8's one). */
+	{
+		int by_pid[] = { FOL_SORT_PID };
+		struct fol_grouping g;
+		struct fol_folded_set fs;
+
+		assert_int_equal(fol_report_group(&r, by_pid, 1, &g), 0);
+		assert_int_equal(g.n, 2);
+		for (size_t i = 0; i < g.n; i++) {
+			assert_int_equal(fol_report_stacks(&r, &g, i, &fs), 0);
+			assert_int_equal(fs.n, 1);
+			assert_int_equal(fs.v[0].faults, g.v[i].faults);
+			assert_int_equal(fs.v[0].time_ns, g.v[i].time_ns);
+			assert_int_equal(strchr(fs.v[0].line, '+') != NULL, !strcmp(g.v[i].part[FOL_SORT_PID], "7"));
+			fol_folded_free(&fs);
+		}
+		assert_int_equal(fol_report_stacks(&r, &g, 2, &fs), -EINVAL);
+		fol_grouping_free(&g);
+	}
 	fol_summary_free(&r.s);
 	fol_model_free(m);
 }
