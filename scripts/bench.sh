@@ -3,6 +3,7 @@
 # foliostat against perf on the same workload and events: recording overhead, start-up,
 # file size, lost events, report throughput and memory. Results to $1 (and stdout).
 # Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT
+# (BENCH_ONLY=writepass: only the write-pass table; RUNS=N runs of each, 5 by default)
 set -euo pipefail
 out=${1:-bench-results.txt}
 F=$(cd "$(dirname "${FOLIOSTAT:-./foliostat}")" && pwd)/$(basename "${FOLIOSTAT:-./foliostat}")
@@ -34,6 +35,59 @@ echo "# foliostat bench, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
 echo "# workloads: fork-reuse of 64K mTHP (128M, 256M, 256M in 4 threads) and of PTE-mapped 2M THP; events: ${EVENTS[*]}"
 echo "# runs: $RUNS, alternated; figures are medians"
 
+# The write pass of a 64K-mTHP fork-reuse (issue 16's yardstick): the workload's own
+# timing of the pass, bare and under each way of measuring its faults, runs alternated.
+# bpftrace keeps only an in-kernel latency histogram (page_fault_user to the minor-faults
+# software event, per thread): the cheapest way to have the latency at all.
+BPF_PROG='tracepoint:exceptions:page_fault_user /comm == "fw"/ { @s[tid] = nsecs; }
+software:minor-faults:1 /comm == "fw" && @s[tid]/ { @lat = hist(nsecs - @s[tid]); delete(@s[tid]); }
+END { clear(@s); }'
+have_bpftrace() {
+	command -v bpftrace >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bpftrace >/dev/null 2>&1 || return 1
+	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1
+}
+writepass() {
+	local size=256M tools=(bare foliostat_record foliostat_stat perf_record) w
+	local wl=(/usr/bin/env FOLIOSTAT_PHASES="$T/ph" "$T/fw" workload fork-reuse --size "$size" --policy mthp)
+	local note=""
+
+	if have_bpftrace; then
+		tools+=(bpftrace)
+	else
+		note="bpftrace: not run (not installable, or BPF unavailable here)"
+	fi
+	for w in "${tools[@]}"; do : >"$T/wp.$w"; done
+	for i in $(seq "$RUNS"); do
+		for w in "${tools[@]}"; do
+			rm -f "$T/ph"
+			case $w in
+			bare) "${wl[@]}" ;;
+			foliostat_record) "$F" record -q -o "$T/wp.data" -- "${wl[@]}" ;;
+			foliostat_stat) "$F" stat -q -- "${wl[@]}" ;;
+			perf_record) perf record -q -c 1 -d "${PEV[@]}" -o "$T/wpp.data" -- "${wl[@]}" ;;
+			bpftrace) bpftrace -e "$BPF_PROG" -c "${wl[*]}" ;;
+			esac >/dev/null 2>"$T/wp.err" || { echo "bench: $w failed: $(tail -n 3 "$T/wp.err")" >&2; exit 1; }
+			settle
+			jq -s '[.[] | select(.phase == "reuse") | .end_ns - .start_ns][0]' "$T/ph" >>"$T/wp.$w"
+		done
+	done
+	faults=$("$F" report --json -i "$T/wp.data" | jq '[.orders[] | .faults.wp_reuse // 0] | add')
+	bare=$(median <"$T/wp.bare")
+	bpf=$( [ -s "$T/wp.bpftrace" ] && median <"$T/wp.bpftrace" || echo 0)
+	echo "# write pass of fork-reuse $size, 64K mTHP: $faults reuse faults; medians of $RUNS alternated runs"
+	printf '# %-18s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
+	for w in bare bpftrace perf_record foliostat_record foliostat_stat; do
+		[ -s "$T/wp.$w" ] || continue
+		m=$(median <"$T/wp.$w")
+		printf '# %-18s %9s %8s %11s %16s\n' "$w" "$(ms "$m")" "$(ratio "$m" "$bare")" \
+			"$( [ "$bpf" != 0 ] && ratio "$m" "$bpf" || echo -)" \
+			"$(awk -v a="$m" -v b="$bare" -v n="$faults" 'BEGIN {printf "%.2f", n ? (a - b) / n / 1e3 : 0}')"
+		echo "writepass.ms.$w $(ms "$m")"
+	done
+	[ -z "$note" ] || echo "# $note"
+}
+
 # Workload wall time: bare, under foliostat, under perf record -c 1 -d, runs alternated.
 overhead() { # NAME WORKLOAD...
 	local name=$1 bare fol prf
@@ -63,6 +117,8 @@ overhead() { # NAME WORKLOAD...
 }
 if [ -n "$old64" ]; then
 	echo always >"$THP/hugepages-64kB/enabled"
+	writepass
+	[ "${BENCH_ONLY:-}" != writepass ] || exit 0
 	overhead record_64k_128M "$T/fw" workload fork-reuse --size 128M --policy mthp
 	overhead record_64k_256M "$T/fw" workload fork-reuse --size 256M --policy mthp
 	overhead record_64k_256M_4threads "$T/fw" workload fork-reuse --size 256M --policy mthp --threads 4
@@ -135,6 +191,7 @@ echo "report_1G.ms.foliostat $(ms "$rf")"
 echo "report_1G.ms.perf_script $(ms "$rp")"
 echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 } | tee "$out"
+[ "${BENCH_ONLY:-}" != writepass ] || exit 0
 
 # Memory against recording length: a recording 8x longer must not need 8x the memory.
 {
