@@ -162,6 +162,9 @@ static cJSON *recording_json(const struct fol_report *r)
 							 sizeof(buf)));
 	add_u64(rec, "duration_ns", (uint64_t)num(r->end, "duration_ns", (double)(s->last_ns - s->first_ns)));
 	cJSON_AddStringToObject(rec, "latency_method", r->method);
+	/* Latencies hold the tracing's own cost: measured (record -r, untraced runs), never
+	 * subtracted, and said so for a dashboard that compares them with other tools'. */
+	cJSON_AddBoolToObject(rec, "latency_probe_corrected", 0);
 	if (r->s.sampled)
 		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
 	else

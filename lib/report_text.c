@@ -128,7 +128,10 @@ static void print_header(const struct fol_report *r, FILE *f)
 	if (!strcmp(r->method, "exact"))
 		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
 			   "minor-/major-faults sample\n#           raised at the end of "
-			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n");
+			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n"
+			   "#           not corrected for the probe effect (the tracing's own cost is in "
+			   "each latency):\n#           record -r N with untraced runs measures it per "
+			   "phase\n");
 	else if (!strcmp(r->method, "sampled"))
 		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
 			   "fault handler\n#           count toward the thread's next fault; totals "
