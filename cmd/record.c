@@ -76,8 +76,12 @@ static void usage(FILE *f, int stat)
 		"  -p, --pid PID          attach to a running process and its threads\n"
 		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
 		"                         runs, or alone until Ctrl-C or --duration\n"
-		"  -g, --call-graph       record each fault's user call chain (frame pointers), for\n"
-		"                         report --folded (flame graphs)\n"
+		"  -g                     record each fault's user call chain (frame pointers), for\n"
+		"                         report --folded (flame graphs) and the TUI's Sites view\n"
+		"      --call-graph MODE  fp (as -g), or dwarf[,SIZE]: the user registers and SIZE\n"
+		"                         bytes of stack (default 8192) with each fault, unwound\n"
+		"                         by the report from the binaries' CFI (code built without\n"
+		"                         frame pointers, as Debian's libc); -m 8192 by default\n"
 		"  -G, --cgroup CGROUP    with -a: only the tasks of this cgroup (v2, its path under\n"
 		"                         the cgroup2 mount) and of the cgroups below it\n"
 		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
@@ -205,6 +209,29 @@ static int builtin_argv(struct rec_cli *c, int nargs, char **args)
 	return 0;
 }
 
+/* --call-graph fp | dwarf[,SIZE] (perf record's syntax): SIZE a multiple of 8 up to the
+ * kernel's limit for a sample's stack copy. */
+static int parse_call_graph(const char *arg, struct fol_record_opts *o)
+{
+	uint64_t size;
+
+	if (!strcmp(arg, "fp")) {
+		o->callchain = FOL_CALLCHAIN_FP;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return usage_error("--call-graph is fp or dwarf[,SIZE], not '%s'", arg);
+	o->callchain = FOL_CALLCHAIN_DWARF;
+	o->stack_dump = FOL_STACK_DUMP_DEFAULT;
+	if (!arg[5])
+		return 0;
+	if (fol_parse_u64(arg + 6, 8, 65528, 0, &size) || size % 8)
+		return usage_error("--call-graph dwarf,SIZE: SIZE is bytes of stack, a multiple of 8 "
+				   "from 8 to 65528, not '%s'", arg + 6);
+	o->stack_dump = (unsigned)size;
+	return 0;
+}
+
 /* libperf's own messages: foliostat says what failed itself. */
 static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_list ap)
 {
@@ -215,7 +242,7 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 }
 
 enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP,
-       O_NO_MM_THREADS };
+       O_NO_MM_THREADS, O_CALL_GRAPH };
 
 
 static const struct option rec_opts[] = {
@@ -225,7 +252,7 @@ static const struct option rec_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cgroup", required_argument, NULL, 'G' },
-	{ "call-graph", no_argument, NULL, 'g' },
+	{ "call-graph", required_argument, NULL, O_CALL_GRAPH },
 	{ "interval", required_argument, NULL, 'I' },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -325,8 +352,10 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 		c->o.cgroup = arg;
 		return 0;
 	case 'g':
-		c->o.callchain = 1;
+		c->o.callchain = FOL_CALLCHAIN_FP;
 		return 0;
+	case O_CALL_GRAPH:
+		return parse_call_graph(arg, &c->o);
 	case O_MTHP:
 		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
 			return usage_error("--mthp %s", err);
@@ -397,7 +426,6 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 	int ch, ret;
 
 	c->output = "foliostat.data";
-	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
 	c->bare_runs = -1;
 	while ((ch = getopt_long(argc, argv, stat ? "+agG:e:m:p:r:w:I:qh" : "+agG:o:e:m:p:r:w:qh", rec_opts,
 				 NULL)) != -1) {
@@ -405,6 +433,11 @@ int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 		if (ret)
 			return ret;
 	}
+	/* A stack copy per fault fills the default buffers ~100 times as fast (8 KB samples):
+	 * measured, 1854 of 2096 samples lost at 1024 pages, none at 8192. */
+	if (!c->o.mmap_pages)
+		c->o.mmap_pages = c->o.callchain == FOL_CALLCHAIN_DWARF ? FOL_RECORD_DWARF_PAGES
+									: FOL_RECORD_DEFAULT_PAGES;
 	return rec_args(c, argc, argv);
 }
 

@@ -255,6 +255,7 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		return 0;
 	case O_SYMFS:
 		r->symfs = arg;
+		r->mo.symfs = arg;
 		return 0;
 	case O_TOP:
 		ret = parse_int(arg, 1, 1 << 30, &r->top);

@@ -22,7 +22,8 @@
 #define KNOWN_SAMPLE_BITS                                                                  \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |    \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |     \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_CGROUP)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |                   \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_CGROUP)
 
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
@@ -45,6 +46,7 @@ struct evd {
 	uint32_t cpu_off, cpu_from_end; /* the same for the CPU; 0: none */
 	struct tep_event *tp;
 	struct tep_format_field *f[F_NR];
+	uint64_t regs_user;	/* sample_regs_user: which registers a sample holds */
 };
 
 
@@ -321,6 +323,11 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
 	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
 		goto out;
+	if (e->pub.sample_type & PERF_SAMPLE_REGS_USER) {
+		e->regs_user = (uint64_t)num(attr, "sample_regs_user", &ok);
+		if (!ok || !e->regs_user)
+			goto out;
+	}
 	if (cJSON_IsString(fmt)) {
 		const char *colon = strchr(name->valuestring, ':');
 		char sys[128], *clean;
@@ -496,10 +503,47 @@ static int in_ranges(const struct fol_decoder *d, uint64_t ip)
 	return 0;
 }
 
-static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *rec, size_t size,
+/* --call-graph dwarf: the user registers (an ABI word, then one u64 per bit of the mask
+ * unless the ABI is NONE: a kernel thread) and the stack copy (its size, the bytes, then
+ * how many of them the kernel could copy). */
+static int parse_user_stack(uint64_t st, uint64_t regs_user, struct cursor *c, struct fol_event *ev)
+{
+	uint64_t abi, size, dyn;
+
+	if (st & PERF_SAMPLE_REGS_USER) {
+		uint64_t n = (uint64_t)__builtin_popcountll(regs_user);
+
+		if (take(c, &abi, 8))
+			return -EBADMSG;
+		if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			if ((uint64_t)(c->end - c->p) / 8 < n)
+				return -EBADMSG;
+			ev->regs = c->p;
+			ev->regs_mask = regs_user;
+			c->p += 8 * n;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (take(c, &size, 8) || (uint64_t)(c->end - c->p) < size)
+			return -EBADMSG;
+		if (size) {
+			const char *data = c->p;
+
+			c->p += size;
+			if (take(c, &dyn, 8) || dyn > size)
+				return -EBADMSG;
+			ev->stack = data;
+			ev->stack_size = dyn;
+		}
+	}
+	return 0;
+}
+
+static int parse_sample(const struct fol_decoder *d, const struct evd *e, const char *rec, size_t size,
 			struct fol_event *ev, uint64_t *ip, uint64_t *addr, const uint64_t **chain,
 			int *nchain)
 {
+	uint64_t st = e->pub.sample_type;
 	struct cursor c = { rec + sizeof(struct perf_event_header), rec + size };
 	uint32_t two[2], raw_size;
 
@@ -549,8 +593,10 @@ static int parse_sample(const struct fol_decoder *d, uint64_t st, const char *re
 		ev->raw_size = raw_size;
 		c.p += raw_size;
 	}
-	/* What lies between RAW and CGROUP (branch stacks, registers, weights...) is never
-	 * asked for: KNOWN_SAMPLE_BITS refused it when the event was added. */
+	if (parse_user_stack(st, e->regs_user, &c, ev))
+		return -EBADMSG;
+	/* What else lies between RAW and CGROUP (branch stacks, weights...) is never asked
+	 * for: KNOWN_SAMPLE_BITS refused it when the event was added. */
 	if ((st & PERF_SAMPLE_CGROUP) && take(&c, &ev->cgroup, 8))
 		return -EBADMSG;
 	return 0;
@@ -825,7 +871,7 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 		ret = decode_sideband(rec, size, trailer, ev);
 		return ret;
 	}
-	ret = parse_sample(d, e->pub.sample_type, rec, size, ev, &ip, &addr, &chain, &nchain);
+	ret = parse_sample(d, e, rec, size, ev, &ip, &addr, &chain, &nchain);
 	if (ret)
 		return ret;
 	ev->evidx = idx;

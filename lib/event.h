@@ -69,6 +69,11 @@ struct fol_event {
 	int retimed;
 	/* The sampled task's cgroup (v2) id, PERF_SAMPLE_CGROUP; 0 when not recorded. */
 	uint64_t cgroup;
+	/* --call-graph dwarf: the user registers (regs_mask's bits, PERF_REG_X86_*, in
+	 * ascending order) and the stack_size bytes copied from the stack pointer up; NULL
+	 * without. They point into the record, maybe unaligned: read them with memcpy. */
+	const void *regs, *stack;
+	uint64_t regs_mask, stack_size;
 	union {
 		struct {
 			uint64_t address, ip, error_code;

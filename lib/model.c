@@ -74,6 +74,8 @@ void fol_model_free(struct fol_model *m)
 	fol_u64map_free(m->owners);
 	fol_cgroups_free(&m->cg);
 	fol_sites_free(m->sites);
+	fol_unwinder_free(m->unwinder);
+	free(m->umaps);
 	free(m->s.bins);
 	free(m->dropped.v);
 	free(m);
@@ -956,6 +958,40 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 	return mm ? vma_add(mm, &nv) : -ENOMEM;
 }
 
+/* --call-graph dwarf: the user stack of the fault unwound from its sample's registers and
+ * stack copy, by the CFI of the files the process maps now, into the thread's chain as
+ * -g's frame pointers would have put it. A stack that does not unwind leaves no chain. */
+static int unwind_stack(struct fol_model *m, struct thread *t, const struct fol_event *ev)
+{
+	const struct fol_unwind_sample s = { ev->regs_mask, ev->regs, ev->stack, ev->stack_size };
+	struct mm *mm = get_mm(m, ev->pid);
+	int n;
+
+	if (!mm)
+		return -ENOMEM;
+	if (!m->unwinder && !(m->unwinder = fol_unwinder_new(m->o.symfs)))
+		return -ENOMEM;
+	if (mm->nvmas > m->numaps) {
+		struct fol_unwind_map *grown = realloc(m->umaps, sizeof(*grown) * (size_t)mm->nvmas);
+
+		if (!grown)
+			return -ENOMEM;
+		m->umaps = grown;
+		m->numaps = mm->nvmas;
+	}
+	n = 0;
+	for (int i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].file && mm->vmas[i].name >= 0)
+			m->umaps[n++] = (struct fol_unwind_map){ mm->vmas[i].start, mm->vmas[i].end,
+								 mm->vmas[i].pgoff,
+								 fol_sites_str(m->sites, mm->vmas[i].name) };
+	n = fol_unwind(m->unwinder, m->umaps, n, &s, t->chain, FOL_STACK_MAX);
+	if (n < 0)
+		return n;
+	t->nchain = n;
+	return 0;
+}
+
 static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fol_event *ev)
 {
 	if (t->open && close_fault(m, ev->tid, t, 0, 0))
@@ -974,6 +1010,8 @@ static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fo
 	t->nchain = ev->fault.nchain < FOL_STACK_MAX ? ev->fault.nchain : FOL_STACK_MAX;
 	if (t->nchain > 0)
 		memcpy(t->chain, ev->fault.chain, sizeof(uint64_t) * (size_t)t->nchain);
+	else if (ev->stack && !ev->fault.nchain)
+		return unwind_stack(m, t, ev);
 	return 0;
 }
 

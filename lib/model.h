@@ -31,6 +31,9 @@ struct fol_model_opts {
 	 * during the recording); the kernel's mm threads are judged by whose memory they
 	 * touch instead. NULL: all. */
 	const struct fol_cgroups *cgroups;
+	/* --call-graph dwarf stacks are unwound with the binaries found under symfs (report
+	 * --symfs) or at their recorded paths (NULL). */
+	const char *symfs;
 };
 
 #define FOL_ANY (-100)

@@ -9,6 +9,7 @@
 #include "cgroup.h"
 #include "model.h"
 #include "sites.h"
+#include "unwind.h"
 
 /* A folio's key in the map: its naturally aligned base address, with the order in the
  * low bits (below any page size). */
@@ -134,6 +135,9 @@ struct fol_model {
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
+	struct fol_unwinder *unwinder; /* --call-graph dwarf, made at its first stack */
+	struct fol_unwind_map *umaps;  /* ... its scratch: the faulting process's files */
+	int numaps;
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;

@@ -36,6 +36,7 @@
 #include "maps.h"
 #include "symbols.h"
 #include "tracepoint.h"
+#include "unwind.h"
 #include "indexed.h"
 
 const char *const fol_default_tracepoints[] = {
@@ -309,9 +310,16 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
 		/* -g: the user stack of each fault; the kernel's is the fault handler, always. */
-		if (r->o->callchain && !strncmp(full, "exceptions:page_fault_", 22)) {
+		if (r->o->callchain == FOL_CALLCHAIN_FP && !strncmp(full, "exceptions:page_fault_", 22)) {
 			a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 			a.exclude_callchain_kernel = 1;
+		} else if (r->o->callchain == FOL_CALLCHAIN_DWARF &&
+			   !strncmp(full, "exceptions:page_fault_", 22)) {
+			/* The registers at the fault (the exception's user frame) and the
+			 * stack above them: what libdw needs to unwind by the CFI. */
+			a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a.sample_regs_user = FOL_UNWIND_REGS;
+			a.sample_stack_user = r->o->stack_dump ? r->o->stack_dump : FOL_STACK_DUMP_DEFAULT;
 		}
 		ret = add_event(r, to, full, kind, tp[k].format, &a);
 		if (!ret)
@@ -953,6 +961,10 @@ static int write_events(struct fol_recorder *r)
 		cJSON_AddNumberToObject(attr, "read_format", (double)a->read_format);
 		cJSON_AddBoolToObject(attr, "sample_id_all", a->sample_id_all);
 		cJSON_AddBoolToObject(attr, "inherit", a->inherit);
+		if (a->sample_type & PERF_SAMPLE_REGS_USER)
+			cJSON_AddNumberToObject(attr, "sample_regs_user", (double)a->sample_regs_user);
+		if (a->sample_type & PERF_SAMPLE_STACK_USER)
+			cJSON_AddNumberToObject(attr, "sample_stack_user", a->sample_stack_user);
 		{
 			/* The whole perf_event_attr as opened, for tools that want every bit. */
 			char hex[2 * sizeof(*a) + 1];

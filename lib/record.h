@@ -42,14 +42,20 @@ struct fol_record_opts {
 	 * the cgroups below it, as perf record -a -G (cgroup.h). */
 	const char *cgroup;
 	/* -g: the user call chain of every fault (exceptions:page_fault_user/kernel), by
-	 * frame pointers. */
+	 * frame pointers (FOL_CALLCHAIN_FP), or (--call-graph dwarf) the user registers and
+	 * stack_dump bytes of the user stack, unwound by the report with the binaries' CFI. */
 	int callchain;
+	unsigned stack_dump;
 };
+
+enum { FOL_CALLCHAIN_NONE, FOL_CALLCHAIN_FP, FOL_CALLCHAIN_DWARF };
+#define FOL_STACK_DUMP_DEFAULT 8192
 
 enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
 #define FOL_CLOCK_PERIOD_DEFAULT 100000
 
 #define FOL_RECORD_DEFAULT_PAGES 1024
+#define FOL_RECORD_DWARF_PAGES 8192 /* --call-graph dwarf: a stack copy in every fault sample */
 /* 1 GiB per CPU: more cannot be locked by default, and the wake-up watermark (a u32 of
  * bytes) must not wrap. */
 #define FOL_RECORD_MAX_PAGES (256 * 1024)

@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 28
+plan 34
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -52,6 +52,51 @@ is "$(cat t)" "$(jq '[.classes[] | select(.class == "wp_reuse") | .fault_time_ns
 	"--folded --class wp_reuse: the stacks weigh the class's fault time"
 "$FOLIOSTAT" report --folded -i f.data >/dev/null 2>err; rc=$?
 [ "$rc" = 1 ] && grep -q "record with -g" err; ok $? "--folded of a recording without -g: exit 1, saying so"
+
+# --call-graph dwarf: the same stacks from the registers and a copy of the user stack,
+# unwound by the CFI; where frame pointers exist they agree with -g's.
+"$FOLIOSTAT" record -q --call-graph dwarf -o d.data -- "$fw" workload fork-reuse --size 32M
+ok $? "record --call-graph dwarf"
+"$FOLIOSTAT" report --folded=count -i d.data >d.folded
+# libc has no frame pointers: -g stops at __libc_start_call_main, dwarf goes on to _start.
+fp=$(grep ';write_pass ' g.folded) dw=$(grep ';write_pass ' d.folded)
+[ "$(echo "$fp" | wc -l)" = 1 ] && [ "$(echo "$dw" | wc -l)" = 1 ] && [ "${dw%;"${fp#*;}"}" != "$dw" ] &&
+	[ "${dw% *}" != "${fp% *}" ]
+ok $? "... the write pass's one stack has -g's frames and count, and more callers: $dw"
+is "$(jq '.recording.lost_events' <("$FOLIOSTAT" report --json -i d.data))" 0 "... with no sample lost (8 KB of stack each)"
+# A program built without frame pointers, two levels deep: -g loses the callers,
+# dwarf has them, callers first.
+cat >nofp.c <<'EOF'
+#include <stddef.h>
+#include <sys/mman.h>
+__attribute__((noinline)) static void inner_touch(volatile char *p, size_t i) { p[i] = 1; }
+__attribute__((noinline)) static void outer_touch(volatile char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 4096)
+		inner_touch(p, i);
+	__asm__ volatile("" ::: "memory");
+}
+int main(void)
+{
+	size_t n = 8 << 20;
+	char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	madvise(p, n, MADV_NOHUGEPAGE);
+	outer_touch(p, n);
+	return 0;
+}
+EOF
+cc -O2 -fomit-frame-pointer -o nofp nofp.c
+"$FOLIOSTAT" record -q --call-graph dwarf -o nd.data -- ./nofp
+n=$("$FOLIOSTAT" report --folded=count -i nd.data | awk '$1 ~ /;main;outer_touch[^;]*;inner_touch$/ {s += $2} END {print s + 0}')
+is "$n" 2048 "without frame pointers, dwarf: main;outer_touch;inner_touch for each of the 2048 pages"
+"$FOLIOSTAT" record -q -g -o nf.data -- ./nofp
+n=$("$FOLIOSTAT" report --folded=count -i nf.data | awk '$1 ~ /;outer_touch[^;]*;inner_touch$/ {s += $2} END {print s + 0}')
+is "$n" 0 "... which frame pointers cannot tell (-g: no outer_touch before inner_touch)"
+for bad in dwarf,12 dwarf,0 dwarf,1000000 lbr; do
+	"$FOLIOSTAT" record -q --call-graph $bad -o x.data -- true 2>err; rc=$?
+	[ "$rc" = 2 ] && [ ! -e x.data ] || { echo "# --call-graph $bad: exit $rc: $(cat err)" >&2; false; }
+done
+ok $? "--call-graph dwarf,12 / dwarf,0 / dwarf,1000000 / lbr: usage errors, nothing written"
 
 # --csv: each table parses with Python's csv module and says what the JSON says.
 "$FOLIOSTAT" report --json -i g.data >g.json

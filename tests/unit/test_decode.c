@@ -224,6 +224,78 @@ static void test_fault_chain(void **state)
 	fol_decoder_free(d);
 }
 
+/* --call-graph dwarf: registers (ABI, then one u64 per bit of sample_regs_user) and the
+ * stack copy (size, bytes, the size the kernel filled) after RAW; each bound checked. */
+static void user_stack_sample(struct rec *r, uint64_t abi, uint64_t size, uint64_t dyn)
+{
+	char raw[36] = { 0 };
+	uint32_t rawlen = 36;
+
+	r->n = sizeof(struct perf_event_header);
+	put64(r, 45);
+	put32x2(r, 100, 101);
+	put64(r, 8000);
+	put32x2(r, 0, 0);
+	put(r, &rawlen, 4);
+	put(r, raw, rawlen);
+	put64(r, abi);
+	if (abi) {
+		put64(r, 0x1111); /* AX */
+		put64(r, 0x7ff0); /* SP */
+	}
+	put64(r, size);
+	for (uint64_t i = 0; i < size; i += 8)
+		put64(r, 0xab00 + i);
+	if (size)
+		put64(r, dyn);
+	finish(r, PERF_RECORD_SAMPLE);
+}
+
+static void test_user_stack(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	char *base = rb_event_json("exceptions:page_fault_user", "tracepoint",
+				   ST_TP | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, 45, fmt_618);
+	cJSON *j = cJSON_Parse(base);
+	struct fol_event ev;
+	struct rec r;
+	uint64_t got;
+	char *json;
+
+	(void)state;
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "attr"), "sample_regs_user", 0x81); /* AX, SP */
+	json = cJSON_PrintUnformatted(j);
+	assert_int_equal(fol_decoder_add_event(d, json, strlen(json)), 0);
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_64, 32, 24);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.regs_mask, 0x81);
+	memcpy(&got, (const char *)ev.regs + 8, 8);
+	assert_int_equal(got, 0x7ff0);
+	assert_int_equal(ev.stack_size, 24);
+	memcpy(&got, (const char *)ev.stack + 16, 8);
+	assert_int_equal(got, 0xab10);
+	/* A kernel thread has no user registers; an empty copy has no size after it. */
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_NONE, 0, 0);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_null(ev.regs);
+	assert_null(ev.stack);
+	/* Filled more than copied; a copy past the record's end; registers cut off. */
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_64, 32, 40);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_64, 32, 24);
+	r.n -= 16;
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_64, 0, 0);
+	r.n -= 16;
+	finish(&r, PERF_RECORD_SAMPLE);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	free(base);
+	cJSON_free(json);
+	cJSON_Delete(j);
+	fol_decoder_free(d);
+}
+
 static void test_signed_field(void **state)
 {
 	struct fol_decoder *d = fol_decoder_new();
@@ -414,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_fault_by_name),
 		cmocka_unit_test(test_cgroup_sample),
 		cmocka_unit_test(test_fault_chain),
+		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_signed_field),
 		cmocka_unit_test(test_software_and_sideband),
 		cmocka_unit_test(test_callchain),
