@@ -4,7 +4,8 @@
 # copy of the tree, and run the unit tests there. Every mutant must be killed (a test
 # fails or crashes); a survivor is a hole in the tests. make mutate; exit 1 on a survivor.
 #
-# Each line: FILE@sed expression@what the change breaks
+# Each line: FILE@sed expression@what the change breaks. MUTATE_ONLY=REGEX: only the
+# lines it matches (a quick check of new mutants).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -72,6 +73,7 @@ lib/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again
 lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 lib/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
 lib/report_sites.c@s/		if (g \&\& !in_group(r, sc, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
+lib/decode.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)
@@ -117,6 +119,6 @@ while IFS='@' read -r file expr what; do
 		echo "killed   $what"
 		killed=$((killed + 1))
 	fi
-done <<<"$MUTANTS"
+done <<<"$(echo "$MUTANTS" | grep -E -- "${MUTATE_ONLY:-.}")"
 echo "mutants: $killed killed, $survivors survived, $equivalent equivalent"
 [ "$survivors" -eq 0 ]

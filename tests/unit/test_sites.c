@@ -199,6 +199,45 @@ static void test_stacks(void **state)
 	fol_model_free(m);
 }
 
+/* report --format: a counter family is named as its samples in the Prometheus text
+ * format (what promtool reads), without _total in OpenMetrics, which ends with EOF. */
+static void test_metrics(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_report r;
+	struct fol_event ev;
+	char buf[8192];
+	FILE *f;
+
+	(void)state;
+	ev = (struct fol_event){ .time = 10, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_USER, .evidx = 1,
+				 .fault = { .address = 0x9000, .ip = 0x77, .error_code = 6 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev = (struct fol_event){ .time = 15, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
+				 .exit = { .addr = 0x9000 } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(fol_model_finish(m, &r.s), 0);
+	r.method = "exact";
+	r.page_size = 4096;
+	f = fmemopen(buf, sizeof(buf), "w");
+	fol_report_metrics(&r, FOL_METRICS_PROMETHEUS, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "# TYPE foliostat_faults_total counter\nfoliostat_faults_total{"));
+	assert_non_null(strstr(buf, "# TYPE foliostat_recording_info gauge\n"));
+	assert_null(strstr(buf, "# EOF"));
+	assert_null(strstr(buf, "# UNIT"));
+	f = fmemopen(buf, sizeof(buf), "w");
+	fol_report_metrics(&r, FOL_METRICS_OPENMETRICS, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "# TYPE foliostat_faults counter\n# HELP foliostat_faults "));
+	assert_non_null(strstr(buf, "# UNIT foliostat_fault_time_seconds seconds\n"));
+	assert_non_null(strstr(buf, "\n# EOF\n"));
+	fol_summary_free(&r.s);
+	fol_model_free(m);
+}
+
 static int same_int(const void *a, const void *b)
 {
 	return *(const int *)a == *(const int *)b;
@@ -291,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_model_site),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_indexed_clashes),
 		cmocka_unit_test(test_renamed_thread),
 		cmocka_unit_test(test_sort_parse),
