@@ -221,6 +221,9 @@ static int parse_call_graph(const char *arg, struct fol_record_opts *o)
 	}
 	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
 		return usage_error("--call-graph is fp or dwarf[,SIZE], not '%s'", arg);
+#ifndef __x86_64__
+	return usage_error("--call-graph dwarf unwinds x86-64 registers only: use -g (frame pointers)");
+#endif
 	o->callchain = FOL_CALLCHAIN_DWARF;
 	o->stack_dump = FOL_STACK_DUMP_DEFAULT;
 	if (!arg[5])

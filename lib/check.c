@@ -112,7 +112,7 @@ static void check_perf(struct list *l)
 
 		add(l, "perf", fol_software_events[i], ret ? FOL_CHECK_MISSING : FOL_CHECK_OK,
 		    ret ? "exact fault latency needs this software event" : NULL, "%s",
-		    ret ? strerror(-ret) : "sampled at period 1: exact per-fault latency");
+		    ret ? strerror(-ret) : "sampled at period 1: where each fault ends");
 	}
 }
 
@@ -138,7 +138,12 @@ static void check_tracepoints(struct list *l)
 		struct fol_tp *tp = NULL;
 		int n = 0, ret = fol_tp_resolve(fol_default_tracepoints[i], &tp, &n);
 
-		if (ret)
+		if (ret && !strncmp(fol_default_tracepoints[i], "exceptions:page_fault_", 22))
+			add(l, "tracepoints", fol_default_tracepoints[i], FOL_CHECK_WARN,
+			    "no fault entry event (arm64 has none): the sampled latency method is "
+			    "used, fault time from cpu-clock samples in the handler, no per-fault latency",
+			    "not available: %s", strerror(-ret));
+		else if (ret)
 			add(l, "tracepoints", fol_default_tracepoints[i], FOL_CHECK_WARN,
 			    "recorded without it; a kernel with this tracepoint gives more detail",
 			    "not available: %s", strerror(-ret));

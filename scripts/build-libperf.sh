@@ -7,7 +7,10 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-dest="$top/deps/libperf"
+# CROSS=arm64: the same libraries for arm64, with the aarch64 cross compiler, into
+# deps/libperf-arm64 (scripts/check-kernels-arm64.sh).
+cross=${CROSS:-}
+dest="$top/deps/libperf${cross:+-$cross}"
 series=6.12
 pkg="linux-source-$series"
 stamp="$dest/.stamp"
@@ -43,13 +46,16 @@ esac
 # Only the parts of the tree libperf's build reads; the whole tree is ~1.5 GB unpacked.
 dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./usr/src/$pkg.tar.xz" |
 	tar -xJ "$pkg/tools/lib" "$pkg/tools/include" "$pkg/tools/build" "$pkg/tools/scripts" \
-		"$pkg/tools/arch" "$pkg/include/uapi" "$pkg/arch/x86/include/uapi" "$pkg/scripts" \
+		"$pkg/tools/arch" "$pkg/include/uapi" "$pkg/arch/x86/include/uapi" \
+		"$pkg/arch/arm64/include/uapi" "$pkg/scripts" \
 		"$pkg/Makefile" ||
 	die "could not unpack the kernel sources from $deb"
 
 src="$work/$pkg/tools/lib"
 [ -f "$src/perf/Makefile" ] || die "$deb holds no tools/lib/perf"
-make -s -C "$src/perf" -j"$(nproc)" prefix="$work/inst" libdir="$work/inst/lib" \
+set --
+[ -z "$cross" ] || set -- ARCH="$cross" CROSS_COMPILE=aarch64-linux-gnu-
+make -s -C "$src/perf" -j"$(nproc)" prefix="$work/inst" libdir="$work/inst/lib" "$@" \
 	install_lib install_headers >build.log 2>&1 || { tail -n 30 build.log >&2; die "libperf build failed (log above)"; }
 [ -f "$src/api/libapi.a" ] || die "libapi.a was not built beside libperf"
 
