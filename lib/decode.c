@@ -292,12 +292,107 @@ static double num(const cJSON *o, const char *key, int *ok)
 	return v->valuedouble;
 }
 
+/* A tracepoint's format text, as recorded, into libtraceevent (cleaned first: see
+ * fol_decoder_clean_format) and the fields the model reads. 0, -FOL_E_BAD_FORMAT or
+ * -ENOMEM. */
+static int parse_format(struct fol_decoder *d, struct evd *e, const char *name, const char *fmt)
+{
+	const char *colon = strchr(name, ':');
+	char sys[128], *clean;
+	int n;
+
+	if (!colon || (size_t)(colon - name) >= sizeof(sys))
+		return -FOL_E_BAD_FORMAT;
+	memcpy(sys, name, (size_t)(colon - name));
+	sys[colon - name] = '\0';
+	clean = malloc(FOL_FORMAT_MAX);
+	if (!clean)
+		return -ENOMEM;
+	n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);
+	if (n < 0 || tep_parse_format(d->tep, &e->tp, clean, (unsigned long)n, sys)) {
+		free(clean);
+		return -FOL_E_BAD_FORMAT;
+	}
+	free(clean);
+	for (int f = 0; f < F_NR; f++)
+		e->f[f] = tep_find_field(e->tp, field_names[f]);
+	if (e->f[F_STATUS]) {
+		struct fol_symbols sy;
+
+		if (fol_symbols_parse(fmt, "status", &sy) && (e->pub.status = malloc(sizeof(sy))))
+			*e->pub.status = sy;
+	}
+	return 0;
+}
+
+/* The sample ids of the event's file descriptors, to event index n. */
+static int add_ids(struct fol_decoder *d, const cJSON *ids, int n)
+{
+	const cJSON *id;
+
+	cJSON_ArrayForEach(id, ids)
+	{
+		int *slot;
+
+		/* Id 0 would be the map's empty key; the kernel starts ids at 1. */
+		if (!cJSON_IsNumber(id) || id->valuedouble < 1)
+			return -FOL_E_BAD_FORMAT;
+		slot = fol_u64map_put(d->ids, (uint64_t)id->valuedouble, NULL);
+		if (!slot)
+			return -ENOMEM;
+		*slot = n + 1;
+	}
+	return 0;
+}
+
+/* Where a record's time and CPU are, from its start (a sample) or its end (the
+ * sample_id trailer of other records), by the fields before them. */
+static void locate_fields(struct evd *e)
+{
+	uint64_t st = e->pub.sample_type;
+
+	if (st & PERF_SAMPLE_TIME) {
+		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
+					 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID)));
+		e->time_from_end = (uint32_t)(8 * (1 + !!(st & PERF_SAMPLE_ID) +
+						   !!(st & PERF_SAMPLE_STREAM_ID) +
+						   !!(st & PERF_SAMPLE_CPU) + 1));
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		e->cpu_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
+					8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+					     !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR) +
+					     !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID)));
+		e->cpu_from_end = 16;
+	}
+}
+
+/* The attr's sample layout: only fields this decoder can step over, an IDENTIFIER
+ * first, and the registers a REGS_USER sample holds. */
+static int read_attr(struct evd *e, const cJSON *attr)
+{
+	int ok = 1;
+
+	e->pub.type = (uint32_t)num(attr, "type", &ok);
+	e->pub.config = (uint64_t)num(attr, "config", &ok);
+	e->pub.sample_type = (uint64_t)num(attr, "sample_type", &ok);
+	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
+	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
+		return -FOL_E_BAD_FORMAT;
+	if (e->pub.sample_type & PERF_SAMPLE_REGS_USER) {
+		e->regs_user = (uint64_t)num(attr, "sample_regs_user", &ok);
+		if (!ok || !e->regs_user)
+			return -FOL_E_BAD_FORMAT;
+	}
+	return 0;
+}
+
 int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 {
-	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids, *id;
+	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids;
 	const cJSON *name, *kind, *fmt;
 	struct evd *grown, *e = NULL;
-	int ok = 1, ret = -FOL_E_BAD_FORMAT;
+	int ret = -FOL_E_BAD_FORMAT;
 
 	if (!j)
 		return -FOL_E_BAD_FORMAT;
@@ -317,79 +412,11 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	d->ev = grown;
 	e = &d->ev[d->n];
 	memset(e, 0, sizeof(*e));
-	e->pub.type = (uint32_t)num(attr, "type", &ok);
-	e->pub.config = (uint64_t)num(attr, "config", &ok);
-	e->pub.sample_type = (uint64_t)num(attr, "sample_type", &ok);
-	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
-	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
+	if ((ret = read_attr(e, attr)) ||
+	    (cJSON_IsString(fmt) && (ret = parse_format(d, e, name->valuestring, fmt->valuestring))) ||
+	    (ret = add_ids(d, ids, d->n)))
 		goto out;
-	if (e->pub.sample_type & PERF_SAMPLE_REGS_USER) {
-		e->regs_user = (uint64_t)num(attr, "sample_regs_user", &ok);
-		if (!ok || !e->regs_user)
-			goto out;
-	}
-	if (cJSON_IsString(fmt)) {
-		const char *colon = strchr(name->valuestring, ':');
-		char sys[128], *clean;
-		int n;
-
-		if (!colon || (size_t)(colon - name->valuestring) >= sizeof(sys))
-			goto out;
-		memcpy(sys, name->valuestring, (size_t)(colon - name->valuestring));
-		sys[colon - name->valuestring] = '\0';
-		clean = malloc(FOL_FORMAT_MAX);
-		if (!clean) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		n = fol_decoder_clean_format(fmt->valuestring, clean, FOL_FORMAT_MAX);
-		if (n < 0 || tep_parse_format(d->tep, &e->tp, clean, (unsigned long)n, sys)) {
-			free(clean);
-			goto out;
-		}
-		free(clean);
-		for (int f = 0; f < F_NR; f++)
-			e->f[f] = tep_find_field(e->tp, field_names[f]);
-		if (e->f[F_STATUS]) {
-			struct fol_symbols sy;
-
-			if (fol_symbols_parse(fmt->valuestring, "status", &sy) &&
-			    (e->pub.status = malloc(sizeof(sy))))
-				*e->pub.status = sy;
-		}
-	}
-	cJSON_ArrayForEach(id, ids)
-	{
-		int *slot;
-
-		/* Id 0 would be the map's empty key; the kernel starts ids at 1. */
-		if (!cJSON_IsNumber(id) || id->valuedouble < 1)
-			goto out;
-		slot = fol_u64map_put(d->ids, (uint64_t)id->valuedouble, NULL);
-		if (!slot) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		*slot = d->n + 1;
-	}
-	if (e->pub.sample_type & PERF_SAMPLE_TIME) {
-		uint64_t st = e->pub.sample_type;
-
-		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
-					 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID)));
-		e->time_from_end = (uint32_t)(8 * (1 + !!(st & PERF_SAMPLE_ID) +
-						   !!(st & PERF_SAMPLE_STREAM_ID) +
-						   !!(st & PERF_SAMPLE_CPU) + 1));
-	}
-	if (e->pub.sample_type & PERF_SAMPLE_CPU) {
-		uint64_t st = e->pub.sample_type;
-
-		e->cpu_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
-					8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
-					     !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR) +
-					     !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID)));
-		e->cpu_from_end = 16;
-	}
+	locate_fields(e);
 	e->pub.name = strdup(name->valuestring);
 	e->pub.kind = strdup(kind->valuestring);
 	e->pub.fkind = kind_of(name->valuestring);

@@ -916,6 +916,79 @@ static void term_close(const struct sigaction *old)
 		sigaction(fatal_sigs[i], &old[i], NULL);
 }
 
+/* Enter drills down, Esc goes back: each view's own step. */
+static void drill(struct ui *u, int ch)
+{
+	if (ch == '\n' || ch == KEY_ENTER) {
+		if (u->view == V_OVERVIEW)
+			u->view = V_LATENCY;
+		else if (u->view == V_REUSE)
+			u->reuse_hist = 1;
+		else if (u->view == V_SITES && !u->stacks_shown)
+			open_stacks(u);
+		return;
+	}
+	if (u->view == V_REUSE && u->reuse_hist)
+		u->reuse_hist = 0;
+	else if (u->view == V_SITES && u->stacks_shown)
+		u->stacks_shown = 0;
+	else if (u->view == V_LATENCY)
+		u->view = V_OVERVIEW;
+}
+
+static void mouse(struct ui *u)
+{
+	MEVENT me;
+
+	if (getmouse(&me) != OK)
+		return;
+	if (me.bstate & BUTTON4_PRESSED)
+		move_sel(u, -1);
+	else if (me.bstate & BUTTON5_PRESSED)
+		move_sel(u, 1);
+	else if (me.y == 0)
+		u->view = (u->view + 1) % V_NR;
+}
+
+/* One key: 1 when it quits. */
+static int key(struct ui *u, int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return 1;
+	case '?': u->help = 1; break;
+	case '\t': u->view = (u->view + 1) % V_NR; break;
+	case KEY_BTAB: u->view = (u->view + V_NR - 1) % V_NR; break;
+	case KEY_UP:
+	case 'k': move_sel(u, -1); break;
+	case KEY_DOWN:
+	case 'j': move_sel(u, 1); break;
+	case KEY_PPAGE: move_sel(u, -10); break;
+	case KEY_NPAGE: move_sel(u, 10); break;
+	case KEY_HOME: move_sel(u, -100000); break;
+	case KEY_END: move_sel(u, 100000); break;
+	case '\n':
+	case KEY_ENTER:
+	case 27: /* Esc */
+	case KEY_BACKSPACE: drill(u, ch); break;
+	case 's':
+		if (u->view == V_OVERVIEW) {
+			u->sort = (u->sort + 1) % (int)(sizeof(sort_names) / sizeof(sort_names[0]));
+			build_rows(u);
+		}
+		break;
+	case '/':
+		if (u->view == V_OVERVIEW)
+			read_filter(u);
+		break;
+	case 'g': u->gap = !u->gap; break;
+	case KEY_MOUSE: mouse(u); break;
+	default: break; /* KEY_RESIZE: ncurses has the new size; the loop redraws */
+	}
+	return 0;
+}
+
 int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t errlen)
 {
 	struct ui u = { .r = r, .path = path };
@@ -932,93 +1005,15 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 	for (;;) {
 		draw(&u);
 		ch = getch();
+		/* Any key closes the help; q still quits. */
 		if (u.help && ch != KEY_RESIZE) {
 			u.help = 0;
 			if (ch != 'q')
 				continue;
 		}
-		switch (ch) {
-		case 'q':
-		case 'Q':
-			goto out;
-		case '?':
-			u.help = 1;
+		if (key(&u, ch))
 			break;
-		case '\t':
-			u.view = (u.view + 1) % V_NR;
-			break;
-		case KEY_BTAB:
-			u.view = (u.view + V_NR - 1) % V_NR;
-			break;
-		case KEY_UP:
-		case 'k':
-			move_sel(&u, -1);
-			break;
-		case KEY_DOWN:
-		case 'j':
-			move_sel(&u, 1);
-			break;
-		case KEY_PPAGE:
-			move_sel(&u, -10);
-			break;
-		case KEY_NPAGE:
-			move_sel(&u, 10);
-			break;
-		case KEY_HOME:
-			move_sel(&u, -100000);
-			break;
-		case KEY_END:
-			move_sel(&u, 100000);
-			break;
-		case '\n':
-		case KEY_ENTER:
-			if (u.view == V_OVERVIEW)
-				u.view = V_LATENCY;
-			else if (u.view == V_REUSE)
-				u.reuse_hist = 1;
-			else if (u.view == V_SITES && !u.stacks_shown)
-				open_stacks(&u);
-			break;
-		case 27: /* Esc */
-		case KEY_BACKSPACE:
-			if (u.view == V_REUSE && u.reuse_hist)
-				u.reuse_hist = 0;
-			else if (u.view == V_SITES && u.stacks_shown)
-				u.stacks_shown = 0;
-			else if (u.view == V_LATENCY)
-				u.view = V_OVERVIEW;
-			break;
-		case 's':
-			if (u.view == V_OVERVIEW) {
-				u.sort = (u.sort + 1) % (int)(sizeof(sort_names) / sizeof(sort_names[0]));
-				build_rows(&u);
-			}
-			break;
-		case '/':
-			if (u.view == V_OVERVIEW)
-				read_filter(&u);
-			break;
-		case 'g':
-			u.gap = !u.gap;
-			break;
-		case KEY_MOUSE: {
-			MEVENT me;
-
-			if (getmouse(&me) != OK)
-				break;
-			if (me.bstate & BUTTON4_PRESSED)
-				move_sel(&u, -1);
-			else if (me.bstate & BUTTON5_PRESSED)
-				move_sel(&u, 1);
-			else if (me.y == 0)
-				u.view = (u.view + 1) % V_NR;
-			break;
-		}
-		default:
-			break; /* KEY_RESIZE: ncurses has the new size; the loop redraws */
-		}
 	}
-out:
 	term_close(old);
 	fol_grouping_free(&u.sites);
 	fol_grouping_free(&u.maps);
