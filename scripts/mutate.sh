@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
 lib/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
-lib/decode.c@s/n = fol_decoder_clean_format(fmt->valuestring, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt->valuestring));/@format text rebuilt before libtraceevent
+lib/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
 lib/decode.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
 lib/decode.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
 lib/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
