@@ -35,6 +35,16 @@ static const struct field a_count[] = { NUM(NULL, 0, 1.9e19) };
  * slightly negative. */
 static const struct field a_counter[] = { NUM(NULL, -1e18, 1.9e19) };
 
+/* The probe effect measured before the recording (calibrate.h). */
+static const struct field calibration[] = {
+	INT("faults", 1, 1 << 30),
+	INT("passes", 1, 1000),
+	NUM("untraced_ns", 0, 1e9),
+	NUM("traced_ns", 0, 1e9),
+	NUM("samples", 0, 1.9e19),
+	END,
+};
+
 static const struct field meta[] = {
 	{ "command", T_ARR, 0, 0, a_string },
 	INT("pid", 0, FOL_PID_MAX),
@@ -50,6 +60,7 @@ static const struct field meta[] = {
 	{ "fault_ranges", T_ARR, 0, 0, a_string },
 	{ "warnings", T_ARR, 0, 0, a_string },
 	{ "missing_events", T_ARR, 0, 0, a_string },
+	{ "probe_calibration", T_OBJ, 0, 0, calibration },
 	END,
 };
 

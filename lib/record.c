@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "cgroup.h"
 #include "comm.h"
 #include "counters.h"
@@ -139,6 +140,7 @@ struct rec_counter {
 
 struct fol_recorder {
 	const struct fol_record_opts *o;
+	struct fol_calibration calibration; /* faults 0: not calibrated */
 	struct fol_record_result *res;	/* &result */
 	struct fol_record_result result;
 	uint64_t start_real, start_mono;
@@ -891,6 +893,15 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 			cJSON_AddItemToArray(rg, cJSON_CreateString(hex));
 		}
 	}
+	if (r->calibration.faults) {
+		cJSON *c = cJSON_AddObjectToObject(m, "probe_calibration");
+
+		cJSON_AddNumberToObject(c, "faults", (double)r->calibration.faults);
+		cJSON_AddNumberToObject(c, "passes", r->calibration.passes);
+		cJSON_AddNumberToObject(c, "untraced_ns", r->calibration.untraced_ns);
+		cJSON_AddNumberToObject(c, "traced_ns", r->calibration.traced_ns);
+		cJSON_AddNumberToObject(c, "samples", (double)r->calibration.samples);
+	}
 	if (r->cg.ids)
 		cJSON_AddItemToObject(m, "cgroup", fol_cgroups_json(&r->cg));
 	if (r->kevlist) {
@@ -1527,6 +1538,10 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 		ret = open_events(r);
 	if (ret)
 		return ret;
+	/* The exact method's cost per fault, measured here before anything runs: every
+	 * report can say what its latencies include. */
+	if (!r->sampled && !r->o->events && fol_calibrate(FOL_CALIBRATE_PAGES, &r->calibration))
+		memset(&r->calibration, 0, sizeof(r->calibration));
 	r->start_real = now_ns(CLOCK_REALTIME);
 	r->start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(r, r->start_real, r->start_mono);

@@ -145,6 +145,26 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 }
 
 /* How it was recorded: command, kernel, events, what was lost, dropped or warned about. */
+
+/* The probe effect calibrated before the recording (calibrate.h), or null. */
+static void probe_json(const struct fol_report *r, cJSON *rec)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->meta, "probe_calibration");
+	cJSON *p;
+
+	if (!cJSON_IsObject(c)) {
+		cJSON_AddNullToObject(rec, "probe_effect");
+		return;
+	}
+	p = cJSON_AddObjectToObject(rec, "probe_effect");
+	cJSON_AddNumberToObject(p, "faults", num(c, "faults", 0));
+	cJSON_AddNumberToObject(p, "passes", num(c, "passes", 0));
+	cJSON_AddNumberToObject(p, "untraced_ns", num(c, "untraced_ns", 0));
+	cJSON_AddNumberToObject(p, "traced_ns", num(c, "traced_ns", 0));
+	cJSON_AddNumberToObject(p, "added_ns", num(c, "traced_ns", 0) - num(c, "untraced_ns", 0));
+	cJSON_AddNumberToObject(p, "samples", num(c, "samples", 0));
+}
+
 static cJSON *recording_json(const struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
@@ -165,6 +185,7 @@ static cJSON *recording_json(const struct fol_report *r)
 	/* Latencies hold the tracing's own cost: measured (record -r, untraced runs), never
 	 * subtracted, and said so for a dashboard that compares them with other tools'. */
 	cJSON_AddBoolToObject(rec, "latency_probe_corrected", 0);
+	probe_json(r, rec);
 	if (r->s.sampled)
 		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
 	else

@@ -94,6 +94,21 @@ const char *fol_command_text(const cJSON *command, char *buf, size_t len)
 	return buf;
 }
 
+
+/* The probe effect calibrated before the recording (calibrate.h). */
+static void print_probe(const struct fol_report *r, FILE *f)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->meta, "probe_calibration");
+	double bare = num(c, "untraced_ns", 0), traced = num(c, "traced_ns", 0);
+
+	if (!cJSON_IsObject(c))
+		return;
+	fprintf(f, "# probe:    the fault events add %.0f ns to a fault here (calibrated at the start: "
+		   "%.0f zero-page\n#           read faults, %.0f ns untraced, %.0f ns traced, "
+		   "median of %.0f passes each)\n",
+		traced - bare, num(c, "faults", 0), bare, traced, num(c, "passes", 0));
+}
+
 static void print_header(const struct fol_report *r, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
@@ -125,19 +140,21 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fprintf(f, "# cgroup:   %s and the cgroups below it (-G): %" PRIu64 " samples of other "
 			   "tasks left out\n", fol_escape(r->cg.path, esc, sizeof(esc)),
 			r->s.outside_cgroup);
-	if (!strcmp(r->method, "exact"))
+	if (!strcmp(r->method, "exact")) {
 		fprintf(f, "# latency:  exact: exceptions:page_fault_user/kernel entry to the "
 			   "minor-/major-faults sample\n#           raised at the end of "
 			   "handle_mm_fault(), per fault; gap = previous exit to next entry\n"
 			   "#           not corrected for the probe effect (the tracing's own cost is in "
 			   "each latency):\n#           record -r N with untraced runs measures it per "
 			   "phase\n");
-	else if (!strcmp(r->method, "sampled"))
+		print_probe(r, f);
+	} else if (!strcmp(r->method, "sampled")) {
 		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
 			   "fault handler\n#           count toward the thread's next fault; totals "
 			   "and means only\n", num(r->meta, "sample_period_ns", 0));
-	else
+	} else {
 		fprintf(f, "# latency:  none: counts and classes only\n");
+	}
 	print_seeded(r, f);
 	if (r->filter[0])
 		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));

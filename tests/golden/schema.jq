@@ -13,6 +13,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	t(["recording","command"]; "array"), t(["recording","pid"]; "number"),
 	t(["recording","kernel"]; "string"), t(["recording","started"]; "string"),
 	t(["recording","duration_ns"]; "number"), t(["recording","latency_method"]; "string"), t(["recording","latency_probe_corrected"]; "boolean"),
+	(if (.recording.probe_effect | type) | IN("object","null") then empty else "probe_effect: \(.recording.probe_effect | type)" end),
 	(if (.recording.latency_method | IN("exact","sampled","none")) then empty else "latency_method: \(.recording.latency_method)" end),
 	t(["recording","sample_period_ns"]; "number|null"),
 	t(["recording","events"]; "array"), t(["recording","lost_events"]; "number"),

@@ -4,7 +4,7 @@
 # workload as perf, recording the same run at the same time.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 8
+plan 11
 
 fw=$(workload_bin fw)
 count_perf() { # comm
@@ -51,4 +51,13 @@ want=$("$FOLIOSTAT" report --json --comm fw -i "$T/g.data" | jq '.totals.faults 
 is "$n_exit" "$want" "exit samples = faults closed + exits without entry ($n_exit for $n_fault entries)"
 [ "$n_fault" -ge 4096 ]
 ok $? "populate 16M of 4K pages: at least 4096 faults ($n_fault)"
+
+# The probe effect, calibrated before the recording: the traced passes were traced (two
+# samples per fault read back), and tracing costs something.
+pe=$("$FOLIOSTAT" report --json -i "$T/g.data" | jq -c '.recording.probe_effect')
+is "$(echo "$pe" | jq '.samples == 2 * .faults * .passes')" true "calibration: 2 samples per traced fault read back ($pe)"
+echo "$pe" | jq -e '.added_ns > 0 and .added_ns < 100000 and .untraced_ns > 0' >/dev/null
+ok $? "... the events add a positive cost under 100 us a fault"
+"$FOLIOSTAT" record -q -e minor-faults -o "$T/m.data" -- true 2>/dev/null
+is "$("$FOLIOSTAT" report --json -i "$T/m.data" | jq -c '.recording.probe_effect')" null "no calibration for events chosen with -e"
 exit $_fail

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The probe effect, calibrated: what the exact method's two events per fault (the fault
+ * entry tracepoint and the minor-faults sample at the end of handle_mm_fault) add to a
+ * fault on this machine, measured by the calling thread on itself before a recording
+ * starts: read faults on fresh anonymous memory (the zero page: no allocation, the
+ * cheapest fault there is), untraced and traced in turn. */
+#ifndef FOL_CALIBRATE_H
+#define FOL_CALIBRATE_H
+
+#include <stdint.h>
+
+struct fol_calibration {
+	uint64_t faults;	/* per pass */
+	int passes;		/* of each kind, alternated */
+	double untraced_ns;	/* per fault: the median pass */
+	double traced_ns;
+	uint64_t samples;	/* read back from the traced passes: 2 per fault when the
+				 * events were on */
+};
+
+#define FOL_CALIBRATE_PAGES 512
+
+/* 0, or a negative errno (the events cannot be opened: no fault entry tracepoint, no
+ * permission, no memory). */
+int fol_calibrate(uint64_t pages, struct fol_calibration *c);
+
+#endif
