@@ -85,6 +85,21 @@ writepass() {
 			"$(awk -v a="$m" -v b="$bare" -v n="$faults" 'BEGIN {printf "%.2f", n ? (a - b) / n / 1e3 : 0}')"
 		echo "writepass.ms.$w $(ms "$m")"
 	done
+	# Is a difference from bpftrace more than the runs' spread? Mann-Whitney on the runs
+	# (scipy, which make deps installs for the statistics tests).
+	for w in foliostat_record foliostat_stat; do
+		[ -s "$T/wp.bpftrace" ] || break
+		/usr/bin/python3 - "$T/wp.$w" "$T/wp.bpftrace" "$w" <<'PY'
+import statistics, sys
+from scipy.stats import mannwhitneyu
+a = [float(x) for x in open(sys.argv[1]) if x.strip() != "null"]
+b = [float(x) for x in open(sys.argv[2]) if x.strip() != "null"]
+p = mannwhitneyu(a, b, alternative="two-sided").pvalue
+d = statistics.median(a) / statistics.median(b) - 1
+print(f"# {sys.argv[3]} against bpftrace: {100 * d:+.1f}% (Mann-Whitney p = {p:.2f}, "
+      f"{len(a)} and {len(b)} runs: {'a difference' if p < 0.05 else 'no difference'} beyond the spread)")
+PY
+	done
 	[ -z "$note" ] || echo "# $note"
 }
 

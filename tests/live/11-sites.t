@@ -59,10 +59,15 @@ is "$(cat t)" "$(jq '[.classes[] | select(.class == "wp_reuse") | .fault_time_ns
 ok $? "record --call-graph dwarf"
 "$FOLIOSTAT" report --folded=count -i d.data >d.folded
 # libc has no frame pointers: -g stops at __libc_start_call_main, dwarf goes on to _start.
-fp=$(grep ';write_pass ' g.folded) dw=$(grep ';write_pass ' d.folded)
-[ "$(echo "$fp" | wc -l)" = 1 ] && [ "$(echo "$dw" | wc -l)" = 1 ] && [ "${dw%;"${fp#*;}"}" != "$dw" ] &&
-	[ "${dw% *}" != "${fp% *}" ]
-ok $? "... the write pass's one stack has -g's frames and count, and more callers: $dw"
+# Two recordings, compared by each one's heaviest write-pass stack: its frames, and all
+# 8192 faults on dwarf's; -g's walks libc's frames by whatever rbp holds, so a fault can
+# grow a different top (seen once in CI): 99% of them on one stack.
+fp=$(grep ';write_pass ' g.folded | sort -t' ' -k2 -n | tail -n 1)
+dw=$(grep ';write_pass ' d.folded | sort -t' ' -k2 -n | tail -n 1)
+f_frames=${fp% *} d_frames=${dw% *}
+[ "${d_frames%;"${f_frames#*;}"}" != "$d_frames" ] && [ "$d_frames" != "$f_frames" ] &&
+	[ "${fp##* }" -ge 8110 ] && [ "${dw##* }" -ge 8192 ]
+ok $? "... the write pass's stack has -g's frames and more callers: $dw (-g: ${fp##* } faults)"
 is "$(jq '.recording.lost_events' <("$FOLIOSTAT" report --json -i d.data))" 0 "... with no sample lost (8 KB of stack each)"
 # A program built without frame pointers, two levels deep: -g loses the callers,
 # dwarf has them, callers first.
