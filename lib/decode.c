@@ -545,8 +545,11 @@ static int parse_user_stack(uint64_t st, uint64_t regs_user, struct cursor *c, s
 		if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
 			if ((uint64_t)(c->end - c->p) / 8 < n)
 				return -EBADMSG;
-			ev->regs = c->p;
-			ev->regs_mask = regs_user;
+			/* A 32-bit task's registers are another set: stepped over, not used. */
+			if (abi == PERF_SAMPLE_REGS_ABI_64) {
+				ev->regs = c->p;
+				ev->regs_mask = regs_user;
+			}
 			c->p += 8 * n;
 		}
 	}
