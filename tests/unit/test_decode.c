@@ -274,6 +274,11 @@ static void test_user_stack(void **state)
 	assert_int_equal(ev.stack_size, 24);
 	memcpy(&got, (const char *)ev.stack + 16, 8);
 	assert_int_equal(got, 0xab10);
+	/* A 32-bit task: its registers are stepped over, its stack still read. */
+	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_32, 32, 24);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_null(ev.regs);
+	assert_int_equal(ev.stack_size, 24);
 	/* A kernel thread has no user registers; an empty copy has no size after it. */
 	user_stack_sample(&r, PERF_SAMPLE_REGS_ABI_NONE, 0, 0);
 	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
