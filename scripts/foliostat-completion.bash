@@ -32,6 +32,10 @@ _foliostat()
 		COMPREPLY=($(compgen -W "anon_alloc anon_zero wp_reuse wp_copy file swap_in other" -- "$cur"))
 		return
 		;;
+	--call-graph)
+		COMPREPLY=($(compgen -W "fp dwarf dwarf,8192 dwarf,16384" -- "$cur"))
+		return
+		;;
 	--format)
 		COMPREPLY=($(compgen -W "text json csv openmetrics prometheus" -- "$cur"))
 		return
