@@ -44,8 +44,12 @@ seeded=$(jr att.data '.recording.seeded_folios[] | select(.order == 4) | .folios
 within "$seeded" 512 515; ok $? "attach: the 64K folios seeded from the page tables ($seeded)"
 is "$(jr att.data '[.orders[] | select(.order == -1) | .faults.wp_reuse // 0] | add // 0')" 0 \
 	"attach: no wp_reuse fault of order unknown"
-is "$(jr att.data '.orders[] | select(.order == 4) | [.reuse.faults, .reuse.faults_per_folio] | @csv')" "8192,16" \
-	"attach: 8192 reuse faults on 64K folios, 16 per folio"
+# A fault the kernel takes again on a page it changed meanwhile (migration, a retry)
+# adds one: seen once under a loaded machine, 8193 and 15.97 a folio.
+rf=$(jr att.data '.orders[] | select(.order == 4) | .reuse.faults')
+pf=$(jr att.data '.orders[] | select(.order == 4) | .reuse.faults_per_folio')
+within "$rf" 8192 8196 && awk -v p="$pf" 'BEGIN { exit !(p > 15.9 && p < 16.1) }'
+ok $? "attach: 8192 reuse faults on 64K folios, 16 per folio ($rf, $pf)"
 "$FOLIOSTAT" report -i att.data | grep -q "^# seeded: .*64K 5"; ok $? "attach: the report says which folios were seeded and how"
 
 # foliostat maps of a process holding a known number of 64K and PMD-mapped 2M folios.
