@@ -90,6 +90,16 @@ fi
 echo "@@RECORD-RC $?"
 echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
 echo "@@TEXT-BEGIN"; foliostat report -i m.data; echo "@@TEXT-END"
+if [ -e /sys/kernel/tracing/kprobe_events ]; then
+	# foliostat's kprobes on do_wp_page (no registers named: the same on arm64), recorded,
+	# then removed.
+	foliostat record -q --kprobes -o k.data -- fw workload fork-reuse --size 8M --policy pte-thp
+	echo "@@KPROBE-RC $?"
+	foliostat script -i k.data >k.txt
+	echo "@@KPROBE-ENTRIES $(grep -c ' foliostat:wp_[0-9]*:' k.txt)"
+	echo "@@KPROBE-RETURNS $(grep -c ' foliostat:wp_ret_[0-9]*:' k.txt)"
+	echo "@@KPROBE-LEFT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
+fi
 echo "@@DONE"
 sync
 poweroff -f
@@ -140,6 +150,19 @@ check_guest() { # CONSOLE-LOG JSON-OUT
 		echo "   ok: the sampled fault time fits in the pass that took it"
 	else
 		echo "   FAIL: sampled wp_copy time $ct ns against a write pass of $pass ns"; bad=1
+	fi
+	if grep -aq "@@KPROBE-RC" "$log"; then
+		local ke kr
+		ke=$(grep -ao '@@KPROBE-ENTRIES [0-9]*' "$log" | cut -d' ' -f2)
+		kr=$(grep -ao '@@KPROBE-RETURNS [0-9]*' "$log" | cut -d' ' -f2)
+		if [ "$(grep -ao '@@KPROBE-RC [0-9]*' "$log" | cut -d' ' -f2)" = 0 ] && [ "${ke:-0}" -ge 2048 ] &&
+			[ "${kr:-0}" -ge 2048 ] && [ "$(grep -ao '@@KPROBE-LEFT [0-9]*' "$log" | cut -d' ' -f2)" = 0 ]; then
+			echo "   ok: kprobes on do_wp_page: $ke entries, $kr returns for the 2048 writes of 8M, removed after"
+		else
+			echo "   FAIL: kprobes: entries $ke, returns $kr (want 2048+ each), or left behind"; bad=1
+		fi
+	else
+		echo "   FAIL: the kernel has no kprobe events, but Debian's should"; bad=1
 	fi
 	copies=$(jq '[.orders[] | select(.order == 0) | .faults.wp_copy // 0] | add // 0' "$j")
 	writes=$((copies + $(jq '[.orders[] | select(.order == 0) | .faults.wp_reuse // 0] | add // 0' "$j")))
