@@ -100,6 +100,15 @@ if [ -e /sys/kernel/tracing/kprobe_events ]; then
 	echo "@@KPROBE-RETURNS $(grep -c ' foliostat:wp_ret_[0-9]*:' k.txt)"
 	echo "@@KPROBE-LEFT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
 fi
+if [ -e $THP/khugepaged/scan_sleep_millisecs ]; then
+	# khugepaged's collapse of the workload's 4M (two PMDs), attributed to it through the
+	# mmap_lock events, as on x86.
+	a0=$(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2)
+	foliostat record -q -o kh.data -- fw workload collapse --size 4M --khugepaged
+	echo "@@KH-RC $?"
+	echo "@@KH-ALLOC $(($(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2) - a0))"
+	echo "@@KH-BEGIN"; foliostat report --json -i kh.data; echo "@@KH-END"
+fi
 echo "@@DONE"
 sync
 poweroff -f
@@ -163,6 +172,18 @@ check_guest() { # CONSOLE-LOG JSON-OUT
 		fi
 	else
 		echo "   FAIL: the kernel has no kprobe events, but Debian's should"; bad=1
+	fi
+	if grep -aq "@@KH-RC" "$log"; then
+		local kn ka
+		kn=$(sed -n '/^@@KH-BEGIN/,/^@@KH-END/p' "$log" | sed '1d;$d' |
+			jq '.collapse.khugepaged.collapses.succeeded // 0' 2>/dev/null || true)
+		ka=$(grep -ao '@@KH-ALLOC [0-9]*' "$log" | cut -d' ' -f2)
+		if [ "$(grep -ao '@@KH-RC [0-9]*' "$log" | cut -d' ' -f2)" = 0 ] && [ -n "$kn" ] &&
+			[ "$kn" = "$ka" ] && [ "$kn" -ge 2 ]; then
+			echo "   ok: khugepaged's $kn collapses of the workload's 4M attributed to it = thp_collapse_alloc +$ka"
+		else
+			echo "   FAIL: khugepaged: '$kn' attributed, +$ka counted (want equal, 2+)"; bad=1
+		fi
 	fi
 	copies=$(jq '[.orders[] | select(.order == 0) | .faults.wp_copy // 0] | add // 0' "$j")
 	writes=$((copies + $(jq '[.orders[] | select(.order == 0) | .faults.wp_reuse // 0] | add // 0' "$j")))
