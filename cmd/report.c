@@ -119,7 +119,6 @@ struct report_cli {
 	int folded;		/* --folded: 1 by time, 2 by count */
 	const char *csv;	/* --csv: the table */
 	int metrics;		/* --format openmetrics|prometheus: 1 + enum fol_metrics */
-	const char *symfs;
 };
 
 static int show_one(struct fol_report *r, const struct report_cli *c, const char *filter)
@@ -131,7 +130,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 	memcpy(r->sort, c->sort, sizeof(r->sort));
 	r->nsort = c->nsort;
 	r->top = c->top;
-	r->symfs = c->symfs;
+	r->symfs = c->mo.symfs; /* --symfs: the symbols' files; the model's for unwinding */
 	if (tui) {
 		char err[256];
 
@@ -254,7 +253,6 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		r->csv = arg ? arg : "faults";
 		return 0;
 	case O_SYMFS:
-		r->symfs = arg;
 		r->mo.symfs = arg;
 		return 0;
 	case O_TOP:

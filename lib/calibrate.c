@@ -9,24 +9,16 @@
 #include <perf/evsel.h>
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "record.h"
+#include "stats.h"
 #include "tracepoint.h"
 
 #define PASSES 5
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One pass: pages read faults on memory never touched (4K zero-page mappings, no THP),
  * its time per fault. */
@@ -40,10 +32,10 @@ static int pass(uint64_t pages, double *ns)
 	if (p == MAP_FAILED)
 		return -errno;
 	madvise((void *)p, len, MADV_NOHUGEPAGE);
-	t0 = now_ns();
+	t0 = fol_mono_ns();
 	for (size_t off = 0; off < len; off += (size_t)ps)
 		sum += (uint64_t)p[off];
-	*ns = (double)(now_ns() - t0) / (double)pages;
+	*ns = (double)(fol_mono_ns() - t0) / (double)pages;
 	munmap((void *)p, len);
 	return sum ? -EIO : 0; /* the zero page reads 0 */
 }
@@ -131,16 +123,10 @@ static uint64_t drain(struct perf_evlist *el)
 	return n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int fol_calibrate(uint64_t pages, struct fol_calibration *c)
 {
 	double bare[PASSES], traced[PASSES];
+	struct fol_desc d;
 	struct perf_evlist *el;
 	int ret = open_events(&el);
 
@@ -161,11 +147,11 @@ int fol_calibrate(uint64_t pages, struct fol_calibration *c)
 	perf_evlist__delete(el);
 	if (ret)
 		return ret;
-	qsort(bare, PASSES, sizeof(double), cmp_double);
-	qsort(traced, PASSES, sizeof(double), cmp_double);
+	fol_desc_of(bare, PASSES, &d);
+	c->untraced_ns = d.median;
+	fol_desc_of(traced, PASSES, &d);
+	c->traced_ns = d.median;
 	c->faults = pages;
 	c->passes = PASSES;
-	c->untraced_ns = bare[PASSES / 2];
-	c->traced_ns = traced[PASSES / 2];
 	return 0;
 }

@@ -78,3 +78,13 @@ int fol_indexed_same_str(const void *elem, const void *key)
 {
 	return !strcmp(*(char *const *)elem, *(const char *const *)key);
 }
+
+void *fol_indexed_take(struct fol_indexed *a, size_t *n)
+{
+	void *v = a->v;
+
+	*n = a->n;
+	a->v = NULL;
+	fol_indexed_free(a);
+	return v;
+}

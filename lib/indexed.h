@@ -26,6 +26,9 @@ void *fol_indexed_get(struct fol_indexed *a, uint64_t hash, const void *key,
 		      int (*same)(const void *elem, const void *key), int *created);
 /* Equality of elements that are strings (char *): for arrays of names. */
 int fol_indexed_same_str(const void *elem, const void *key);
+/* The elements alone (the caller frees them), their count in *n; the index is freed and
+ * a is empty. */
+void *fol_indexed_take(struct fol_indexed *a, size_t *n);
 /* Take back the element just appended (the caller could not complete it). */
 void fol_indexed_unget(struct fol_indexed *a);
 #define FOL_INDEXED_AT(a, type, i) (&((type *)(a)->v)[i])

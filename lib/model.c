@@ -76,6 +76,7 @@ void fol_model_free(struct fol_model *m)
 	fol_sites_free(m->sites);
 	fol_unwinder_free(m->unwinder);
 	free(m->umaps);
+	free(m->unext);
 	free(m->s.bins);
 	free(m->dropped.v);
 	free(m);
@@ -958,6 +959,38 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 	return mm ? vma_add(mm, &nv) : -ENOMEM;
 }
 
+/* The unwinder's modules: the process's file mappings at this fault. The interned path
+ * pointers are stable, so the arrays compare bytewise; only a changed set (another
+ * process, an mmap) makes libdwfl read the files again. */
+static int unwind_maps(struct fol_model *m, const struct mm *mm)
+{
+	struct fol_unwind_map *swap;
+	int n = 0;
+
+	if (mm->nvmas > m->cap_umaps) {
+		struct fol_unwind_map *a = realloc(m->umaps, sizeof(*a) * (size_t)mm->nvmas);
+		struct fol_unwind_map *b = a ? realloc(m->unext, sizeof(*b) * (size_t)mm->nvmas) : NULL;
+
+		if (a)
+			m->umaps = a;
+		if (!b)
+			return -ENOMEM;
+		m->unext = b;
+		m->cap_umaps = mm->nvmas;
+	}
+	for (int i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].file && mm->vmas[i].name >= 0)
+			m->unext[n++] = (struct fol_unwind_map){ mm->vmas[i].start, mm->vmas[i].pgoff,
+								 fol_sites_str(m->sites, mm->vmas[i].name) };
+	if (n == m->numaps && (!n || !memcmp(m->unext, m->umaps, sizeof(*m->umaps) * (size_t)n)))
+		return 0;
+	swap = m->umaps;
+	m->umaps = m->unext;
+	m->unext = swap;
+	m->numaps = n;
+	return fol_unwinder_set_maps(m->unwinder, m->umaps, n);
+}
+
 /* --call-graph dwarf: the user stack of the fault unwound from its sample's registers and
  * stack copy, by the CFI of the files the process maps now, into the thread's chain as
  * -g's frame pointers would have put it. A stack that does not unwind leaves no chain. */
@@ -965,30 +998,16 @@ static int unwind_stack(struct fol_model *m, struct thread *t, const struct fol_
 {
 	const struct fol_unwind_sample s = { ev->regs_mask, ev->regs, ev->stack, ev->stack_size };
 	struct mm *mm = get_mm(m, ev->pid);
-	int n;
+	int ret;
 
 	if (!mm)
 		return -ENOMEM;
 	if (!m->unwinder && !(m->unwinder = fol_unwinder_new(m->o.symfs)))
 		return -ENOMEM;
-	if (mm->nvmas > m->numaps) {
-		struct fol_unwind_map *grown = realloc(m->umaps, sizeof(*grown) * (size_t)mm->nvmas);
-
-		if (!grown)
-			return -ENOMEM;
-		m->umaps = grown;
-		m->numaps = mm->nvmas;
-	}
-	n = 0;
-	for (int i = 0; i < mm->nvmas; i++)
-		if (mm->vmas[i].file && mm->vmas[i].name >= 0)
-			m->umaps[n++] = (struct fol_unwind_map){ mm->vmas[i].start, mm->vmas[i].end,
-								 mm->vmas[i].pgoff,
-								 fol_sites_str(m->sites, mm->vmas[i].name) };
-	n = fol_unwind(m->unwinder, m->umaps, n, &s, t->chain, FOL_STACK_MAX);
-	if (n < 0)
-		return n;
-	t->nchain = n;
+	ret = unwind_maps(m, mm);
+	if (ret)
+		return ret;
+	t->nchain = fol_unwind(m->unwinder, &s, t->chain, FOL_STACK_MAX);
 	return 0;
 }
 

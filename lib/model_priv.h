@@ -136,8 +136,10 @@ struct fol_model {
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
 	struct fol_unwinder *unwinder; /* --call-graph dwarf, made at its first stack */
-	struct fol_unwind_map *umaps;  /* ... its scratch: the faulting process's files */
-	int numaps;
+	/* ... the file mappings its modules were made of, and the next fault's, compared
+	 * so that the files are read again only when the set changes (fork, exec, mmap). */
+	struct fol_unwind_map *umaps, *unext;
+	int numaps, cap_umaps;
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;

@@ -272,6 +272,22 @@ static void sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int m
 	}
 }
 
+/* -g / --call-graph on a fault entry event: the user stack of each fault (the kernel's is
+ * the fault handler, always). */
+static void user_stack_attr(const struct fol_record_opts *o, struct perf_event_attr *a)
+{
+	if (o->callchain == FOL_CALLCHAIN_FP) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a->exclude_callchain_kernel = 1;
+	} else if (o->callchain == FOL_CALLCHAIN_DWARF) {
+		/* The registers at the fault (the exception's user frame) and the stack above
+		 * them: what libdw needs to unwind by the CFI. */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = FOL_UNWIND_REGS;
+		a->sample_stack_user = o->stack_dump ? o->stack_dump : FOL_STACK_DUMP_DEFAULT;
+	}
+}
+
 /* Add the tracepoints that spec names (a glob may name several) to the evlist to.
  * required: a missing one fails the recording (the user asked for it); otherwise it is
  * skipped with a warning (once: the mm threads' events are the target's again). */
@@ -311,18 +327,8 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		a.sample_type = PERF_SAMPLE_RAW;
 		sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-		/* -g: the user stack of each fault; the kernel's is the fault handler, always. */
-		if (r->o->callchain == FOL_CALLCHAIN_FP && !strncmp(full, "exceptions:page_fault_", 22)) {
-			a.sample_type |= PERF_SAMPLE_CALLCHAIN;
-			a.exclude_callchain_kernel = 1;
-		} else if (r->o->callchain == FOL_CALLCHAIN_DWARF &&
-			   !strncmp(full, "exceptions:page_fault_", 22)) {
-			/* The registers at the fault (the exception's user frame) and the
-			 * stack above them: what libdw needs to unwind by the CFI. */
-			a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-			a.sample_regs_user = FOL_UNWIND_REGS;
-			a.sample_stack_user = r->o->stack_dump ? r->o->stack_dump : FOL_STACK_DUMP_DEFAULT;
-		}
+		if (!strncmp(full, "exceptions:page_fault_", 22))
+			user_stack_attr(r->o, &a);
 		ret = add_event(r, to, full, kind, tp[k].format, &a);
 		if (!ret)
 			tp[k].format = NULL; /* the event owns it now */

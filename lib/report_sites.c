@@ -215,11 +215,7 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		g->faults += all[i].faults;
 		g->time_ns += all[i].time_ns;
 	}
-	/* The groups are the array's: its index is not needed any more. */
-	g->v = groups.v;
-	g->n = groups.n;
-	groups.v = NULL;
-	fol_indexed_free(&groups);
+	g->v = fol_indexed_take(&groups, &g->n);
 	fol_symbols_free(sc);
 	if (ret) {
 		fol_grouping_free(g);
@@ -355,11 +351,7 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 		ret = add_line(&lines, line, &st[i]);
 	}
 	fol_symbols_free(sc);
-	/* The lines are the array's: its index is not needed any more. */
-	out->v = lines.v;
-	out->n = lines.n;
-	lines.v = NULL;
-	fol_indexed_free(&lines);
+	out->v = fol_indexed_take(&lines, &out->n);
 	if (ret) {
 		fol_folded_free(out);
 		return ret;

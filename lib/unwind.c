@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "indexed.h"
-
 /* Where each DWARF register of x86-64 (rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8..r15,
  * rip: the ABI's numbering) is among the PERF_REG_X86_* bits. */
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
@@ -16,8 +14,7 @@ static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 2
 
 struct fol_unwinder {
 	char *symfs;
-	Dwfl *dwfl;		/* the modules of the last set of mappings */
-	uint64_t maps_hash;
+	Dwfl *dwfl;		/* the modules of the set of mappings given last */
 	int attached;
 	const struct fol_unwind_sample *s; /* the sample being unwound */
 	uint64_t sp;
@@ -126,21 +123,9 @@ static int frame(Dwfl_Frame *state, void *arg)
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-static uint64_t maps_hash(const struct fol_unwind_map *maps, int nmaps)
-{
-	uint64_t h = FOL_FNV_INIT;
-
-	for (int i = 0; i < nmaps; i++) {
-		h = fol_fnv(h, &maps[i].start, sizeof(maps[i].start));
-		h = fol_fnv(h, &maps[i].pgoff, sizeof(maps[i].pgoff));
-		h = fol_fnv(h, maps[i].path, strlen(maps[i].path));
-	}
-	return h;
-}
-
 /* The process's ELF files as libdwfl modules, each at the address its offset 0 is
  * mapped at (a file not ELF, or missing, is left out: its frames end the unwind). */
-static int report_modules(struct fol_unwinder *u, const struct fol_unwind_map *maps, int nmaps)
+int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *maps, int nmaps)
 {
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
@@ -161,24 +146,13 @@ static int report_modules(struct fol_unwinder *u, const struct fol_unwind_map *m
 		snprintf(path, sizeof(path), "%s%s", u->symfs ? u->symfs : "", maps[i].path);
 		dwfl_report_elf(u->dwfl, maps[i].path, path, -1, maps[i].start - maps[i].pgoff, false);
 	}
-	if (dwfl_report_end(u->dwfl, NULL, NULL))
-		return -ENOMEM;
-	u->maps_hash = maps_hash(maps, nmaps);
-	return 0;
+	return dwfl_report_end(u->dwfl, NULL, NULL) ? -ENOMEM : 0;
 }
 
-int fol_unwind(struct fol_unwinder *u, const struct fol_unwind_map *maps, int nmaps,
-	       const struct fol_unwind_sample *s, uint64_t *ips, int max)
+int fol_unwind(struct fol_unwinder *u, const struct fol_unwind_sample *s, uint64_t *ips, int max)
 {
-	int ret;
-
-	if (max <= 0 || !s->stack_size || !(s->regs_mask & (1ull << PERF_REG_SP)))
+	if (!u->dwfl || max <= 0 || !s->stack_size || !(s->regs_mask & (1ull << PERF_REG_SP)))
 		return 0;
-	if (!u->dwfl || u->maps_hash != maps_hash(maps, nmaps)) {
-		ret = report_modules(u, maps, nmaps);
-		if (ret)
-			return ret;
-	}
 	/* One state for the Dwfl's life: the sample it reads is switched under it. */
 	if (!u->attached) {
 		if (!dwfl_attach_state(u->dwfl, NULL, 1, &thread_callbacks, u))

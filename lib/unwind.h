@@ -14,7 +14,7 @@
 
 /* A file mapping of the process: where its code is. */
 struct fol_unwind_map {
-	uint64_t start, end, pgoff;
+	uint64_t start, pgoff;
 	const char *path;
 };
 
@@ -33,11 +33,11 @@ struct fol_unwinder;
 struct fol_unwinder *fol_unwinder_new(const char *symfs);
 void fol_unwinder_free(struct fol_unwinder *u);
 
+/* The faulting process's file mappings, as libdwfl modules for the unwinds that follow
+ * (each file read once here, not per unwind: call it when the set changes). 0, -ENOMEM. */
+int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *maps, int nmaps);
 /* The frames' PCs, innermost (the faulting IP) first, as perf's call chains (a return
- * address as it is): how many (0 when the sample cannot be unwound), or -ENOMEM. The
- * process's mappings are those at the fault; the same set as the previous call reuses
- * the modules already read. */
-int fol_unwind(struct fol_unwinder *u, const struct fol_unwind_map *maps, int nmaps,
-	       const struct fol_unwind_sample *s, uint64_t *ips, int max);
+ * address as it is): how many (0 when the sample cannot be unwound). */
+int fol_unwind(struct fol_unwinder *u, const struct fol_unwind_sample *s, uint64_t *ips, int max);
 
 #endif

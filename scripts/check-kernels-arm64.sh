@@ -68,51 +68,7 @@ copy_needed "$F"
 # The binary's interpreter is /lib/ld-linux-aarch64.so.1.
 cp -L "/$A/ld-linux-aarch64.so.1" "$R/usr/lib/"
 ln -s usr/lib "$R/lib"
-cat >"$R/init" <<'INIT'
-#!/bin/sh
-export PATH=/bin LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
-mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-cd /tmp
-THP=/sys/kernel/mm/transparent_hugepage
-echo "@@KERNEL $(uname -r)"
-foliostat check >check.txt 2>&1
-echo "@@CHECK-BEGIN"; cat check.txt; echo "@@CHECK-END"
-echo madvise >$THP/enabled 2>/dev/null
-if [ -e $THP/hugepages-64kB/enabled ]; then
-	foliostat record -q -o m.data --mthp 64K=always -- fw workload fork-reuse --size 32M --policy mthp
-else
-	foliostat record -q -o m.data -- fw workload fork-reuse --size 32M --policy pte-thp
-fi
-echo "@@RECORD-RC $?"
-echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
-echo "@@TEXT-BEGIN"; foliostat report -i m.data; echo "@@TEXT-END"
-if [ -e /sys/kernel/tracing/kprobe_events ]; then
-	# foliostat's kprobes on do_wp_page (no registers named: the same on arm64), recorded,
-	# then removed.
-	foliostat record -q --kprobes -o k.data -- fw workload fork-reuse --size 8M --policy pte-thp
-	echo "@@KPROBE-RC $?"
-	foliostat script -i k.data >k.txt
-	echo "@@KPROBE-ENTRIES $(grep -c ' foliostat:wp_[0-9]*:' k.txt)"
-	echo "@@KPROBE-RETURNS $(grep -c ' foliostat:wp_ret_[0-9]*:' k.txt)"
-	echo "@@KPROBE-LEFT $(grep -c foliostat /sys/kernel/tracing/kprobe_events)"
-fi
-if [ -e $THP/khugepaged/scan_sleep_millisecs ]; then
-	# khugepaged's collapse of the workload's 4M (two PMDs), attributed to it through the
-	# mmap_lock events, as on x86.
-	a0=$(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2)
-	foliostat record -q -o kh.data -- fw workload collapse --size 4M --khugepaged
-	echo "@@KH-RC $?"
-	echo "@@KH-ALLOC $(($(grep '^thp_collapse_alloc ' /proc/vmstat | cut -d' ' -f2) - a0))"
-	echo "@@KH-BEGIN"; foliostat report --json -i kh.data; echo "@@KH-END"
-fi
-echo "@@DONE"
-sync
-poweroff -f
-INIT
+sed '/^export PATH=/s|@TRIPLET@|aarch64-linux-gnu|' "$top/scripts/guest-init.sh" >"$R/init"
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) >"$W/initrd.gz"
 

@@ -29,11 +29,17 @@ wait_for() {
 keys() { tmux send-keys -t "$S" "$@"; }
 json() { "$FOLIOSTAT" report --json -i "$DATA" | jq -r "$1"; }
 
-start() { # extra env, e.g. NO_COLOR=1
+# foliostat tui ARGS in a new tmux window of COLS x LINES, ENV (e.g. NO_COLOR=1) set for
+# it; its exit status goes to $T/rc.
+tui_in() { # COLS LINES ENV ARGS...
+	local x=$1 y=$2 env=$3
+	shift 3
 	tmux kill-session -t "$S" 2>/dev/null
-	tmux new-session -d -s "$S" -x 80 -y 24 \
-		"env $* TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $DATA; echo rc=\$? >$T/rc; sleep 30"
+	rm -f "$T/rc"
+	tmux new-session -d -s "$S" -x "$x" -y "$y" \
+		"env $env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui $*; echo rc=\$? >$T/rc; sleep 30"
 }
+start() { tui_in 80 24 "$*" -i "$DATA"; } # extra env, e.g. NO_COLOR=1
 
 start
 wait_for "Overview"; ok $? "the overview opens in 80x24"
@@ -91,9 +97,7 @@ keys q
 
 # The kernel's work (tests/golden/kernel.data: khugepaged collapsed the workload's PMD).
 KDATA=$D/kernel.data
-tmux kill-session -t "$S" 2>/dev/null
-tmux new-session -d -s "$S" -x 80 -y 24 \
-	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $KDATA; sleep 30"
+tui_in 80 24 "" -i "$KDATA"
 wait_for "Overview" && keys BTab
 wait_for "THP collapse, by result"; ok $? "Shift-Tab from the overview: the kernel view"
 calls=$("$FOLIOSTAT" report --json -i "$KDATA" | jq '.calls[] | select(.call == "munmap") | .calls')
@@ -104,9 +108,7 @@ keys q
 
 # The Sites view: where the faults come from, as report --sort order,class,sym,map says
 # (no symbols: the recorded binary is not on this machine, and the view must not care).
-tmux kill-session -t "$S" 2>/dev/null
-tmux new-session -d -s "$S" -x 100 -y 30 \
-	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui --symfs /nonexistent -i $DATA; sleep 30"
+tui_in 100 30 "" --symfs /nonexistent -i "$DATA"
 wait_for "Overview" && keys BTab BTab BTab
 wait_for "order class function mapping"; ok $? "Shift-Tab thrice: the Sites view"
 row=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map --top 1 -i "$DATA" | jq -r '.sites[0] | "\(.faults) \(.class) \(.sym)"')
@@ -119,9 +121,7 @@ keys q
 
 # Enter on a site: its call stacks (tests/golden/stacks.data: record -g of fork-reuse 2M).
 SDATA=$D/stacks.data
-tmux kill-session -t "$S" 2>/dev/null
-tmux new-session -d -s "$S" -x 100 -y 40 \
-	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui --symfs /nonexistent -i $SDATA; sleep 30"
+tui_in 100 40 "" --symfs /nonexistent -i "$SDATA"
 # The site with the most faults (the write pass's 512 reuse faults): Down to it, Enter.
 sites=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map -i "$SDATA")
 idx=$(echo "$sites" | jq '[.sites[] | .faults] | index(max)')
@@ -155,10 +155,7 @@ keys q
 
 # A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).
 SWEEP=$D/sweep.data
-tmux kill-session -t "$S" 2>/dev/null
-rm -f "$T/rc"
-tmux new-session -d -s "$S" -x 100 -y 40 \
-	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui -i $SWEEP; echo rc=\$? >$T/rc; sleep 30"
+tui_in 100 40 "" -i "$SWEEP"
 wait_for "foliostat compare"; ok $? "tui of a sweep: the compare view opens"
 mark=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(.key == "faults") | .values[1].marker')
 want=$([ "$mark" = improvement ] && echo "(I)" || echo "(R)")

@@ -17,6 +17,21 @@
 #include "report_sites.h"
 #include "sites.h"
 
+/* One user fault of process pid (its only thread) at address addr, from entry t0 to
+ * exit t1, its IP and (record -g) user call chain. */
+static void fault(struct fol_model *m, int pid, uint64_t t0, uint64_t t1, uint64_t addr, uint64_t ip,
+		  const uint64_t *chain, int nchain)
+{
+	struct fol_event ev = { .time = t0, .pid = pid, .tid = pid, .kind = FOL_EV_FAULT_USER, .evidx = 1,
+				.fault = { .address = addr, .ip = ip, .error_code = 6, .chain = chain,
+					   .nchain = nchain } };
+
+	assert_int_equal(fol_model_event(m, &ev), 0);
+	ev = (struct fol_event){ .time = t1, .pid = pid, .tid = pid, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
+				 .exit = { .addr = addr } };
+	assert_int_equal(fol_model_event(m, &ev), 0);
+}
+
 static void test_intern(void **state)
 {
 	struct fol_sites *s = fol_sites_new();
@@ -106,12 +121,7 @@ static void test_model_site(void **state)
 	ev = (struct fol_event){ .time = 2, .pid = 7, .tid = 7, .kind = FOL_EV_MUNMAP, .evidx = 1,
 				 .vm = { .start = 0x400000, .len = 0x1000 } };
 	assert_int_equal(fol_model_event(m, &ev), 0);
-	ev = (struct fol_event){ .time = 3, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_USER, .evidx = 1,
-				 .fault = { .address = 0x7f0000001000, .ip = 0x401234, .error_code = 6 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
-	ev = (struct fol_event){ .time = 10, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
-				 .exit = { .addr = 0x7f0000001000 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
+	fault(m, 7, 3, 10, 0x7f0000001000, 0x401234, NULL, 0);
 	assert_int_equal(fol_model_finish(m, &s), 0);
 	v = fol_sites_all(s.sites, &n);
 	assert_int_equal(n, 1);
@@ -142,24 +152,10 @@ static void test_stacks(void **state)
 	ev = (struct fol_event){ .time = 1, .pid = 7, .tid = 7, .kind = FOL_EV_MMAP, .evidx = -1,
 				 .mmap = { .start = 0x400000, .len = 0x10000, .filename = "/no/app" } };
 	assert_int_equal(fol_model_event(m, &ev), 0);
-	for (int i = 0; i < 2; i++) {
-		ev = (struct fol_event){ .time = 10 + 10 * (uint64_t)i, .pid = 7, .tid = 7,
-					 .kind = FOL_EV_FAULT_USER, .evidx = 1,
-					 .fault = { .address = 0x9000, .ip = chain[0], .error_code = 6,
-						    .chain = chain, .nchain = 3 } };
-		assert_int_equal(fol_model_event(m, &ev), 0);
-		ev = (struct fol_event){ .time = 15 + 10 * (uint64_t)i, .pid = 7, .tid = 7,
-					 .kind = FOL_EV_FAULT_EXIT, .evidx = 1, .exit = { .addr = 0x9000 } };
-		assert_int_equal(fol_model_event(m, &ev), 0);
-	}
+	for (int i = 0; i < 2; i++)
+		fault(m, 7, 10 + 10 * (uint64_t)i, 15 + 10 * (uint64_t)i, 0x9000, chain[0], chain, 3);
 	/* Another process's fault, with a stack of its own. */
-	ev = (struct fol_event){ .time = 40, .pid = 8, .tid = 8, .kind = FOL_EV_FAULT_USER, .evidx = 1,
-				 .fault = { .address = 0x9000, .ip = 0x77, .error_code = 6,
-					    .chain = chain + 1, .nchain = 1 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
-	ev = (struct fol_event){ .time = 47, .pid = 8, .tid = 8, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
-				 .exit = { .addr = 0x9000 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
+	fault(m, 8, 40, 47, 0x9000, 0x77, chain + 1, 1);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(fol_model_finish(m, &r.s), 0);
 	st = fol_sites_stacks(r.s.sites, &n);
@@ -206,17 +202,11 @@ static void test_metrics(void **state)
 	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY };
 	struct fol_model *m = fol_model_new(&o);
 	struct fol_report r;
-	struct fol_event ev;
 	char buf[8192];
 	FILE *f;
 
 	(void)state;
-	ev = (struct fol_event){ .time = 10, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_USER, .evidx = 1,
-				 .fault = { .address = 0x9000, .ip = 0x77, .error_code = 6 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
-	ev = (struct fol_event){ .time = 15, .pid = 7, .tid = 7, .kind = FOL_EV_FAULT_EXIT, .evidx = 1,
-				 .exit = { .addr = 0x9000 } };
-	assert_int_equal(fol_model_event(m, &ev), 0);
+	fault(m, 7, 10, 15, 0x9000, 0x77, NULL, 0);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(fol_model_finish(m, &r.s), 0);
 	r.method = "exact";
@@ -285,13 +275,7 @@ static void test_renamed_thread(void **state)
 					.kind = FOL_EV_COMM, .evidx = -1, .comm = { .comm = names[i] } };
 
 		assert_int_equal(fol_model_event(m, &ev), 0);
-		ev = (struct fol_event){ .time = 20 + 100 * (uint64_t)i, .pid = 7, .tid = 7,
-					 .kind = FOL_EV_FAULT_USER, .evidx = 1,
-					 .fault = { .address = 0x9000, .ip = 0x401000, .error_code = 6 } };
-		assert_int_equal(fol_model_event(m, &ev), 0);
-		ev = (struct fol_event){ .time = 30 + 100 * (uint64_t)i, .pid = 7, .tid = 7,
-					 .kind = FOL_EV_FAULT_EXIT, .evidx = 1, .exit = { .addr = 0x9000 } };
-		assert_int_equal(fol_model_event(m, &ev), 0);
+		fault(m, 7, 20 + 100 * (uint64_t)i, 30 + 100 * (uint64_t)i, 0x9000, 0x401000, NULL, 0);
 	}
 	assert_int_equal(fol_model_finish(m, &s), 0);
 	v = fol_sites_all(s.sites, &n);
