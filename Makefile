@@ -41,12 +41,27 @@ MANDIR := $(PREFIX)/share/man
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1.0
 
+# The BPF fault path (lib/bpf_faults.c): its programs, lib/bpf/faults.bpf.c, compiled by
+# clang and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
+# Debian's arm64 libbpf is not installed beside the native one); record then takes the
+# plain path and says why.
+ifeq ($(CROSS),arm64)
+NO_BPF := 1
+endif
+ifeq ($(NO_BPF),)
+PKGS += libbpf
+BPF_SKEL := $(BUILD)/lib/bpf/faults.skel.h
+BPF_CFLAGS := -I$(BUILD)/lib/bpf
+else
+BPF_CFLAGS := -DFOL_NO_BPF
+endif
+
 CFLAGS = -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 ALL_CFLAGS += $(if $(DEVELOPER),-Werror)
 ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
 ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-ALL_CFLAGS += -MMD -MP
+ALL_CFLAGS += -MMD -MP $(BPF_CFLAGS)
 LDLIBS += $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) $(GSL_LIBS) -lm
 ifneq ($(SANITIZE),)
@@ -92,6 +107,17 @@ $(BUILD)/%.o: %.c | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# -I for <asm/types.h>, which Debian keeps under the multiarch directory.
+$(BUILD)/lib/bpf/faults.bpf.o: lib/bpf/faults.bpf.c lib/bpf_record.h | need-deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  BPF     $<")
+	$(Q)clang -O2 -g -Wall -target bpf -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
+
+$(BUILD)/lib/bpf/faults.skel.h: $(BUILD)/lib/bpf/faults.bpf.o
+	$(Q)bpftool gen skeleton $< name fol_faults_bpf >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/bpf_faults.o: $(BPF_SKEL)
 
 $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
@@ -169,7 +195,7 @@ FUZZ_TARGETS := reader chunks events records
 FUZZ_CHECK_SECONDS ?= 8
 FUZZ_SECONDS ?= 60
 # The fuzzers link no libperf: the modules that open events stay out.
-FUZZ_LIB_SRCS := $(filter-out lib/record.c lib/check.c lib/calibrate.c,$(LIB_SRCS))
+FUZZ_LIB_SRCS := $(filter-out lib/record.c lib/check.c lib/calibrate.c lib/bpf_faults.c,$(LIB_SRCS))
 FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
 FUZZ_CLANG := clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" -Ilib -I$(LIBPERF)/include $(shell pkg-config --cflags $(PKGS))
@@ -188,10 +214,10 @@ build-fuzz/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(LIB_OBJS)
 	@mkdir -p build-fuzz
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
-build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data
+build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data tests/golden/bpf.data
 	$(Q)rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds
 	$(Q)./build-fuzz/fuzz_seeds tests/golden/small.data build-fuzz/seeds
-	$(Q)mkdir -p build-fuzz/seeds/reader && cp tests/golden/small.data build-fuzz/seeds/reader/
+	$(Q)mkdir -p build-fuzz/seeds/reader && cp tests/golden/small.data tests/golden/bpf.data build-fuzz/seeds/reader/
 	$(Q)touch $@
 
 # FUZZ_TIME=seconds per target

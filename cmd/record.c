@@ -94,6 +94,11 @@ static void usage(FILE *f, int stat)
 		"      --latency-method M exact (fault entry tracepoint to exit sample), sampled\n"
 		"                         (cpu-clock with kernel call chains: where the page\n"
 		"                         fault tracepoints are missing), auto (default)\n"
+		"      --fault-path P     how each fault's entry and exit are recorded: bpf (paired\n"
+		"                         in the kernel, one record per fault: the cheaper), samples\n"
+		"                         (one sample of each event, as perf record), auto (default:\n"
+		"                         bpf where the options and the machine allow it; the report\n"
+		"                         says which ran)\n"
 		"      --sample-period NS the sampled method's cpu-clock period (default %d)\n"
 		"      --kprobes          also record foliostat's own kprobes on do_wp_page (entry\n"
 		"                         and return value) where the kernel has kprobe events;\n"
@@ -245,7 +250,7 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 }
 
 enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP,
-       O_NO_MM_THREADS, O_CALL_GRAPH };
+       O_NO_MM_THREADS, O_CALL_GRAPH, O_FAULT_PATH };
 
 
 static const struct option rec_opts[] = {
@@ -264,6 +269,7 @@ static const struct option rec_opts[] = {
 	{ "kprobes", no_argument, NULL, O_KPROBES },
 	{ "no-mm-threads", no_argument, NULL, O_NO_MM_THREADS },
 	{ "latency-method", required_argument, NULL, O_METHOD },
+	{ "fault-path", required_argument, NULL, O_FAULT_PATH },
 	{ "sample-period", required_argument, NULL, O_PERIOD },
 	{ "workload", required_argument, NULL, 'w' },
 	{ "repeat", required_argument, NULL, 'r' },
@@ -324,6 +330,8 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 {
 	static const char *const methods[] = { [FOL_METHOD_AUTO] = "auto", [FOL_METHOD_EXACT] = "exact",
 					       [FOL_METHOD_SAMPLED] = "sampled" };
+	static const char *const fault_paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
+						   [FOL_PATH_SAMPLES] = "samples" };
 	const char **grown;
 	char err[256];
 
@@ -371,6 +379,13 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case O_KPROBES:
 		c->o.kprobes = 1;
 		return 0;
+	case O_FAULT_PATH:
+		for (int p = 0; p < 3; p++)
+			if (!strcmp(arg, fault_paths[p])) {
+				c->o.fault_path = p;
+				return 0;
+			}
+		return usage_error("--fault-path is auto, bpf or samples");
 	case O_METHOD:
 		for (int m = 0; m < 3; m++)
 			if (!strcmp(arg, methods[m])) {

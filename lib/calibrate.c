@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bpf_faults.h"
 #include "clock.h"
 #include "record.h"
 #include "stats.h"
@@ -40,60 +41,40 @@ static int pass(uint64_t pages, double *ns)
 	return sum ? -EIO : 0; /* the zero page reads 0 */
 }
 
-/* The two events the exact method takes per fault, on this thread, as a recording opens
- * them (sample every one, into a ring buffer). */
-static int open_events(struct perf_evlist **out)
+/* attr as a recording opens its sampled events: every one, into a ring buffer. */
+static void sampling_attr(struct perf_event_attr *a)
 {
-	struct perf_event_attr a[2];
-	struct fol_tp *tp = NULL;
+	a->size = sizeof(*a);
+	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	a->read_format = PERF_FORMAT_ID;
+	a->sample_period = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+/* evlist of the events in a[] on cpus and threads, opened and mapped. */
+static int open_mapped(struct perf_event_attr *a, int n, struct perf_cpu_map *cpus,
+		       struct perf_thread_map *threads, struct perf_evlist **out)
+{
 	struct perf_evlist *el = perf_evlist__new();
-	struct perf_thread_map *self;
-	struct perf_cpu_map *any;
-	pid_t tid = gettid();
-	int n = 0, ret;
+	int ret;
 
-	if (!el)
-		return -ENOMEM;
-	ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
-	if (ret || n != 1 || fol_record_named_attr("minor-faults", &a[1])) {
-		fol_tp_free(tp, n);
+	if (!el || !cpus || !threads) {
 		perf_evlist__delete(el);
-		return ret ? ret : -ENOENT;
+		return -ENOMEM;
 	}
-	memset(&a[0], 0, sizeof(a[0]));
-	a[0].type = PERF_TYPE_TRACEPOINT;
-	a[0].config = tp[0].id;
-	a[0].sample_type = PERF_SAMPLE_RAW;
-	a[1].sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
-	fol_tp_free(tp, n);
-	for (int i = 0; i < 2; i++) {
-		struct perf_evsel *ev;
+	for (int i = 0; i < n; i++) {
+		struct perf_evsel *ev = perf_evsel__new(&a[i]);
 
-		a[i].size = sizeof(a[i]);
-		a[i].sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				    PERF_SAMPLE_CPU;
-		a[i].sample_period = 1;
-		a[i].disabled = 1;
-		a[i].use_clockid = 1;
-		a[i].clockid = CLOCK_MONOTONIC;
-		if (!(ev = perf_evsel__new(&a[i]))) {
+		if (!ev) {
 			perf_evlist__delete(el);
 			return -ENOMEM;
 		}
 		perf_evlist__add(el, ev);
 	}
-	self = perf_thread_map__new_array(1, &tid);
-	any = perf_cpu_map__new_any_cpu();
-	if (!self || !any) {
-		perf_thread_map__put(self);
-		perf_cpu_map__put(any);
-		perf_evlist__delete(el);
-		return -ENOMEM;
-	}
-	perf_evlist__set_maps(el, any, self);
-	perf_thread_map__put(self);
-	perf_cpu_map__put(any);
+	perf_evlist__set_maps(el, cpus, threads);
 	ret = perf_evlist__open(el);
+	/* 256 ring pages hold 2 samples of ~64 bytes for 2048 faults (256 KB) with room. */
 	if (!ret && (ret = perf_evlist__mmap(el, 256)))
 		perf_evlist__close(el);
 	if (ret) {
@@ -102,6 +83,63 @@ static int open_events(struct perf_evlist **out)
 	}
 	*out = el;
 	return 0;
+}
+
+/* The events the exact method takes per fault, on this thread, as a recording opens them:
+ * the fault entry tracepoint and the minor-faults sample at its exit; on the BPF path,
+ * minor-faults with the exit program, whose records go to a bpf-output event per CPU (the
+ * entry program is the recording's, on its tracepoint, for every thread followed). */
+static int open_events(struct fol_bpf_faults *bpf, struct perf_evlist **el, struct perf_evlist **out)
+{
+	struct perf_event_attr a[2];
+	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu(), *online = perf_cpu_map__new(NULL);
+	struct perf_thread_map *self, *none = perf_thread_map__new_dummy();
+	struct fol_tp *tp = NULL;
+	pid_t tid = gettid();
+	int n = 0, ret;
+
+	self = perf_thread_map__new_array(1, &tid);
+	memset(a, 0, sizeof(a));
+	ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
+	if (!ret && (n != 1 || fol_record_named_attr("minor-faults", &a[1])))
+		ret = -ENOENT;
+	a[0].type = PERF_TYPE_TRACEPOINT;
+	a[0].config = n ? tp[0].id : 0;
+	a[0].sample_type = PERF_SAMPLE_RAW;
+	a[1].sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	fol_tp_free(tp, n);
+	for (int i = 0; i < 2; i++) {
+		sampling_attr(&a[i]);
+		a[i].disabled = 1;
+	}
+	if (!ret)
+		ret = open_mapped(bpf ? &a[1] : a, bpf ? 1 : 2, any, self, el);
+	if (!ret && bpf) {
+		memset(&a[0], 0, sizeof(a[0]));
+		a[0].type = PERF_TYPE_SOFTWARE;
+		a[0].config = PERF_COUNT_SW_BPF_OUTPUT;
+		a[0].sample_type = PERF_SAMPLE_RAW;
+		sampling_attr(&a[0]);
+		ret = open_mapped(a, 1, online, none, out);
+		if (!ret)
+			ret = fol_bpf_faults_attach(bpf, FOL_BPF_PROG_EXIT, perf_evlist__next(*el, NULL));
+		if (!ret)
+			ret = fol_bpf_faults_output(bpf, perf_evlist__next(*out, NULL), NULL);
+	}
+	perf_thread_map__put(self);
+	perf_thread_map__put(none);
+	perf_cpu_map__put(any);
+	perf_cpu_map__put(online);
+	return ret;
+}
+
+static void close_events(struct perf_evlist *el)
+{
+	if (!el)
+		return;
+	perf_evlist__munmap(el);
+	perf_evlist__close(el);
+	perf_evlist__delete(el);
 }
 
 /* The samples waiting in the ring buffers, read and dropped. */
@@ -123,28 +161,30 @@ static uint64_t drain(struct perf_evlist *el)
 	return n;
 }
 
-int fol_calibrate(uint64_t pages, struct fol_calibration *c)
+int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibration *c)
 {
 	double bare[PASSES], traced[PASSES];
 	struct fol_desc d;
-	struct perf_evlist *el;
-	int ret = open_events(&el);
+	struct perf_evlist *el = NULL, *out = NULL;
+	int ret = open_events(bpf, &el, &out);
 
 	memset(c, 0, sizeof(*c));
-	if (ret)
-		return ret;
-	/* 256 ring pages hold 2 samples of ~64 bytes for 2048 faults (256 KB) with room. */
 	for (int i = 0; i < PASSES && !ret; i++) {
 		ret = pass(pages, &bare[i]);
+		/* Followed only while traced: the entry program holds a followed thread's
+		 * faults, and writes out those that never see an exit. */
+		if (!ret && bpf)
+			ret = fol_bpf_faults_follow(bpf, gettid(), 0);
 		perf_evlist__enable(el);
 		if (!ret)
 			ret = pass(pages, &traced[i]);
 		perf_evlist__disable(el);
-		c->samples += drain(el);
+		if (bpf)
+			fol_bpf_faults_unfollow(bpf, gettid());
+		c->samples += drain(el) + (out ? drain(out) : 0);
 	}
-	perf_evlist__munmap(el);
-	perf_evlist__close(el);
-	perf_evlist__delete(el);
+	close_events(el);
+	close_events(out);
 	if (ret)
 		return ret;
 	fol_desc_of(bare, PASSES, &d);

@@ -15,13 +15,15 @@ struct fol_calibration {
 	double untraced_ns;	/* per fault: the median pass */
 	double traced_ns;
 	uint64_t samples;	/* read back from the traced passes: 2 per fault when the
-				 * events were on */
+				 * events were on, 1 on the BPF path */
 };
 
 #define FOL_CALIBRATE_PAGES 512
 
 /* 0, or a negative errno (the events cannot be opened: no fault entry tracepoint, no
- * permission, no memory). */
-int fol_calibrate(uint64_t pages, struct fol_calibration *c);
+ * permission, no memory). With bpf, the BPF path's cost: its programs on the recording's
+ * events, its outputs borrowed (the caller sets them back). */
+struct fol_bpf_faults;
+int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibration *c);
 
 #endif

@@ -5,6 +5,7 @@
 #include "errors.h"
 #include "escape.h"
 
+#include "bpf_record.h"
 #include "summary.h"
 #include "u64map.h"
 
@@ -57,6 +58,12 @@ struct fol_decoder {
 	struct fol_u64map *ids; /* sample id -> event index + 1 */
 	uint64_t ranges[16];	/* fault handler text, [start, end) pairs */
 	int nranges;
+	/* The first event of each kind (the recorded target's): where a BPF path record's
+	 * entry and exit are counted, and which format reads its entry. -1: none. */
+	int first_of[FOL_EV_NR_KINDS];
+	/* A BPF path record's exit, after its entry was handed out. */
+	struct fol_event more;
+	int has_more;
 };
 
 static const struct {
@@ -94,6 +101,7 @@ static const struct {
 	{ "vmscan:mm_vmscan_kswapd_wake", FOL_EV_KSWAPD_WAKE },
 	{ "vmscan:mm_vmscan_kswapd_sleep", FOL_EV_KSWAPD_SLEEP },
 	{ "mmap_lock:mmap_lock_acquire_returned", FOL_EV_MMAP_LOCK },
+	{ "foliostat:faults", FOL_EV_PAIRED },
 };
 
 struct fol_decoder *fol_decoder_new(void)
@@ -113,6 +121,8 @@ struct fol_decoder *fol_decoder_new(void)
 		free(d);
 		return NULL;
 	}
+	for (int k = 0; k < FOL_EV_NR_KINDS; k++)
+		d->first_of[k] = -1;
 	/* Recordings are made on x86-64 (DESIGN.md); 8-byte longs, host byte order. */
 	tep_set_long_size(d->tep, 8);
 	return d;
@@ -422,6 +432,8 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	e->pub.fkind = kind_of(name->valuestring);
 	e->pub.mm_threads = !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "scope")) ?: "",
 				    "mm-threads");
+	if (!e->pub.mm_threads && d->first_of[e->pub.fkind] < 0)
+		d->first_of[e->pub.fkind] = d->n;
 	d->n++;
 	ret = 0;
 out:
@@ -876,6 +888,70 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 	}
 }
 
+/* One side of a BPF path record as the event the plain path's sample would have been. */
+static int paired_event(struct fol_decoder *d, enum fol_kind kind, uint64_t time, struct fol_event *ev)
+{
+	int idx = d->first_of[kind];
+
+	if (idx < 0)
+		return -EBADMSG;
+	ev->kind = kind;
+	ev->evidx = idx;
+	ev->time = time;
+	ev->paired = 1;
+	d->ev[idx].pub.samples++;
+	return idx;
+}
+
+/* A record of the BPF path (bpf_record.h) into the fault entry and exit events it stands
+ * for: the entry into ev, the exit kept for fol_decoder_more() when both are there. */
+static int decode_paired(struct fol_decoder *d, struct fol_event *ev)
+{
+	struct fol_bpf_rec r;
+	struct fol_event x;
+	int idx;
+
+	/* An exit alone leaves the raw copy out. */
+	memset(&r, 0, sizeof(r));
+	if (!ev->raw || ev->raw_size < offsetof(struct fol_bpf_rec, raw))
+		return -EBADMSG;
+	memcpy(&r, ev->raw, ev->raw_size < sizeof(r) ? ev->raw_size : sizeof(r));
+	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR)) ||
+	    ((r.what & FOL_BPF_ENTRY) && (ev->raw_size < sizeof(r) || r.raw_size > FOL_BPF_RAW_MAX)) ||
+	    (r.what == FOL_BPF_FAULT && r.t1 < r.t0))
+		return -EBADMSG;
+	x = *ev;
+	x.raw = NULL;
+	x.raw_size = 0;
+	if ((r.what & FOL_BPF_EXIT) &&
+	    paired_event(d, r.flags & FOL_BPF_MAJOR ? FOL_EV_FAULT_EXIT_MAJ : FOL_EV_FAULT_EXIT, r.t1, &x) < 0)
+		return -EBADMSG;
+	x.exit.addr = r.addr;
+	if (!(r.what & FOL_BPF_ENTRY)) {
+		*ev = x;
+		return 1;
+	}
+	ev->raw = (const char *)ev->raw + offsetof(struct fol_bpf_rec, raw);
+	ev->raw_size = r.raw_size;
+	idx = paired_event(d, r.flags & FOL_BPF_KERNEL ? FOL_EV_FAULT_KERNEL : FOL_EV_FAULT_USER, r.t0, ev);
+	if (idx < 0 || !d->ev[idx].tp || decode_tracepoint(&d->ev[idx], ev))
+		return -EBADMSG;
+	if (r.what & FOL_BPF_EXIT) {
+		d->more = x;
+		d->has_more = 1;
+	}
+	return 1;
+}
+
+int fol_decoder_more(struct fol_decoder *d, struct fol_event *ev)
+{
+	if (!d->has_more)
+		return 0;
+	*ev = d->more;
+	d->has_more = 0;
+	return 1;
+}
+
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev)
 {
 	struct perf_event_header h;
@@ -887,6 +963,7 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 
 	memset(ev, 0, sizeof(*ev));
 	ev->evidx = -1;
+	d->has_more = 0;
 	idx = record_event(d, rec, size);
 	if (idx == -EBADMSG)
 		return idx;
@@ -907,6 +984,8 @@ int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, stru
 	ev->evidx = idx;
 	ev->kind = e->pub.fkind;
 	e->pub.samples++;
+	if (ev->kind == FOL_EV_PAIRED)
+		return decode_paired(d, ev);
 	if (!e->tp && ev->kind != FOL_EV_CLOCK)
 		ev->exit.addr = addr;
 	else if (ev->raw && decode_tracepoint(e, ev))

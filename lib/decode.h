@@ -54,6 +54,9 @@ int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size);
 /* 1: ev filled (pointers into rec stay valid while rec does); 0: a record type with
  * nothing for foliostat; -EBADMSG: malformed. */
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev);
+/* A record of the BPF path stands for two events, the fault's entry (from
+ * fol_decoder_decode()) and its exit: 1 and the exit in ev after such a record, else 0. */
+int fol_decoder_more(struct fol_decoder *d, struct fol_event *ev);
 /* Kernel text ranges of the fault handler ([start, end) pairs): a cpu-clock sample whose
  * call chain passes through one is inside a fault. */
 int fol_decoder_set_fault_ranges(struct fol_decoder *d, const uint64_t *ranges, int n);

@@ -43,6 +43,8 @@ enum fol_kind {
 	FOL_EV_KSWAPD_SLEEP,	/* vmscan:mm_vmscan_kswapd_sleep */
 	FOL_EV_MMAP_LOCK,	/* mmap_lock:mmap_lock_acquire_returned: a task and its mm */
 	FOL_EV_CGROUP,		/* PERF_RECORD_CGROUP: a cgroup made during the recording */
+	FOL_EV_PAIRED,		/* foliostat:faults, the BPF path's record: decoded into the
+				 * fault entry and exit events it stands for, never itself */
 	FOL_EV_NR_KINDS,
 };
 
@@ -67,6 +69,9 @@ struct fol_event {
 	 * on the same task shares the kernel's sample data, clock included): time is where
 	 * its position puts it, and it measures nothing. */
 	int retimed;
+	/* Made from a record of the BPF path (bpf_record.h): time is the fault's own, from
+	 * the record, not when the record was written (its place in the stream). */
+	int paired;
 	/* The sampled task's cgroup (v2) id, PERF_SAMPLE_CGROUP; 0 when not recorded. */
 	uint64_t cgroup;
 	/* --call-graph dwarf: the user registers (regs_mask's bits, PERF_REG_X86_*, in

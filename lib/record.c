@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "record.h"
+#include "bpf_faults.h"
+#include "bpf_record.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -175,6 +177,21 @@ struct fol_recorder {
 	pid_t child;
 	int go_fd;
 	int err_fd;
+	/* The BPF fault path (bpf_faults.h), NULL on the plain path. carriers: events that
+	 * only hold its tracepoint programs (carry[] says which); bevlist: a bpf-output event
+	 * per CPU, writing into evlist's ring buffers. */
+	struct fol_bpf_faults *bpf;
+	struct perf_evlist *carriers, *bevlist;
+	struct perf_cpu_map *carrier_cpu;
+	struct perf_thread_map *no_thread;
+	struct carried *carry;
+	int ncarry;
+	char path_why[256]; /* the plain path, when BPF was possible or asked for: why */
+};
+
+struct carried {
+	struct perf_evsel *evsel;
+	enum fol_bpf_prog prog;
 };
 
 #define CHUNK_FLUSH (256u << 10)
@@ -288,6 +305,260 @@ static void user_stack_attr(const struct fol_record_opts *o, struct perf_event_a
 	}
 }
 
+static int carry(struct fol_recorder *r, struct perf_evsel *e, enum fol_bpf_prog p)
+{
+	struct carried *grown = realloc(r->carry, sizeof(*grown) * (size_t)(r->ncarry + 1));
+
+	if (!grown)
+		return -ENOMEM;
+	r->carry = grown;
+	grown[r->ncarry].evsel = e;
+	grown[r->ncarry++].prog = p;
+	return 0;
+}
+
+static int carried(const struct fol_recorder *r, const struct perf_evsel *e)
+{
+	for (int i = 0; i < r->ncarry; i++)
+		if (r->carry[i].evsel == e)
+			return 1;
+	return 0;
+}
+
+/* An event that only holds program p: disabled for good, on one CPU, for no task. A
+ * tracepoint runs its programs wherever it fires, whatever event they came with; an
+ * inherited event would take them along into each child, and the child's, at its exit,
+ * would take them off the tracepoint again (and wait for RCU doing so: ~12 ms each). */
+static int add_carrier(struct fol_recorder *r, uint64_t tp_id, enum fol_bpf_prog p)
+{
+	struct perf_event_attr a;
+	struct perf_evsel *e;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = tp_id;
+	a.read_format = PERF_FORMAT_ID;
+	a.disabled = 1;
+	if (!(e = perf_evsel__new(&a)))
+		return -ENOMEM;
+	perf_evlist__add(r->carriers, e);
+	return carry(r, e, p);
+}
+
+/* A fault entry tracepoint on the BPF path: described in the file like any event (its
+ * format decodes the records' copies of it), opened as a carrier of the entry program. */
+static int add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
+			     struct perf_event_attr *a)
+{
+	int ret;
+
+	a->disabled = 1;
+	a->enable_on_exec = 0;
+	a->inherit = 0;
+	ret = add_event(r, r->carriers, name, "tracepoint", format, a);
+	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel,
+				 strcmp(name, "exceptions:page_fault_kernel") ? FOL_BPF_PROG_FAULT_USER
+									       : FOL_BPF_PROG_FAULT_KERNEL);
+}
+
+/* Why this recording takes the plain path whatever the machine can do; NULL: it need not. */
+static const char *bpf_unfit(const struct fol_recorder *r)
+{
+	const struct fol_record_opts *o = r->o;
+
+	if (o->fault_path == FOL_PATH_SAMPLES)
+		return "--fault-path samples";
+	if (o->events)
+		return "-e names the events";
+	if (o->system_wide)
+		return "system-wide recordings take it";
+	if (o->callchain)
+		return "-g and --call-graph take each fault's user stack from its entry sample";
+	if (r->sampled)
+		return "the sampled method has no fault entry events";
+	if (r->kp.n)
+		return "--kprobes: kprobe events take it";
+	return NULL;
+}
+
+/* What the programs need from the formats: the entry tracepoint's record size, where
+ * sched_process_fork keeps the child's pid. */
+static int bpf_formats(uint32_t *entry_size, uint32_t *child_off, char *why, size_t len)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
+	int ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
+
+	if (!ret)
+		ret = fol_tp_resolve("sched:sched_process_fork", &tp, &n);
+	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) ||
+		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4 ||
+		     size > FOL_BPF_RAW_MAX))
+		ret = -ENOENT;
+	fol_tp_free(tp, n);
+	if (ret)
+		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
+				   "sched:sched_process_fork) are missing or not as expected");
+	*entry_size = (uint32_t)size;
+	*child_off = (uint32_t)coff;
+	return ret;
+}
+
+/* The threads' bookkeeping (fork, exec, exit) and the bpf-output events. */
+static int bpf_events(struct fol_recorder *r)
+{
+	static const struct {
+		const char *tp;
+		enum fol_bpf_prog prog;
+	} book[] = { { "sched:sched_process_fork", FOL_BPF_PROG_FORK },
+		     { "sched:sched_process_exec", FOL_BPF_PROG_EXEC },
+		     { "sched:sched_process_exit", FOL_BPF_PROG_THREAD_EXIT } };
+	struct perf_event_attr a;
+	char cpu[16];
+	int ret = 0;
+
+	snprintf(cpu, sizeof(cpu), "%d", perf_cpu_map__cpu(r->cpus, 0).cpu);
+	r->carriers = perf_evlist__new();
+	r->bevlist = perf_evlist__new();
+	r->no_thread = perf_thread_map__new_dummy();
+	r->carrier_cpu = perf_cpu_map__new(cpu);
+	if (!r->carriers || !r->bevlist || !r->no_thread || !r->carrier_cpu)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) && !ret; i++) {
+		struct fol_tp *tp = NULL;
+		int n = 0;
+
+		ret = fol_tp_resolve(book[i].tp, &tp, &n);
+		if (!ret)
+			ret = add_carrier(r, tp[0].id, book[i].prog);
+		fol_tp_free(tp, n);
+	}
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_BPF_OUTPUT;
+	a.sample_type = PERF_SAMPLE_RAW;
+	sample_attr(r, &a, 0);
+	/* Per CPU, for every task: the programs choose what goes in. */
+	a.inherit = a.disabled = a.enable_on_exec = 0;
+	return add_event(r, r->bevlist, "foliostat:faults", "bpf", NULL, &a);
+}
+
+/* Load the programs when this recording can take the BPF path; the plain path and why
+ * otherwise, or a failure when --fault-path bpf asked for it. */
+static int bpf_setup(struct fol_recorder *r)
+{
+	const char *unfit = bpf_unfit(r);
+	uint32_t size, off;
+	char why[200];
+	int ret;
+
+	if (unfit && r->o->fault_path == FOL_PATH_BPF)
+		return fail(r, -EINVAL, "--fault-path bpf is not for this recording: %s", unfit);
+	if (unfit) {
+		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
+		return 0;
+	}
+	ret = bpf_formats(&size, &off, why, sizeof(why));
+	if (!ret)
+		ret = fol_bpf_faults_new(&r->bpf, size, off, why, sizeof(why));
+	if (ret && r->o->fault_path == FOL_PATH_BPF)
+		return fail(r, ret, "--fault-path bpf: %s", why);
+	if (ret) {
+		snprintf(r->path_why, sizeof(r->path_why), "%s", why);
+		return 0;
+	}
+	ret = bpf_events(r);
+	return ret ? fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
+}
+
+/* Each tracepoint recorded for the target flushes a thread's pending fault entry before
+ * its own sample: a carrier of flush per tracepoint. */
+static int bpf_flush_carriers(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	for (int i = 0, n = r->nr_ev; i < n && !ret; i++) {
+		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
+
+		if (a->type == PERF_TYPE_TRACEPOINT && !r->ev[i].mm_threads && !carried(r, r->ev[i].evsel))
+			ret = add_carrier(r, a->config, FOL_BPF_PROG_FLUSH);
+	}
+	return ret;
+}
+
+/* The exit programs on every descriptor of minor- and major-faults: a software event runs
+ * only its own program, and the inherited copies take it along. */
+static int bpf_attach_exits(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	for (int i = 0; i < r->nr_ev && !ret; i++) {
+		if (r->ev[i].mm_threads)
+			continue;
+		if (!strcmp(r->ev[i].name, "minor-faults"))
+			ret = fol_bpf_faults_attach(r->bpf, FOL_BPF_PROG_EXIT, r->ev[i].evsel);
+		else if (!strcmp(r->ev[i].name, "major-faults"))
+			ret = fol_bpf_faults_attach(r->bpf, FOL_BPF_PROG_EXIT_MAJOR, r->ev[i].evsel);
+	}
+	return ret;
+}
+
+/* The records of each CPU's faults into its bpf-output event, which writes into the
+ * workload's ring buffer of that CPU (again after the calibration, which borrows the
+ * map): one buffer, one poll, and a fault's entry before the samples inside it. */
+static int bpf_outputs(struct fol_recorder *r)
+{
+	return fol_bpf_faults_output(r->bpf, perf_evlist__next(r->bevlist, NULL),
+				     perf_evlist__next(r->evlist, NULL));
+}
+
+static int bpf_open(struct fol_recorder *r)
+{
+	int ret = bpf_flush_carriers(r);
+
+	perf_evlist__set_maps(r->carriers, r->carrier_cpu, r->no_thread);
+	perf_evlist__set_maps(r->bevlist, r->cpus, r->no_thread);
+	if (!ret)
+		ret = perf_evlist__open(r->carriers);
+	if (!ret)
+		ret = perf_evlist__open(r->bevlist);
+	for (int i = 0; i < r->ncarry && !ret; i++)
+		ret = fol_bpf_faults_attach(r->bpf, r->carry[i].prog, r->carry[i].evsel);
+	if (!ret)
+		ret = bpf_attach_exits(r);
+	if (!ret)
+		ret = bpf_outputs(r);
+	/* A workload is followed from its exec, as its events are enabled: not its faults
+	 * in foliostat's code before. */
+	for (int t = 0; t < perf_thread_map__nr(r->threads) && !ret; t++)
+		ret = fol_bpf_faults_follow(r->bpf, perf_thread_map__pid(r->threads, t), enabled_by_exec(r));
+	return ret ? fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
+			  strerror(-ret)) : 0;
+}
+
+static void close_bpf(struct fol_recorder *r)
+{
+	if (r->bevlist) {
+		perf_evlist__close(r->bevlist);
+		perf_evlist__delete(r->bevlist);
+	}
+	if (r->carriers) {
+		perf_evlist__close(r->carriers);
+		perf_evlist__delete(r->carriers);
+	}
+	perf_thread_map__put(r->no_thread);
+	perf_cpu_map__put(r->carrier_cpu);
+	fol_bpf_faults_free(r->bpf);
+	free(r->carry);
+	r->bevlist = r->carriers = NULL;
+	r->bpf = NULL;
+	r->carry = NULL;
+	r->ncarry = 0;
+}
+
 /* Add the tracepoints that spec names (a glob may name several) to the evlist to.
  * required: a missing one fails the recording (the user asked for it); otherwise it is
  * skipped with a warning (once: the mm threads' events are the target's again). */
@@ -329,7 +600,10 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
 		if (!strncmp(full, "exceptions:page_fault_", 22))
 			user_stack_attr(r->o, &a);
-		ret = add_event(r, to, full, kind, tp[k].format, &a);
+		if (!strncmp(full, "exceptions:page_fault_", 22) && r->bpf && to == r->evlist)
+			ret = add_entry_carrier(r, full, tp[k].format, &a);
+		else
+			ret = add_event(r, to, full, kind, tp[k].format, &a);
 		if (!ret)
 			tp[k].format = NULL; /* the event owns it now */
 	}
@@ -442,6 +716,7 @@ static int setup_events(struct fol_recorder *r)
 			fol_msgs_add(&r->res->warnings, "the fault handler's addresses are not in "
 				     "/proc/kallsyms (kptr_restrict?): sampled fault time will be 0");
 	}
+	ret = bpf_setup(r);
 	for (int i = 0; tps && tps[i] && !ret; i++) {
 		/* Sampled: the fault entry tracepoints are missing, or not wanted. */
 		if (r->sampled && !strncmp(tps[i], "exceptions:", 11))
@@ -816,6 +1091,7 @@ static int drain(struct fol_recorder *r)
 
 	if (!ret && r->kevlist)
 		ret = drain_evlist(r, r->kevlist);
+
 	if (ret)
 		return ret;
 	/* A pass that found nothing ends no round: an idle target must not grow the file. */
@@ -883,6 +1159,9 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
 	cJSON_AddNumberToObject(m, "started_ns", (double)start_mono);
 	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
+	cJSON_AddStringToObject(m, "fault_path", r->bpf ? "bpf" : "samples");
+	if (!r->bpf && r->path_why[0])
+		cJSON_AddStringToObject(m, "fault_path_why", r->path_why);
 	if (r->o->mthp_spec)
 		cJSON_AddStringToObject(m, "mthp", r->o->mthp_spec);
 	cJSON_AddStringToObject(m, "latency_method", r->sampled ? "sampled" : "exact");
@@ -1322,6 +1601,7 @@ static void cleanup(struct fol_recorder *r)
 		perf_evlist__close(r->evlist);
 		perf_evlist__delete(r->evlist);
 	}
+	close_bpf(r);
 	for (int i = 0; i < r->nr_ev; i++) {
 		free(r->ev[i].name);
 		free(r->ev[i].format);
@@ -1529,6 +1809,8 @@ static int open_events(struct fol_recorder *r)
 		return fail(r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
 				    "or raise /proc/sys/kernel/perf_event_mlock_kb",
 			    r->o->mmap_pages, strerror(-ret));
+	if (r->bpf && (ret = bpf_open(r)))
+		return ret;
 	open_mm_threads(r);
 	return 0;
 }
@@ -1546,8 +1828,10 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 		return ret;
 	/* The exact method's cost per fault, measured here before anything runs: every
 	 * report can say what its latencies include. */
-	if (!r->sampled && !r->o->events && fol_calibrate(FOL_CALIBRATE_PAGES, &r->calibration))
+	if (!r->sampled && !r->o->events && fol_calibrate(FOL_CALIBRATE_PAGES, r->bpf, &r->calibration))
 		memset(&r->calibration, 0, sizeof(r->calibration));
+	if (r->bpf && (ret = bpf_outputs(r)))
+		return fail(r, ret, "cannot set up the BPF fault path: %s", strerror(-ret));
 	r->start_real = now_ns(CLOCK_REALTIME);
 	r->start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(r, r->start_real, r->start_mono);

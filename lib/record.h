@@ -46,7 +46,13 @@ struct fol_record_opts {
 	 * stack_dump bytes of the user stack, unwound by the report with the binaries' CFI. */
 	int callchain;
 	unsigned stack_dump;
+	/* How a fault's entry and exit reach the file: FOL_PATH_AUTO takes the BPF path
+	 * (bpf_faults.h: one record per fault, paired in the kernel) where this recording and
+	 * machine allow it, else the samples of both events. */
+	int fault_path;
 };
+
+enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };
 
 enum { FOL_CALLCHAIN_NONE, FOL_CALLCHAIN_FP, FOL_CALLCHAIN_DWARF };
 #define FOL_STACK_DUMP_DEFAULT 8192

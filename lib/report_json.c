@@ -186,6 +186,15 @@ static cJSON *recording_json(const struct fol_report *r)
 	 * subtracted, and said so for a dashboard that compares them with other tools'. */
 	cJSON_AddBoolToObject(rec, "latency_probe_corrected", 0);
 	probe_json(r, rec);
+	/* record --fault-path: "bpf" or "samples"; null in recordings made before it. */
+	if (str(r->meta, "fault_path"))
+		cJSON_AddStringToObject(rec, "fault_path", str(r->meta, "fault_path"));
+	else
+		cJSON_AddNullToObject(rec, "fault_path");
+	if (str(r->meta, "fault_path_why"))
+		cJSON_AddStringToObject(rec, "fault_path_why", str(r->meta, "fault_path_why"));
+	else
+		cJSON_AddNullToObject(rec, "fault_path_why");
 	if (r->s.sampled)
 		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
 	else

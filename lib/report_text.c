@@ -109,12 +109,30 @@ static void print_probe(const struct fol_report *r, FILE *f)
 		traced - bare, num(c, "faults", 0), bare, traced, num(c, "passes", 0));
 }
 
+/* How the fault events reached the file (record --fault-path). */
+static void print_path(const struct fol_report *r, FILE *f)
+{
+	const char *path = str(r->meta, "fault_path"), *why = str(r->meta, "fault_path_why");
+	char esc[512];
+
+	if (path && !strcmp(path, "bpf"))
+		fprintf(f, "# path:     bpf: each fault's entry and exit paired in the kernel, one record "
+			   "per fault\n#           (its entry written first when an event comes inside "
+			   "the fault)\n");
+	else if (path && why)
+		fprintf(f, "# path:     samples: one sample of each fault event (not bpf: %s)\n",
+			fol_escape(why, esc, sizeof(esc)));
+	else if (path)
+		fprintf(f, "# path:     samples: one sample of each fault event\n");
+}
+
 static void print_header(const struct fol_report *r, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
 	char b1[32], b2[32], esc[1024];
 	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
 	uint64_t total = 0;
+	int nevents = 0;
 	const char *mode = str(r->meta, "mode");
 	int system_wide = mode && !strcmp(mode, "system-wide");
 
@@ -131,10 +149,12 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fol_escape(str(r->meta, "machine") ?: "?", esc, sizeof(esc)), num(r->meta, "cpus", 0),
 		fol_order_size(0, r->page_size, b1, sizeof(b1)),
 		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
+	/* The BPF path's records are counted as the fault events they stand for. */
 	for (int i = 0; i < r->nevents; i++)
-		total += r->events[i].count;
+		if (strcmp(r->events[i].name, "foliostat:faults"))
+			total += r->events[i].count, nevents++;
 	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
-		fol_fmt_ns(dur, b1, sizeof(b1)), total, r->nevents,
+		fol_fmt_ns(dur, b1, sizeof(b1)), total, nevents,
 		r->st.lost ? r->st.lost : r->s.lost);
 	if (r->cg.ids)
 		fprintf(f, "# cgroup:   %s and the cgroups below it (-G): %" PRIu64 " samples of other "
@@ -148,6 +168,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 			   "each latency):\n#           record -r N with untraced runs measures it per "
 			   "phase\n");
 		print_probe(r, f);
+		print_path(r, f);
 	} else if (!strcmp(r->method, "sampled")) {
 		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
 			   "fault handler\n#           count toward the thread's next fault; totals "

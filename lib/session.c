@@ -567,6 +567,10 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 		s->st.events++;
 		return 1;
 	}
+	if (fol_decoder_more(s->dec, ev)) {
+		s->st.events++;
+		return 1;
+	}
 	for (;;) {
 		uint64_t t;
 		const void *rec;
@@ -582,7 +586,7 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 			if (ret == 0)
 				continue;
 			/* Placed by fol_merge_retime: its own time is another clock's. */
-			if (ev->time && t != ev->time) {
+			if (ev->time && t != ev->time && !ev->paired) {
 				ev->time = t;
 				ev->retimed = 1;
 			}

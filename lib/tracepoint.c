@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "tracepoint.h"
+#include "decode.h"
 #include "errors.h"
+
+#include <event-parse.h>
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -90,4 +93,41 @@ void fol_tp_free(struct fol_tp *tps, int n)
 		free(tps[i].format);
 	}
 	free(tps);
+}
+
+int fol_tp_field(const struct fol_tp *tp, const char *field, int *offset, int *size)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_format_field **all;
+	struct tep_event *ev = NULL;
+	char *clean = malloc(FOL_FORMAT_MAX);
+	int n, ret = -ENOENT;
+
+	if (!tep || !clean) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = fol_decoder_clean_format(tp->format, clean, FOL_FORMAT_MAX);
+	if (n < 0 || tep_parse_format(tep, &ev, clean, (unsigned long)n, tp->system))
+		goto out;
+	*offset = *size = 0;
+	all = tep_event_fields(ev);
+	for (int i = 0; all && all[i]; i++) {
+		if (field && !strcmp(all[i]->name, field)) {
+			*offset = all[i]->offset;
+			*size = all[i]->size;
+			ret = 0;
+			break;
+		}
+		if (!field && all[i]->offset + all[i]->size > *size) {
+			*size = all[i]->offset + all[i]->size;
+			ret = 0;
+		}
+	}
+	free(all);
+out:
+	free(clean);
+	if (tep)
+		tep_free(tep);
+	return ret;
 }

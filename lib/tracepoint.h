@@ -17,6 +17,9 @@ struct fol_tp {
  * -ENODEV when tracefs is not mounted and cannot be. */
 int fol_tp_resolve(const char *spec, struct fol_tp **tps, int *n);
 void fol_tp_free(struct fol_tp *tps, int n);
+/* A field of tp by name, through libtraceevent: its offset and size in the record; the
+ * record's size (the end of its last field) when field is NULL. 0, or -ENOENT. */
+int fol_tp_field(const struct fol_tp *tp, const char *field, int *offset, int *size);
 /* The tracefs directory, or NULL when it is neither mounted nor mountable. */
 const char *fol_tp_tracefs_dir(void);
 

@@ -48,7 +48,7 @@ have_bpftrace() {
 	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1
 }
 writepass() {
-	local size=256M tools=(bare foliostat_record foliostat_stat perf_record) w
+	local size=256M tools=(bare foliostat_record foliostat_record_samples foliostat_stat perf_record) w
 	local wl=(/usr/bin/env FOLIOSTAT_PHASES="$T/ph" "$T/fw" workload fork-reuse --size "$size" --policy mthp)
 	local note=""
 
@@ -64,6 +64,7 @@ writepass() {
 			case $w in
 			bare) "${wl[@]}" ;;
 			foliostat_record) "$F" record -q -o "$T/wp.data" -- "${wl[@]}" ;;
+			foliostat_record_samples) "$F" record -q --fault-path samples -o "$T/wps.data" -- "${wl[@]}" ;;
 			foliostat_stat) "$F" stat -q -- "${wl[@]}" ;;
 			perf_record) perf record -q -c 1 -d "${PEV[@]}" -o "$T/wpp.data" -- "${wl[@]}" ;;
 			bpftrace) bpftrace -e "$BPF_PROG" -c "${wl[*]}" ;;
@@ -76,18 +77,19 @@ writepass() {
 	bare=$(median <"$T/wp.bare")
 	bpf=$( [ -s "$T/wp.bpftrace" ] && median <"$T/wp.bpftrace" || echo 0)
 	echo "# write pass of fork-reuse $size, 64K mTHP: $faults reuse faults; medians of $RUNS alternated runs"
-	printf '# %-18s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
-	for w in bare bpftrace perf_record foliostat_record foliostat_stat; do
+	printf '# %-26s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
+	echo "# foliostat record: $(jq -r '"fault path " + .recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' <("$F" report --json -i "$T/wp.data"))"
+	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat; do
 		[ -s "$T/wp.$w" ] || continue
 		m=$(median <"$T/wp.$w")
-		printf '# %-18s %9s %8s %11s %16s\n' "$w" "$(ms "$m")" "$(ratio "$m" "$bare")" \
+		printf '# %-26s %9s %8s %11s %16s\n' "$w" "$(ms "$m")" "$(ratio "$m" "$bare")" \
 			"$( [ "$bpf" != 0 ] && ratio "$m" "$bpf" || echo -)" \
 			"$(awk -v a="$m" -v b="$bare" -v n="$faults" 'BEGIN {printf "%.2f", n ? (a - b) / n / 1e3 : 0}')"
 		echo "writepass.ms.$w $(ms "$m")"
 	done
 	# Is a difference from bpftrace more than the runs' spread? Mann-Whitney on the runs
 	# (scipy, which make deps installs for the statistics tests).
-	for w in foliostat_record foliostat_stat; do
+	for w in foliostat_record foliostat_record_samples foliostat_stat; do
 		[ -s "$T/wp.bpftrace" ] || break
 		/usr/bin/python3 - "$T/wp.$w" "$T/wp.bpftrace" "$w" <<'PY'
 import statistics, sys

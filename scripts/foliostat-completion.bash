@@ -44,6 +44,10 @@ _foliostat()
 		COMPREPLY=($(compgen -W "auto exact sampled" -- "$cur"))
 		return
 		;;
+	--fault-path)
+		COMPREPLY=($(compgen -W "auto bpf samples" -- "$cur"))
+		return
+		;;
 	-p | --pid)
 		_pids
 		return

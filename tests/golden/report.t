@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..35"
+echo "1..43"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -129,4 +129,21 @@ is "$(jq '[.runs[] | .totals.faults] | add / length' "$T/sjson")" \
 is "$(jq .totals.faults "$T/run3")" "$(jq '.runs[2].totals.faults' "$T/sjson")" "--run 3 is the third run's report"
 "$FOLIOSTAT" report --run 5 -i "$d/sweep.data" >/dev/null 2>&1
 is $? 2 "--run 5 of 4 runs: exit 2"
+
+# A recording on the BPF path (record of fork-reuse 2M, 64K mTHP): one record per fault,
+# decoded into the same fault events as the samples path's.
+"$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/bpf.data" >"$T/btxt"
+check "text report, BPF path" "$T/btxt" "$d/bpf.txt"
+"$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/bpf.data" >"$T/bjson"
+jq -r -f "$d/schema.jq" "$T/bjson" >"$T/violations"
+check "BPF path JSON matches the schema" "$T/violations" /dev/null
+is "$(jq -r .recording.fault_path "$T/bjson")" bpf "the JSON says the BPF path ran"
+"$FOLIOSTAT" script -i "$d/bpf.data" >"$T/bscript"
+is "$(jq .totals.faults "$T/bjson")" "$(grep -cE ' exceptions:page_fault_(user|kernel): ' "$T/bscript")" "BPF path: faults = page_fault entries in script"
+is "$(jq '.recording.events[] | select(.name == "minor-faults") | .count' "$T/bjson")" "$(grep -c ' minor-faults: ' "$T/bscript")" "BPF path: minor-faults count = script's"
+# A fault's entry goes out alone only when an event of its thread came inside it.
+is "$(jq '(.recording.events[] | select(.name == "foliostat:faults") | .count) as $r | $r >= .totals.faults and $r <= .totals.faults * 2' "$T/bjson")" true "BPF path: one or two records a fault"
+is "$(jq '.orders[] | select(.order == 4) | .reuse.faults' "$T/bjson")" 512 "BPF path, 2M of 64K folios: 512 reuse faults"
+# Every entry and exit paired: none left unclosed, no exit without its entry.
+is "$(jq -c '.totals | [.unclosed_faults, .exits_without_entry, .untimed_faults]' "$T/bjson")" "[0,0,0]" "BPF path: no fault unclosed, no exit alone"
 exit $fail

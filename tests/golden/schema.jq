@@ -16,6 +16,8 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	(if (.recording.probe_effect | type) | IN("object","null") then empty else "probe_effect: \(.recording.probe_effect | type)" end),
 	(if (.recording.latency_method | IN("exact","sampled","none")) then empty else "latency_method: \(.recording.latency_method)" end),
 	t(["recording","sample_period_ns"]; "number|null"),
+	(if (.recording.fault_path | IN("bpf","samples",null)) then empty else "fault_path: \(.recording.fault_path)" end),
+	t(["recording","fault_path_why"]; "string|null"),
 	t(["recording","events"]; "array"), t(["recording","lost_events"]; "number"),
 	t(["recording","retimed_samples"]; "number"), t(["recording","unknown_records"]; "number"),
 	t(["recording","seeded_folios"]; "array"), t(["left_behind"]; "object|null"),

@@ -4,7 +4,7 @@
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 55
+plan 57
 
 cd "$T"
 W=$(workload_bin fw)
@@ -178,14 +178,22 @@ grep -q "zombie" err; ok $? "... saying so: $(cat err)"
 # must still be those of the run without it.
 set_policy $THP/enabled always
 "$FOLIOSTAT" record -q -o alone.data -- "$W" workload fork-reuse --size 1G 2>/dev/null
-"$FOLIOSTAT" record -q -o two.data -- "$W" workload fork-reuse --size 1G 2>/dev/null &
-rec=$!
-for i in $(seq 100); do pid=$(pgrep -n -x fw) && break; sleep 0.01; done
-sleep 0.1
-perf record -q -e minor-faults -p "$pid" -o perf.data >/dev/null 2>&1 &
-perf=$!
-wait $rec
-wait $perf 2>/dev/null
+# On the samples path, that is; the BPF path writes no exit sample (below).
+with_perf() { # OUT [RECORD OPTIONS]
+	local out=$1 rec perf pid
+	shift
+	"$FOLIOSTAT" record -q "$@" -o "$out" -- "$W" workload fork-reuse --size 1G 2>/dev/null &
+	rec=$!
+	for i in $(seq 100); do pid=$(pgrep -n -x fw) && break; sleep 0.01; done
+	sleep 0.1
+	perf record -q -e minor-faults -p "$pid" -o perf.data >/dev/null 2>&1 &
+	perf=$!
+	wait $rec
+	wait $perf 2>/dev/null
+}
+with_perf twob.data --fault-path bpf
+cp perf.data perfb.data
+with_perf two.data --fault-path samples
 restore_policies
 nperf=$(perf script -i perf.data 2>/dev/null | wc -l)
 retimed=$(jr two.data '.recording.retimed_samples')
@@ -210,4 +218,11 @@ lost=$((lost + $(jr two.data '.recording.lost_events + (.recording.lost_samples 
 [ $((a > b ? a - b : b - a)) -le $((8 + lost)) ]
 ok $? "... and so are their reuse faults: $b with perf, $a without ($lost samples lost)"
 grep -q "out of place" <("$FOLIOSTAT" report -i two.data 2>&1); ok $? "... and the report says another sampler interfered"
+# The BPF path's exit is its own program's, its time its own clock: perf's sampler changes
+# nothing in it.
+nperf=$(perf script -i perfb.data 2>/dev/null | wc -l)
+is "$(jr twob.data '"\(.recording.fault_path) \(.recording.retimed_samples) \(.totals.unclosed_faults) \(.totals.exits_without_entry)"')" \
+	"bpf 0 0 0" "BPF path with perf attached ($nperf samples): nothing out of place, every fault paired"
+is "$(jr twob.data '.totals.faults')" "$(jr twob.data '[.pmu[] | select(.event=="minor-faults" or .event=="major-faults") | .value] | add')" \
+	"BPF path with perf attached: every fault counted (= the kernel's counters)"
 exit $_fail

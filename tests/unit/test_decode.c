@@ -15,6 +15,7 @@
 
 #include "errors.h"
 
+#include "bpf_record.h"
 #include "decode.h"
 #include "symbolic.h"
 
@@ -485,6 +486,96 @@ static void test_symbols(void **state)
 	assert_null(fol_symbols_name(&sy, 64));
 }
 
+/* The BPF path's record: both events of a fault, the entry's fields read by name from its
+ * stored format; an exit alone; bounds. */
+static void paired(struct rec *r, const struct fol_bpf_rec *b, size_t size)
+{
+	tp_sample(r, 33, 9000, b, (uint32_t)size);
+}
+
+static void test_paired(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_bpf_rec b;
+	struct fol_event ev;
+	struct rec r;
+	uint64_t addr = 0x7f0000012345, ip = 0x401000, ec = 0x7;
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
+	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	memset(&b, 0, sizeof(b));
+	b.what = FOL_BPF_FAULT;
+	b.raw_size = 32;
+	b.t0 = 8000;
+	b.t1 = 8700;
+	b.addr = addr;
+	memcpy(b.raw + 8, &addr, 8);
+	memcpy(b.raw + 16, &ip, 8);
+	memcpy(b.raw + 24, &ec, 8);
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_USER);
+	assert_int_equal(ev.evidx, 0);
+	assert_int_equal(ev.time, 8000);
+	assert_int_equal(ev.tid, 101);
+	assert_int_equal(ev.fault.address, addr);
+	assert_int_equal(ev.fault.ip, ip);
+	assert_int_equal(ev.fault.error_code, 7);
+	assert_true(ev.paired);
+	assert_int_equal(fol_decoder_more(d, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_EXIT);
+	assert_int_equal(ev.evidx, 1);
+	assert_int_equal(ev.time, 8700);
+	assert_int_equal(ev.exit.addr, addr);
+	assert_int_equal(ev.tid, 101);
+	assert_int_equal(fol_decoder_more(d, &ev), 0);
+	assert_int_equal(fol_decoder_event(d, 0)->samples, 1);
+	assert_int_equal(fol_decoder_event(d, 1)->samples, 1);
+
+	/* An exit alone (its entry went out before): the record stops before raw. */
+	b.what = FOL_BPF_EXIT;
+	b.flags = FOL_BPF_MAJOR;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG); /* no major-faults event */
+	b.flags = 0;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_EXIT);
+	assert_int_equal(fol_decoder_more(d, &ev), 0);
+
+	/* Damage: an entry cut short, an exit before its entry, unknown bits, raw past its
+	 * array, a record shorter than its header. */
+	b.what = FOL_BPF_FAULT;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.t1 = 7000;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.t1 = 8700;
+	b.flags = 0x80;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.flags = 0;
+	b.raw_size = FOL_BPF_RAW_MAX + 1;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.raw_size = 32;
+	b.what = 4;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.what = FOL_BPF_FAULT;
+	paired(&r, &b, 16);
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	assert_int_equal(fol_decoder_more(d, &ev), 0);
+	/* The kernel's entry, but no such event in the file. */
+	b.flags = FOL_BPF_KERNEL;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_paired),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The BPF fault path: programs (lib/bpf/faults.bpf.c) attached to perf events the caller
+ * opened with libperf, which pair each fault's entry and exit in the kernel and write one
+ * record (bpf_record.h) into the caller's bpf-output events instead of two samples.
+ * Loading needs CAP_BPF and CAP_PERFMON (root); a build without libbpf (NO_BPF=1) has
+ * only the plain path, and fol_bpf_faults_new() says so. */
+#ifndef FOL_BPF_FAULTS_H
+#define FOL_BPF_FAULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fol_bpf_faults;
+
+enum fol_bpf_prog {
+	FOL_BPF_PROG_FAULT_USER,   /* exceptions:page_fault_user, on a carrier event */
+	FOL_BPF_PROG_FAULT_KERNEL, /* exceptions:page_fault_kernel, on a carrier event */
+	FOL_BPF_PROG_EXIT,	   /* minor-faults, on each of its events */
+	FOL_BPF_PROG_EXIT_MAJOR,   /* major-faults, on each of its events */
+	FOL_BPF_PROG_FLUSH,	   /* any other tracepoint recorded, on one of its events */
+	FOL_BPF_PROG_FORK,	   /* sched:sched_process_fork, on a carrier event */
+	FOL_BPF_PROG_EXEC,	   /* sched:sched_process_exec, on a carrier event */
+	FOL_BPF_PROG_THREAD_EXIT,  /* sched:sched_process_exit, on a carrier event */
+};
+
+/* A tracepoint program runs wherever its tracepoint fires, for every task: "carrier"
+ * events are opened only to hold one (disabled, never enabled, no ring buffer).
+ *
+ * entry_size: the fault entry tracepoint's record size; fork_child_off: where
+ * sched_process_fork's child_pid is (both from the formats). 0, or -errno with why
+ * filled (-ENOSYS: built without BPF; -EPERM: not privileged). */
+int fol_bpf_faults_new(struct fol_bpf_faults **out, uint32_t entry_size, uint32_t fork_child_off,
+		       char *why, size_t len);
+void fol_bpf_faults_free(struct fol_bpf_faults *b);
+/* Run program p on each descriptor of the open event e (PERF_EVENT_IOC_SET_BPF); e must
+ * read its id (PERF_FORMAT_ID). */
+struct perf_evsel;
+int fol_bpf_faults_attach(struct fol_bpf_faults *b, enum fol_bpf_prog p, struct perf_evsel *e);
+/* The records of faults on each CPU go to e, a bpf-output event open on each; with into
+ * (open on the same CPUs, mapped), e writes into into's ring buffer of that CPU
+ * (PERF_EVENT_IOC_SET_OUTPUT): polled and drained with it, and in one order with the
+ * samples of the same CPU. */
+int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct perf_evsel *into);
+/* Record the faults of thread tid (its children are followed at fork), from its next
+ * exec with at_exec / stop. */
+int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec);
+void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid);
+/* Threads not followed because the table was full, records the kernel could not write
+ * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
+void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records);
+
+#endif

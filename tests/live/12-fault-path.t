@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The BPF fault path (record --fault-path bpf, the default where it can run) gives the
+# figures of the samples path: the same fault events as perf's on the same run, the same
+# folio geometry, threads and children followed, faults that never return, and nothing of
+# it left in the kernel afterwards.
+. "$(dirname "$0")/lib.sh"
+need_root
+plan 18
+
+fw=$(workload_bin fw)
+only_64k_mthp
+
+# Both paths, each under perf record: its counts of the fault entries and allocations
+# equal perf's own samples of the same run (perf is not asked for minor-faults: sampled by
+# two tools at once, perf 6.1 cannot read its own file back), and each exit is counted.
+count_perf() {
+	perf script -i "$T/perf.data" --ns -F comm,tid,time,event,trace 2>/dev/null | uniq |
+		awk '$1 == "fw" { n[$4]++ } END { printf "%d %d\n", n["exceptions:page_fault_user:"], n["kmem:mm_page_alloc:"] }'
+}
+count_fol() {
+	"$FOLIOSTAT" script -i "$1" |
+		awk '$1 == "fw" { n[$5]++ } END { printf "%d %d\n", n["exceptions:page_fault_user:"], n["kmem:mm_page_alloc:"] }'
+}
+for p in bpf samples; do
+	perf record -q -e exceptions:page_fault_user -e kmem:mm_page_alloc -o "$T/perf.data" -- \
+		"$FOLIOSTAT" record -q --fault-path $p -o "$T/$p.data" -- "$fw" workload fork-reuse --size 32M --policy mthp 2>"$T/err"
+	ok $? "--fault-path $p: record of fork-reuse 32M under perf record exits 0"
+	got=$(count_fol "$T/$p.data") want=$(count_perf)
+	is "$got" "$want" "--fault-path $p: page_fault_user and mm_page_alloc counts equal perf's"
+	exits=$("$FOLIOSTAT" script -i "$T/$p.data" | awk '$1 == "fw" && $5 ~ /^(minor|major)-faults:$/' | wc -l)
+	is "$exits" "$("$FOLIOSTAT" report --json --comm fw -i "$T/$p.data" |
+		jq '.totals.faults - .totals.unclosed_faults + .totals.exits_without_entry')" \
+		"--fault-path $p: exits = faults closed + exits without entry ($exits)"
+done
+is "$(jr "$T/bpf.data" .recording.fault_path)/$(jr "$T/samples.data" .recording.fault_path)" bpf/samples \
+	"the reports say which path ran"
+
+# The geometry, the same whichever path: 64M of 64K folios, one fork, a write pass.
+for p in bpf samples; do
+	"$FOLIOSTAT" record -q --fault-path $p -o "$T/g$p.data" -- "$fw" workload fork-reuse --size 64M --policy mthp
+done
+# The region's 1024 folios, and at times one more of the program's own (its heap).
+row() { jr "$1" '.orders[] | select(.order == 4) | "\(.faults.wp_reuse) \(.reuse.folios)"'; }
+read -r nb fb <<<"$(row "$T/gbpf.data")"
+read -r ns fs <<<"$(row "$T/gsamples.data")"
+within "$nb" 16384 16400 && within "$fb" 1024 1025
+ok $? "bpf: 16384 reuse faults on 1024 64K folios ($nb on $fb)"
+within "$ns" 16384 16400 && within "$fs" 1024 1025
+ok $? "... as on the samples path ($ns on $fs)"
+is "$(jr "$T/gbpf.data" '.totals | [.unclosed_faults, .exits_without_entry] | join(" ")')" "0 0" \
+	"bpf: every fault's entry has its exit"
+lat() { jr "$1" '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.p50'; }
+# The BPF path's own cost is lower and lands partly inside the latency, as the samples':
+# the two medians within a factor of two of each other.
+b=$(lat "$T/gbpf.data") s=$(lat "$T/gsamples.data")
+[ "$b" -gt 0 ] && [ $((b * 2)) -gt "$s" ] && [ $((s * 2)) -gt "$b" ]
+ok $? "64K reuse latency p50: bpf $b ns, samples $s ns"
+
+# Threads: made after the recording started, followed at their clone.
+"$FOLIOSTAT" record -q -o "$T/t.data" -- "$fw" workload fork-reuse --size 32M --policy mthp --threads 4
+n=$(jr "$T/t.data" '[.orders[] | select(.order == 4) | .faults.wp_reuse] | add')
+within "$n" 8176 8208; ok $? "4 threads: 8192 reuse faults, give or take a race ($n)"
+is "$(jr "$T/t.data" '.totals | [.unclosed_faults, .exits_without_entry] | join(" ")')" "0 0" \
+	"4 threads: every fault paired"
+
+# A fault that never returns (SIGSEGV): its entry is still recorded, unclosed, on both.
+for p in bpf samples; do
+	"$FOLIOSTAT" record -q --fault-path $p -o "$T/s$p.data" -- perl -e '$x = unpack("p", pack("Q", 8))' 2>/dev/null
+done
+is "$(jr "$T/sbpf.data" .totals.unclosed_faults)" "$(jr "$T/ssamples.data" .totals.unclosed_faults)" \
+	"SIGSEGV: as many unclosed faults on both paths ($(jr "$T/sbpf.data" .totals.unclosed_faults))"
+
+# Options it cannot serve: -g takes the samples path and says why; asking for bpf fails.
+"$FOLIOSTAT" record -q -g -o "$T/g.data" -- true
+is "$(jr "$T/g.data" .recording.fault_path)" samples "-g: the samples path"
+"$FOLIOSTAT" report -i "$T/g.data" 2>&1 | grep -q "^# path: .*not bpf: -g"
+ok $? "... and the report says why"
+"$FOLIOSTAT" record -q --fault-path bpf -e minor-faults -o "$T/e.data" -- true 2>"$T/err"
+[ $? -ne 0 ] && grep -q "fault-path bpf" "$T/err"
+ok $? "--fault-path bpf with -e: refused, with a reason ($(head -c 120 "$T/err"))"
+
+# Nothing left behind once the tear-down is done: no program of foliostat's loaded.
+for _ in $(seq 100); do pgrep -x foliostat-tdown >/dev/null || break; sleep 0.1; done
+left=$(bpftool prog show 2>/dev/null | grep -cE ' name (fault_user|fault_kernel|fault_exit|flush)\b')
+is "$left" 0 "no foliostat BPF program left loaded"
+exit $_fail
