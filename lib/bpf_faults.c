@@ -7,11 +7,10 @@
 
 #ifdef FOL_NO_BPF
 
-int fol_bpf_faults_new(struct fol_bpf_faults **out, uint32_t entry_size, uint32_t fork_child_off,
-		       char *why, size_t len)
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
+		       size_t len)
 {
-	(void)entry_size;
-	(void)fork_child_off;
+	(void)l;
 	*out = NULL;
 	snprintf(why, len, "this foliostat was built without BPF (NO_BPF=1)");
 	return -ENOSYS;
@@ -29,6 +28,7 @@ int fol_bpf_faults_attach(struct fol_bpf_faults *b, enum fol_bpf_prog p, struct 
 	(void)e;
 	return -ENOSYS;
 }
+
 
 int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct perf_evsel *into)
 {
@@ -91,8 +91,8 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-int fol_bpf_faults_new(struct fol_bpf_faults **out, uint32_t entry_size, uint32_t fork_child_off,
-		       char *why, size_t len)
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
+		       size_t len)
 {
 	struct fol_bpf_faults *b = calloc(1, sizeof(*b));
 	int ret;
@@ -108,8 +108,8 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, uint32_t entry_size, uint32_
 		free(b);
 		return ret;
 	}
-	b->skel->rodata->entry_size = entry_size;
-	b->skel->rodata->fork_child_off = fork_child_off;
+	b->skel->rodata->entry_size = l->entry_size;
+	b->skel->rodata->fork_child_off = l->fork_child_off;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
 		snprintf(why, len, "the kernel refused the BPF programs (%s)%s", strerror(-ret),

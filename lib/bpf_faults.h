@@ -23,14 +23,19 @@ enum fol_bpf_prog {
 	FOL_BPF_PROG_THREAD_EXIT,  /* sched:sched_process_exit, on a carrier event */
 };
 
-/* A tracepoint program runs wherever its tracepoint fires, for every task: "carrier"
- * events are opened only to hold one (disabled, never enabled, no ring buffer).
+/* Where the programs find and put things, from the tracepoints' formats (by name). */
+struct fol_bpf_layout {
+	uint32_t entry_size;	/* the fault entry tracepoints' record */
+	uint32_t fork_child_off; /* sched_process_fork's child_pid */
+};
+
+/* A tracepoint program on a perf event runs wherever its tracepoint fires, for every
+ * task: "carrier" events are opened only to hold one (disabled, never enabled, no ring
+ * buffer).
  *
- * entry_size: the fault entry tracepoint's record size; fork_child_off: where
- * sched_process_fork's child_pid is (both from the formats). 0, or -errno with why
- * filled (-ENOSYS: built without BPF; -EPERM: not privileged). */
-int fol_bpf_faults_new(struct fol_bpf_faults **out, uint32_t entry_size, uint32_t fork_child_off,
-		       char *why, size_t len);
+ * 0, or -errno with why filled (-ENOSYS: built without BPF; -EPERM: not privileged). */
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
+		       size_t len);
 void fol_bpf_faults_free(struct fol_bpf_faults *b);
 /* Run program p on each descriptor of the open event e (PERF_EVENT_IOC_SET_BPF); e must
  * read its id (PERF_FORMAT_ID). */

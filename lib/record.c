@@ -351,12 +351,10 @@ static int add_carrier(struct fol_recorder *r, uint64_t tp_id, enum fol_bpf_prog
 static int add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
 			     struct perf_event_attr *a)
 {
-	int ret;
-
 	a->disabled = 1;
 	a->enable_on_exec = 0;
 	a->inherit = 0;
-	ret = add_event(r, r->carriers, name, "tracepoint", format, a);
+	int ret = add_event(r, r->carriers, name, "tracepoint", format, a);
 	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel,
 				 strcmp(name, "exceptions:page_fault_kernel") ? FOL_BPF_PROG_FAULT_USER
 									       : FOL_BPF_PROG_FAULT_KERNEL);
@@ -382,9 +380,8 @@ static const char *bpf_unfit(const struct fol_recorder *r)
 	return NULL;
 }
 
-/* What the programs need from the formats: the entry tracepoint's record size, where
- * sched_process_fork keeps the child's pid. */
-static int bpf_formats(uint32_t *entry_size, uint32_t *child_off, char *why, size_t len)
+/* What the programs need from the formats (bpf_faults.h). */
+static int bpf_formats(struct fol_bpf_layout *l, char *why, size_t len)
 {
 	struct fol_tp *tp = NULL;
 	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
@@ -392,16 +389,15 @@ static int bpf_formats(uint32_t *entry_size, uint32_t *child_off, char *why, siz
 
 	if (!ret)
 		ret = fol_tp_resolve("sched:sched_process_fork", &tp, &n);
-	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) ||
-		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4 ||
-		     size > FOL_BPF_RAW_MAX))
+	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
+		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4))
 		ret = -ENOENT;
 	fol_tp_free(tp, n);
 	if (ret)
 		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
 				   "sched:sched_process_fork) are missing or not as expected");
-	*entry_size = (uint32_t)size;
-	*child_off = (uint32_t)coff;
+	l->entry_size = (uint32_t)size;
+	l->fork_child_off = (uint32_t)coff;
 	return ret;
 }
 
@@ -451,7 +447,7 @@ static int bpf_events(struct fol_recorder *r)
 static int bpf_setup(struct fol_recorder *r)
 {
 	const char *unfit = bpf_unfit(r);
-	uint32_t size, off;
+	struct fol_bpf_layout l;
 	char why[200];
 	int ret;
 
@@ -461,9 +457,9 @@ static int bpf_setup(struct fol_recorder *r)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
 	}
-	ret = bpf_formats(&size, &off, why, sizeof(why));
+	ret = bpf_formats(&l, why, sizeof(why));
 	if (!ret)
-		ret = fol_bpf_faults_new(&r->bpf, size, off, why, sizeof(why));
+		ret = fol_bpf_faults_new(&r->bpf, &l, why, sizeof(why));
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
 		return fail(r, ret, "--fault-path bpf: %s", why);
 	if (ret) {
@@ -527,6 +523,7 @@ static int bpf_open(struct fol_recorder *r)
 		ret = perf_evlist__open(r->bevlist);
 	for (int i = 0; i < r->ncarry && !ret; i++)
 		ret = fol_bpf_faults_attach(r->bpf, r->carry[i].prog, r->carry[i].evsel);
+
 	if (!ret)
 		ret = bpf_attach_exits(r);
 	if (!ret)
