@@ -94,6 +94,8 @@ static const struct field end[] = {
 	NUM("samples", 0, 1.9e19),
 	NUM("lost", 0, 1.9e19),
 	{ "lost_samples", T_MAP, 0, 0, a_count },
+	NUM("bpf_threads_not_followed", 0, 1.9e19),
+	NUM("bpf_records_not_written", 0, 1.9e19),
 	END,
 };
 

@@ -1555,6 +1555,13 @@ static int write_end(struct fol_recorder *r, uint64_t dur)
 	cJSON_AddNumberToObject(e, "records", (double)r->res->records);
 	cJSON_AddNumberToObject(e, "samples", (double)r->res->samples);
 	cJSON_AddNumberToObject(e, "lost", (double)r->res->lost);
+	if (r->bpf) {
+		uint64_t threads, records;
+
+		fol_bpf_faults_dropped(r->bpf, &threads, &records);
+		cJSON_AddNumberToObject(e, "bpf_threads_not_followed", (double)threads);
+		cJSON_AddNumberToObject(e, "bpf_records_not_written", (double)records);
+	}
 	if (!r->no_format_lost) {
 		cJSON *ls = cJSON_AddObjectToObject(e, "lost_samples");
 

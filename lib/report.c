@@ -80,6 +80,14 @@ static void recording_warnings(struct fol_report *r)
 			     "%" PRIu64 " events were lost while recording: counts are low and faults "
 			     "may be misclassified; record again with a larger -m",
 			     r->st.lost ? r->st.lost : s->lost);
+	if (num(r->end, "bpf_threads_not_followed", 0) > 0)
+		fol_msgs_add(&r->warnings, "%.0f threads were not followed by the BPF path (its table "
+					   "of 32768 was full): their faults are missing; record with "
+					   "--fault-path samples", num(r->end, "bpf_threads_not_followed", 0));
+	if (num(r->end, "bpf_records_not_written", 0) > 0)
+		fol_msgs_add(&r->warnings, "the BPF path could not write %.0f fault records (ring "
+					   "buffer full): record again with a larger -m",
+			     num(r->end, "bpf_records_not_written", 0));
 	if (fol_report_lost_samples(r) > 0)
 		fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
 					   "record again with a larger -m", fol_report_lost_samples(r));

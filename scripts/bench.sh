@@ -77,8 +77,8 @@ writepass() {
 	bare=$(median <"$T/wp.bare")
 	bpf=$( [ -s "$T/wp.bpftrace" ] && median <"$T/wp.bpftrace" || echo 0)
 	echo "# write pass of fork-reuse $size, 64K mTHP: $faults reuse faults; medians of $RUNS alternated runs"
+	echo "# foliostat_record: $(jq -r '"fault path " + .recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' <("$F" report --json -i "$T/wp.data"))"
 	printf '# %-26s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
-	echo "# foliostat record: $(jq -r '"fault path " + .recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' <("$F" report --json -i "$T/wp.data"))"
 	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat; do
 		[ -s "$T/wp.$w" ] || continue
 		m=$(median <"$T/wp.$w")

@@ -124,7 +124,7 @@ for meta in $KERNELS; do
 	fi
 	j=$W/$pkg.json
 	kver=$(grep -ao '@@KERNEL [^ ]*' "$log.txt" | cut -d' ' -f2)
-	echo "   kernel $kver, record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log.txt" | cut -d' ' -f2), latency method $(jq -r .recording.latency_method "$j")"
+	echo "   kernel $kver, record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log.txt" | cut -d' ' -f2), latency method $(jq -r .recording.latency_method "$j"), fault path $(jq -r '.recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' "$j")"
 	sed -n '/^@@CHECK-BEGIN/,/^@@CHECK-END/p' "$log.txt" | grep -E "kprobe|MISSING|mTHP 64kB|PMD THP" | sed 's/^ */   check: /' 
 	echo "   events: $(jq -r '[.recording.events[] | select(.name != "tracking") | "\(.name)=\(.count)"] | join(" ")' "$j")"
 	jq -r '.recording.warnings[] | "   warning: " + .' "$j"

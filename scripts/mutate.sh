@@ -14,6 +14,10 @@ lib/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check
 lib/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
 lib/decode.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
 lib/decode.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
+lib/decode.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF record's raw copy no longer than its array
+lib/decode.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
+lib/decode.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
+lib/decode.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
 lib/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
 lib/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
 lib/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
