@@ -21,8 +21,8 @@ struct fol_calibration {
 #define FOL_CALIBRATE_PAGES 512
 
 /* 0, or a negative errno (the events cannot be opened: no fault entry tracepoint, no
- * permission, no memory). With bpf, the BPF path's cost: its programs on the recording's
- * events, its outputs borrowed (the caller sets them back). */
+ * permission, no memory). With bpf, the BPF path's cost: its carriers' programs, already
+ * attached, and its own exit event and outputs (before the recording's are set). */
 struct fol_bpf_faults;
 int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibration *c);
 

@@ -503,33 +503,43 @@ static int bpf_attach_exits(struct fol_recorder *r)
 }
 
 /* The records of each CPU's faults into its bpf-output event, which writes into the
- * workload's ring buffer of that CPU (again after the calibration, which borrows the
- * map): one buffer, one poll, and a fault's entry before the samples inside it. */
+ * target's ring buffer of that CPU: one buffer, one poll, and a fault's entry before the
+ * samples inside it. */
 static int bpf_outputs(struct fol_recorder *r)
 {
 	return fol_bpf_faults_output(r->bpf, perf_evlist__next(r->bevlist, NULL),
 				     perf_evlist__next(r->evlist, NULL));
 }
 
-static int bpf_open(struct fol_recorder *r)
+/* The carriers and their programs: before the calibration, which measures the path with
+ * them, and before the target's events, so that an attached process's faults meanwhile
+ * go nowhere but where the samples path would put them. */
+static int bpf_open_carriers(struct fol_recorder *r)
 {
 	int ret = bpf_flush_carriers(r);
 
 	perf_evlist__set_maps(r->carriers, r->carrier_cpu, r->no_thread);
-	perf_evlist__set_maps(r->bevlist, r->cpus, r->no_thread);
 	if (!ret)
 		ret = perf_evlist__open(r->carriers);
-	if (!ret)
-		ret = perf_evlist__open(r->bevlist);
 	for (int i = 0; i < r->ncarry && !ret; i++)
 		ret = fol_bpf_faults_attach(r->bpf, r->carry[i].prog, r->carry[i].evsel);
+	return ret ? fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
+			  strerror(-ret)) : 0;
+}
 
+/* With the target's events open and mapped: their exit programs, the outputs into their
+ * ring buffers, and the target's threads followed (a workload's from its exec, as its
+ * events are enabled: not its faults in foliostat's code before). */
+static int bpf_open_target(struct fol_recorder *r)
+{
+	int ret;
+
+	perf_evlist__set_maps(r->bevlist, r->cpus, r->no_thread);
+	ret = perf_evlist__open(r->bevlist);
 	if (!ret)
 		ret = bpf_attach_exits(r);
 	if (!ret)
 		ret = bpf_outputs(r);
-	/* A workload is followed from its exec, as its events are enabled: not its faults
-	 * in foliostat's code before. */
 	for (int t = 0; t < perf_thread_map__nr(r->threads) && !ret; t++)
 		ret = fol_bpf_faults_follow(r->bpf, perf_thread_map__pid(r->threads, t), enabled_by_exec(r));
 	return ret ? fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
@@ -1813,7 +1823,7 @@ static int open_events(struct fol_recorder *r)
 		return fail(r, ret, "cannot map the ring buffers (%d pages per CPU): %s; try a smaller -m "
 				    "or raise /proc/sys/kernel/perf_event_mlock_kb",
 			    r->o->mmap_pages, strerror(-ret));
-	if (r->bpf && (ret = bpf_open(r)))
+	if (r->bpf && (ret = bpf_open_target(r)))
 		return ret;
 	open_mm_threads(r);
 	return 0;
@@ -1826,16 +1836,17 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 
 	r->w = w;
 	ret = open_target(r);
-	if (!ret)
-		ret = open_events(r);
+	if (!ret && r->bpf)
+		ret = bpf_open_carriers(r);
 	if (ret)
 		return ret;
 	/* The exact method's cost per fault, measured here before anything runs: every
 	 * report can say what its latencies include. */
 	if (!r->sampled && !r->o->events && fol_calibrate(FOL_CALIBRATE_PAGES, r->bpf, &r->calibration))
 		memset(&r->calibration, 0, sizeof(r->calibration));
-	if (r->bpf && (ret = bpf_outputs(r)))
-		return fail(r, ret, "cannot set up the BPF fault path: %s", strerror(-ret));
+	ret = open_events(r);
+	if (ret)
+		return ret;
 	r->start_real = now_ns(CLOCK_REALTIME);
 	r->start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(r, r->start_real, r->start_mono);
