@@ -5,6 +5,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpf_record.h"
+#include "tracepoint.h"
+
+int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
+	int ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
+
+	if (!ret)
+		ret = fol_tp_resolve("sched:sched_process_fork", &tp, &n);
+	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
+		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4))
+		ret = -ENOENT;
+	fol_tp_free(tp, n);
+	if (ret)
+		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
+				   "sched:sched_process_fork) are missing or not as expected");
+	l->entry_size = (uint32_t)size;
+	l->fork_child_off = (uint32_t)coff;
+	return ret;
+}
+
 #ifdef FOL_NO_BPF
 
 int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
@@ -74,7 +97,6 @@ void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, u
 
 #include "u64map.h"
 
-#include "bpf_record.h"
 #include "faults.skel.h"
 
 struct fol_bpf_faults {

@@ -29,6 +29,9 @@ struct fol_bpf_layout {
 	uint32_t fork_child_off; /* sched_process_fork's child_pid */
 };
 
+/* The layout, from this kernel's tracepoint formats: 0, or -errno with why filled. */
+int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len);
+
 /* A tracepoint program on a perf event runs wherever its tracepoint fires, for every
  * task: "carrier" events are opened only to hold one (disabled, never enabled, no ring
  * buffer).

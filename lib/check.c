@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "check.h"
+#include "bpf_faults.h"
 
 #include "maps.h"
 #include "workload.h"
@@ -243,11 +244,32 @@ static void check_page_tables(struct list *l)
 		    "a recorded command is stopped after exec and at exit to read them");
 }
 
+/* Whether record can take the BPF fault path here: the programs loaded, then freed. */
+static void check_bpf(struct list *l)
+{
+	struct fol_bpf_layout lay;
+	struct fol_bpf_faults *b = NULL;
+	char why[200] = "";
+	int ret = fol_bpf_faults_layout(&lay, why, sizeof(why));
+
+	if (!ret)
+		ret = fol_bpf_faults_new(&b, &lay, why, sizeof(why));
+	fol_bpf_faults_free(b);
+	if (ret)
+		add(l, "perf", "BPF fault path", FOL_CHECK_WARN,
+		    "record takes the samples path (each fault's two samples): it costs more a fault",
+		    "%s", why);
+	else
+		add(l, "perf", "BPF fault path", FOL_CHECK_OK, NULL,
+		    "the programs load: record pairs each fault in the kernel (--fault-path)");
+}
+
 int fol_check_run(struct fol_check_item **items)
 {
 	struct list l = { 0 };
 
 	check_perf(&l);
+	check_bpf(&l);
 	check_tracepoints(&l);
 	check_counters(&l);
 	check_thp(&l);

@@ -380,27 +380,6 @@ static const char *bpf_unfit(const struct fol_recorder *r)
 	return NULL;
 }
 
-/* What the programs need from the formats (bpf_faults.h). */
-static int bpf_formats(struct fol_bpf_layout *l, char *why, size_t len)
-{
-	struct fol_tp *tp = NULL;
-	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
-	int ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
-
-	if (!ret)
-		ret = fol_tp_resolve("sched:sched_process_fork", &tp, &n);
-	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
-		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4))
-		ret = -ENOENT;
-	fol_tp_free(tp, n);
-	if (ret)
-		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
-				   "sched:sched_process_fork) are missing or not as expected");
-	l->entry_size = (uint32_t)size;
-	l->fork_child_off = (uint32_t)coff;
-	return ret;
-}
-
 /* The threads' bookkeeping (fork, exec, exit) and the bpf-output events. */
 static int bpf_events(struct fol_recorder *r)
 {
@@ -457,7 +436,7 @@ static int bpf_setup(struct fol_recorder *r)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
 	}
-	ret = bpf_formats(&l, why, sizeof(why));
+	ret = fol_bpf_faults_layout(&l, why, sizeof(why));
 	if (!ret)
 		ret = fol_bpf_faults_new(&r->bpf, &l, why, sizeof(why));
 	if (ret && r->o->fault_path == FOL_PATH_BPF)

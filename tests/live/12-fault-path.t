@@ -6,7 +6,7 @@
 # it left in the kernel afterwards.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 18
+plan 19
 
 fw=$(workload_bin fw)
 only_64k_mthp
@@ -79,6 +79,9 @@ ok $? "... and the report says why"
 "$FOLIOSTAT" record -q --fault-path bpf -e minor-faults -o "$T/e.data" -- true 2>"$T/err"
 [ $? -ne 0 ] && grep -q "fault-path bpf" "$T/err"
 ok $? "--fault-path bpf with -e: refused, with a reason ($(head -c 120 "$T/err"))"
+
+"$FOLIOSTAT" check 2>&1 | grep -qE '^  ok +BPF fault path +the programs load'
+ok $? "foliostat check: the BPF fault path's programs load here"
 
 # Nothing left behind once the tear-down is done: no program of foliostat's loaded.
 for _ in $(seq 100); do pgrep -x foliostat-tdown >/dev/null || break; sleep 0.1; done
