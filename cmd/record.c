@@ -325,6 +325,15 @@ static int number_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	}
 }
 
+/* The index of arg among the n names, or -1. */
+static int one_of(const char *arg, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	return -1;
+}
+
 /* One option: 0 to go on, -1 after --help, else the exit status. */
 static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 {
@@ -380,19 +389,11 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 		c->o.kprobes = 1;
 		return 0;
 	case O_FAULT_PATH:
-		for (int p = 0; p < 3; p++)
-			if (!strcmp(arg, fault_paths[p])) {
-				c->o.fault_path = p;
-				return 0;
-			}
-		return usage_error("--fault-path is auto, bpf or samples");
+		c->o.fault_path = one_of(arg, fault_paths, 3);
+		return c->o.fault_path < 0 ? usage_error("--fault-path is auto, bpf or samples") : 0;
 	case O_METHOD:
-		for (int m = 0; m < 3; m++)
-			if (!strcmp(arg, methods[m])) {
-				c->o.method = m;
-				return 0;
-			}
-		return usage_error("--latency-method is auto, exact or sampled");
+		c->o.method = one_of(arg, methods, 3);
+		return c->o.method < 0 ? usage_error("--latency-method is auto, exact or sampled") : 0;
 	case O_JSON:
 		if (!stat)
 			return usage_error("--json is for stat and report");
