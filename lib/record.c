@@ -351,10 +351,12 @@ static int add_carrier(struct fol_recorder *r, uint64_t tp_id, enum fol_bpf_prog
 static int add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
 			     struct perf_event_attr *a)
 {
+	int ret;
+
 	a->disabled = 1;
 	a->enable_on_exec = 0;
 	a->inherit = 0;
-	int ret = add_event(r, r->carriers, name, "tracepoint", format, a);
+	ret = add_event(r, r->carriers, name, "tracepoint", format, a);
 	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel,
 				 strcmp(name, "exceptions:page_fault_kernel") ? FOL_BPF_PROG_FAULT_USER
 									       : FOL_BPF_PROG_FAULT_KERNEL);
@@ -577,6 +579,7 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 	}
 	for (int k = 0; k < n && !ret; k++) {
 		char full[256];
+		int entry;
 
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_TRACEPOINT;
@@ -584,9 +587,10 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		a.sample_type = PERF_SAMPLE_RAW;
 		sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-		if (!strncmp(full, "exceptions:page_fault_", 22))
+		entry = !strncmp(full, "exceptions:page_fault_", 22);
+		if (entry)
 			user_stack_attr(r->o, &a);
-		if (!strncmp(full, "exceptions:page_fault_", 22) && r->bpf && to == r->evlist)
+		if (entry && r->bpf && to == r->evlist)
 			ret = add_entry_carrier(r, full, tp[k].format, &a);
 		else
 			ret = add_event(r, to, full, kind, tp[k].format, &a);
@@ -1077,7 +1081,6 @@ static int drain(struct fol_recorder *r)
 
 	if (!ret && r->kevlist)
 		ret = drain_evlist(r, r->kevlist);
-
 	if (ret)
 		return ret;
 	/* A pass that found nothing ends no round: an idle target must not grow the file. */

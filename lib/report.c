@@ -288,6 +288,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 		snprintf(r->events[i - (n - r->nevents)].name, sizeof(r->events[0].name), "%s", d->name);
 		r->events[i - (n - r->nevents)].count = d->samples;
 		r->events[i - (n - r->nevents)].mm_threads = d->mm_threads;
+		r->events[i - (n - r->nevents)].carrier = d->fkind == FOL_EV_PAIRED;
 	}
 	r->method = !have_exit ? "none" : r->s.sampled ? "sampled" : "exact";
 	add_warnings(r);

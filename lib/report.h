@@ -19,6 +19,7 @@ struct fol_report_event {
 	char name[64];
 	uint64_t count;
 	int mm_threads;	/* recorded in the kernel's mm threads, not the target */
+	int carrier;	/* the BPF path's records: counted as the fault events they stand for */
 };
 
 struct fol_report {

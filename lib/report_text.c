@@ -151,7 +151,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
 	/* The BPF path's records are counted as the fault events they stand for. */
 	for (int i = 0; i < r->nevents; i++)
-		if (strcmp(r->events[i].name, "foliostat:faults"))
+		if (!r->events[i].carrier)
 			total += r->events[i].count, nevents++;
 	fprintf(f, "# recorded: %s, %" PRIu64 " samples of %d events, %" PRIu64 " lost\n",
 		fol_fmt_ns(dur, b1, sizeof(b1)), total, nevents,

@@ -51,19 +51,21 @@ static void count(__u32 which)
 		__sync_fetch_and_add(n, 1);
 }
 
-static void emit(void *ctx, struct fol_bpf_pending *p, __u8 what, __u8 flags, __u64 t1, __u64 addr)
+/* A record; with p (what has FOL_BPF_ENTRY), the entry p holds, else the exit alone. */
+static void emit(void *ctx, const struct fol_bpf_pending *p, __u8 what, __u8 flags, __u64 t1,
+		 __u64 addr)
 {
 	struct fol_bpf_rec r = {
 		.what = what,
-		.flags = p->flags | flags,
-		.t0 = p->t0,
+		.flags = flags,
 		.t1 = t1,
 		.addr = addr,
 	};
-
 	__u64 size = __builtin_offsetof(struct fol_bpf_rec, raw);
 
-	if (what & FOL_BPF_ENTRY) {
+	if (p) {
+		r.flags |= p->flags;
+		r.t0 = p->t0;
 		r.raw_size = p->raw_size;
 		__builtin_memcpy(r.raw, p->raw, sizeof(r.raw));
 		size = sizeof(r);
@@ -120,16 +122,15 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
-	struct fol_bpf_pending none = {};
 
-	if (p)
-		p->before_exec = 0;
 	if (p && p->state == FOL_BPF_OPEN)
 		emit(ctx, p, FOL_BPF_FAULT, flags, now, ctx->addr);
 	else
-		emit(ctx, p ? p : &none, FOL_BPF_EXIT, flags, now, ctx->addr);
-	if (p)
+		emit(ctx, NULL, FOL_BPF_EXIT, flags, now, ctx->addr);
+	if (p) {
+		p->before_exec = 0;
 		p->state = FOL_BPF_IDLE;
+	}
 	/* No sample of this event: the record above is it. */
 	return 0;
 }
