@@ -197,8 +197,10 @@ FUZZ_SECONDS ?= 60
 # The fuzzers link no libperf: the modules that open events stay out.
 FUZZ_LIB_SRCS := $(filter-out lib/record.c lib/check.c lib/calibrate.c lib/bpf_faults.c,$(LIB_SRCS))
 FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
-FUZZ_CLANG := clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" -Ilib -I$(LIBPERF)/include $(shell pkg-config --cflags $(PKGS))
+# Deferred (=): expanded at parse time, its pkg-config would complain on a machine that has
+# not run make deps yet, before make run installs the packages.
+FUZZ_CLANG = clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" -Ilib -I$(LIBPERF)/include $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 
 $(BUILD)/tests/fuzz/run_%: tests/fuzz/run_files.c tests/fuzz/fuzz_%.c $(LIB_OBJS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h
 	@mkdir -p $(dir $@)

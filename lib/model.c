@@ -1248,7 +1248,6 @@ int fol_model_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_CGROUP:
 		return fol_cgroups_made(&m->cg, ev->cg.id, ev->cg.path);
 	case FOL_EV_HUGE:
-		m->s.huge_events++;
 		return 0;
 	default:
 		return outside_cgroup(m, ev) ? 0 : on_thread_event(m, ev);

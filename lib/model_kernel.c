@@ -93,7 +93,6 @@ int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const 
 	struct fol_collapse *c = &m->s.collapse;
 	int st = ev->huge.status, khugepaged, owner;
 
-	m->s.huge_events++;
 	if (st < 0 || st >= FOL_SCAN_RESULTS)
 		return 0;
 	if (ev->kind == FOL_EV_COLLAPSE_ISOLATE) {

@@ -175,11 +175,27 @@ static void order_warnings(struct fol_report *r)
 					   "foliostat's bound of 2^26 and not seeded", s->seed_dropped);
 }
 
-/* What the kernel did to large folios meanwhile, system-wide: the map may be stale. */
+/* The workload's collapses that made a huge page: khugepaged's scans and failed attempts
+ * change no folio. */
+static uint64_t collapses_done(const struct fol_report *r)
+{
+	uint64_t n = 0;
+	char name[64];
+
+	for (int st = 0; st < FOL_SCAN_RESULTS; st++)
+		if (r->s.collapse.collapses[st] &&
+		    !strcmp(fol_scan_result(r, st, name, sizeof(name)), "succeeded"))
+			n += r->s.collapse.collapses[st];
+	return n;
+}
+
+/* What the kernel did to large folios meanwhile, system-wide: the map may be stale. A PMD
+ * mapping split (thp_split_pmd) leaves the folio whole, its order true: not counted. */
 static void kernel_warnings(struct fol_report *r)
 {
 	const cJSON *mthp, *sz;
 	double split = 0, collapse;
+	uint64_t done = collapses_done(r);
 
 	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
 		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
@@ -197,12 +213,12 @@ static void kernel_warnings(struct fol_report *r)
 
 		split += num(as, "split", 0) - num(bs, "split", 0);
 	}
-	if (split > 0 || collapse > 0 || r->s.huge_events)
+	if (split > 0 || collapse > 0 || done)
 		fol_msgs_add(&r->warnings,
 			     "the kernel split %.0f and collapsed %.0f large folios during the run "
-			     "(system-wide counters; %" PRIu64 " huge_memory events of the workload): "
+			     "(system-wide counters; the workload's own collapses: %" PRIu64 "): "
 			     "orders from the folio map may be stale",
-			     split, collapse, r->s.huge_events);
+			     split, collapse, done);
 }
 
 static void add_warnings(struct fol_report *r)

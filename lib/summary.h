@@ -139,7 +139,6 @@ struct fol_summary {
 	uint64_t lost;
 	uint64_t outside_cgroup;	/* samples of tasks outside record -G's cgroup */
 	uint64_t threads, processes;
-	uint64_t huge_events;		/* khugepaged/collapse tracepoints seen */
 	/* Folios put in the folio map from the page tables at attach, by order; and those
 	 * the bound on seeding left out. */
 	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;

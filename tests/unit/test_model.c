@@ -823,7 +823,6 @@ static void test_collapse(void **state)
 	assert_int_equal(s.collapse.collapses[3], 1);
 	assert_int_equal(s.collapse.time.count, 1);
 	assert_int_equal(s.collapse.time.sum, 7000);
-	assert_int_equal(s.huge_events, 8);
 	fol_summary_free(&s);
 	fol_model_free(m);
 }
