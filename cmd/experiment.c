@@ -123,6 +123,8 @@ static int one_run(struct rec_cli *c, struct fol_writer *w, int idx, int total, 
 		if (ret || *status || rec_signal())
 			return ret;
 	}
+	/* The kernel's symbols once, in the first run: the later runs' reports share them. */
+	c->o.no_ksyms = idx > 0;
 	ret = record_one(c, w, status);
 	if (!ret && !*status && !rec_signal() && bare && nth % 2 == 1)
 		ret = bare_run(c, w, idx, config, status);

@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
+		"      --kallsyms FILE    the recorded kernel's symbols (its /proc/kallsyms), in place\n"
+		"                         of those the recording carries\n"
 		"      --format FMT       text, json, csv (the faults table), openmetrics, or\n"
 		"                         prometheus (the text format node_exporter's textfile\n"
 		"                         collector reads)\n"
@@ -130,7 +132,6 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 	memcpy(r->sort, c->sort, sizeof(r->sort));
 	r->nsort = c->nsort;
 	r->top = c->top;
-	r->symfs = c->mo.symfs; /* --symfs: the symbols' files; the model's for unwinding */
 	if (tui) {
 		char err[256];
 
@@ -160,7 +161,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 }
 
 enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS, O_FOLDED, O_CSV, O_FORMAT };
+       O_TOP, O_SYMFS, O_KALLSYMS, O_FOLDED, O_CSV, O_FORMAT };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -176,6 +177,7 @@ static const struct option report_opts[] = {
 	{ "sort", required_argument, NULL, O_SORT },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "folded", optional_argument, NULL, O_FOLDED },
 	{ "csv", optional_argument, NULL, O_CSV },
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -254,6 +256,9 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		return 0;
 	case O_SYMFS:
 		r->mo.symfs = arg;
+		return 0;
+	case O_KALLSYMS:
+		r->mo.kallsyms = arg;
 		return 0;
 	case O_TOP:
 		ret = parse_int(arg, 1, 1 << 30, &r->top);

@@ -48,7 +48,7 @@ static const struct field calibration[] = {
 static const struct field meta[] = {
 	{ "command", T_ARR, 0, 0, a_string },
 	INT("pid", 0, FOL_PID_MAX),
-	STR("kernel"), STR("kernel_version"), STR("machine"), STR("hostname"), STR("mode"),
+	STR("kernel"), STR("kernel_build_id"), STR("kernel_version"), STR("machine"), STR("hostname"), STR("mode"),
 	STR("clock"), STR("mthp"), STR("latency_method"), STR("tool"), STR("version"),
 	INT("page_size", 1024, 1 << 20),
 	INT("pmd_order", -1, FOL_MAX_ORDER),

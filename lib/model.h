@@ -32,8 +32,12 @@ struct fol_model_opts {
 	 * touch instead. NULL: all. */
 	const struct fol_cgroups *cgroups;
 	/* --call-graph dwarf stacks are unwound with the binaries found under symfs (report
-	 * --symfs) or at their recorded paths (NULL). */
+	 * --symfs) or at their recorded paths (NULL); the report names code from the same
+	 * files. */
 	const char *symfs;
+	/* Not the model's: carried to every run's report. report --kallsyms FILE: the
+	 * recording kernel's symbols, in place of those the recording carries. */
+	const char *kallsyms;
 };
 
 #define FOL_ANY (-100)

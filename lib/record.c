@@ -36,6 +36,7 @@
 #include "counters.h"
 #include "file.h"
 #include "kprobe.h"
+#include "ksyms.h"
 #include "maps.h"
 #include "symbols.h"
 #include "tracepoint.h"
@@ -1123,6 +1124,7 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 	struct utsname u;
 	cJSON *m = cJSON_CreateObject(), *cmd;
 	long page = sysconf(_SC_PAGESIZE);
+	char bid[129];
 	int ret;
 
 	if (!m)
@@ -1138,6 +1140,8 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 								 : "attach");
 	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child : r->o->pid);
 	cJSON_AddStringToObject(m, "kernel", u.release);
+	if (fol_kernel_build_id("/sys/kernel/notes", bid, sizeof(bid)) > 0)
+		cJSON_AddStringToObject(m, "kernel_build_id", bid);
 	cJSON_AddStringToObject(m, "kernel_version", u.version);
 	cJSON_AddStringToObject(m, "machine", u.machine);
 	cJSON_AddStringToObject(m, "hostname", u.nodename);
@@ -1223,6 +1227,22 @@ static void add_id(struct perf_counts_values *v, void *ids)
 static void add_lost(struct perf_counts_values *v, void *lost)
 {
 	*(uint64_t *)lost += v->lost;
+}
+
+/* The kernel's text symbols, so that the report names kernel addresses on any machine.
+ * Unreadable (kptr_restrict shows zeros to this user) they are left out, and the report
+ * names what the running kernel's kallsyms gives where its build-id is the same. */
+static int write_ksyms(struct fol_recorder *r)
+{
+	void *buf;
+	size_t len;
+	int ret;
+
+	if (r->o->no_ksyms || fol_ksyms_pack("/proc/kallsyms", &buf, &len))
+		return 0;
+	ret = len <= FOL_CHUNK_MAX ? fol_writer_chunk_buf(r->w, FOL_CHUNK_KSYMS, buf, len) : 0;
+	free(buf);
+	return ret;
 }
 
 static int write_events(struct fol_recorder *r)
@@ -1832,6 +1852,8 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 	r->start_real = now_ns(CLOCK_REALTIME);
 	r->start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(r, r->start_real, r->start_mono);
+	if (!ret)
+		ret = write_ksyms(r);
 	if (!ret)
 		ret = write_events(r);
 	if (!ret && r->o->system_wide)

@@ -50,6 +50,9 @@ struct fol_record_opts {
 	 * (bpf_faults.h: one record per fault, paired in the kernel) where this recording and
 	 * machine allow it, else the samples of both events. */
 	int fault_path;
+	/* The kernel's symbols are in the file already (a later run of an experiment): no
+	 * FOL_CHUNK_KSYMS again. */
+	int no_ksyms;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };

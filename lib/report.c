@@ -2,6 +2,7 @@
 /* A recording analysed: the model run over its events, and what the file says about how
  * it was recorded, checked into warnings. Rendered by report_json.c and report_text.c. */
 #include "report.h"
+#include "ksyms.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -229,6 +230,30 @@ static void add_warnings(struct fol_report *r)
 	kernel_warnings(r);
 }
 
+/* The recording kernel's symbols: --kallsyms FILE as the user says; else those the
+ * recording carries; else the running kernel's, but only where its build-id is the
+ * recording's (a release string is the same across builds). Under a --symfs the running
+ * kernel is not where the recording's files are: not asked. */
+static void kernel_symbols(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
+{
+	const char *bid = str(r->meta, "kernel_build_id");
+	char here[129];
+
+	if (o->kallsyms) {
+		r->ksyms = fol_ksyms_from_file(o->kallsyms);
+		r->ksyms_from = o->kallsyms;
+	} else if (fol_session_ksyms(sess)) {
+		r->ksyms = fol_ksyms_get(fol_session_ksyms(sess));
+		r->ksyms_from = "recording";
+	} else if (bid && !o->symfs && fol_kernel_build_id("/sys/kernel/notes", here, sizeof(here)) > 0 &&
+		   !strcmp(here, bid)) {
+		r->ksyms = fol_ksyms_from_file("/proc/kallsyms");
+		r->ksyms_from = "/proc/kallsyms";
+	}
+	if (!r->ksyms)
+		r->ksyms_from = "none";
+}
+
 int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
 {
 	struct fol_model_opts mo = *o;
@@ -236,6 +261,8 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 
 	memset(r, 0, sizeof(*r));
 	r->meta = dup(fol_session_meta(sess));
+	r->symfs = o->symfs;
+	kernel_symbols(r, sess, o);
 	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
 	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
 		r->page_size = 4096;
@@ -350,6 +377,7 @@ void fol_report_free(struct fol_report *r)
 	cJSON_Delete(r->phases);
 	cJSON_Delete(r->synth);
 	cJSON_Delete(r->maps);
+	fol_ksyms_put(r->ksyms);
 	free(r->events);
 	fol_msgs_free(&r->warnings);
 	fol_msgs_free(&r->notes);

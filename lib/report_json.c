@@ -186,6 +186,11 @@ static cJSON *recording_json(const struct fol_report *r)
 	 * subtracted, and said so for a dashboard that compares them with other tools'. */
 	cJSON_AddBoolToObject(rec, "latency_probe_corrected", 0);
 	probe_json(r, rec);
+	if (str(r->meta, "kernel_build_id"))
+		cJSON_AddStringToObject(rec, "kernel_build_id", str(r->meta, "kernel_build_id"));
+	else
+		cJSON_AddNullToObject(rec, "kernel_build_id");
+	cJSON_AddStringToObject(rec, "kernel_symbols", r->ksyms_from);
 	/* record --fault-path: "bpf" or "samples"; null in recordings made before it. */
 	if (str(r->meta, "fault_path"))
 		cJSON_AddStringToObject(rec, "fault_path", str(r->meta, "fault_path"));

@@ -184,7 +184,7 @@ static int fill_group(struct fol_group *gr, const struct parts *p, const int *ke
 
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g)
 {
-	struct fol_symbols_cache *sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
+	struct fol_symbols_cache *sc = fol_symbols_new(r->ksyms, r->symfs,
 						       (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
 	struct fol_indexed groups;
 	size_t n = 0;
@@ -338,7 +338,7 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 	if (g && gi >= g->n)
 		return -EINVAL;
 	ret = fol_indexed_init(&lines, sizeof(struct fol_folded)); /* cleared even when it fails */
-	sc = fol_symbols_new(str(r->meta, "kernel"), r->symfs,
+	sc = fol_symbols_new(r->ksyms, r->symfs,
 			     (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
 	if (!sc)
 		ret = -ENOMEM;

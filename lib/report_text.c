@@ -126,6 +126,23 @@ static void print_path(const struct fol_report *r, FILE *f)
 		fprintf(f, "# path:     samples: one sample of each fault event\n");
 }
 
+/* Where kernel addresses get their names (report.c's kernel_symbols()). */
+static void print_ksyms(const struct fol_report *r, FILE *f)
+{
+	const char *bid = str(r->meta, "kernel_build_id");
+	char esc[512];
+
+	if (!strcmp(r->ksyms_from, "recording"))
+		fprintf(f, "# ksyms:    the recording's own (kernel build-id %s)\n", bid ? bid : "not recorded");
+	else if (!strcmp(r->ksyms_from, "none"))
+		fprintf(f, "# ksyms:    none: the recording carries no kernel symbols and %s (--kallsyms FILE)\n",
+			bid ? "the running kernel is another build" : "names no kernel build-id");
+	else
+		fprintf(f, "# ksyms:    %s%s\n", fol_escape(r->ksyms_from, esc, sizeof(esc)),
+			strcmp(r->ksyms_from, "/proc/kallsyms") ? " (--kallsyms)"
+								: ": the running kernel is the recording's build");
+}
+
 static void print_header(const struct fol_report *r, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
@@ -169,6 +186,7 @@ static void print_header(const struct fol_report *r, FILE *f)
 			   "phase\n");
 		print_probe(r, f);
 		print_path(r, f);
+	print_ksyms(r, f);
 	} else if (!strcmp(r->method, "sampled")) {
 		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
 			   "fault handler\n#           count toward the thread's next fault; totals "

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "session.h"
+#include "ksyms.h"
 #include "errors.h"
 
 #include <errno.h>
@@ -38,6 +39,7 @@ struct fol_session {
 	uint32_t ptype;
 	const void *pbuf;
 	size_t plen;
+	struct fol_ksyms *ksyms; /* the kernel's symbols (KSYMS chunk), or NULL */
 };
 
 /* A JSON chunk, checked against what foliostat expects of its type (metadata.h); NULL
@@ -194,6 +196,10 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 	case FOL_CHUNK_RUN:
 		take_json(s, type, &s->run, buf, len);
 		break;
+	case FOL_CHUNK_KSYMS:
+		if (!s->ksyms)
+			s->ksyms = fol_ksyms_from_chunk(buf, len);
+		break;
 	case FOL_CHUNK_BARE: {
 		cJSON *j = parse_checked(s, type, buf, len);
 
@@ -329,6 +335,15 @@ static int skip_to_run(struct fol_session *s)
 	return ret;
 }
 
+/* Two runs' metadata name the same kernel build. */
+static int same_kernel(const cJSON *a, const cJSON *b)
+{
+	const char *x = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kernel_build_id"));
+	const char *y = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "kernel_build_id"));
+
+	return x && y && !strcmp(x, y);
+}
+
 int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 {
 	struct fol_session *from = prev;
@@ -350,6 +365,10 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 		if (from != prev)
 			fol_session_close(from);
 		ret = read_header(s);
+		/* The kernel's symbols come with the first run: the later runs of the same
+		 * kernel share them. */
+		if (!s->ksyms && prev->ksyms && same_kernel(prev->meta, s->meta))
+			s->ksyms = fol_ksyms_get(prev->ksyms);
 		if (!ret) {
 			*sp = s;
 			return 1;
@@ -448,6 +467,7 @@ void fol_session_close(struct fol_session *s)
 	fol_reader_close(s->r);
 	fol_decoder_free(s->dec);
 	fol_merge_free(s->merge);
+	fol_ksyms_put(s->ksyms);
 	cJSON_Delete(s->meta);
 	cJSON_Delete(s->before);
 	cJSON_Delete(s->after);
@@ -609,6 +629,11 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 const struct fol_decoder *fol_session_decoder(const struct fol_session *s)
 {
 	return s->dec;
+}
+
+struct fol_ksyms *fol_session_ksyms(const struct fol_session *s)
+{
+	return s->ksyms;
 }
 
 const cJSON *fol_session_meta(const struct fol_session *s)

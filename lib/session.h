@@ -50,6 +50,9 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev);
 
 const struct fol_decoder *fol_session_decoder(const struct fol_session *s);
 const cJSON *fol_session_meta(const struct fol_session *s);
+/* The recording kernel's symbols (ksyms.h), the session's own: NULL when it carries none. */
+struct fol_ksyms;
+struct fol_ksyms *fol_session_ksyms(const struct fol_session *s);
 /* Known once the stream has ended (they are written after the records). */
 const cJSON *fol_session_counters_before(const struct fol_session *s);
 const cJSON *fol_session_counters_after(const struct fol_session *s);

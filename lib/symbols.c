@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols.h"
+#include "ksyms.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 /* One ELF file, reported to its own Dwfl: modules of different processes never clash. */
 struct dso {
@@ -23,20 +23,12 @@ struct dso {
 	int stale;	  /* path is there, with another build-id */
 };
 
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
 struct fol_symbols_cache {
 	char symfs[1024];	/* "" for / */
 	int64_t recorded_at;
 	struct dso *dsos;
 	int n, cap;
-	int kernel_ok;	/* the recording's kernel is the running one */
-	struct ksym *ksyms;
-	size_t nksyms;
-	int ksyms_read;
+	struct fol_ksyms *ksyms; /* the recording kernel's symbols, or NULL: none known */
 };
 
 static const Dwfl_Callbacks callbacks = {
@@ -45,17 +37,14 @@ static const Dwfl_Callbacks callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-struct fol_symbols_cache *fol_symbols_new(const char *kernel_release, const char *symfs,
+struct fol_symbols_cache *fol_symbols_new(struct fol_ksyms *ksyms, const char *symfs,
 					  int64_t recorded_at)
 {
 	struct fol_symbols_cache *c = calloc(1, sizeof(*c));
-	struct utsname u;
 
 	if (!c)
 		return NULL;
-	/* Under a symfs the running kernel's kallsyms is not the recording's either. */
-	if (kernel_release && !symfs && !uname(&u))
-		c->kernel_ok = !strcmp(u.release, kernel_release);
+	c->ksyms = fol_ksyms_get(ksyms);
 	snprintf(c->symfs, sizeof(c->symfs), "%s", symfs ? symfs : "");
 	c->recorded_at = recorded_at;
 	return c;
@@ -70,9 +59,7 @@ void fol_symbols_free(struct fol_symbols_cache *c)
 			dwfl_end(c->dsos[i].dwfl);
 		free(c->dsos[i].path);
 	}
-	for (size_t i = 0; i < c->nksyms; i++)
-		free(c->ksyms[i].name);
-	free(c->ksyms);
+	fol_ksyms_put(c->ksyms);
 	free(c->dsos);
 	free(c);
 }
@@ -191,68 +178,6 @@ static int offset_to_addr(Dwfl_Module *mod, uint64_t off, Dwarf_Addr *addr)
 	return -ENOENT;
 }
 
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static void read_kallsyms(struct fol_symbols_cache *c)
-{
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], name[256], type;
-	unsigned long long a;
-	size_t cap = 0;
-
-	c->ksyms_read = 1;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a ||
-		    (type != 't' && type != 'T'))
-			continue;
-		if (c->nksyms == cap) {
-			struct ksym *g = realloc(c->ksyms, sizeof(*g) * (cap ? cap * 2 : 65536));
-
-			if (!g)
-				break;
-			c->ksyms = g;
-			cap = cap ? cap * 2 : 65536;
-		}
-		c->ksyms[c->nksyms].addr = a;
-		if (!(c->ksyms[c->nksyms].name = strdup(name)))
-			break;
-		c->nksyms++;
-	}
-	if (f)
-		fclose(f);
-	if (c->nksyms)
-		qsort(c->ksyms, c->nksyms, sizeof(*c->ksyms), ksym_cmp);
-}
-
-/* The kernel function at addr: the last symbol at or below it (kallsyms has no sizes). */
-static int kernel_lookup(struct fol_symbols_cache *c, uint64_t addr, char *sym, size_t len)
-{
-	size_t lo = 0, hi;
-
-	if (!c->kernel_ok)
-		return -ENOENT;
-	if (!c->ksyms_read)
-		read_kallsyms(c);
-	hi = c->nksyms;
-	if (!hi || addr < c->ksyms[0].addr)
-		return -ENOENT;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->ksyms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	snprintf(sym, len, "%s+0x%" PRIx64, c->ksyms[lo].name, addr - c->ksyms[lo].addr);
-	return 0;
-}
-
 int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
 		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
 {
@@ -267,7 +192,7 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 		src[0] = '\0';
 	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
 	if (!strcmp(path, "[kernel]"))
-		return kernel_lookup(c, off, sym, symlen);
+		return fol_ksyms_lookup(c->ksyms, off, sym, symlen);
 	d = dso_get(c, path, bid, bidlen);
 	if (d && !d->mod && d->stale)
 		return -ESTALE;

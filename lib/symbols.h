@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Names for code addresses: a function (+ offset, + source line where debug info is) for
  * an offset in an ELF file, through elfutils' libdwfl (what perf uses: build-id lookup of
- * separate debug info in /usr/lib/debug, .gnu_debuglink); a kernel address through
- * /proc/kallsyms when the recording is of the running kernel. Files are opened once. */
+ * separate debug info in /usr/lib/debug, .gnu_debuglink); a kernel address through the
+ * recording kernel's symbols (ksyms.h). Files are opened once. */
 #ifndef FOL_SYMBOLS_H
 #define FOL_SYMBOLS_H
 
@@ -10,13 +10,14 @@
 #include <stdint.h>
 
 struct fol_symbols_cache;
+struct fol_ksyms;
 
-/* kernel_release: the recording's; kernel addresses are named only when it is the running
- * kernel's (uname -r). symfs: look for every file under this directory instead of / (as
+/* ksyms: the recording kernel's symbols (a reference is taken), NULL when none are known:
+ * kernel addresses are then left as they are. symfs: look for every file under this directory instead of / (as
  * perf report --symfs), NULL for /. recorded_at: when the recording began (seconds since
  * the epoch, 0 unknown): a file with no build-id in the recording is trusted only if it
  * has not changed since. */
-struct fol_symbols_cache *fol_symbols_new(const char *kernel_release, const char *symfs,
+struct fol_symbols_cache *fol_symbols_new(struct fol_ksyms *ksyms, const char *symfs,
 					  int64_t recorded_at);
 void fol_symbols_free(struct fol_symbols_cache *c);
 /* The function at file offset off of the ELF file path ("[kernel]": a kernel address):

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..43"
+echo "1..50"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -146,4 +146,30 @@ is "$(jq '(.recording.events[] | select(.name == "foliostat:faults") | .count) a
 is "$(jq '.orders[] | select(.order == 4) | .reuse.faults' "$T/bjson")" 512 "BPF path, 2M of 64K folios: 512 reuse faults"
 # Every entry and exit paired: none left unclosed, no exit without its entry.
 is "$(jq -c '.totals | [.unclosed_faults, .exits_without_entry, .untimed_faults]' "$T/bjson")" "[0,0,0]" "BPF path: no fault unclosed, no exit alone"
+
+# Kernel symbols travel with the recording (dd of 512K from /dev/zero: its reads fault in
+# the kernel's read_zero): named alike on any machine, whatever kernel runs there.
+"$FOLIOSTAT" report --symfs "$NOSYM" --sort dso,sym -i "$d/ksyms.data" >"$T/kstxt"
+check "text report naming kernel code from the recording's own symbols" "$T/kstxt" "$d/ksyms.txt"
+"$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/ksyms.data" >"$T/ksjson"
+is "$(jq -r '.recording | "\(.kernel_symbols) \(.kernel_build_id | length)"' "$T/ksjson")" "recording 40" \
+	"the JSON says where kernel names come from, and the recorded kernel's build-id"
+is "$(jq '[.sites[] | select(.dso == "[kernel]" and (.sym | startswith("[kernel]")))] | length' "$T/ksjson")" 0 \
+	"every kernel site is named"
+# --kallsyms FILE instead: its names, wherever the addresses fall.
+first=$(jq -r '[.sites[] | select(.dso == "[kernel]")][0].sym' "$T/ksjson")
+echo "ffffffff80000000 T fake_text" >"$T/kallsyms"
+echo "ffffffff80000000 D fake_data" >>"$T/kallsyms"
+"$FOLIOSTAT" report --json --symfs "$NOSYM" --kallsyms "$T/kallsyms" -i "$d/ksyms.data" >"$T/ksjson2"
+is "$(jq -r '[.sites[] | select(.dso == "[kernel]") | .sym | sub("\\+0x[0-9a-f]+$"; "")] | unique | join(",")' "$T/ksjson2")" \
+	fake_text "--kallsyms FILE: its text symbols name kernel code (was $first)"
+is "$(jq -r .recording.kernel_symbols "$T/ksjson2")" "$T/kallsyms" "... and the JSON says so"
+: >"$T/empty"
+"$FOLIOSTAT" report --json --symfs "$NOSYM" --kallsyms "$T/empty" -i "$d/ksyms.data" >"$T/ksjson3"
+is "$(jq -c '[.sites[] | select(.dso == "[kernel]") | .sym | startswith("[kernel]+0xffffffff")] | unique' "$T/ksjson3")" "[true]" \
+	"--kallsyms of a file without symbols: kernel addresses stay addresses"
+# A recording made before kernel symbols were carried names no kernel build: the kallsyms
+# of whatever machine reports is not used (the release string is the same across builds).
+is "$(jq -r '.runs[].recording | "\(.kernel_symbols) \(.kernel_build_id)"' "$T/sjson" | sort -u)" "none null" \
+	"a recording without kernel symbols or build-id: none taken from this machine"
 exit $fail

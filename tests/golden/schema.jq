@@ -18,6 +18,8 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	t(["recording","sample_period_ns"]; "number|null"),
 	(if (.recording.fault_path | IN("bpf","samples",null)) then empty else "fault_path: \(.recording.fault_path)" end),
 	t(["recording","fault_path_why"]; "string|null"),
+	t(["recording","kernel_build_id"]; "string|null"),
+	t(["recording","kernel_symbols"]; "string"),
 	t(["recording","events"]; "array"), t(["recording","lost_events"]; "number"),
 	t(["recording","retimed_samples"]; "number"), t(["recording","unknown_records"]; "number"),
 	t(["recording","seeded_folios"]; "array"), t(["left_behind"]; "object|null"),

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 37
+plan 40
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -21,6 +21,26 @@ is "$(pols)" "$before" "the THP policies are put back after the sweep"
 "$FOLIOSTAT" report --json -i a1.data >a1.json
 is "$(jq '.runs | length' a1.json)" 5 "five runs in the recording"
 is "$(jq '[.runs[].run] | join(",")' a1.json)" '"0,1,2,3,4"' "each run has its index"
+# The kernel's symbols are written once, in the first run, and every run's report names
+# kernel code by them; the build-id recorded is the running kernel's own note.
+bid=$(python3 -c '
+import struct, sys
+d = open("/sys/kernel/notes", "rb").read(); o = 0
+while o + 12 <= len(d):
+    n, s, t = struct.unpack_from("<III", d, o); o += 12
+    name = d[o:o + n]; o += (n + 3) & ~3; desc = d[o:o + s]; o += (s + 3) & ~3
+    if t == 3 and name == b"GNU\0": print(desc.hex()); sys.exit(0)
+')
+is "$(jq -r '[.runs[].recording | "\(.kernel_symbols) \(.kernel_build_id)"] | unique | join(",")' a1.json)" "recording $bid" \
+	"every run's kernel symbols are the recording's, of this kernel's build-id ($bid)"
+is "$(perl -0777 -ne '$n++ while /FKS1/g; END { print $n + 0 }' a1.data)" 1 "... written once for the five runs"
+# Truth from the kernel: every kernel function a report names is a text symbol in this
+# kernel's own kallsyms.
+"$FOLIOSTAT" record -q -o dd.data -- dd if=/dev/zero of=/dev/null bs=1M count=4 2>/dev/null
+jr dd.data '.sites[] | select(.dso == "[kernel]") | .sym' | sed 's/+0x[0-9a-f]*$//' | sort -u >ksyms.named
+awk '$2 == "t" || $2 == "T" { print $3 }' /proc/kallsyms | sort -u >ksyms.here
+[ -s ksyms.named ] && [ -z "$(comm -23 ksyms.named ksyms.here)" ]
+ok $? "the kernel code named is this kernel's: $(tr '\n' ' ' <ksyms.named)(not in kallsyms: $(comm -23 ksyms.named ksyms.here | tr '\n' ' '))"
 # The aggregate against the runs' own reports (computed here, not by foliostat).
 want=$(jq '[.runs[].totals.faults] | sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end' a1.json)
 is "$(jq '.aggregate[0].figures[] | select(.key == "faults") | .value.median' a1.json)" "$want" "median faults = the median of the runs' own counts"
