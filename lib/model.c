@@ -667,6 +667,10 @@ static int close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t 
 	int ret;
 
 	t->open = 0;
+	if (!end && f->exit_early) {
+		end = f->start;
+		major = f->exit_major;
+	}
 	if (!mm)
 		return -ENOMEM;
 	ret = judge(m, mm, f, major, &v);
@@ -936,6 +940,8 @@ static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 
 	if (t && t->open && !m->o.sampled && close_fault(m, ev->fork.tid, t, 0, 0))
 		return -ENOMEM;
+	if (t && t->early_exit)
+		m->s.orphan_exits++;
 	fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
 	m->last_thread = NULL;
 	return ev->fork.tid == ev->fork.pid ? drop_mm(m, ev->fork.pid) : 0;
@@ -1026,6 +1032,15 @@ static int on_fault_entry(struct fol_model *m, struct thread *t, const struct fo
 		.last_order = -1,
 		.filemap_order = -1,
 	};
+	if (t->early_exit) {
+		if (t->early_exit - 1 == ev->fault.address >> m->page_shift) {
+			t->f.exit_early = t->f.untimed = 1;
+			t->f.exit_major = t->early_major;
+		} else {
+			m->s.orphan_exits++;
+		}
+		t->early_exit = 0;
+	}
 	t->nchain = ev->fault.nchain < FOL_STACK_MAX ? ev->fault.nchain : FOL_STACK_MAX;
 	if (t->nchain > 0)
 		memcpy(t->chain, ev->fault.chain, sizeof(uint64_t) * (size_t)t->nchain);
@@ -1058,6 +1073,18 @@ static int on_fault_exit(struct fol_model *m, struct thread *t, const struct fol
 		ret = close_fault(m, ev->tid, t, ev->time, major);
 		open_sampled(t, ev->time);
 		return ret;
+	}
+	/* A retimed exit (its time another event's clock, its place the ring buffer's) may be
+	 * placed a little before its own entry, or after the next one's: paired by the page
+	 * it names. Placed early, it waits for the thread's next entry; late, it is the
+	 * earlier fault's, closed unclosed already, and cannot close this one. */
+	if (ev->retimed && (!t->open || t->f.exit_early ||
+			    (ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))) {
+		if (t->early_exit)
+			m->s.orphan_exits++;
+		t->early_exit = (ev->exit.addr >> m->page_shift) + 1;
+		t->early_major = major;
+		return 0;
 	}
 	if (!t->open) {
 		m->s.orphan_exits++;
@@ -1264,6 +1291,7 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	while ((t = fol_u64map_next(m->threads, &pos, &key))) {
 		if (t->open && !m->o.sampled && close_fault(m, (int)key, t, 0, 0))
 			return -ENOMEM;
+		m->s.orphan_exits += t->early_exit != 0;
 		/* kswapd still awake when the recording ended */
 		if (t->awake_since && m->s.last_ns >= t->awake_since)
 			m->s.reclaim.kswapd_ns += m->s.last_ns - t->awake_since;

@@ -94,6 +94,9 @@ struct open_fault {
 	int anon_rss, swap_rss;
 	int64_t anon_delta, swap_delta; /* bytes the fault added to the anon and swap RSS */
 	int untimed;		/* closed by a retimed exit (event.h): no latency */
+	/* Its exit came before it (a retimed exit, placed before the entry): closed, untimed,
+	 * when the thread's next fault or call would close it unclosed. */
+	int exit_early, exit_major;
 };
 
 /* A system call that changes mappings, in progress in a thread: what it asked for and
@@ -117,6 +120,10 @@ struct thread {
 	int nchain;
 	int comm_id;		/* its name's id in the sites (sites.h) + 1; 0: not looked up */
 	uint64_t last_exit;
+	/* A retimed exit that found no fault open: its page + 1, kept for the thread's next
+	 * entry (0: none); and whether it was a major fault's. */
+	uint64_t early_exit;
+	int early_major;
 	struct open_call call;
 	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
 	uint64_t reclaim_since;	/* in direct reclaim since */

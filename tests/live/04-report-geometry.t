@@ -83,10 +83,23 @@ n=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[-1].folios + .
 one=$(jr p.data '.orders[] | select(.order == 9) | .reuse.histogram[0].folios')
 [ $((f + c + 511 * one + 512 * c9)) -ge 4096 ] && [ "$f" -le 4104 ] && [ "$n" -ge 1 ]
 ok $? "PTE-mapped THP: one write fault per page, hundreds per folio ($f reuse, $c copies, $one folios PMD-mapped again: $(jr p.data '[.recording.warnings[] | select(test("split|collapsed"))] | join("; ")'))"
-# PMD-mapped THP: one fault per folio.
-"$FOLIOSTAT" record -q -o d.data -- "$fw" workload fork-reuse --size 16M --policy thp
+# PMD-mapped THP: the kernel reuses the whole folio in one fault. A CPU that keeps the
+# read-only 2M TLB entry takes more, spurious, write faults on the same PMD (seen on a
+# paravirtualised guest: 219 for 8 folios); so the truth is perf's count of the same run:
+# the write faults (error_code 0x7) in the 2M ranges whose first touch allocated order 9.
+split0=$(awk '$1 == "thp_split_pmd" { print $2 }' /proc/vmstat)
+perf record -q -e exceptions:page_fault_user -e kmem:mm_page_alloc -o perf-d.data -- \
+	"$FOLIOSTAT" record -q -o d.data -- "$fw" workload fork-reuse --size 16M --policy thp
+split=$(($(awk '$1 == "thp_split_pmd" { print $2 }' /proc/vmstat) - split0))
+w=$(perf script -i perf-d.data --ns -F comm,tid,time,event,trace 2>/dev/null | perl -ne '
+	next unless /^\s*fw\s/;
+	if (/page_fault_user:.*address=0x([0-9a-f]+).*error_code=0x([0-9a-f]+)/) {
+		$r = hex($1) >> 21; $w++ if hex($2) == 7 && $pmd{$r};
+	} elsif (/mm_page_alloc:.*order=9 /) { $pmd{$r} = 1 }
+	END { printf "%d %d\n", scalar(keys %pmd), $w }')
 is "$(o9 d.data .reuse.folios)" 8 "PMD-mapped THP: 8 folios reused"
-is "$(o9 d.data .reuse.faults_per_folio)" 1 "PMD-mapped THP: 1 fault per folio"
+is "$(o9 d.data '.folios_allocated, .reuse.faults' | tr '\n' ' ')" "$w " \
+	"PMD-mapped THP: folios and write faults = perf's count of the run ($w; $(o9 d.data .reuse.faults_per_folio) a folio, $split PMD splits)"
 
 # COW with the child alive: copies, one page at a time.
 set_policy "$THP/hugepages-64kB/enabled" always

@@ -4,7 +4,7 @@
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 57
+plan 56
 
 cd "$T"
 W=$(workload_bin fw)
@@ -200,9 +200,15 @@ retimed=$(jr two.data '.recording.retimed_samples')
 [ "$nperf" -gt 0 ] && [ "$retimed" -gt 0 ]
 ok $? "perf sampled the workload ($nperf samples) and foliostat saw its samples out of place ($retimed)"
 is "$(jr alone.data '.recording.retimed_samples')" 0 "without perf, no sample is out of place"
-for q in '.totals.unclosed_faults' '.totals.exits_without_entry'; do
-	is "$(jr two.data "$q")" 0 "with perf attached, $q is 0"
-done
+# Each exit sample that carries perf's time is placed by its place in the ring buffer and
+# paired by its page: it closes its fault, untimed, even placed before its entry. One
+# placed past the thread's next entry cannot be paired: it is an exit without entry and
+# its fault is unclosed, one of each (seen: 0 to 4 of 900 to 2,700 on a paravirtualised
+# guest; the issue's open part). The report counts them, perf's own count bounds them.
+acc=$(jr two.data '"\(.recording.retimed_samples) \(.totals.untimed_faults) \(.totals.exits_without_entry) \(.totals.unclosed_faults)"')
+set -- $acc
+[ "$4" -eq "$3" ] && [ "$1" -le "$nperf" ] && [ $((100 * $3)) -le $(($1 + 500)) ]
+ok $? "with perf attached: $1 exits retimed (<= perf's $nperf samples), $2 faults closed untimed; the unpaired ones counted in pairs, at most 5 + 1 in 100: $3 exits without entry, $4 unclosed"
 # A fault the kernel counts as major (a page of the binary read back in) is counted by
 # major-faults, not minor-faults (seen once in CI: 262,863 faults, 262,862 minor).
 is "$(jr two.data '.totals.faults')" "$(jr two.data '[.pmu[] | select(.event=="minor-faults" or .event=="major-faults") | .value] | add')" \
@@ -210,13 +216,17 @@ is "$(jr two.data '.totals.faults')" "$(jr two.data '[.pmu[] | select(.event=="m
 q='.orders[] | select(.order == 9)'
 is "$(jr two.data "$q | .folios_allocated")" "$(jr alone.data "$q | .folios_allocated")" \
 	"with perf attached, the 2M folios are the run's without it: $(jr alone.data "$q | .folios_allocated")"
-# Two runs of the same workload differ by the odd retried fault (seen: +-1 in 262144), and
-# by what a run lost (a sanitized recorder drains slower: 368 lost once).
+# Two runs of the same workload differ by the odd retried fault (seen: +-1 in 262144), by
+# what a run lost (a sanitized recorder drains slower: 368 lost once), and by the faults a
+# CPU takes again on a page already writable (stale TLB entries: +26 in 262144 on a
+# paravirtualised guest), which are those past one a page of the 2M folios.
 a=$(jr alone.data "$q | .faults.wp_reuse"); b=$(jr two.data "$q | .faults.wp_reuse")
 lost=$(jr alone.data '.recording.lost_events + (.recording.lost_samples // 0)')
 lost=$((lost + $(jr two.data '.recording.lost_events + (.recording.lost_samples // 0)')))
-[ $((a > b ? a - b : b - a)) -le $((8 + lost)) ]
-ok $? "... and so are their reuse faults: $b with perf, $a without ($lost samples lost)"
+again() { jr "$1" "$q | [.reuse.faults - .reuse.folios * 512, 0] | max"; }
+sp=$(($(again alone.data) + $(again two.data)))
+[ $((a > b ? a - b : b - a)) -le $((8 + lost + sp)) ]
+ok $? "... and so are their reuse faults: $b with perf, $a without ($lost samples lost, $sp taken again on writable pages)"
 grep -q "out of place" <("$FOLIOSTAT" report -i two.data 2>&1); ok $? "... and the report says another sampler interfered"
 # The BPF path's exit is its own program's, its time its own clock: perf's sampler changes
 # nothing in it.

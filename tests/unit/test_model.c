@@ -517,6 +517,43 @@ static void test_untimed_exit(void **state)
 	fol_model_free(m);
 }
 
+static void retimed_exit(struct fol_model *m, uint64_t addr, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .retimed = 1,
+				    .kind = FOL_EV_FAULT_EXIT, .exit = { .addr = addr } });
+}
+
+/* A retimed exit placed before its own entry waits for it: the fault is closed untimed,
+ * not left unclosed beside an exit without entry. One placed after the next entry is the
+ * earlier fault's: it does not close the next one, whose own exit does. */
+static void test_misplaced_exit(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	retimed_exit(m, BASE + 4096, 1000); /* early */
+	entry(m, PID, PID, BASE + 4096, 0x6, 1000);
+	alloc(m, PID, PID, 0, FOL_GFP_MOVABLE);
+	entry(m, PID, PID, BASE + 8192, 0x6, 2000); /* its exit comes late */
+	entry(m, PID, PID, BASE + 12288, 0x6, 3000);
+	retimed_exit(m, BASE + 8192, 3000);
+	leave(m, PID, PID, BASE + 12288, 3100);
+	s = finish(m);
+	assert_int_equal(s.faults, 3);
+	assert_int_equal(s.untimed, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ALLOC).untimed, 1);
+	/* The late one: its fault closed unclosed, the exit counted alone; no mismatch. */
+	assert_int_equal(s.unclosed, 1);
+	assert_int_equal(s.orphan_exits, 1);
+	assert_int_equal(s.mismatched_exits, 0);
+	assert_int_equal(s.all_lat.count, 1);
+	assert_int_equal(s.all_lat.sum, 100);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void test_filters(void **state)
 {
 	struct fol_model_opts o = { .page_size = 4096, .order = 4, .cls = FOL_C_WP_REUSE, .pid = PID };
@@ -1051,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_munmap_and_unknown),
 		cmocka_unit_test(test_unclosed_and_gap),
 		cmocka_unit_test(test_untimed_exit),
+		cmocka_unit_test(test_misplaced_exit),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_comm_filter),
 		cmocka_unit_test(test_time_filter),
