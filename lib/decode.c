@@ -692,6 +692,13 @@ int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size)
 	return cpu < FOL_MAX_CPUS ? (int)cpu : -1;
 }
 
+int fol_decoder_ring(const struct fol_decoder *d, const void *rec, size_t size)
+{
+	int cpu = fol_decoder_cpu(d, rec, size), idx = record_event(d, rec, size);
+
+	return cpu < 0 || idx < 0 ? -1 : 2 * cpu + !!d->ev[idx].pub.mm_threads;
+}
+
 /* A number field's value, bounds-checked against the payload (a hostile file must not
  * make the decoder read past the record), signed ones narrower than 64 bits
  * sign-extended. 0, or -EBADMSG. */

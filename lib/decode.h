@@ -51,6 +51,9 @@ int fol_decoder_time(const struct fol_decoder *d, const void *rec, size_t size, 
  * more than FOL_MAX_CPUS. */
 #define FOL_MAX_CPUS 8192
 int fol_decoder_cpu(const struct fol_decoder *d, const void *rec, size_t size);
+/* The ring buffer a record was written into: each CPU has the target's and the mm threads'
+ * (record.h); 2 x CPU, + 1 for the mm threads'. -1 when the record does not say. */
+int fol_decoder_ring(const struct fol_decoder *d, const void *rec, size_t size);
 /* 1: ev filled (pointers into rec stay valid while rec does); 0: a record type with
  * nothing for foliostat; -EBADMSG: malformed. */
 int fol_decoder_decode(struct fol_decoder *d, const void *rec, size_t size, struct fol_event *ev);

@@ -34,7 +34,7 @@ struct fol_merge {
 	size_t queued, peak;
 	size_t bytes, max_bytes; /* of the records held; past max_bytes all are released */
 	uint64_t seq;
-	uint64_t round_max, round_prev, limit, released, late, forced;
+	uint64_t round_max, round_prev, round_prev2, limit, released, late, forced;
 	int all;
 	struct run *spent;	/* the popped record's run, freed on the next pop */
 };
@@ -216,10 +216,11 @@ int fol_merge_end_run(struct fol_merge *m)
 void fol_merge_round(struct fol_merge *m)
 {
 	seal(m);
-	/* What was newest at the end of the previous round is safe now; what is newest now
-	 * becomes safe after the next round. */
-	if (m->round_prev > m->limit)
-		m->limit = m->round_prev;
+	/* What was newest at the end of the round before the previous one is safe now; what
+	 * is newest now becomes safe two rounds on. */
+	if (m->round_prev2 > m->limit)
+		m->limit = m->round_prev2;
+	m->round_prev2 = m->round_prev;
 	m->round_prev = m->round_max;
 }
 
@@ -279,6 +280,17 @@ uint64_t fol_merge_forced(const struct fol_merge *m)
 	return m->forced;
 }
 
+/* Some record soon after i+1 continues from next below t[i]: next is not the odd one. The
+ * records right after may be out of place too (another sampler's exits alternate with
+ * this recording's entries), so a few are looked at, not only the one after next. */
+static int continues_below(const uint64_t *t, size_t i, size_t n, uint64_t next)
+{
+	for (size_t k = i + 2; k < n && k < i + 2 + FOL_RETIME_WINDOW; k++)
+		if (t[k] >= next && t[k] < t[i])
+			return 1;
+	return 0;
+}
+
 size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n, int first_known)
 {
 	size_t moved = 0;
@@ -295,12 +307,11 @@ size_t fol_merge_retime(uint64_t *t, uint8_t *flagged, size_t n, int first_known
 		if (!t[i])
 			continue;
 		early = prev && t[i] < prev && (!next || next >= prev);
-		/* Too late: ahead of the next two records, which follow on from the previous
-		 * one. Ahead of the next alone is not enough: after a long gap (the CPU was
-		 * idle) the next record may be the one out of place, too early, and the one
-		 * after it says which. */
-		late = next && i + 2 < n && t[i] > next && t[i + 2] >= next && t[i + 2] < t[i] &&
-		       (!prev || next >= prev);
+		/* Too late: ahead of the next record, which follows on from the previous one,
+		 * and of one that follows on from it. Ahead of the next alone is not enough:
+		 * after a long gap (the CPU was idle) the next record may be the one out of
+		 * place, too early, and the ones after it say which. */
+		late = next && t[i] > next && (!prev || next >= prev) && continues_below(t, i, n, next);
 		if (!early && !late)
 			continue;
 		t[i] = prev ? prev : next;

@@ -2,9 +2,12 @@
 /* Time-ordered merge of records from several CPU ring buffers.
  *
  * Each ring buffer is in time order, but a round of drains interleaves them. Like perf's
- * ordered events: at the end of round N, every record up to the newest time seen by the
- * end of round N-1 can be released, since no ring buffer can still hold an older one.
- * Memory is bounded by two rounds of records, not by the recording.
+ * ordered events, at the end of round N every record up to the newest time seen by the
+ * end of round N-1 could be released, since no ring buffer can still hold an older one;
+ * but the session holds the last records of each buffer's chunk back for one round (to
+ * judge their times by the buffer's next chunk, session.c), so the merge waits a round
+ * more: up to the end of round N-2. Memory is bounded by three rounds of records, not by
+ * the recording.
  */
 #ifndef FOL_MERGE_H
 #define FOL_MERGE_H
@@ -21,7 +24,8 @@ void fol_merge_free(struct fol_merge *m);
 int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size);
 /* The records of one ring buffer drain (a chunk) are all pushed. */
 int fol_merge_end_run(struct fol_merge *m);
-/* A round ended; records up to the previous round's newest time become releasable. */
+/* A round ended; records up to the newest time of the round before the previous one
+ * become releasable. */
 void fol_merge_round(struct fol_merge *m);
 /* Release everything (end of file). */
 void fol_merge_flush_all(struct fol_merge *m);
@@ -49,5 +53,7 @@ uint64_t fol_merge_forced(const struct fol_merge *m);
  * the time of the record before these (the buffer's previous chunk), taken as right.
  * Returns how many were moved. */
 size_t fol_merge_retime(uint64_t *times, uint8_t *flagged, size_t n, int first_known);
+/* How many records past the next one fol_merge_retime() looks at to judge a record. */
+#define FOL_RETIME_WINDOW 8
 
 #endif

@@ -12,6 +12,19 @@
 #include "metadata.h"
 #include "parse.h"
 
+/* What the session keeps of a ring buffer between its chunks: the time of the last record
+ * placed, and its last records themselves, held back until the buffer's next chunk, where
+ * the records after them tell whether they are out of place (fol_merge_retime): a record
+ * another sampler timed, near the end of its chunk, has too few after it to judge it by.
+ * As many as fol_merge_retime looks ahead, and one. */
+#define RETIME_TAIL (FOL_RETIME_WINDOW + 1)
+struct ring {
+	uint64_t last;		/* the time of the last record pushed */
+	char *tail;		/* a copy of the records held back, or NULL */
+	size_t tail_len;
+	uint64_t tail_round;	/* the round they were held in */
+};
+
 struct fol_session {
 	struct fol_reader *r;
 	struct fol_decoder *dec;
@@ -33,7 +46,8 @@ struct fol_session {
 	uint32_t *run_size;
 	uint8_t *run_flag;
 	size_t nrun, run_cap;
-	uint64_t *cpu_last;	/* per CPU: the time of the last record of its last chunk */
+	struct ring *rings;	/* per ring buffer (fol_decoder_ring), made at the first chunk */
+	uint64_t round;		/* ROUND chunks seen */
 	/* A chunk read while looking for the end of the header, not consumed yet. */
 	int pending;
 	uint32_t ptype;
@@ -433,7 +447,152 @@ static int run_add(struct fol_session *s, size_t off, uint32_t size, uint64_t t)
 	return 0;
 }
 
-static int push_records(struct fol_session *s, const char *buf, size_t len);
+/* The ring buffer of a chunk, from its first record; NULL when unknown (no CPU in it). */
+static int chunk_ring(struct fol_session *s, const char *buf, size_t len, struct ring **out)
+{
+	struct perf_event_header h;
+	int k;
+
+	*out = NULL;
+	if (len < sizeof(h))
+		return 0;
+	memcpy(&h, buf, sizeof(h));
+	if (h.size < sizeof(h) || h.size > len || (k = fol_decoder_ring(s->dec, buf, h.size)) < 0)
+		return 0;
+	if (!s->rings && !(s->rings = calloc(2 * FOL_MAX_CPUS, sizeof(*s->rings))))
+		return -ENOMEM;
+	*out = &s->rings[k];
+	return 0;
+}
+
+/* The records' places and times in the run arrays, after slot 0 (the predecessor). */
+static void add_records(struct fol_session *s, const char *buf, size_t len, int *ret)
+{
+	size_t off = 0;
+
+	while (!*ret && off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		uint64_t t = 0;
+		int r;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off) {
+			/* The chunk's CRC was right, so the writer wrote this: skip the rest. */
+			s->st.bad_records++;
+			return;
+		}
+		r = fol_decoder_time(s->dec, buf + off, h.size, &t);
+		if (r == -ENOENT)
+			s->st.unknown_records++;
+		else if (r)
+			s->st.bad_records++;
+		else
+			*ret = run_add(s, off, h.size, t);
+		off += h.size;
+	}
+	if (off != len)
+		s->st.bad_records++;
+}
+
+/* Records of one ring buffer, in the order it was written, into the merge as one run:
+ * their times checked against that order (fol_merge_retime), the buffer's last time
+ * before them in slot 0. With hold, the last RETIME_TAIL records are kept back (bytes and
+ * all) for the buffer's next chunk, where the records after them judge them: another
+ * sampler's record near the end of a chunk has too few after it here. */
+static int push_run(struct fol_session *s, struct ring *g, const char *buf, size_t len, int hold)
+{
+	size_t n, keep = 0;
+	int ret = run_add(s, 0, 0, g ? g->last : 0);
+
+	if (!ret)
+		add_records(s, buf, len, &ret);
+	if (ret)
+		return ret;
+	n = s->nrun;
+	if (hold && g)
+		keep = n - 1 > RETIME_TAIL ? RETIME_TAIL : n - 1;
+	if (n > 1)
+		s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n, s->run_time[0] != 0);
+	for (size_t i = n - keep; i < n; i++)
+		s->st.retimed -= s->run_flag[i]; /* judged again with the next chunk */
+	for (size_t i = 1; i < n - keep && !ret; i++)
+		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
+	if (g && n - keep > 1)
+		g->last = s->run_time[n - keep - 1];
+	if (!ret && keep) {
+		size_t from = s->run_off[n - keep];
+
+		g->tail = malloc(len - from);
+		if (!g->tail)
+			ret = -ENOMEM;
+		else
+			memcpy(g->tail, buf + from, len - from);
+		g->tail_len = g->tail ? len - from : 0;
+		g->tail_round = s->round;
+	}
+	s->nrun = 0;
+	return ret ? ret : fol_merge_end_run(s->merge);
+}
+
+/* A ring's held records into the merge, judged by what is before them only (no chunk of
+ * their buffer came after them). */
+static int release_tail(struct fol_session *s, struct ring *g)
+{
+	char *tail = g->tail;
+	int ret;
+
+	g->tail = NULL;
+	ret = push_run(s, g, tail, g->tail_len, 0);
+	free(tail);
+	return ret;
+}
+
+/* Before a round ends: the records held since an earlier round go in now, so that the
+ * merge has them before it releases that round's time. All of them (all != 0) at the end
+ * of the stream. */
+static int release_rings(struct fol_session *s, int all)
+{
+	int ret = 0;
+
+	for (size_t i = 0; s->rings && i < 2 * FOL_MAX_CPUS && !ret; i++)
+		if (s->rings[i].tail && (all || s->rings[i].tail_round < s->round))
+			ret = release_tail(s, &s->rings[i]);
+	return ret;
+}
+
+/* A round of drains ended: the records held back since an earlier one go in first. */
+static int end_round(struct fol_session *s)
+{
+	int ret = release_rings(s, 0);
+
+	s->round++;
+	fol_merge_round(s->merge);
+	return ret;
+}
+
+/* A chunk is one ring buffer's drain: after the records that buffer held back, if any
+ * (copied before it into one buffer: a run's records are contiguous). */
+static int push_records(struct fol_session *s, const char *buf, size_t len)
+{
+	struct ring *g;
+	char *both;
+	int ret = chunk_ring(s, buf, len, &g);
+
+	if (ret)
+		return ret;
+	if (!g || !g->tail)
+		return push_run(s, g, buf, len, 1);
+	both = malloc(g->tail_len + len);
+	if (!both)
+		return -ENOMEM;
+	memcpy(both, g->tail, g->tail_len);
+	memcpy(both + g->tail_len, buf, len);
+	free(g->tail);
+	g->tail = NULL;
+	ret = push_run(s, g, both, g->tail_len + len, 1);
+	free(both);
+	return ret;
+}
 
 int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size_t len)
 {
@@ -446,8 +605,7 @@ int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size
 	case FOL_CHUNK_RECORDS:
 		return push_records(s, buf, len);
 	case FOL_CHUNK_ROUND:
-		fol_merge_round(s->merge);
-		return 0;
+		return end_round(s);
 	default:
 		other_chunk(s, type, buf, len);
 		return 0;
@@ -457,6 +615,7 @@ int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size
 void fol_session_feed_end(struct fol_session *s)
 {
 	s->eof = 1;
+	release_rings(s, 1);
 	fol_merge_flush_all(s->merge);
 }
 
@@ -483,62 +642,10 @@ void fol_session_close(struct fol_session *s)
 	free(s->run_off);
 	free(s->run_size);
 	free(s->run_flag);
-	free(s->cpu_last);
+	for (size_t i = 0; s->rings && i < 2 * FOL_MAX_CPUS; i++)
+		free(s->rings[i].tail);
+	free(s->rings);
 	free(s);
-}
-
-static int push_records(struct fol_session *s, const char *buf, size_t len)
-{
-	size_t off = 0, n = 0;
-	int ret = 0, truncated = 0, cpu = -1;
-
-	/* First the records' places and times, then the times checked against the order the
-	 * ring buffer was written in (fol_merge_retime), then into the merge. A chunk is
-	 * one ring buffer's drain, so one CPU's: the last time of that CPU's previous chunk
-	 * goes first, as the predecessor of this chunk's first record (slot 0, not pushed). */
-	if (len >= sizeof(struct perf_event_header)) {
-		struct perf_event_header h;
-
-		memcpy(&h, buf, sizeof(h));
-		if (h.size >= sizeof(h) && h.size <= len)
-			cpu = fol_decoder_cpu(s->dec, buf, h.size);
-	}
-	if (cpu >= 0 && !s->cpu_last && !(s->cpu_last = calloc(FOL_MAX_CPUS, sizeof(uint64_t))))
-		return -ENOMEM;
-	if ((ret = run_add(s, 0, 0, cpu >= 0 ? s->cpu_last[cpu] : 0)))
-		return ret;
-	while (off + sizeof(struct perf_event_header) <= len) {
-		struct perf_event_header h;
-		uint64_t t = 0;
-		int r;
-
-		memcpy(&h, buf + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > len - off) {
-			/* The chunk's CRC was right, so the writer wrote this: skip the rest. */
-			truncated = 1;
-			break;
-		}
-		s->st.records++;
-		r = fol_decoder_time(s->dec, buf + off, h.size, &t);
-		if (r == -ENOENT)
-			s->st.unknown_records++;
-		else if (r)
-			s->st.bad_records++;
-		else if ((ret = run_add(s, off, h.size, t)))
-			return ret;
-		off += h.size;
-	}
-	if (truncated || off != len)
-		s->st.bad_records++;
-	n = s->nrun;
-	if (n > 1)
-		s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n, s->run_time[0] != 0);
-	if (n > 1 && cpu >= 0)
-		s->cpu_last[cpu] = s->run_time[n - 1];
-	for (size_t i = 1; i < n && !ret; i++)
-		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
-	s->nrun = 0;
-	return ret ? ret : fol_merge_end_run(s->merge);
 }
 
 /* Feed one chunk to the merge; 0 at the end of the file. */
@@ -574,7 +681,7 @@ static int feed(struct fol_session *s)
 	if (type == FOL_CHUNK_RECORDS)
 		ret = push_records(s, buf, len);
 	else if (type == FOL_CHUNK_ROUND)
-		fol_merge_round(s->merge), ret = 0;
+		ret = end_round(s);
 	else
 		other_chunk(s, type, buf, len), ret = 0;
 	return ret < 0 ? ret : 1;
@@ -619,6 +726,8 @@ int fol_session_next(struct fol_session *s, struct fol_event *ev)
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			if (!s->live && (ret = release_rings(s, 1)))
+				return ret;
 			if (!fol_merge_queued(s->merge) || (s->live && !s->eof))
 				return 0;
 			fol_merge_flush_all(s->merge);

@@ -200,15 +200,16 @@ retimed=$(jr two.data '.recording.retimed_samples')
 [ "$nperf" -gt 0 ] && [ "$retimed" -gt 0 ]
 ok $? "perf sampled the workload ($nperf samples) and foliostat saw its samples out of place ($retimed)"
 is "$(jr alone.data '.recording.retimed_samples')" 0 "without perf, no sample is out of place"
-# Each exit sample that carries perf's time is placed by its place in the ring buffer and
-# paired by its page: it closes its fault, untimed, even placed before its entry. One
-# placed past the thread's next entry cannot be paired: it is an exit without entry and
-# its fault is unclosed, one of each (seen: 0 to 4 of 900 to 2,700 on a paravirtualised
-# guest; the issue's open part). The report counts them, perf's own count bounds them.
+# Each exit sample that carries perf's time is placed by its place in the ring buffer
+# (judged against the records after it, in its chunk or the buffer's next one) and paired
+# by its page: it closes its fault, untimed. The last record a CPU wrote before the thread
+# moved to another has nothing after it to be judged by: such an exit stays where its time
+# puts it, unpaired, and its fault unclosed (seen once in 10 runs here). The report counts
+# them in pairs, and perf's own count bounds the retimed exits.
 acc=$(jr two.data '"\(.recording.retimed_samples) \(.totals.untimed_faults) \(.totals.exits_without_entry) \(.totals.unclosed_faults)"')
 set -- $acc
-[ "$4" -eq "$3" ] && [ "$1" -le "$nperf" ] && [ $((100 * $3)) -le $(($1 + 500)) ]
-ok $? "with perf attached: $1 exits retimed (<= perf's $nperf samples), $2 faults closed untimed; the unpaired ones counted in pairs, at most 5 + 1 in 100: $3 exits without entry, $4 unclosed"
+[ "$4" -eq "$3" ] && [ "$1" -le "$nperf" ] && [ "$3" -le 3 ] && [ $(($1 - $2)) -le "$3" ]
+ok $? "with perf attached: $1 exits retimed (<= perf's $nperf samples), $2 closed their fault untimed; unpaired, counted in pairs, at most 3: $3 exits without entry, $4 unclosed"
 # A fault the kernel counts as major (a page of the binary read back in) is counted by
 # major-faults, not minor-faults (seen once in CI: 262,863 faults, 262,862 minor).
 is "$(jr two.data '.totals.faults')" "$(jr two.data '[.pmu[] | select(.event=="minor-faults" or .event=="major-faults") | .value] | add')" \

@@ -131,6 +131,50 @@ static void test_nested_print_format(void **state)
 	free(fmt);
 }
 
+/* Another sampler's exits carry its clock, 574 us ahead of this recording's; the last one
+ * of a chunk is judged by the buffer's next chunk: every exit comes right after its own
+ * entry, flagged as retimed, and no entry is moved. */
+static void test_retimed_across_chunks(void **state)
+{
+	static const uint64_t ahead = 574000;
+	struct rb_recs recs = { 0 };
+	struct fol_session *s;
+	struct fol_event ev;
+	struct rb b;
+	uint64_t want[8] = { 0x1000, 0x1000, 0x2000, 0x2000, 0x3000, 0x3000, 0x4000, 0x4000 };
+	int retimed = 0;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	rb_fault(&recs, 100, 100, 1000, 0x1000, 6);
+	rb_exit(&recs, 100, 100, 1010 + ahead, 0x1000);
+	rb_fault(&recs, 100, 100, 1020, 0x2000, 6);
+	rb_exit(&recs, 100, 100, 1030 + ahead, 0x2000); /* last of its chunk */
+	rb_records(&b, &recs);
+	rb_fault(&recs, 100, 100, 1040, 0x3000, 6);
+	rb_exit(&recs, 100, 100, 1050 + ahead, 0x3000);
+	rb_fault(&recs, 100, 100, 1060, 0x4000, 6);
+	rb_exit(&recs, 100, 100, 1070, 0x4000); /* this recording's own */
+	rb_records(&b, &recs);
+	rb_close(&b);
+	assert_int_equal(fol_session_open(&s, b.path), 0);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(fol_session_next(s, &ev), 1);
+		assert_int_equal(ev.kind, i % 2 ? FOL_EV_FAULT_EXIT : FOL_EV_FAULT_USER);
+		assert_int_equal(i % 2 ? ev.exit.addr : ev.fault.address, want[i]);
+		assert_true(ev.time < 2000);
+		retimed += ev.retimed;
+	}
+	assert_int_equal(fol_session_next(s, &ev), 0);
+	assert_int_equal(retimed, 3);
+	assert_int_equal(fol_session_stats(s).retimed, 3);
+	fol_session_close(s);
+	unlink(b.path);
+	free(recs.b);
+}
+
 /* A type of 50,000 tokens made parsing take seconds (200,000: over a minute): refused
  * by the bounds on a field declaration, at once. */
 static void test_long_type(void **state)
@@ -405,6 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metadata_types),
 		cmocka_unit_test(test_nested_print_format),
+		cmocka_unit_test(test_retimed_across_chunks),
 		cmocka_unit_test(test_long_type),
 		cmocka_unit_test(test_order_range),
 		cmocka_unit_test(test_pid_zero),
