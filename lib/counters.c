@@ -102,6 +102,10 @@ cJSON *fol_counters_snapshot(const char *root)
 	snprintf(path, sizeof(path), "%s/hpage_pmd_size", thp);
 	if (!read_line(path, path, sizeof(path)))
 		cJSON_AddNumberToObject(t, "pmd_size", strtod(path, NULL));
+	/* Whether a read fault of a THP-eligible range maps the huge zero page. */
+	snprintf(path, sizeof(path), "%s/use_zero_page", thp);
+	if (!read_line(path, path, sizeof(path)))
+		cJSON_AddNumberToObject(t, "use_zero_page", strtod(path, NULL) != 0);
 	m = cJSON_AddObjectToObject(snap, "mthp");
 	d = opendir(thp);
 	if (!d)

@@ -54,6 +54,7 @@ static void mm_release(struct mm *mm)
 	free(mm->move.folios.v);
 	free(mm->unaligned);
 	free(mm->nohuge);
+	free(mm->huge);
 	fol_u64map_free(mm->zero_ranges);
 }
 
@@ -482,15 +483,35 @@ static int in_ranges(const struct range *r, int n, uint64_t a)
 	return 0;
 }
 
-/* A read fault that mapped a zero page: 4K (order 0) when the events prove it, else -1.
- * The huge zero page maps a whole naturally aligned PMD range of an anonymous VMA at the
- * first read fault there; a range that does not fit the VMA, that MADV_NOHUGEPAGE covers,
- * or that takes a second such fault was served by the 4K zero page. */
-static int zero_page_order(const struct fol_model *m, struct mm *mm, const struct vma *v,
-			   uint64_t addr, int *err)
+/* Whether the recorded kernel's THP policy lets a read fault at addr map the huge zero
+ * page (do_huge_pmd_anonymous_page): 1, 0, or -1 not known. */
+static int huge_zero_allowed(const struct fol_model *m, const struct mm *mm, uint64_t addr)
+{
+	switch (m->o.huge_zero) {
+	case FOL_HZ_ALWAYS:
+		return 1;
+	case FOL_HZ_MADVISE:
+		return in_ranges(mm->huge, mm->nhuge, addr);
+	case FOL_HZ_NONE:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* A read fault that mapped a zero page: its order. The huge zero page maps a whole
+ * naturally aligned PMD range of an anonymous VMA at the first read fault there, where the
+ * THP policy allows it; a range that does not fit the VMA, that MADV_NOHUGEPAGE covers, or
+ * that the policy leaves out gets the 4K zero page, and so does one that takes a second
+ * such fault (the huge one would have mapped it whole at the first: that first one is
+ * counted 2M, wrongly, and said so). -1 where the policy is not known (an older
+ * recording) and nothing proves 4K. */
+static int zero_page_order(struct fol_model *m, struct mm *mm, const struct vma *v, uint64_t addr,
+			   int *err)
 {
 	uint64_t pmd = (uint64_t)m->o.page_size << m->o.pmd_order, base = addr & ~(pmd - 1);
-	int created = 0;
+	int created = 0, allowed;
+	uint8_t *first; /* 1: its first read fault was counted 2M; 2: refuted since */
 
 	*err = 0;
 	if (!m->o.pmd_order)
@@ -499,15 +520,23 @@ static int zero_page_order(const struct fol_model *m, struct mm *mm, const struc
 		*err = -ENOMEM;
 		return 0;
 	}
-	if (!fol_u64map_put(mm->zero_ranges, base, &created)) {
+	if (!(first = fol_u64map_put(mm->zero_ranges, base, &created))) {
 		*err = -ENOMEM;
 		return 0;
 	}
-	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))
+	if (!created) {
+		m->s.huge_zero_refuted += *first == 1;
+		*first = 2;
 		return 0;
-	if (v && (base < v->start || base + pmd > v->end))
+	}
+	*first = 0;
+	if (in_ranges(mm->nohuge, mm->nnohuge, addr) || (v && (base < v->start || base + pmd > v->end)))
 		return 0;
-	return -1;
+	allowed = v ? huge_zero_allowed(m, mm, addr) : -1;
+	if (allowed < 0)
+		return -1;
+	*first = (uint8_t)allowed;
+	return allowed ? m->o.pmd_order : 0;
 }
 
 /* Why a fault's folio has no known order: one cause, the first that holds. */
@@ -1129,6 +1158,8 @@ static int on_madvise(struct fol_model *m, struct mm *mm, const struct fol_event
 
 	if (b == FOL_MADV_NOHUGEPAGE)
 		return add_range(&mm->nohuge, &mm->nnohuge, ev->vm.start, end);
+	if (b == FOL_MADV_HUGEPAGE)
+		return add_range(&mm->huge, &mm->nhuge, ev->vm.start, end);
 	if (b == FOL_MADV_DONTNEED || b == FOL_MADV_FREE || b == FOL_MADV_REMOVE || b == FOL_MADV_PAGEOUT ||
 	    b == FOL_MADV_DONTNEED_LOCKED || b == FOL_MADV_COLLAPSE)
 		return drop_range(m, mm, ev->vm.start, end);

@@ -27,6 +27,10 @@ struct fol_model_opts {
 	int sampled;
 	/* The PMD order of the recorded machine (0: not known, nor the huge zero page). */
 	int pmd_order;
+	/* Where the recorded kernel maps the huge zero page at a read fault (its THP policy
+	 * for the PMD size and use_zero_page, at the start): FOL_HZ_UNKNOWN (a recording made
+	 * before they were kept), _NONE, _MADVISE (MADV_HUGEPAGE ranges), _ALWAYS. */
+	int huge_zero;
 	/* record -a -G: only samples of tasks in these cgroups (and those made below them
 	 * during the recording); the kernel's mm threads are judged by whose memory they
 	 * touch instead. NULL: all. */
@@ -41,6 +45,8 @@ struct fol_model_opts {
 };
 
 #define FOL_ANY (-100)
+
+enum { FOL_HZ_UNKNOWN, FOL_HZ_NONE, FOL_HZ_MADVISE, FOL_HZ_ALWAYS };
 
 struct fol_model *fol_model_new(const struct fol_model_opts *o);
 void fol_model_free(struct fol_model *m);

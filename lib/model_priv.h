@@ -57,11 +57,14 @@ struct range {
 };
 
 struct mm {
-	/* PMD-sized ranges that had a zero-page read fault: a second one there proves the 4K
-	 * zero page (the huge one would have mapped the whole range at the first). */
+	/* PMD-sized ranges that had a zero-page read fault (a byte: zero_page_order()): a
+	 * second one there proves the 4K zero page (the huge one would have mapped the whole
+	 * range at the first). */
 	struct fol_u64map *zero_ranges;
 	struct range *nohuge;	/* MADV_NOHUGEPAGE ranges: never the huge zero page */
 	int nnohuge;
+	struct range *huge;	/* MADV_HUGEPAGE ranges: THP under the madvise policy */
+	int nhuge;
 	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
 	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
 	int64_t rss[4];

@@ -144,6 +144,11 @@ static void event_warnings(struct fol_report *r)
 	if (s->mismatched_exits)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
 					   "entry", s->mismatched_exits);
+	if (s->huge_zero_refuted)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " PMD ranges took a second read fault after "
+					   "a first one the THP policy let map the huge zero page: the "
+					   "4K zero page was there, but their first is counted 2M",
+			     s->huge_zero_refuted);
 }
 
 /* Where the folio map could not know an order, and why. */
@@ -254,6 +259,29 @@ static void kernel_symbols(struct fol_report *r, struct fol_session *sess, const
 		r->ksyms_from = "none";
 }
 
+/* Where the recorded kernel maps the huge zero page at a read fault, from its THP settings
+ * at the start (the counters' snapshot): the PMD size's own policy unless it inherits. */
+static int huge_zero_policy(const cJSON *before, unsigned page_size, int pmd_order)
+{
+	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(before, "thp");
+	const cJSON *zero = cJSON_GetObjectItemCaseSensitive(thp, "use_zero_page");
+	const char *policy = str(thp, "enabled"), *own;
+	char kb[32];
+
+	if (!cJSON_IsNumber(zero) || !policy || pmd_order <= 0)
+		return FOL_HZ_UNKNOWN;
+	snprintf(kb, sizeof(kb), "%llukB", ((unsigned long long)page_size << pmd_order) >> 10);
+	own = str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(before, "mthp"), kb),
+		  "enabled");
+	if (own && strcmp(own, "inherit"))
+		policy = own;
+	if (!zero->valueint || !strcmp(policy, "never"))
+		return FOL_HZ_NONE;
+	if (!strcmp(policy, "always"))
+		return FOL_HZ_ALWAYS;
+	return !strcmp(policy, "madvise") ? FOL_HZ_MADVISE : FOL_HZ_UNKNOWN;
+}
+
 int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
 {
 	struct fol_model_opts mo = *o;
@@ -271,6 +299,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	mo.page_size = r->page_size;
 	mo.sampled = method && !strcmp(method, "sampled");
 	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
+	mo.huge_zero = huge_zero_policy(fol_session_counters_before(sess), r->page_size, mo.pmd_order);
 	/* A recording scoped by -G: its samples of other tasks are left out here. */
 	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
 	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))

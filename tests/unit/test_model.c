@@ -346,6 +346,38 @@ static void test_zero_pages(void **state)
 	fol_model_free(m);
 }
 
+/* The same reads where the recording kept the THP policy: the first read of a range the
+ * policy allows is a 2M anon_zero (madvise: under MADV_HUGEPAGE only), one it leaves out is
+ * 4K; a second read after a 2M one refutes it, counted. */
+static void test_huge_zero_policy(void **state)
+{
+	const uint64_t r = 0x7f0000000000ull; /* 2M-aligned */
+
+	(void)state;
+	for (int pol = FOL_HZ_NONE; pol <= FOL_HZ_ALWAYS; pol++) {
+		struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+					    .pmd_order = 9, .huge_zero = pol };
+		struct fol_model *m = fol_model_new(&o);
+		struct fol_summary s;
+		uint64_t huge = pol == FOL_HZ_NONE ? 0 : pol == FOL_HZ_MADVISE ? 1 : 3;
+
+		anon_vma(m, PID, r, 8 << 20);
+		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MADVISE,
+					    .vm = { .start = r, .len = 2 << 20, .behavior = 14 } });
+		fault(m, PID, PID, r + 4096, 0x4, -1, 10);		/* MADV_HUGEPAGE */
+		fault(m, PID, PID, r + (2 << 20), 0x4, -1, 10);	/* plain */
+		fault(m, PID, PID, r + (4 << 20), 0x4, -1, 10);	/* plain, then again: */
+		fault(m, PID, PID, r + (4 << 20) + 4096, 0x4, -1, 10);
+		s = finish(m);
+		assert_int_equal(CELL(s, 9, FOL_C_ANON_ZERO).faults, huge);
+		assert_int_equal(CELL(s, 0, FOL_C_ANON_ZERO).faults, 4 - huge);
+		assert_int_equal(CELL(s, -1, FOL_C_ANON_ZERO).faults, 0);
+		assert_int_equal(s.huge_zero_refuted, pol == FOL_HZ_ALWAYS);
+		fol_summary_free(&s);
+		fol_model_free(m);
+	}
+}
+
 static void mremap_ev(struct fol_model *m, uint64_t from, uint64_t len, int64_t to)
 {
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MREMAP,
@@ -1081,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),
 		cmocka_unit_test(test_zero_pages),
+		cmocka_unit_test(test_huge_zero_policy),
 		cmocka_unit_test(test_interleaved_threads),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_fork_copies_map),
