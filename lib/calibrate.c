@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bpf_faults.h"
+#include "bpf_record.h"
 #include "clock.h"
 #include "record.h"
 #include "stats.h"
@@ -142,8 +143,22 @@ static void close_events(struct perf_evlist *el)
 	perf_evlist__delete(el);
 }
 
-/* The samples waiting in the ring buffers, read and dropped. */
-static uint64_t drain(struct perf_evlist *el)
+/* A BPF path record closes a fault: the bpf-output sample as sampling_attr() lays it out
+ * (identifier, pid and tid, time, cpu, then the raw size and the record). */
+static int bpf_exit(const union perf_event *ev)
+{
+	const size_t at = sizeof(ev->header) + 4 * sizeof(uint64_t) + sizeof(uint32_t);
+	struct fol_bpf_rec rec;
+
+	if (ev->header.size < at + sizeof(rec))
+		return 0;
+	memcpy(&rec, (const char *)ev + at, sizeof(rec));
+	return (rec.what & FOL_BPF_EXIT) != 0;
+}
+
+/* The samples waiting in the ring buffers, read and dropped; *exits counts the BPF path's
+ * records that close a fault (bpf: the buffers are its outputs). */
+static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits)
 {
 	struct perf_mmap *map;
 	union perf_event *ev;
@@ -154,6 +169,7 @@ static uint64_t drain(struct perf_evlist *el)
 			continue;
 		while ((ev = perf_mmap__read_event(map)) != NULL) {
 			n += ev->header.type == PERF_RECORD_SAMPLE;
+			*exits += bpf && ev->header.type == PERF_RECORD_SAMPLE && bpf_exit(ev);
 			perf_mmap__consume(map);
 		}
 		/* No perf_mmap__read_done(): the reason is in record.c's drain_evlist(). */
@@ -181,7 +197,7 @@ int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibra
 		perf_evlist__disable(el);
 		if (bpf)
 			fol_bpf_faults_unfollow(bpf, gettid());
-		c->samples += drain(el) + (out ? drain(out) : 0);
+		c->samples += drain(el, 0, &c->exits) + (out ? drain(out, 1, &c->exits) : 0);
 	}
 	close_events(el);
 	close_events(out);
@@ -193,5 +209,8 @@ int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibra
 	c->traced_ns = d.median;
 	c->faults = pages;
 	c->passes = PASSES;
+	/* The plain path's exits are its minor-faults samples: half of what it read back. */
+	if (!bpf)
+		c->exits = c->samples / 2;
 	return 0;
 }

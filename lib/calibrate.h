@@ -15,7 +15,9 @@ struct fol_calibration {
 	double untraced_ns;	/* per fault: the median pass */
 	double traced_ns;
 	uint64_t samples;	/* read back from the traced passes: 2 per fault when the
-				 * events were on, 1 on the BPF path */
+				 * events were on, 1 or 2 on the BPF path (2 where an event
+				 * recorded comes inside the fault: its entry goes out first) */
+	uint64_t exits;		/* of them, those that close a fault: 1 per fault */
 };
 
 #define FOL_CALIBRATE_PAGES 512

@@ -42,6 +42,7 @@ static const struct field calibration[] = {
 	NUM("untraced_ns", 0, 1e9),
 	NUM("traced_ns", 0, 1e9),
 	NUM("samples", 0, 1.9e19),
+	NUM("exits", 0, 1.9e19),
 	END,
 };
 

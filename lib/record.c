@@ -1179,6 +1179,7 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 		cJSON_AddNumberToObject(c, "untraced_ns", r->calibration.untraced_ns);
 		cJSON_AddNumberToObject(c, "traced_ns", r->calibration.traced_ns);
 		cJSON_AddNumberToObject(c, "samples", (double)r->calibration.samples);
+		cJSON_AddNumberToObject(c, "exits", (double)r->calibration.exits);
 	}
 	if (r->cg.ids)
 		cJSON_AddItemToObject(m, "cgroup", fol_cgroups_json(&r->cg));

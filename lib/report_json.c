@@ -163,6 +163,11 @@ static void probe_json(const struct fol_report *r, cJSON *rec)
 	cJSON_AddNumberToObject(p, "traced_ns", num(c, "traced_ns", 0));
 	cJSON_AddNumberToObject(p, "added_ns", num(c, "traced_ns", 0) - num(c, "untraced_ns", 0));
 	cJSON_AddNumberToObject(p, "samples", num(c, "samples", 0));
+	/* Records that closed a fault (1 a fault): null in recordings made before it was kept. */
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "exits")))
+		cJSON_AddNumberToObject(p, "exits", num(c, "exits", 0));
+	else
+		cJSON_AddNullToObject(p, "exits");
 }
 
 static cJSON *recording_json(const struct fol_report *r)

@@ -52,16 +52,15 @@ is "$n_exit" "$want" "exit samples = faults closed + exits without entry ($n_exi
 [ "$n_fault" -ge 4096 ]
 ok $? "populate 16M of 4K pages: at least 4096 faults ($n_fault)"
 
-# The probe effect, calibrated before the recording: the traced passes were traced (two
-# samples per fault read back on the samples path; one record on the BPF path, or two
-# where the kernel allocates a page in a read fault: the entry is written apart before
-# the allocation's event), and tracing costs something.
+# The probe effect, calibrated before the recording: the traced passes were traced (one
+# exit read back per fault, on either path: the BPF path writes a fault's entry apart when
+# an event recorded comes inside it, as mmap_lock's does on 6.1 or a page allocation where
+# read faults allocate), and tracing costs something.
 pe=$("$FOLIOSTAT" report --json -i "$T/g.data" | jq -c '.recording.probe_effect')
-alloc=$(read_faults_allocate)
-per=$("$FOLIOSTAT" report --json -i "$T/g.data" | jq -r --arg a "$alloc" 'if .recording.fault_path == "bpf" and $a == "no" then 1 else 2 end')
-# The calibrating thread may take a fault of its own while traced (seen: one, 5121).
-is "$(echo "$pe" | jq --argjson k "$per" '.samples >= $k * .faults * .passes and .samples <= $k * .faults * .passes + 16')" true \
-	"calibration: $per record(s) per traced fault read back (read faults allocate: $alloc; $pe)"
+# The calibrating thread may take a fault of its own while traced (seen: one, 5121), and a
+# fault that is retried raises no exit (seen: 2555 exits for 2560 faults, 10 entries apart).
+is "$(echo "$pe" | jq '(.exits - .faults * .passes | fabs) <= 16 and .samples >= .exits and .samples <= 2 * .exits + 16')" true \
+	"calibration: one exit per traced fault read back, one or two records ($pe; read faults allocate: $(read_faults_allocate))"
 echo "$pe" | jq -e '.added_ns > 0 and .added_ns < 100000 and .untraced_ns > 0' >/dev/null
 ok $? "... the events add a positive cost under 100 us a fault"
 "$FOLIOSTAT" record -q -e minor-faults -o "$T/m.data" -- true 2>/dev/null
