@@ -7,6 +7,8 @@
 #   make check           deps, then unit, golden, TUI, live and fuzz tests
 #   make check-kernels   the live checks in Debian's 6.1 and 6.12 kernels under QEMU:
 #                        x86-64, and arm64 with a cross-built foliostat (CROSS=arm64)
+#   make check-kernels-live  the whole live suite inside the same x86-64 kernels
+#                        (this machine's root shared read-only; slow: see README)
 #   make install         PREFIX=/usr/local DESTDIR= : binary, man pages, bash completion
 #   make bench           benchmarks (results in bench-results.txt)
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
@@ -90,7 +92,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
 .PHONY: all deps check check-all check-unit check-fuzz check-golden check-tui check-live \
-	check-kernels run bench clean fuzz fuzz-run mutate install uninstall need-deps
+	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps
 all: $(BIN)
 
 # Installs only what is missing; again after the scripts change.
@@ -176,6 +178,10 @@ uninstall:
 check-kernels: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/check-kernels.sh
 	$(Q)./scripts/check-kernels-arm64.sh
+
+# Every live test, in each guest kernel (KERNELS=, TESTS= choose; TIMEOUT= per kernel).
+check-kernels-live: $(BIN)
+	$(Q)FOLIOSTAT=./$(BIN) ./scripts/check-kernels-live.sh
 
 bench: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.sh bench-results.txt

@@ -6,6 +6,8 @@
 # it left in the kernel afterwards.
 . "$(dirname "$0")/lib.sh"
 need_root
+# Its geometry is 64K folios' (16 reuse faults each).
+[ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel (no $THP/hugepages-64kB)"
 plan 19
 
 fw=$(workload_bin fw)

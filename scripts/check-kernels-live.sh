@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make check-kernels-live: the whole live suite (tests/live/*.t, as make check-live runs
+# it here) inside Debian's own 6.1 and 6.12 kernels, x86-64, under QEMU. The guest boots
+# from a small initramfs that mounts this machine's root read-only through virtiofs
+# (QEMU's virtiofsd) under a RAM overlay, and runs the suite there with this machine's
+# programs and libraries: perf, jq, cc, prove, and the foliostat built here. Nothing the
+# guest writes reaches this machine. Results: prove's TAP on the serial console between
+# markers; the summary per kernel here, and the whole log kept beside it on failure.
+# Software emulation (KVM does not run guests on these machines): see README for times.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+F=${FOLIOSTAT:-$top/foliostat}
+KERNELS=${KERNELS:-"linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"}
+TESTS=${TESTS:-tests/live/*.t}
+TIMEOUT=${TIMEOUT:-3600}
+MEM=${MEM:-6144}
+TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
+[ "$(id -u)" -eq 0 ] || { echo "check-kernels-live: run as root (apt-get, virtiofsd)"; exit 1; }
+need=
+for p in qemu-system-x86 busybox-static cpio; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+done
+if [ -n "$need" ]; then
+	echo "check-kernels-live: installing$need"
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+VIRTIOFSD=/usr/lib/qemu/virtiofsd
+[ -x "$VIRTIOFSD" ] || { echo "check-kernels-live: $VIRTIOFSD missing (Debian's qemu-system-common has it)"; exit 1; }
+W=$(mktemp -d /tmp/foliostat-kernels-live.XXXXXX)
+vpid=
+G=
+trap '[ -n "$vpid" ] && kill "$vpid" 2>/dev/null; rm -f "$G"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+chmod 0777 "$W"
+# The foliostat under test, copied where the guest sees it (the repository's build
+# folder), so that a rebuild meanwhile changes nothing under the guest's feet.
+mkdir -p "$top/build-guest"
+G=$(mktemp "$top/build-guest/foliostat.XXXXXX")
+cp "$F" "$G"
+chmod 0755 "$G"
+F=$G
+sync
+
+# The modules the guest loads to reach the shared root, in the order they depend; a kernel
+# that has one built in ships no module of it (6.12 has all but overlay built in).
+MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci fuse virtiofs overlay"
+
+initrd() { # KERNEL-TREE OUT
+	local r=$W/root m f
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,proc,sys,dev,lower,rw,new,mods}
+	cp /bin/busybox "$r/bin/busybox"
+	for a in sh mount mkdir insmod chroot poweroff echo cat sleep; do ln -s busybox "$r/bin/$a"; done
+	for m in $MODS; do
+		f=$(find "$1/lib/modules" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
+		[ -n "$f" ] || continue
+		case "$f" in *.xz) xz -dc "$f" >"$r/mods/$m.ko" ;; *) cp "$f" "$r/mods/$m.ko" ;; esac
+	done
+	cat >"$r/init" <<EOF
+#!/bin/sh
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+for m in $MODS; do [ ! -e /mods/\$m.ko ] || insmod /mods/\$m.ko || echo "@@INSMOD-FAILED \$m"; done
+mount -t virtiofs -o ro hostroot /lower || { echo "@@MOUNT-FAILED"; poweroff -f; }
+mount -t tmpfs -o size=80% rw /rw
+mkdir -p /rw/upper /rw/work
+mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /new
+mount -t proc proc /new/proc
+mount -t sysfs sys /new/sys
+mount -t devtmpfs dev /new/dev
+mount -t tracefs nodev /new/sys/kernel/tracing 2>/dev/null
+mount -t debugfs nodev /new/sys/kernel/debug 2>/dev/null
+mount -t cgroup2 none /new/sys/fs/cgroup 2>/dev/null
+mkdir -p /new/dev/pts /new/dev/shm
+mount -t devpts devpts /new/dev/pts
+mount -t tmpfs shm /new/dev/shm
+# What udev would have made: bash's process substitution opens /dev/fd/N.
+ln -sf /proc/self/fd /new/dev/fd
+ln -sf /proc/self/fd/0 /new/dev/stdin
+ln -sf /proc/self/fd/1 /new/dev/stdout
+ln -sf /proc/self/fd/2 /new/dev/stderr
+echo "@@KERNEL \$(uname -r)"
+echo "@@PROVE-BEGIN"
+chroot /new /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \\
+	/bin/bash -c 'set -o pipefail; cd "$top" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
+echo "@@PROVE-RC \$?"
+echo "@@DONE"
+poweroff -f
+EOF
+	chmod +x "$r/init"
+	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$2"
+}
+
+fail=0
+for meta in $KERNELS; do
+	pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+	if [ -z "$pkg" ]; then
+		apt-get update -qq
+		pkg=$(apt-cache depends "$meta" | awk '/Depends: linux-image-/ {print $2; exit}')
+	fi
+	[ -n "$pkg" ] || { echo "check-kernels-live: $meta names no kernel package"; fail=1; continue; }
+	(cd "$W" && apt-get download "$pkg" >/dev/null 2>&1) || { echo "check-kernels-live: cannot download $pkg"; fail=1; continue; }
+	mkdir -p "$W/$pkg"
+	dpkg-deb -x "$W/$pkg"_*.deb "$W/$pkg"
+	initrd "$W/$pkg" "$W/$pkg.initrd.gz" || { fail=1; continue; }
+	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
+	log=$W/$pkg.log
+	echo "== $pkg: the live suite ($TESTS)"
+	"$VIRTIOFSD" --socket-path="$W/vfs.sock" -o source=/ -o cache=auto -o sandbox=chroot \
+		-o no_posix_lock -o no_flock >"$W/virtiofsd.log" 2>&1 &
+	vpid=$!
+	for _ in $(seq 50); do [ -S "$W/vfs.sock" ] && break; sleep 0.1; done
+	start=$(date +%s)
+	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
+	# patched (check-kernels.sh says more).
+	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
+		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
+		-chardev socket,id=vfs,path="$W/vfs.sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
+		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
+		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
+	kill "$vpid" 2>/dev/null || true
+	wait "$vpid" 2>/dev/null || true
+	vpid=
+	rm -f "$W/vfs.sock"
+	tr -d '\r' <"$log" >"$log.txt"
+	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
+	if ! grep -q "^@@DONE" "$log.txt"; then
+		echo "   FAIL: no completion marker (panic, hang or past TIMEOUT=$TIMEOUT s); the console's last lines:"
+		tail -n 20 "$log.txt" | sed 's/^/   | /'
+		fail=1
+		continue
+	fi
+	sed -n '/^@@PROVE-BEGIN/,/^@@PROVE-RC/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.tap"
+	# Per test file: its result line; then every skip and failure, with the reason.
+	grep -E '^\[[0-9:]+\] tests/live/|^tests/live/.*(ok|skipped|Failed)|^Files=|^Result:' "$W/$pkg.tap" | sed 's/^/   | /'
+	grep -E '#   |SKIP' "$W/$pkg.tap" | sed 's/^/   | /' | head -60
+	rc=$(grep -ao '@@PROVE-RC [0-9]*' "$log.txt" | cut -d' ' -f2)
+	if [ "$rc" = 0 ]; then
+		echo "   ok: the live suite passed in $(grep -ao '@@KERNEL [^ ]*' "$log.txt" | cut -d' ' -f2)"
+	else
+		echo "   FAIL: the live suite failed in $pkg (prove exit $rc); the log: $log.txt"
+		KEEP=1
+		fail=1
+	fi
+done
+if [ "$fail" -ne 0 ]; then
+	echo "check-kernels-live: FAILED${KEEP:+ (logs kept in $W)}"
+	exit 1
+fi
+echo "check-kernels-live: all kernels passed"
