@@ -31,8 +31,8 @@ enum fol_chunk_type {
 	 * opened by a RUN chunk and otherwise a complete single-run stream. */
 	FOL_CHUNK_RUN = 11,	/* JSON: run index, runs, sweep key and value */
 	FOL_CHUNK_BARE = 12,	/* JSON: an untraced run of the workload: its phases */
-	FOL_CHUNK_KSYMS = 13,	/* the kernel's text symbols, compressed (ksyms.h); in a
-				 * recording of several runs, the first run's only */
+	FOL_CHUNK_KSYMS = 13,	/* the kernel's text symbols, compressed (ksyms.h), before
+				 * END; in a recording of several runs, the first run's only */
 };
 
 struct fol_writer;

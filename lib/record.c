@@ -1854,8 +1854,6 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 	r->start_mono = now_ns(CLOCK_MONOTONIC);
 	ret = write_meta(r, r->start_real, r->start_mono);
 	if (!ret)
-		ret = write_ksyms(r);
-	if (!ret)
 		ret = write_events(r);
 	if (!ret && r->o->system_wide)
 		ret = write_system_comms(r, r->start_mono);
@@ -1918,6 +1916,7 @@ static void restore_mthp(struct fol_recorder *r)
 int fol_recorder_stop(struct fol_recorder *r, int signal)
 {
 	cJSON *after;
+	uint64_t dur;
 	int ret = 0;
 
 	r->interrupted_by = signal;
@@ -1929,7 +1928,8 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 		perf_evlist__disable(r->kevlist);
 	if (!ret)
 		ret = drain(r);
-	r->res->seconds = (double)(now_ns(CLOCK_MONOTONIC) - r->start_mono) / 1e9;
+	dur = now_ns(CLOCK_MONOTONIC) - r->start_mono;
+	r->res->seconds = (double)dur / 1e9;
 	if (!ret)
 		ret = write_counters_pmu(r);
 	after = fol_counters_snapshot("");
@@ -1939,8 +1939,12 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 	cJSON_Delete(after);
 	if (!ret)
 		ret = write_phases(r);
+	/* At the end, not the start: packing them takes 0.2 s here (seconds in an emulated
+	 * guest), which would hold up the workload's start or an attach. */
 	if (!ret)
-		ret = write_end(r, now_ns(CLOCK_MONOTONIC) - r->start_mono);
+		ret = write_ksyms(r);
+	if (!ret)
+		ret = write_end(r, dur);
 	/* A writer shared by several runs stays open: this run is on disk now. */
 	if (!ret)
 		ret = fol_writer_flush(r->w);

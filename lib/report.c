@@ -239,18 +239,18 @@ static void add_warnings(struct fol_report *r)
  * recording carries; else the running kernel's, but only where its build-id is the
  * recording's (a release string is the same across builds). Under a --symfs the running
  * kernel is not where the recording's files are: not asked. */
-static void kernel_symbols(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
+static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 {
 	const char *bid = str(r->meta, "kernel_build_id");
 	char here[129];
 
-	if (o->kallsyms) {
-		r->ksyms = fol_ksyms_from_file(o->kallsyms);
-		r->ksyms_from = o->kallsyms;
+	if (r->kallsyms) {
+		r->ksyms = fol_ksyms_from_file(r->kallsyms);
+		r->ksyms_from = r->kallsyms;
 	} else if (fol_session_ksyms(sess)) {
 		r->ksyms = fol_ksyms_get(fol_session_ksyms(sess));
 		r->ksyms_from = "recording";
-	} else if (bid && !o->symfs && fol_kernel_build_id("/sys/kernel/notes", here, sizeof(here)) > 0 &&
+	} else if (bid && !r->symfs && fol_kernel_build_id("/sys/kernel/notes", here, sizeof(here)) > 0 &&
 		   !strcmp(here, bid)) {
 		r->ksyms = fol_ksyms_from_file("/proc/kallsyms");
 		r->ksyms_from = "/proc/kallsyms";
@@ -290,7 +290,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	memset(r, 0, sizeof(*r));
 	r->meta = dup(fol_session_meta(sess));
 	r->symfs = o->symfs;
-	kernel_symbols(r, sess, o);
+	r->kallsyms = o->kallsyms;
 	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
 	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
 		r->page_size = 4096;
@@ -341,6 +341,8 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->phases = dup(fol_session_phases(sess));
 	r->synth = dup(fol_session_synth(sess));
 	r->maps = dup(fol_session_maps(sess));
+	/* The recording's symbols come after its records (record writes them at the end). */
+	kernel_symbols(r, sess);
 	dec = fol_session_decoder(sess);
 	r->nevents = fol_decoder_nr_events(dec);
 	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));

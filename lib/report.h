@@ -44,6 +44,7 @@ struct fol_report {
 	int sort[FOL_SORT_NR], nsort;
 	int top;
 	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
+	const char *kallsyms;	/* report --kallsyms FILE, or NULL */
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols (ksyms.h), NULL: none */
 	const char *ksyms_from;	/* where they come from: "recording", a file, "none" */
 	struct fol_model *model; /* while events stream in */

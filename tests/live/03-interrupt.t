@@ -11,7 +11,14 @@ fw=$(workload_bin fw)
 # SIGKILL of foliostat while the workload runs.
 "$FOLIOSTAT" record -q -o k.data -- "$fw" workload fork-reuse --size 1G --policy small 2>/dev/null &
 rec=$!
-sleep 1.5
+# Once the workload runs (its exec comes after the recording's header is on disk) and
+# over a thousand of its faults are in the file, which reads as it is written: not after
+# a fixed time, which a slow machine (an emulated guest: 80 times slower) spends starting.
+for _ in $(seq 600); do pgrep -x fw >/dev/null && break; sleep 0.1; done
+for _ in $(seq 120); do
+	[ "$("$FOLIOSTAT" script -i k.data 2>/dev/null | grep -c page_fault_user)" -gt 1000 ] && break
+	sleep 0.5
+done
 kill -KILL "$rec"
 wait "$rec" 2>/dev/null
 pkill -KILL -x fw
@@ -27,7 +34,7 @@ set -m
 "$FOLIOSTAT" record -q -o i.data -- sleep 30 2>i.err &
 rec=$!
 set +m
-sleep 0.5
+for _ in $(seq 600); do pgrep -x sleep -P "$rec" >/dev/null && break; sleep 0.1; done
 kill -INT "$rec"
 wait "$rec"; rc=$?
 is "$rc" 130 "SIGINT: the workload died of it, exit 128+2"
