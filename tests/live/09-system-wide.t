@@ -9,12 +9,24 @@ plan 18
 cd "$T"
 fw=$(workload_bin fw)
 
-# A workload started before the recording: populate, wait 1 s, fork, write every page
-# again: 32M / 4K = 8192 reuse faults, on folios allocated before the recording.
-"$fw" workload fork-reuse --size 32M --policy small --delay 1 &
+# A workload started before the recording: populate, wait 4 s, fork, write every page
+# again: 32M / 4K = 8192 reuse faults, on folios allocated before the recording. The
+# recording starts once the region is populated (its RSS says so) and is stopped (SIGINT)
+# once the workload is gone, whatever the machine's speed (an emulated guest is 80 times
+# slower).
+"$fw" workload fork-reuse --size 32M --policy small --delay 4 &
 wl=$!
-sleep 0.3
-"$FOLIOSTAT" record -q -a --duration 2.5 -o a.data; ok $? "record -a --duration 2.5"
+for _ in $(seq 600); do
+	[ "$(awk '/^VmRSS/ { print $2 }' /proc/$wl/status 2>/dev/null)" -ge 32768 ] 2>/dev/null && break
+	sleep 0.1
+done
+set -m # a background job of a script ignores SIGINT otherwise
+"$FOLIOSTAT" record -q -a --duration 600 -o a.data &
+rec=$!
+set +m
+wait $wl
+kill -INT $rec
+wait $rec; ok $? "record -a --duration, stopped by SIGINT once the workload ended"
 wait $wl
 "$FOLIOSTAT" report -i a.data | head -1 | grep -q "every task on every CPU"; ok $? "the header says it was system-wide"
 is "$(jr a.data '.recording.command | length')" 0 "no command of its own"
