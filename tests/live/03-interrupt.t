@@ -12,13 +12,11 @@ fw=$(workload_bin fw)
 "$FOLIOSTAT" record -q -o k.data -- "$fw" workload fork-reuse --size 1G --policy small 2>/dev/null &
 rec=$!
 # Once the workload runs (its exec comes after the recording's header is on disk) and
-# over a thousand of its faults are in the file, which reads as it is written: not after
-# a fixed time, which a slow machine (an emulated guest: 80 times slower) spends starting.
+# the file has grown by a megabyte of its records (tens of thousands of faults): not
+# after a fixed time, which a slow machine (an emulated guest: 80 times slower) spends
+# starting, nor so late that the run is over.
 for _ in $(seq 600); do pgrep -x fw >/dev/null && break; sleep 0.1; done
-for _ in $(seq 120); do
-	[ "$("$FOLIOSTAT" script -i k.data 2>/dev/null | grep -c page_fault_user)" -gt 1000 ] && break
-	sleep 0.5
-done
+for _ in $(seq 1200); do [ "$(stat -c %s k.data 2>/dev/null || echo 0)" -gt 1048576 ] && break; sleep 0.05; done
 kill -KILL "$rec"
 wait "$rec" 2>/dev/null
 pkill -KILL -x fw
