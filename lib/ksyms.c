@@ -105,6 +105,14 @@ static int text_symbol(const char *s, const char *end, uint64_t *addr, const cha
 	return *namelen > 0 && *namelen <= NAME_MAX_LEN;
 }
 
+/* The end of the line at p: its newline, or end for the last one without. */
+static char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return (char *)(nl ? nl : end);
+}
+
 static char *read_file(const char *path, size_t max, size_t *len)
 {
 	FILE *f = fopen(path, "re");
@@ -155,9 +163,7 @@ int fol_ksyms_pack(const char *kallsyms, void **out, size_t *len)
 		size_t nlen;
 		uint64_t a;
 
-		nl = memchr(p, '\n', (size_t)(text + n - p));
-		if (!nl)
-			nl = text + n;
+		nl = line_end(p, text + n);
 		if (text_symbol(p, nl, &a, &name, &nlen)) {
 			memmove(keep + used, p, (size_t)(nl - p));
 			used += (size_t)(nl - p);
@@ -289,9 +295,7 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 		size_t nlen;
 		uint64_t a;
 
-		nl = memchr(p, '\n', (size_t)(text + n - p));
-		if (!nl)
-			nl = text + n;
+		nl = line_end(p, text + n);
 		if (!text_symbol(p, nl, &a, &name, &nlen))
 			continue;
 		if (k->n == cap) {
