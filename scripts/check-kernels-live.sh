@@ -10,6 +10,7 @@
 # Software emulation (KVM does not run guests on these machines): see README for times.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/kernel-package.sh"
 F=${FOLIOSTAT:-$top/foliostat}
 KERNELS=${KERNELS:-"linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"}
 TESTS=${TESTS:-tests/live/*.t}
@@ -97,15 +98,7 @@ EOF
 
 fail=0
 for meta in $KERNELS; do
-	pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
-	if [ -z "$pkg" ]; then
-		apt-get update -qq
-		pkg=$(apt-cache depends "$meta" | awk '/Depends: linux-image-/ {print $2; exit}')
-	fi
-	[ -n "$pkg" ] || { echo "check-kernels-live: $meta names no kernel package"; fail=1; continue; }
-	(cd "$W" && apt-get download "$pkg" >/dev/null 2>&1) || { echo "check-kernels-live: cannot download $pkg"; fail=1; continue; }
-	mkdir -p "$W/$pkg"
-	dpkg-deb -x "$W/$pkg"_*.deb "$W/$pkg"
+	pkg=$(kernel_package "$meta" "$W" 2> >(sed 's/^/check-kernels-live: /' >&2)) || { fail=1; continue; }
 	initrd "$W/$pkg" "$W/$pkg.initrd.gz" || { fail=1; continue; }
 	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
 	log=$W/$pkg.log

@@ -5,6 +5,8 @@
 need_root
 plan 25
 
+# The committed recordings, found from this file (foliostat may be a copy elsewhere).
+golden=$(cd "$(dirname "$0")/../golden" && pwd)
 cd "$T"
 "$FOLIOSTAT" script -i missing.data 2>err; rc=$?
 is "$rc" 1 "script of a missing file exits 1"
@@ -57,7 +59,7 @@ else
 	ok 0 "# SKIP no nobody user"
 	ok 0 "# SKIP no nobody user"
 fi
-"$FOLIOSTAT" report -i "$(dirname "$FOLIOSTAT")/tests/golden/small.data" >/dev/full 2>err; rc=$?
+"$FOLIOSTAT" report -i "$golden/small.data" >/dev/full 2>err; rc=$?
 is "$rc" 1 "report to a full disk (/dev/full): exit 1, not 0"
 grep -q "cannot write the output: No space left on device" err; ok $? "... saying why"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
