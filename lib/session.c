@@ -517,6 +517,7 @@ static int push_run(struct fol_session *s, struct ring *g, const char *buf, size
 		s->st.retimed -= s->run_flag[i]; /* judged again with the next chunk */
 	for (size_t i = 1; i < n - keep && !ret; i++)
 		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
+	s->st.records += n - keep - 1; /* the held ones count when they go in */
 	if (g && n - keep > 1)
 		g->last = s->run_time[n - keep - 1];
 	if (!ret && keep) {

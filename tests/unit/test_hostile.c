@@ -170,6 +170,7 @@ static void test_retimed_across_chunks(void **state)
 	assert_int_equal(fol_session_next(s, &ev), 0);
 	assert_int_equal(retimed, 3);
 	assert_int_equal(fol_session_stats(s).retimed, 3);
+	assert_int_equal(fol_session_stats(s).records, 8); /* the held ones once */
 	fol_session_close(s);
 	unlink(b.path);
 	free(recs.b);
