@@ -123,7 +123,7 @@ struct fol_decoder *fol_decoder_new(void)
 	}
 	for (int k = 0; k < FOL_EV_NR_KINDS; k++)
 		d->first_of[k] = -1;
-	/* Recordings are made on x86-64 (DESIGN.md); 8-byte longs, host byte order. */
+	/* Recordings are made on x86-64 and arm64, both LP64: 8-byte longs, host byte order. */
 	tep_set_long_size(d->tep, 8);
 	return d;
 }

@@ -80,7 +80,7 @@ struct fol_record_result {
 	char error[512];	/* what failed and what to do, when the call fails */
 };
 
-/* The default events of DESIGN.md; tracepoints may carry a glob. */
+/* The tracepoints recorded by default (foliostat check lists them); a name may be a glob. */
 extern const char *const fol_default_tracepoints[];
 extern const char *const fol_software_events[];	/* sampled at period 1 */
 extern const char *const fol_counting_events[];	/* PMU and software, counted */
