@@ -18,16 +18,7 @@ TIMEOUT=${TIMEOUT:-3600}
 MEM=${MEM:-6144}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
 [ "$(id -u)" -eq 0 ] || { echo "check-kernels-live: run as root (apt-get, virtiofsd)"; exit 1; }
-need=
-for p in qemu-system-x86 busybox-static cpio; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
-done
-if [ -n "$need" ]; then
-	echo "check-kernels-live: installing$need"
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
-fi
+install_missing check-kernels-live qemu-system-x86 busybox-static cpio
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
 [ -x "$VIRTIOFSD" ] || { echo "check-kernels-live: $VIRTIOFSD missing (Debian's qemu-system-common has it)"; exit 1; }
 W=$(mktemp -d /tmp/foliostat-kernels-live.XXXXXX)

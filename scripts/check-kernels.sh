@@ -13,16 +13,7 @@ F=${FOLIOSTAT:-$top/foliostat}
 KERNELS=${KERNELS:-"linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"}
 TIMEOUT=${TIMEOUT:-300}
 [ "$(id -u)" -eq 0 ] || { echo "check-kernels: run as root (apt-get)"; exit 1; }
-need=
-for p in qemu-system-x86 busybox-static cpio jq; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
-done
-if [ -n "$need" ]; then
-	echo "check-kernels: installing$need"
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
-fi
+install_missing check-kernels qemu-system-x86 busybox-static cpio jq
 W=$(mktemp -d /tmp/foliostat-kernels.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 chmod 0777 "$W"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Sourced by the x86-64 check-kernels scripts: the kernel package a Debian metapackage
-# (linux-image-cloud-amd64...) depends on, downloaded from Debian's archive and unpacked.
+# Sourced by the x86-64 check-kernels scripts: what they install, and the kernel package a
+# Debian metapackage (linux-image-cloud-amd64...) depends on, downloaded from Debian's
+# archive and unpacked.
 
 # kernel_package META DIR: unpacks it into DIR/PACKAGE and prints PACKAGE; status 1, with
 # the reason on stderr, when META names none or it cannot be downloaded.
@@ -16,4 +17,19 @@ kernel_package() {
 	mkdir -p "$dir/$pkg"
 	dpkg-deb -x "$dir/$pkg"_*.deb "$dir/$pkg"
 	echo "$pkg"
+}
+
+# install_missing NAME PACKAGE...: installs those of Debian's packages that are not, saying
+# so as NAME.
+install_missing() {
+	local name=$1 p need=
+	shift
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+	done
+	[ -n "$need" ] || return 0
+	echo "$name: installing$need"
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
 }
