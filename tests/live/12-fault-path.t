@@ -52,12 +52,12 @@ within "$ns" 16384 16400 && within "$fs" 1024 1025
 ok $? "... as on the samples path ($ns on $fs)"
 is "$(jr "$T/gbpf.data" '.totals | [.unclosed_faults, .exits_without_entry] | join(" ")')" "0 0" \
 	"bpf: every fault's entry has its exit"
-lat() { jr "$1" '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.p50'; }
-# The BPF path's own cost is lower and lands partly inside the latency, as the samples':
-# the two medians within a factor of two of each other.
-b=$(lat "$T/gbpf.data") s=$(lat "$T/gsamples.data")
-[ "$b" -gt 0 ] && [ $((b * 2)) -gt "$s" ] && [ $((s * 2)) -gt "$b" ]
-ok $? "64K reuse latency p50: bpf $b ns, samples $s ns"
+lat() { jr "$1" '.orders[] | select(.order == 4) | "\(.latency_by_class_ns.wp_reuse.count) \(.faults.wp_reuse) \(.latency_by_class_ns.wp_reuse.p50)"'; }
+# Every reuse fault timed on both paths. How their medians compare is the machine's (within
+# 2x here once, 2.7x on a paravirtualised guest): make bench measures it, no test.
+set -- $(lat "$T/gbpf.data") $(lat "$T/gsamples.data")
+[ "$1" = "$2" ] && [ "$4" = "$5" ] && [ "$3" -gt 0 ] && [ "$6" -gt 0 ]
+ok $? "64K reuse faults all timed: bpf $1 of $2 (p50 $3 ns), samples $4 of $5 (p50 $6 ns)"
 
 # Threads: made after the recording started, followed at their clone.
 "$FOLIOSTAT" record -q -o "$T/t.data" -- "$fw" workload fork-reuse --size 32M --policy mthp --threads 4
