@@ -465,8 +465,10 @@ static int chunk_ring(struct fol_session *s, const char *buf, size_t len, struct
 	return 0;
 }
 
-/* The records' places and times in the run arrays, after slot 0 (the predecessor). */
-static void add_records(struct fol_session *s, const char *buf, size_t len, int *ret)
+/* The records' places and times in the run arrays, after slot 0 (the predecessor). The
+ * first seen bytes are records held back from the buffer's previous chunk: what was
+ * wrong with them was counted then. */
+static void add_records(struct fol_session *s, const char *buf, size_t len, size_t seen, int *ret)
 {
 	size_t off = 0;
 
@@ -483,9 +485,9 @@ static void add_records(struct fol_session *s, const char *buf, size_t len, int 
 		}
 		r = fol_decoder_time(s->dec, buf + off, h.size, &t);
 		if (r == -ENOENT)
-			s->st.unknown_records++;
+			s->st.unknown_records += off >= seen;
 		else if (r)
-			s->st.bad_records++;
+			s->st.bad_records += off >= seen;
 		else
 			*ret = run_add(s, off, h.size, t);
 		off += h.size;
@@ -499,13 +501,14 @@ static void add_records(struct fol_session *s, const char *buf, size_t len, int 
  * before them in slot 0. With hold, the last RETIME_TAIL records are kept back (bytes and
  * all) for the buffer's next chunk, where the records after them judge them: another
  * sampler's record near the end of a chunk has too few after it here. */
-static int push_run(struct fol_session *s, struct ring *g, const char *buf, size_t len, int hold)
+static int push_run(struct fol_session *s, struct ring *g, const char *buf, size_t len,
+		    size_t seen, int hold)
 {
 	size_t n, keep = 0;
 	int ret = run_add(s, 0, 0, g ? g->last : 0);
 
 	if (!ret)
-		add_records(s, buf, len, &ret);
+		add_records(s, buf, len, seen, &ret);
 	if (ret)
 		return ret;
 	n = s->nrun;
@@ -521,14 +524,16 @@ static int push_run(struct fol_session *s, struct ring *g, const char *buf, size
 	if (g && n - keep > 1)
 		g->last = s->run_time[n - keep - 1];
 	if (!ret && keep) {
-		size_t from = s->run_off[n - keep];
+		/* The kept records only: bytes past the last one (a damaged record's) would
+		 * cut the next chunk short when parsed in front of it. */
+		size_t from = s->run_off[n - keep], to = s->run_off[n - 1] + s->run_size[n - 1];
 
-		g->tail = malloc(len - from);
+		g->tail = malloc(to - from);
 		if (!g->tail)
 			ret = -ENOMEM;
 		else
-			memcpy(g->tail, buf + from, len - from);
-		g->tail_len = g->tail ? len - from : 0;
+			memcpy(g->tail, buf + from, to - from);
+		g->tail_len = g->tail ? to - from : 0;
 		g->tail_round = s->round;
 	}
 	s->nrun = 0;
@@ -543,7 +548,7 @@ static int release_tail(struct fol_session *s, struct ring *g)
 	int ret;
 
 	g->tail = NULL;
-	ret = push_run(s, g, tail, g->tail_len, 0);
+	ret = push_run(s, g, tail, g->tail_len, g->tail_len, 0);
 	free(tail);
 	return ret;
 }
@@ -582,7 +587,7 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	if (ret)
 		return ret;
 	if (!g || !g->tail)
-		return push_run(s, g, buf, len, 1);
+		return push_run(s, g, buf, len, 0, 1);
 	both = malloc(g->tail_len + len);
 	if (!both)
 		return -ENOMEM;
@@ -590,7 +595,7 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	memcpy(both + g->tail_len, buf, len);
 	free(g->tail);
 	g->tail = NULL;
-	ret = push_run(s, g, both, g->tail_len + len, 1);
+	ret = push_run(s, g, both, g->tail_len + len, g->tail_len, 1);
 	free(both);
 	return ret;
 }

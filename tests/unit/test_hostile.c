@@ -176,6 +176,40 @@ static void test_retimed_across_chunks(void **state)
 	free(recs.b);
 }
 
+/* A chunk that ends in a record cut short (its size past the chunk): the records held back
+ * from it for the next chunk leave the damaged bytes behind, so the next chunk is read
+ * whole, and the damage is counted once. */
+static void test_held_before_damage(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct perf_event_header cut = { .type = PERF_RECORD_SAMPLE, .size = 64 };
+	struct fol_session *s;
+	struct fol_event ev;
+	struct rb b;
+	int n = 0;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	rb_fault(&recs, 100, 100, 1000, 0x1000, 6);
+	rb_exit(&recs, 100, 100, 1010, 0x1000);
+	rb_put(&recs, &cut, sizeof(cut));
+	rb_records(&b, &recs);
+	rb_fault(&recs, 100, 100, 1020, 0x2000, 6);
+	rb_exit(&recs, 100, 100, 1030, 0x2000);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	assert_int_equal(fol_session_open(&s, b.path), 0);
+	while (fol_session_next(s, &ev) == 1)
+		n++;
+	assert_int_equal(n, 4);
+	assert_int_equal(fol_session_stats(s).bad_records, 1);
+	fol_session_close(s);
+	unlink(b.path);
+	free(recs.b);
+}
+
 /* A type of 50,000 tokens made parsing take seconds (200,000: over a minute): refused
  * by the bounds on a field declaration, at once. */
 static void test_long_type(void **state)
@@ -451,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_metadata_types),
 		cmocka_unit_test(test_nested_print_format),
 		cmocka_unit_test(test_retimed_across_chunks),
+		cmocka_unit_test(test_held_before_damage),
 		cmocka_unit_test(test_long_type),
 		cmocka_unit_test(test_order_range),
 		cmocka_unit_test(test_pid_zero),
