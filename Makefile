@@ -191,13 +191,13 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Fuzzing. Four libFuzzer targets (tests/fuzz/): reader (whole files, as read), chunks
+# Fuzzing. Five libFuzzer targets (tests/fuzz/): reader (whole files, as read), chunks
 # (chunks written back with right CRCs), events (event descriptions), records (perf record
-# streams). make check runs the crashers kept under tests/fuzz/regress/TARGET/ through a
+# streams), archive (foliostat archive's files, extracted). make check runs the crashers kept under tests/fuzz/regress/TARGET/ through a
 # gcc build of each target (sanitized with SANITIZE=...), then each target under libFuzzer
 # for FUZZ_CHECK_SECONDS; make fuzz runs them for FUZZ_SECONDS each. Crashes land in
 # build-fuzz/artifacts/.
-FUZZ_TARGETS := reader chunks events records
+FUZZ_TARGETS := reader chunks events records archive
 FUZZ_CHECK_SECONDS ?= 8
 FUZZ_SECONDS ?= 60
 # The fuzzers link no libperf: the modules that open events stay out.

@@ -16,6 +16,7 @@ int cmd_workload(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 /* compare, from tui A B too */
 int compare_main(int argc, char **argv, int tui);
 /* A recording of several runs: aggregated (one configuration) or side by side (a sweep),

@@ -24,6 +24,7 @@ static const struct cmd cmds[] = {
 	{ "diff", cmd_compare, NULL },
 	{ "tui", cmd_tui, "the report, interactive (same as report --tui)" },
 	{ "script", cmd_script, "print every recorded event, one line each" },
+	{ "archive", cmd_archive, "pack the recorded binaries, for a report on another machine" },
 	{ "maps", cmd_maps, "folio composition of a live process (pagemap, kpageflags)" },
 	{ "check", cmd_check, "what this kernel and machine allow, and how to fix what is missing" },
 	{ "workloads", cmd_workloads, "list the built-in workloads" },

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "cmd.h"
+#include "errors.h"
 #include "metadata.h"
 #include "parse.h"
 #include "report.h"
@@ -44,6 +46,8 @@ static void usage(FILE *f)
 		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
 		"      --top N            the N rows with the most fault time\n"
 		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
+		"      --archive FILE     look for them in FILE, made by foliostat archive where\n"
+		"                         the recording was made\n"
 		"      --kallsyms FILE    the recorded kernel's symbols (its /proc/kallsyms), in place\n"
 		"                         of those the recording carries\n"
 		"      --format FMT       text, json, csv (the faults table), openmetrics, or\n"
@@ -120,6 +124,7 @@ struct report_cli {
 	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
 	int folded;		/* --folded: 1 by time, 2 by count */
 	const char *csv;	/* --csv: the table */
+	const char *archive;	/* --archive: extracted to a private symfs for the report */
 	int metrics;		/* --format openmetrics|prometheus: 1 + enum fol_metrics */
 };
 
@@ -161,7 +166,7 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 }
 
 enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS, O_KALLSYMS, O_FOLDED, O_CSV, O_FORMAT };
+       O_TOP, O_SYMFS, O_KALLSYMS, O_FOLDED, O_CSV, O_FORMAT, O_ARCHIVE };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -177,6 +182,7 @@ static const struct option report_opts[] = {
 	{ "sort", required_argument, NULL, O_SORT },
 	{ "top", required_argument, NULL, O_TOP },
 	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "folded", optional_argument, NULL, O_FOLDED },
 	{ "csv", optional_argument, NULL, O_CSV },
@@ -260,6 +266,9 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 	case O_KALLSYMS:
 		r->mo.kallsyms = arg;
 		return 0;
+	case O_ARCHIVE:
+		r->archive = arg;
+		return 0;
 	case O_TOP:
 		ret = parse_int(arg, 1, 1 << 30, &r->top);
 		return ret ? print_bad_number("--top", "a number of rows from 1", arg, ret) : 0;
@@ -330,6 +339,40 @@ static int report_runs(struct report_cli *r)
 	return ret;
 }
 
+/* --archive: the report with the archive's files as its symfs, in a private directory
+ * removed after. */
+static int report_archived(struct report_cli *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct fol_archive_stats st;
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/foliostat-archive.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path))
+		return error("cannot make a directory for the archive's files (%s): %s; set TMPDIR",
+			     path, strerror(errno));
+	ret = fol_archive_extract(r->archive, path, &st);
+	if (ret == -ENOMEM)
+		ret = error("out of memory");
+	else if (ret == -FOL_E_NOT_ARCHIVE)
+		ret = error("%s is not a foliostat archive: make one with 'foliostat archive' where "
+			    "the recording was made", r->archive);
+	else if (ret == -ENOSPC || ret == -EDQUOT)
+		ret = error("no room to unpack %s under %s: set TMPDIR to a roomier directory",
+			    r->archive, path);
+	else if (ret)
+		ret = error("cannot read the archive %s: %s", r->archive, fol_strerror(ret));
+	if (!ret && st.refused)
+		warning("%s: %u pieces with a bad name or size were left out", r->archive, st.refused);
+	if (!ret) {
+		r->mo.symfs = path;
+		ret = report_runs(r);
+	}
+	fol_archive_remove(path);
+	return ret;
+}
+
 /* report and tui: one parser, messages under the name the user typed. */
 static int report_main(int argc, char **argv)
 {
@@ -353,6 +396,10 @@ static int report_main(int argc, char **argv)
 				   "not '%s'", FOL_MAX_ORDER, r.order_arg);
 	if (r.time_arg && (ret = time_window(&r)))
 		return ret;
+	if (r.archive && r.mo.symfs)
+		return usage_error("--archive and --symfs both say where the binaries are: give one");
+	if (r.archive)
+		return report_archived(&r);
 	return report_runs(&r);
 }
 

@@ -10,6 +10,7 @@ static const char *const texts[] = {
 	[FOL_E_NO_METADATA - FOL_E_NOT_RECORDING] = "no usable metadata or event descriptions",
 	[FOL_E_BAD_METADATA - FOL_E_NOT_RECORDING] = "malformed metadata",
 	[FOL_E_BAD_FORMAT - FOL_E_NOT_RECORDING] = "not a tracepoint format",
+	[FOL_E_NOT_ARCHIVE - FOL_E_NOT_RECORDING] = "not a foliostat archive (foliostat archive makes one)",
 };
 
 const char *fol_strerror(int err)

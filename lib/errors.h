@@ -12,6 +12,7 @@ enum fol_error {
 	FOL_E_NO_METADATA,		/* a recording without metadata or event descriptions */
 	FOL_E_BAD_METADATA,		/* a metadata chunk that is not JSON of the right shape */
 	FOL_E_BAD_FORMAT,		/* a tracepoint format (or policy file) that is not one */
+	FOL_E_NOT_ARCHIVE,		/* a foliostat file with no archive in it */
 	FOL_E_END
 };
 

@@ -33,6 +33,8 @@ enum fol_chunk_type {
 	FOL_CHUNK_BARE = 12,	/* JSON: an untraced run of the workload: its phases */
 	FOL_CHUNK_KSYMS = 13,	/* the kernel's text symbols, compressed (ksyms.h), before
 				 * END; in a recording of several runs, the first run's only */
+	FOL_CHUNK_ARCHIVE = 14,	/* a piece of a recorded code file (archive.h); only in an
+				 * archive, never in a recording */
 };
 
 struct fol_writer;

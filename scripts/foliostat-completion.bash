@@ -28,6 +28,10 @@ _foliostat()
 		_filedir data
 		return
 		;;
+	--archive)
+		_filedir archive
+		return
+		;;
 	--class)
 		COMPREPLY=($(compgen -W "anon_alloc anon_zero wp_reuse wp_copy file swap_in other" -- "$cur"))
 		return

@@ -3,10 +3,12 @@
  * makes DIR/events/N (selector byte + an EVENT chunk's JSON), DIR/records/N (the
  * records of the whole recording, a marker between chunks, and each chunk alone), and
  * DIR/chunks/: the recording, and a recording of three runs made of it (RUN and BARE
- * chunks, each run a few of its records chunks), so that the runs are fuzzed too. */
+ * chunks, each run a few of its records chunks), so that the runs are fuzzed too; and
+ * DIR/archive/: a small archive (foliostat archive). */
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "archive.h"
 #include "harness.h"
 
 static void put(const char *dir, const char *sub, int i, const void *a, size_t an,
@@ -89,6 +91,33 @@ static void put_runs(const char *dir, const unsigned char *seed, const struct fu
 	free(img);
 }
 
+/* DIR/archive/seed-0: an archive of two small files, the second in two pieces. */
+static void put_archive(const char *dir)
+{
+	static const char text[] = "\177ELF not really, but bytes to deflate and bring back";
+	char path[512];
+	struct fol_writer *w;
+	unsigned char *img = malloc(1 << 16);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/tmp/foliostat-seed-archive.%d", getpid());
+	unlink(path);
+	if (!img || fol_writer_open(&w, path) || fol_writer_commit(w) ||
+	    fol_archive_put(w, "/usr/lib/libone.so", sizeof(text), 0, text, sizeof(text)) ||
+	    fol_archive_put(w, "/opt/app/bin", 2 * sizeof(text), 0, text, sizeof(text)) ||
+	    fol_archive_put(w, "/opt/app/bin", 2 * sizeof(text), sizeof(text), text, sizeof(text)) ||
+	    fol_writer_close(w) || !(f = fopen(path, "rb"))) {
+		fprintf(stderr, "fuzz_seeds: cannot write the archive seed\n");
+		exit(1);
+	}
+	n = fread(img, 1, 1 << 16, f);
+	fclose(f);
+	unlink(path);
+	put(dir, "archive", 0, img, n, NULL, 0);
+	free(img);
+}
+
 int main(int argc, char **argv)
 {
 	static struct fuzz_chunk c[4096];
@@ -121,6 +150,7 @@ int main(int argc, char **argv)
 	put(argv[2], "records", r, all, used, NULL, 0);
 	put(argv[2], "chunks", 0, seed, size, NULL, 0);
 	put_runs(argv[2], seed, c, n);
+	put_archive(argv[2]);
 	free(all);
 	free(seed);
 	return 0;

@@ -4,21 +4,25 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 34
+plan 38
 
 cd "$T"
 fw=$(workload_bin fw)
 set_policy "$THP/enabled" madvise
+# The write pass's faults after fork: reuses, or copies where the kernel copies a page of
+# a large folio (before 6.13).
+wp=wp_copy
+[ "$(large_folio_reuse)" = yes ] && wp=wp_reuse
 
 # fork-reuse of 32M of PTE-mapped THP: every reuse fault is the write pass's store into
 # the anonymous region (write_pass in lib/workload.c, the store inlined into it).
 "$FOLIOSTAT" record -q -o f.data -- "$fw" workload fork-reuse --size 32M
 ok $? "record fork-reuse 32M"
 "$FOLIOSTAT" report --json -i f.data >f.json
-all=$(jq '[.sites[] | select(.class == "wp_reuse") | .faults] | add' f.json)
-mine=$(jq '[.sites[] | select(.class == "wp_reuse" and .sym == "write_pass" and .map == "[anon]") | .faults] | add // 0' f.json)
+all=$(jq --arg c $wp '[.sites[] | select(.class == $c) | .faults] | add // 0' f.json)
+mine=$(jq --arg c $wp '[.sites[] | select(.class == $c and .sym == "write_pass" and .map == "[anon]") | .faults] | add // 0' f.json)
 [ "$all" -ge 8192 ] && [ $((mine * 100)) -ge $((all * 99)) ]
-ok $? "reuse faults: $mine of $all (>= 99%) in write_pass, on [anon]"
+ok $? "$wp faults: $mine of $all (>= 99%) in write_pass, on [anon]"
 is "$(jq -r '[.sites[] | select(.sym == "write_pass")][0].dso' f.json)" "$fw" "... write_pass is in the workload's binary"
 jq -e '[.sites[] | select(.sym == "write_pass")][0].src | test("^workload.c:[0-9]+$")' f.json >/dev/null
 ok $? "... with its source line ($(jq -r '[.sites[] | select(.sym == "write_pass")][0].src' f.json))"
@@ -47,15 +51,18 @@ ok $? "record -g"
 ! grep -Ev '^[^ ;]+(;[^ ;]+)+ [0-9]+$' g.folded; ok $? "every line is comm;frame;...;frame COUNT ($(wc -l <g.folded) lines)"
 n=$(awk '$1 ~ /;fol_wl_run;fork_and_write;write_pass$/ {s += $2} END {print s + 0}' g.folded)
 [ "$n" -ge 8192 ]; ok $? "the reuse faults' stack reads fol_wl_run;fork_and_write;write_pass, callers first ($n faults)"
-"$FOLIOSTAT" report --folded -i g.data --class wp_reuse | awk '{s += $2} END {print s + 0}' >t
-is "$(cat t)" "$(jq '[.classes[] | select(.class == "wp_reuse") | .fault_time_ns][0]' <("$FOLIOSTAT" report --json -i g.data))" \
-	"--folded --class wp_reuse: the stacks weigh the class's fault time"
+"$FOLIOSTAT" report --folded -i g.data --class $wp | awk '{s += $2} END {print s + 0}' >t
+is "$(cat t)" "$(jq --arg c $wp '[.classes[] | select(.class == $c) | .fault_time_ns][0]' <("$FOLIOSTAT" report --json -i g.data))" \
+	"--folded --class $wp: the stacks weigh the class's fault time"
 "$FOLIOSTAT" report --folded -i f.data >/dev/null 2>err; rc=$?
 [ "$rc" = 1 ] && grep -q "record with -g" err; ok $? "--folded of a recording without -g: exit 1, saying so"
 
 # --call-graph dwarf: the same stacks from the registers and a copy of the user stack,
 # unwound by the CFI; where frame pointers exist they agree with -g's.
-"$FOLIOSTAT" record -q --call-graph dwarf -o d.data -- "$fw" workload fork-reuse --size 32M
+# 8 KB of stack a sample, 64 MB for the 8192 faults of the write pass: a buffer that
+# holds them all, so that none is lost however slowly the reader drains (software
+# emulation drains slowly).
+"$FOLIOSTAT" record -q --call-graph dwarf -m 32768 -o d.data -- "$fw" workload fork-reuse --size 32M
 ok $? "record --call-graph dwarf"
 "$FOLIOSTAT" report --folded=count -i d.data >d.folded
 # libc has no frame pointers: -g stops at __libc_start_call_main, dwarf goes on to _start.
@@ -160,6 +167,11 @@ is "$bad" 0 "... each line's cells add up to its faults"
 # binary from another test's perf record, and would rightly be used.)
 mkdir -p "sym$(dirname "$fw")" home
 cp "$fw" "sym$fw"
+# foliostat archive, while the recorded files are still here: the binary by its build-id.
+"$FOLIOSTAT" archive -i f.data -o f.archive >archive.out 2>&1
+ok $? "archive: exit 0"
+grep -q "^  packed  *$(readelf -n "$fw" | awk '/Build ID:/ {print $3}')  $fw\$" archive.out
+ok $? "... the workload's binary packed by its build-id ($(grep -c packed archive.out) files packed)"
 cp /bin/true "$fw"
 HOME=$T/home "$FOLIOSTAT" report --json -i f.data >g.json
 n=$(jq '[.sites[] | select(.sym | test("not the recorded file"))] | length' g.json)
@@ -168,6 +180,14 @@ ok $? "the binary replaced: its sites are not named with the new file's symbols 
 HOME=$T/home "$FOLIOSTAT" report --json --symfs "$T/sym" -i f.data >h.json
 jq -e '.sites[] | select(.sym == "write_pass")' h.json >/dev/null
 ok $? "--symfs with the recorded binary: write_pass again"
+# The archive in place of the files: the recorded binary from it, in a private directory
+# that is gone afterwards.
+mkdir tmpd
+TMPDIR=$T/tmpd HOME=$T/home "$FOLIOSTAT" report --json --archive f.archive -i f.data >a.json
+jq -e '.sites[] | select(.sym == "write_pass")' a.json >/dev/null && [ -z "$(ls -A tmpd)" ]
+ok $? "--archive: write_pass again, from the archive, nothing left in TMPDIR ($(ls -A tmpd | tr '\n' ' '))"
+"$FOLIOSTAT" report --archive f.data -i f.data >/dev/null 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "not a foliostat archive" err; ok $? "--archive of a recording: exit 1, saying so ($(cat err))"
 # Found by its build-id in perf's cache, as perf report would.
 bid=$(readelf -n "sym$fw" | awk '/Build ID:/ {print $3}')
 mkdir -p "home/.debug/.build-id/${bid:0:2}/${bid:2}"

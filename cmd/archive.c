@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "cmd.h"
+#include "file.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliostat archive [-i FILE] [-o ARCHIVE]\n"
+		"\n"
+		"Pack the code files a recording names (the workload's binaries and libraries,\n"
+		"by the build-id recorded for each, with their separate debug info where installed)\n"
+		"into one file, for a report on another machine (as perf archive):\n"
+		"  foliostat report -i FILE --archive ARCHIVE\n"
+		"The kernel's symbols are in the recording already.\n"
+		"\n"
+		"  -i, --input FILE     the recording (default foliostat.data)\n"
+		"  -o, --output ARCHIVE write ARCHIVE (default FILE.archive)\n"
+		"  -h, --help           this text\n");
+}
+
+static const struct option archive_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What the archive holds and what it misses, one line a recorded file. */
+static unsigned print_plan(const struct fol_archive_plan *p)
+{
+	unsigned missing = 0;
+
+	for (size_t i = 0; i < fol_archive_plan_count(p); i++) {
+		const char *hex, *file, *debug;
+		const char *path = fol_archive_plan_file(p, i, &hex, &file, &debug);
+
+		if (!file && !debug)
+			missing++;
+		printf("  %-8s %s  %s%s%s%s%s\n", file ? "packed" : debug ? "debug" : "missing", hex,
+		       path, file && strcmp(file, path) ? " (from " : "",
+		       file && strcmp(file, path) ? file : "", file && strcmp(file, path) ? ")" : "",
+		       !file && !debug ? ": no file of this build-id here (rebuilt or removed since?)"
+		       : debug ? " + debug info" : "");
+	}
+	return missing;
+}
+
+int cmd_archive(int argc, char **argv)
+{
+	const char *input = "foliostat.data", *output = NULL;
+	struct fol_archive_plan *p;
+	struct fol_archive_stats st;
+	char def[4096], why[512];
+	unsigned missing;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "i:o:h", archive_opts, NULL)) != -1) {
+		if (c == 'i')
+			input = optarg;
+		else if (c == 'o')
+			output = optarg;
+		else
+			return usage_exit(c, usage);
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!output) {
+		snprintf(def, sizeof(def), "%s.archive", input);
+		output = def;
+	}
+	ret = fol_archive_plan(input, &p);
+	if (ret == -ENODATA)
+		return error("%s names no code file with a build-id: nothing to pack", input);
+	if (ret == -ENOMEM)
+		return error("out of memory");
+	if (ret) {
+		print_open_error(input, ret);
+		return 1;
+	}
+	missing = print_plan(p);
+	ret = fol_archive_pack(p, output, &st);
+	fol_archive_plan_free(p);
+	if (ret == -ENODATA)
+		return error("none of the code files %s names is here with its recorded build-id: "
+			     "archive on the machine that recorded it", input);
+	if (ret)
+		return error("%s", fol_writer_strerror(ret, output, why, sizeof(why)));
+	printf("%s: %u files, %.1f MB%s\n", output, st.files, (double)st.bytes / 1e6,
+	       missing ? " (some recorded files missing: their code stays unnamed)" : "");
+	printf("On another machine: foliostat report -i %s --archive %s\n", input, output);
+	return 0;
+}
