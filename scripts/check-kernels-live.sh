@@ -5,8 +5,9 @@
 # from a small initramfs that mounts this machine's root read-only through virtiofs
 # (QEMU's virtiofsd) under a RAM overlay, and runs the suite there with this machine's
 # programs and libraries: perf, jq, cc, prove, and the foliostat built here. Nothing the
-# guest writes reaches this machine. Results: prove's TAP on the serial console between
-# markers; the summary per kernel here, and the whole log kept beside it on failure.
+# guest writes reaches this machine; /var/tmp is a scratch ext4 disk, for swap files.
+# Results: prove's TAP on the serial console between markers; the summary per kernel
+# here, and the whole log kept beside it on failure.
 # Software emulation (KVM does not run guests on these machines): see README for times.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,26 +19,31 @@ TIMEOUT=${TIMEOUT:-3600}
 MEM=${MEM:-6144}
 TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
 [ "$(id -u)" -eq 0 ] || { echo "check-kernels-live: run as root (apt-get, virtiofsd)"; exit 1; }
-install_missing check-kernels-live qemu-system-x86 busybox-static cpio
+install_missing check-kernels-live qemu-system-x86 busybox-static cpio e2fsprogs
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
 [ -x "$VIRTIOFSD" ] || { echo "check-kernels-live: $VIRTIOFSD missing (Debian's qemu-system-common has it)"; exit 1; }
 W=$(mktemp -d /tmp/foliostat-kernels-live.XXXXXX)
 vpid=
 G=
-trap '[ -n "$vpid" ] && kill "$vpid" 2>/dev/null; rm -f "$G"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+S=
+trap '[ -n "$vpid" ] && kill "$vpid" 2>/dev/null; rm -rf "$G" "$S"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 chmod 0777 "$W"
-# The foliostat under test, copied where the guest sees it (the repository's build
-# folder), so that a rebuild meanwhile changes nothing under the guest's feet.
+# The foliostat and the tests under test, copied where the guest sees them (the
+# repository's build folder), so that a rebuild or an edit meanwhile changes nothing under
+# the guest's feet (a file replaced on this side is a stale handle on the guest's).
 mkdir -p "$top/build-guest"
 G=$(mktemp "$top/build-guest/foliostat.XXXXXX")
 cp "$F" "$G"
 chmod 0755 "$G"
 F=$G
+S=$(mktemp -d "$top/build-guest/tree.XXXXXX")
+cp -r "$top/tests" "$S/"
+chmod 0755 "$S"
 sync
 
 # The modules the guest loads to reach the shared root, in the order they depend; a kernel
 # that has one built in ships no module of it (6.12 has all but overlay built in).
-MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci fuse virtiofs overlay"
+MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk fuse virtiofs overlay"
 
 initrd() { # KERNEL-TREE OUT
 	local r=$W/root m f
@@ -64,6 +70,8 @@ mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work 
 mount -t proc proc /new/proc
 mount -t sysfs sys /new/sys
 mount -t devtmpfs dev /new/dev
+# A disk for /var/tmp: the tests' swap files need a filesystem that swaps (not tmpfs).
+mount -t ext4 /dev/vda /new/var/tmp && chmod 1777 /new/var/tmp || echo "@@VARTMP-FAILED"
 mount -t tracefs nodev /new/sys/kernel/tracing 2>/dev/null
 mount -t debugfs nodev /new/sys/kernel/debug 2>/dev/null
 mount -t cgroup2 none /new/sys/fs/cgroup 2>/dev/null
@@ -78,7 +86,7 @@ ln -sf /proc/self/fd/2 /new/dev/stderr
 echo "@@KERNEL \$(uname -r)"
 echo "@@PROVE-BEGIN"
 chroot /new /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \\
-	/bin/bash -c 'set -o pipefail; cd "$top" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
+	/bin/bash -c 'set -o pipefail; cd "$S" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
 echo "@@PROVE-RC \$?"
 echo "@@DONE"
 poweroff -f
@@ -98,12 +106,16 @@ for meta in $KERNELS; do
 		-o no_posix_lock -o no_flock >"$W/virtiofsd.log" 2>&1 &
 	vpid=$!
 	for _ in $(seq 50); do [ -S "$W/vfs.sock" ] && break; sleep 0.1; done
+	rm -f "$W/var.img"
+	truncate -s 2G "$W/var.img"
+	mkfs.ext4 -q -F "$W/var.img"
 	start=$(date +%s)
 	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
 	# patched (check-kernels.sh says more).
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
 		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
 		-chardev socket,id=vfs,path="$W/vfs.sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
+		-drive file="$W/var.img",if=virtio,format=raw,cache=unsafe \
 		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
 		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
 	kill "$vpid" 2>/dev/null || true

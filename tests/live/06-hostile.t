@@ -153,13 +153,16 @@ if [ -x pexit ]; then
 	secs=$(( ($(date +%s%N) - start) / 1000000000 ))
 	wait $pe
 	is "$rc" 0 "attach to a process whose main thread exited: recorded"
+	[ "$rc" = 0 ] || sed 's/^/#   /' err >&2
 	[ "$secs" -lt 5 ]; ok $? "... and the recording ends when its last thread does (${secs}s)"
 	# How many passes the recording saw depends on how soon the attach is done (a loaded
 	# machine: 6 of 15 seen once): each pass touches 256 pages, then unmaps them.
 	n=$(jr pe.data '.totals.faults')
 	m=$(jr pe.data '[.calls[] | select(.call == "munmap") | .calls][0] // 0')
-	[ "$m" -ge 3 ] && [ "$n" -ge $((256 * m)) ] && [ "$n" -le $((256 * (m + 1) + 64)) ]
-	ok $? "... the worker's faults are there: $n for $m passes seen whole (256 a pass)"
+	# The first munmap seen may end a pass the attach came into halfway (seen: 2894 faults
+	# for 12 munmaps under load).
+	[ "$m" -ge 3 ] && [ "$n" -ge $((256 * (m - 1))) ] && [ "$n" -le $((256 * (m + 1) + 64)) ]
+	ok $? "... the worker's faults are there: $n for $m passes' munmaps (256 a pass)"
 	size=$(stat -c %s pe.data)
 	[ "$size" -lt 8000000 ]; ok $? "... without a busy loop filling the file ($size bytes)"
 else

@@ -25,7 +25,10 @@ before=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
 ok $? "collapse --khugepaged exits 0"
 after=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
 n=$(jr k.data '.collapse.collapses.succeeded // 0')
-is "$n" $((after - before)) "khugepaged's collapses in the workload's report = thp_collapse_alloc's delta"
+# khugepaged, woken every 10 ms, also collapses other processes' memory meanwhile (a
+# QEMU's guest memory beside this test: one seen): the report counts those apart.
+o=$(jr k.data '.collapse.other_processes.collapses + .collapse.not_attributable.collapses')
+is "$((n + o))" $((after - before)) "khugepaged's collapses in the workload's report ($n) and of others ($o) = thp_collapse_alloc's delta"
 [ "$n" -ge 8 ]; ok $? "... 8 or more for the 8 PMDs of 16M ($n)"
 is "$(jr k.data '.collapse.khugepaged.collapses.succeeded // 0')" "$n" "... all of them khugepaged's"
 is "$(jr k.data '.collapse.time_ns.count')" "$n" "... each timed from its isolation"
@@ -37,9 +40,14 @@ is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$slee
 	"khugepaged's sleeps are put back after the run"
 "$FOLIOSTAT" report -i k.data | grep -Eq '^  succeeded +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+'
 ok $? "the text report's collapse table has khugepaged's share"
-"$FOLIOSTAT" record -q -o kr.data -- "$fw" workload collapse --size 16M --khugepaged --readonly
+"$FOLIOSTAT" record -q -o kr.data -- "$fw" workload collapse --size 16M --khugepaged --readonly 2>/dev/null
 n=$(jr kr.data '.collapse.khugepaged.collapses.succeeded // 0')
-[ "$n" -ge 8 ]; ok $? "a read-only VMA is collapsed by khugepaged too ($n)"
+ro=$(jr kr.data '.collapse.khugepaged.scans.no_writable_page // 0')
+if [ "$n" -lt 8 ] && [ "$ro" -gt 0 ]; then
+	skip 1 "this kernel collapses no read-only range (khugepaged's scans: $ro no_writable_page)"
+else
+	[ "$n" -ge 8 ]; ok $? "a read-only VMA is collapsed by khugepaged too ($n)"
+fi
 
 # Without the mm threads: the same run shows none of khugepaged's work.
 "$FOLIOSTAT" record -q --no-mm-threads -o kn.data -- "$fw" workload collapse --size 16M --khugepaged
@@ -84,9 +92,12 @@ elif cg2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts) && grep -qw
 	echo 16M >"$memcg/memory.max"
 fi
 if [ -n "$memcg" ]; then
-	dd if=/dev/zero of=big bs=1M count=64 oflag=direct 2>/dev/null
-	"$FOLIOSTAT" record -q -o rc.data -- sh -c "echo \$\$ >$memcg/cgroup.procs && exec cat big" >/dev/null
+	# On a disk (/tmp may be tmpfs, whose pages are never reclaimed as file pages).
+	big=/var/tmp/foliostat-test.$$.big
+	dd if=/dev/zero of="$big" bs=1M count=64 oflag=direct 2>/dev/null
+	"$FOLIOSTAT" record -q -o rc.data -- sh -c "echo \$\$ >$memcg/cgroup.procs && exec cat $big" >/dev/null
 	ok $? "cat of 64M in a 16M memory cgroup"
+	rm -f "$big"
 	rmdir "$memcg"
 	n=$(jr rc.data '.reclaim.direct.count')
 	[ "${n:-0}" -gt 0 ]; ok $? "... reclaims in the task: $n, timed ($(jr rc.data '.reclaim.direct.time_ns') ns)"

@@ -30,6 +30,13 @@ is() { # is GOT WANT NAME
 	fi
 }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+skip() { # skip COUNT REASON: COUNT tests this kernel cannot run, counted as skipped
+	local i
+	for ((i = 0; i < $1; i++)); do
+		_n=$((_n + 1))
+		echo "ok $_n # SKIP $2"
+	done
+}
 # What the live tests run besides foliostat: make deps installs all of it, so a missing
 # one is a broken machine, not a reason to pass.
 for _t in perf jq pkill pgrep perl strace setpriv timeout md5sum; do
@@ -94,6 +101,72 @@ EOF
 	cc -O1 -o "$T/rf" "$T/rf.c" || { echo "Bail out! cc cannot build a test program"; exit 1; }
 	a=$(perf stat -x, -e kmem:mm_page_alloc "$T/rf" 2>&1 >/dev/null | awk -F, '/mm_page_alloc/ { print $1 }')
 	[ "${a:-0}" -ge 2048 ] && echo yes || echo no
+}
+# Whether this kernel reuses an exclusive large folio on a write fault after fork ("yes":
+# wp_can_reuse_anon_folio() takes large folios from 6.13) or copies the page written into
+# a new 4K page ("no"); "none" when this kernel makes no 64K folio. The evidence is
+# pagemap: a page of a 64K folio (a compound tail in kpageflags) keeps its PFN across the
+# write, or does not; in any of 8 folios, as a reference held a moment elsewhere (by
+# khugepaged's scan, say) makes one folio a copy. 64K folios are enabled for the probe.
+large_folio_reuse() {
+	cat >"$T/lfr.c" <<'EOF'
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static uint64_t entry(const char *file, uint64_t index)
+{
+	uint64_t e = 0;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0 || pread(fd, &e, sizeof(e), index * sizeof(e)) != sizeof(e))
+		e = 0;
+	close(fd);
+	return e;
+}
+
+static uint64_t pfn(volatile char *p)
+{
+	return entry("/proc/self/pagemap", (uintptr_t)p / 4096) & ((1ULL << 55) - 1);
+}
+
+int main(void)
+{
+	char *m = mmap(0, 4 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *p = (char *)(((uintptr_t)m + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
+	uint64_t before[8];
+	int kept = 0;
+
+	for (int i = 0; i < 8; i++) {
+		p[i << 16] = 1;
+		before[i] = pfn(p + (i << 16) + 4096);
+		if (!before[i] || !(entry("/proc/kpageflags", before[i]) & (1ULL << 16))) {
+			puts("none");
+			return 0;
+		}
+	}
+	if (fork() == 0)
+		_exit(0);
+	wait(NULL);
+	for (int i = 0; i < 8; i++) {
+		p[(i << 16) + 4096] = 2;
+		kept += pfn(p + (i << 16) + 4096) == before[i];
+	}
+	puts(kept ? "yes" : "no");
+	return 0;
+}
+EOF
+	cc -O1 -o "$T/lfr" "$T/lfr.c" || { echo "Bail out! cc cannot build a test program"; exit 1; }
+	[ -e "$THP/hugepages-64kB/enabled" ] || { echo none; return; }
+	(
+		_restore=() # the caller's policies stay as they are
+		set_policy "$THP/hugepages-64kB/enabled" always
+		"$T/lfr"
+		restore_policies
+	)
 }
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
