@@ -40,9 +40,15 @@ is "$("$FOLIOSTAT" report --json -i loop.data --pid "$pid" | jq -c '[.totals.pro
 	"report --pid: one process, one thread"
 # Attach to a process whose 64K folios predate the attach; it then forks and writes them.
 # The folio map is seeded from its page tables: no reuse fault of order unknown.
-"$fw" workload fork-reuse --size 32M --policy mthp --delay 1 &
+# Attached once the region is populated, and before the delay ends: twice the recorder's
+# start-up here, and a second.
+boot=$(record_startup)
+"$fw" workload fork-reuse --size 32M --policy mthp --delay $((2 * boot + 1)) &
 w=$!
-sleep 0.5
+for _ in $(seq 200); do
+	[ "$(awk '/^RssAnon/ { print $2 }' /proc/$w/status 2>/dev/null)" -ge 32768 ] 2>/dev/null && break
+	sleep 0.05
+done
 "$FOLIOSTAT" record -q -o att.data -p "$w" 2>err; rc=$?
 wait $w
 is "$rc" 0 "attach: recorded"

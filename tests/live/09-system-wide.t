@@ -9,12 +9,14 @@ plan 18
 cd "$T"
 fw=$(workload_bin fw)
 
-# A workload started before the recording: populate, wait 4 s, fork, write every page
-# again: 32M / 4K = 8192 reuse faults, on folios allocated before the recording. The
+# A workload started before the recording: populate, wait (twice the recorder's start-up
+# here, and 2 s), fork, write every page again: 32M / 4K = 8192 reuse faults, on folios
+# allocated before the recording. The
 # recording starts once the region is populated (its RSS says so) and is stopped (SIGINT)
 # once the workload is gone, whatever the machine's speed (an emulated guest is 80 times
 # slower).
-"$fw" workload fork-reuse --size 32M --policy small --delay 4 &
+boot=$(record_startup)
+"$fw" workload fork-reuse --size 32M --policy small --delay $((2 * boot + 2)) &
 wl=$!
 for _ in $(seq 600); do
 	[ "$(awk '/^VmRSS/ { print $2 }' /proc/$wl/status 2>/dev/null)" -ge 32768 ] 2>/dev/null && break

@@ -168,5 +168,14 @@ EOF
 		restore_policies
 	)
 }
+# Seconds a whole record of true takes here, rounded up: how long a test that attaches
+# gives the recorder before its target moves on (software emulation takes seconds).
+record_startup() {
+	local t0
+	t0=$(date +%s%N)
+	"$FOLIOSTAT" record -q -o "$T/startup.data" -- true 2>/dev/null
+	echo $((($(date +%s%N) - t0) / 1000000000 + 1))
+	rm -f "$T/startup.data"
+}
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
