@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "decode.h"
+#include "metadata.h"
 
 #include "symbolic.h"
 #include "errors.h"
@@ -404,8 +405,10 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	struct evd *grown, *e = NULL;
 	int ret = -FOL_E_BAD_FORMAT;
 
-	if (!j)
+	if (!j || fol_json_repeats_keys(j)) {
+		cJSON_Delete(j);
 		return -FOL_E_BAD_FORMAT;
+	}
 	name = cJSON_GetObjectItemCaseSensitive(j, "name");
 	kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
 	attr = cJSON_GetObjectItemCaseSensitive(j, "attr");

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "file.h"
@@ -242,6 +243,47 @@ static const struct field maps[] = {
 	END,
 };
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 1 when the object o names a key twice (compared sorted: O(n log n) for a large one). */
+static int object_repeats(const cJSON *o)
+{
+	const char **names;
+	size_t n = 0, i = 0;
+	const cJSON *c;
+	int dup = 0;
+
+	for (c = o->child; c; c = c->next)
+		n++;
+	if (n < 2)
+		return 0;
+	names = malloc(n * sizeof(*names));
+	if (!names)
+		return 1; /* cannot tell: not trusted */
+	for (c = o->child; c; c = c->next)
+		names[i++] = c->string ? c->string : "";
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 1; i < n && !dup; i++)
+		dup = !strcmp(names[i - 1], names[i]);
+	free(names);
+	return dup;
+}
+
+int fol_json_repeats_keys(const cJSON *j)
+{
+	if (!j)
+		return 0;
+	if (cJSON_IsObject(j) && object_repeats(j))
+		return 1;
+	for (const cJSON *c = j->child; c; c = c->next)
+		if (fol_json_repeats_keys(c))
+			return 1;
+	return 0;
+}
+
 int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 {
 	static const struct field top_meta = { NULL, T_OBJ, 0, 0, meta };
@@ -268,7 +310,8 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	case FOL_CHUNK_BARE: top = &top_bare; break;
 	default: return 0;
 	}
-	if (!j)
+	/* The schema checks one copy of a key; cJSON hands later readers another. */
+	if (!j || fol_json_repeats_keys(j))
 		return -FOL_E_BAD_METADATA;
 	bad = check_value(top, j);
 	return bad < 0 ? -FOL_E_BAD_METADATA : bad;

@@ -11,9 +11,13 @@
 #include <stdint.h>
 
 /* Removes from j what does not fit the chunk type's schema; returns how many values were
- * removed (0 for a well-formed chunk), or -FOL_E_BAD_METADATA when j is NULL (not JSON) or its top
- * level has the wrong type: the caller drops the chunk. */
+ * removed (0 for a well-formed chunk), or -FOL_E_BAD_METADATA when j is NULL (not JSON), an
+ * object in it names a key twice, or its top level has the wrong type: the caller drops
+ * the chunk. */
 int fol_metadata_check(uint32_t chunk_type, cJSON *j);
+/* 1 when an object anywhere in j names a key twice: cJSON keeps both, and a lookup finds
+ * the first, so a check and a later read could see different copies. */
+int fol_json_repeats_keys(const cJSON *j);
 
 /* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit). */
 #define FOL_PID_MAX (4 * 1024 * 1024)

@@ -105,19 +105,36 @@ static inline void rb_json(struct rb *b, uint32_t type, const char *json)
 	rb_chunk(b, type, json, strlen(json));
 }
 
-/* The META chunk; extra is spliced into its object. */
+/* The META chunk; extra's keys (members of an object, without its braces) are put in its
+ * object, in place of the defaults of the same name: a chunk naming a key twice is dropped
+ * when read. */
 static inline void rb_meta(struct rb *b, const char *extra)
 {
-	char *j;
+	cJSON *m = cJSON_Parse("{\"tool\":\"foliostat\",\"command\":[\"test\"],\"pid\":100,"
+			       "\"page_size\":4096,\"pmd_order\":9,\"cpus\":2,\"started_ns\":1000,"
+			       "\"latency_method\":\"exact\"}");
+	char *j = NULL;
 
-	/* extra first: of two equal keys, the first is the one read. */
-	if (asprintf(&j, "{%s%s\"tool\":\"foliostat\",\"command\":[\"test\"],\"pid\":100,"
-			 "\"page_size\":4096,\"pmd_order\":9,\"cpus\":2,\"started_ns\":1000,"
-			 "\"latency_method\":\"exact\"}",
-		     extra ? extra : "", extra ? "," : "") < 0)
+	if (extra) {
+		cJSON *x;
+
+		if (asprintf(&j, "{%s}", extra) < 0 || !(x = cJSON_Parse(j)))
+			abort();
+		free(j);
+		while (x->child) {
+			cJSON *item = cJSON_DetachItemViaPointer(x, x->child);
+
+			cJSON_DeleteItemFromObjectCaseSensitive(m, item->string);
+			cJSON_AddItemToObject(m, item->string, item);
+		}
+		cJSON_Delete(x);
+	}
+	j = cJSON_PrintUnformatted(m);
+	if (!j)
 		abort();
 	rb_json(b, FOL_CHUNK_META, j);
 	free(j);
+	cJSON_Delete(m);
 }
 
 /* An EVENT chunk's JSON, as the recorder writes it (cJSON escapes the format text);

@@ -22,6 +22,7 @@
 #include "decode.h"
 #include "escape.h"
 #include "merge.h"
+#include "metadata.h"
 #include "model.h"
 #include "report.h"
 #include "session.h"
@@ -276,6 +277,58 @@ static void test_order_range(void **state)
 	unlink(b.path);
 }
 
+/* A key named twice: the schema checked the first copy and removed it, a later lookup
+ * found the second, unchecked: a seeded folio of order 1000000 (a segfault in the
+ * model), a PMD order past the table, an event renamed behind the check. Each such
+ * chunk is dropped and counted now. */
+static void test_duplicate_keys(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json, *ev, *dup;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	ev = rb_event_json("minor-faults", "software", 0, 99, NULL);
+	ev[strlen(ev) - 1] = '\0';
+	if (asprintf(&dup, "%s,\"name\":\"exceptions:page_fault_user\"}", ev) < 0)
+		abort();
+	rb_json(&b, FOL_CHUNK_EVENT, dup);
+	free(dup);
+	free(ev);
+	rb_json(&b, FOL_CHUNK_SYNTH, "{\"pid\":100,\"time_ns\":1000,\"folios\":[{\"start\":"
+				     "\"0x7f0000000000\",\"order\":\"x\",\"order\":1000000,\"n\":1}]}");
+	rb_fault(&recs, 100, 100, 2000, 0x7f0000000000, 7);
+	rb_exit(&recs, 100, 100, 2001, 0x7f0000000000);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_int_equal(r.st.bad_metadata, 1);
+	assert_int_equal(r.pmd_order, 9);
+	assert_int_equal(r.s.seed_dropped, 0);
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		assert_true(slot == FOL_ORDER_SLOT(-1) || r.s.order[slot].folios_allocated == 0);
+	free(text);
+	free(json);
+	free(recs.b);
+	fol_report_free(&r);
+	unlink(b.path);
+	/* Any chunk, at any depth: META's PMD order, a page-table summary's order. */
+	{
+		cJSON *m = cJSON_Parse("{\"pmd_order\":\"x\",\"pmd_order\":1000}");
+		cJSON *d = cJSON_Parse("{\"vmas\":[{\"orders\":[{\"order\":4,\"folios\":1,"
+				       "\"order\":30}]}]}");
+
+		assert_int_equal(fol_metadata_check(FOL_CHUNK_META, m), -FOL_E_BAD_METADATA);
+		assert_int_equal(fol_json_repeats_keys(d), 1);
+		cJSON_Delete(m);
+		cJSON_Delete(d);
+	}
+}
+
 /* pid and tid 0 were the hash maps' empty key: every event made a new process. */
 static void test_pid_zero(void **state)
 {
@@ -488,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_held_before_damage),
 		cmocka_unit_test(test_long_type),
 		cmocka_unit_test(test_order_range),
+		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_pid_zero),
 		cmocka_unit_test(test_reverse_chunk),
 		cmocka_unit_test(test_huge_munmap),
