@@ -10,8 +10,56 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+
+static int openat2_(int dfd, const char *path, uint64_t flags)
+{
+	struct open_how how = { .flags = flags,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+
+	return (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+}
+
+/* 0 when fd is a regular file outside /proc and /sys. */
+static int plain_file(int fd, struct stat *st)
+{
+	struct statfs fs;
+
+	if (fstat(fd, st) || fstatfs(fd, &fs))
+		return -errno;
+	if (!S_ISREG(st->st_mode) || fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC)
+		return -EPERM;
+	return 0;
+}
+
+int fol_open_recorded(const char *root, const char *path)
+{
+	int dfd = open(root && *root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int pfd = dfd < 0 ? -1 : openat2_(dfd, path, O_PATH | O_CLOEXEC), fd = -1, ret;
+	struct stat a, b;
+
+	/* Looked at first through an O_PATH descriptor, which opens nothing: a FIFO would
+	 * block, a device could act (a pty allocated by /dev/ptmx). */
+	ret = pfd < 0 ? -errno : plain_file(pfd, &a);
+	if (!ret) {
+		fd = openat2_(dfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		ret = fd < 0 ? -errno : plain_file(fd, &b);
+		if (!ret && (a.st_dev != b.st_dev || a.st_ino != b.st_ino))
+			ret = -EAGAIN; /* replaced in between */
+	}
+	if (ret && fd >= 0)
+		close(fd);
+	if (pfd >= 0)
+		close(pfd);
+	if (dfd >= 0)
+		close(dfd);
+	return ret ? ret : fd;
+}
 
 /* One ELF file, reported to its own Dwfl: modules of different processes never clash. */
 struct dso {
@@ -73,22 +121,30 @@ static int try_file(const struct fol_symbols_cache *c, struct dso *d, const char
 	GElf_Addr vaddr;
 	Dwfl_Module *mod;
 	struct stat st;
-	int n;
+	int n, fd = fol_open_recorded(c->symfs, name);
 
-	snprintf(file, sizeof(file), "%s%s", c->symfs, name);
-	if (!d->bidlen && c->recorded_at && !stat(file, &st) && st.st_mtime > c->recorded_at) {
+	if (fd < 0)
+		return 0;
+	if (!d->bidlen && c->recorded_at && !fstat(fd, &st) && st.st_mtime > c->recorded_at) {
 		d->stale = 1;
+		close(fd);
 		return 0;
 	}
+	snprintf(file, sizeof(file), "%s%s", c->symfs, name);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	d->dwfl = dwfl_begin(&callbacks);
-	if (!d->dwfl)
+	if (!d->dwfl) {
+		close(fd);
 		return 0;
-	mod = dwfl_report_offline(d->dwfl, file, file, -1);
+	}
+	/* The descriptor is the module's once reported; not when no module is made. */
+	mod = dwfl_report_offline(d->dwfl, file, file, fd);
 	dwfl_report_end(d->dwfl, NULL, NULL);
-	if (!mod)
+	if (!mod) {
+		close(fd);
 		return 0;
+	}
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (d->bidlen && (n != d->bidlen || memcmp(bits, d->bid, (size_t)n))) {
 		d->stale |= !strcmp(name, d->path);
@@ -233,7 +289,7 @@ static int note_build_id(Elf_Data *d, uint8_t *out, size_t max)
 
 int fol_symbols_file_build_id(const char *path, uint8_t *out, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0;
+	int fd = fol_open_recorded(NULL, path), n = 0;
 	size_t nph = 0;
 	Elf *e;
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "unwind.h"
+#include "symbols.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +137,7 @@ int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *m
 	dwfl_report_begin(u->dwfl);
 	for (int i = 0; i < nmaps; i++) {
 		char path[4096];
-		int seen = 0;
+		int seen = 0, fd;
 
 		if (maps[i].path[0] != '/' || maps[i].pgoff > maps[i].start)
 			continue;
@@ -143,8 +145,13 @@ int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *m
 			seen = !strcmp(maps[k].path, maps[i].path);
 		if (seen)
 			continue;
+		fd = fol_open_recorded(u->symfs, maps[i].path);
+		if (fd < 0)
+			continue;
 		snprintf(path, sizeof(path), "%s%s", u->symfs ? u->symfs : "", maps[i].path);
-		dwfl_report_elf(u->dwfl, maps[i].path, path, -1, maps[i].start - maps[i].pgoff, false);
+		/* The descriptor is the module's once reported; not when no module is made. */
+		if (!dwfl_report_elf(u->dwfl, maps[i].path, path, fd, maps[i].start - maps[i].pgoff, false))
+			close(fd);
 	}
 	return dwfl_report_end(u->dwfl, NULL, NULL) ? -ENOMEM : 0;
 }

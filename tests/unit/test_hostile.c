@@ -4,6 +4,7 @@
  * without crashing, with the bad value kept out of the figures and counted. Each failed
  * before its fix (a crash, a sanitizer report, a wrong count, or hours of work). */
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -26,6 +28,7 @@
 #include "model.h"
 #include "report.h"
 #include "session.h"
+#include "symbols.h"
 
 #include "recbuild.h"
 
@@ -329,6 +332,45 @@ static void test_duplicate_keys(void **state)
 	}
 }
 
+/* What a recording names, the report opens only if it is a regular file under the symfs:
+ * a FIFO blocked it in open(), /dev/ptmx allocated a pty, /proc/self/mem and /dev/zero
+ * were read, a path with ".." (or a link) left --symfs. */
+static void test_named_files(void **state)
+{
+	char dir[] = "/tmp/foliostat-test-named.XXXXXX", p[PATH_MAX];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(fol_open_recorded(NULL, p), -EPERM);
+	assert_int_equal(fol_open_recorded(dir, "/fifo"), -EPERM);
+	assert_int_equal(fol_open_recorded(NULL, "/dev/zero"), -EPERM);
+	assert_int_equal(fol_open_recorded(NULL, "/dev/ptmx"), -EPERM);
+	assert_int_equal(fol_open_recorded(NULL, "/proc/self/mem"), -EPERM);
+	assert_int_equal(fol_open_recorded(NULL, "/proc/self/maps"), -EPERM);
+	/* Under a symfs, nothing outside it: not by "..", nor by a link. */
+	snprintf(p, sizeof(p), "%s/file", dir);
+	fclose(fopen(p, "w"));
+	fd = fol_open_recorded(dir, "/file");
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(fol_open_recorded(dir, "/../../../../etc/hostname") < 0);
+	snprintf(p, sizeof(p), "%s/link", dir);
+	assert_int_equal(symlink("/etc/hostname", p), 0);
+	assert_true(fol_open_recorded(dir, "/link") < 0);
+	fd = fol_open_recorded(NULL, "/etc/hostname");
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/file", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
 /* pid and tid 0 were the hash maps' empty key: every event made a new process. */
 static void test_pid_zero(void **state)
 {
@@ -542,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_long_type),
 		cmocka_unit_test(test_order_range),
 		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_named_files),
 		cmocka_unit_test(test_pid_zero),
 		cmocka_unit_test(test_reverse_chunk),
 		cmocka_unit_test(test_huge_munmap),
