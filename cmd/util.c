@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "errors.h"
+#include "escape.h"
 #include "parse.h"
 #include "session.h"
 
@@ -27,12 +28,16 @@ const char *get_cmd_name(void)
 	return cmd_name;
 }
 
+/* Every message escaped as a whole (escape.h): it may quote an option's value, a path or
+ * a name from a recording, any of which can hold terminal escapes. */
 static void say(const char *kind, const char *fmt, va_list ap)
 {
+	char msg[4096], out[4096 * 4];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fflush(stdout);
-	fprintf(stderr, "foliostat %s: %s", cmd_name, kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "foliostat %s: %s%s\n", fol_escape(cmd_name, out, sizeof(out)), kind,
+		fol_escape(msg, out, sizeof(out)));
 }
 
 int error(const char *fmt, ...)

@@ -6,11 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "report_priv.h"
 
-/* A field, quoted when it holds a comma, a quote or a line break (quotes doubled). */
-static void field(FILE *f, const char *s, int last)
+/* A field, escaped as the text is (names from a recording may hold terminal escapes and
+ * invalid UTF-8), then quoted when it holds a comma or a quote (quotes doubled). */
+static void field(FILE *f, const char *raw, int last)
 {
+	char buf[4096];
+	const char *s = fol_escape(raw, buf, sizeof(buf));
+
 	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
 		for (; *s; s++) {

@@ -9,11 +9,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "report_priv.h"
 
-/* A label value: backslash, quote and newline escaped. */
-static void label(FILE *f, const char *v)
+/* A label value: escaped as the text is (valid UTF-8, no control bytes), then its
+ * backslashes, quotes and newlines escaped as the exposition formats say. */
+static void label(FILE *f, const char *raw)
 {
+	char buf[4096];
+	const char *v = fol_escape(raw, buf, sizeof(buf));
+
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
 			fputc('\\', f);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report_sites.h"
+#include "escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -239,7 +240,21 @@ void fol_grouping_free(struct fol_grouping *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* A frame's name for a folded line: its function, or [file+0xoff]; ';' would split it. */
+/* A name in a folded line, in place: escaped as the text is (a newline would forge a
+ * line), and no ';' (a frame's end) or space (the count's). */
+static void folded_safe(char *name, size_t len)
+{
+	char buf[1024];
+	const char *e = fol_escape(name, buf, sizeof(buf));
+
+	if (e != name)
+		snprintf(name, len, "%s", e);
+	for (char *p = name; *p; p++)
+		if (*p == ';' || *p == ' ')
+			*p = '_';
+}
+
+/* A frame's name for a folded line: its function, or [file+0xoff]. */
 static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 		       const struct fol_frame *fr, char *out, size_t len)
 {
@@ -259,9 +274,7 @@ static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
 			snprintf(out, len, "[%s+0x%llx]", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
 				 (unsigned long long)fr->off);
 	}
-	for (char *p = out; *p; p++)
-		if (*p == ';' || *p == '\n' || *p == ' ')
-			*p = '_';
+	folded_safe(out, len);
 }
 
 static int folded_cmp(const void *a, const void *b)
@@ -279,11 +292,11 @@ static void fold(const struct fol_report *r, struct fol_symbols_cache *sc, const
 		 char *line, size_t len)
 {
 	char name[256];
-	size_t used = (size_t)snprintf(line, len, "%s", fol_sites_str(r->s.sites, st->site.comm));
+	size_t used;
 
-	for (char *p = line; *p; p++)
-		if (*p == ';' || *p == ' ')
-			*p = '_';
+	snprintf(name, sizeof(name), "%s", fol_sites_str(r->s.sites, st->site.comm));
+	folded_safe(name, sizeof(name));
+	used = (size_t)snprintf(line, len, "%s", name);
 	/* The stack is innermost first; a flame graph reads callers first. */
 	for (int k = st->n - 1; k >= 0 && used < len; k--) {
 		frame_name(r, sc, &st->f[k], name, sizeof(name));

@@ -569,6 +569,24 @@ static void test_escapes(void **state)
 	assert_null(strstr(text, "\xc2\x9b"));
 	free(text);
 	free(json);
+	/* CSV of the sites (the thread name) and the metrics' labels: escaped as the text is,
+	 * each in its one place. */
+	{
+		static const char *const tables[] = { "sites", "faults" };
+		size_t n = 0;
+		char *out;
+		FILE *f = open_memstream(&out, &n);
+
+		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+			fol_report_csv(&r, tables[i], f);
+		fol_report_metrics(&r, FOL_METRICS_OPENMETRICS, f);
+		fol_report_metrics(&r, FOL_METRICS_PROMETHEUS, f);
+		fclose(f);
+		assert_null(strchr(out, '\x1b'));
+		assert_null(strchr(out, '\x07'));
+		assert_null(strstr(out, "\xc2\x9b"));
+		free(out);
+	}
 	free(recs.b);
 	fol_report_free(&r);
 	unlink(b.path);
