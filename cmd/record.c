@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -64,7 +65,8 @@ static void usage(FILE *f, int stat)
 			"\n"
 			"  -o, --output FILE      write FILE, mode 0600 (default foliostat.data; an existing\n"
 			"                         recording is kept as FILE.old; only recordings, devices\n"
-			"                         and FIFOs are written, never a file through a link)\n");
+			"                         and FIFOs are written, never a file through a link;\n"
+			"                         -o - writes to standard output, a pipe)\n");
 	fprintf(f,
 		"  -w, --workload NAME    a built-in workload (foliostat workloads lists them, with\n"
 		"                         their options, given after --): e.g. -w cow -- --size 64M\n"
@@ -353,7 +355,19 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case 'o':
 		if (stat)
 			return usage_error("stat writes no file: record -o FILE does");
+		if (!*arg)
+			return usage_error("-o takes a file name, not an empty string");
 		c->output = arg;
+		if (!strcmp(arg, "-")) {
+			/* As perf record -o -: the recording down a pipe (a file, or a
+			 * terminal, is named as itself, or not written to). */
+			struct stat st;
+
+			if (fstat(STDOUT_FILENO, &st) || !S_ISFIFO(st.st_mode))
+				return usage_error("-o - writes the recording down a pipe; standard "
+						   "output is not one: name a file with -o FILE");
+			c->output = "/dev/stdout";
+		}
 		return 0;
 	case 'e':
 		grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));

@@ -3,7 +3,7 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 25
+plan 28
 
 # The committed recordings, found from this file (foliostat may be a copy elsewhere).
 golden=$(cd "$(dirname "$0")/../golden" && pwd)
@@ -62,6 +62,13 @@ fi
 "$FOLIOSTAT" report -i "$golden/small.data" >/dev/full 2>err; rc=$?
 is "$rc" 1 "report to a full disk (/dev/full): exit 1, not 0"
 grep -q "cannot write the output: No space left on device" err; ok $? "... saying why"
+# -o: an empty name is a usage error; - is standard output, only down a pipe.
+"$FOLIOSTAT" record -q -o '' -- true 2>err; rc=$?
+[ "$rc" = 2 ] && grep -q "not an empty string" err; ok $? "-o '': usage error, saying so ($(cat err))"
+"$FOLIOSTAT" record -q -o - -- true >out.file 2>err; rc=$?
+[ "$rc" = 2 ] && [ ! -s out.file ] && [ ! -e ./- ]; ok $? "-o - into a file: usage error, nothing written ($(cat err))"
+"$FOLIOSTAT" record -q -o - -- true | cat >piped.data
+is "$(jr piped.data '.recording.command[0]')" true "-o - down a pipe: the recording, readable"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
 "$FOLIOSTAT" record --help | grep -q "usage: foliostat record"; ok $? "record --help"
 exit $_fail
