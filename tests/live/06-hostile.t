@@ -4,7 +4,7 @@
 # traced process, targets that die under us, and a second sampler on the same tasks.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 56
+plan 57
 
 cd "$T"
 W=$(workload_bin fw)
@@ -181,6 +181,9 @@ timeout 60 "$FOLIOSTAT" record -q -p "$(cat zpid)" -o z.data 2>err; rc=$?
 kill $zparent 2>/dev/null; wait $zparent 2>/dev/null
 is "$rc" 1 "attach to a zombie: exit 1 at once"
 grep -q "zombie" err; ok $? "... saying so: $(cat err)"
+# A kernel thread (kthreadd, pid 2) has no memory to fault on: refused, not recorded.
+"$FOLIOSTAT" record -q -p 2 -o k.data 2>err; rc=$?
+[ "$rc" = 1 ] && [ ! -e k.data ] && grep -q "kernel thread" err; ok $? "attach to a kernel thread: exit 1, saying so ($(cat err))"
 
 # A second sampler: perf attaches its own minor-faults sampler to the recorded workload.
 # The kernel hands foliostat's exit samples perf's sample data (its clock); the figures
