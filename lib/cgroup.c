@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "u64map.h"
 
@@ -76,9 +77,15 @@ static int walk(const char *dir, struct fol_cgroups *c, int depth)
 int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, size_t errlen)
 {
 	char root[4096], dir[4096 + 256];
+	struct stat st;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (!*path) {
+		snprintf(err, errlen, "an empty cgroup path: give a cgroup's path (or / for every "
+				      "task's)");
+		return -EINVAL;
+	}
 	if (cgroup2_root(root, sizeof(root))) {
 		snprintf(err, errlen, "no cgroup2 file system is mounted (mount -t cgroup2 none "
 				      "/sys/fs/cgroup)");
@@ -94,6 +101,11 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, si
 	while (strlen(out->path) > 1 && out->path[strlen(out->path) - 1] == '/')
 		out->path[strlen(out->path) - 1] = '\0';
 	snprintf(dir, sizeof(dir), "%s%s", root, out->path);
+	/* A cgroup is a directory: its files (cgroup.procs...) have ids of their own. */
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cgroup '%s' (%s): no such cgroup", out->path, dir);
+		return -ENOENT;
+	}
 	out->ids = fol_u64map_new(1);
 	if (!out->ids)
 		return -ENOMEM;

@@ -4,7 +4,7 @@
 # figures of a workload foliostat did not start are checked against its geometry.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 18
+plan 20
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -67,6 +67,10 @@ fi
 is "$rc" 2 "-G without -a: usage error"
 "$FOLIOSTAT" record -q -a -G no/such/cgroup -o x.data -- true 2>err; rc=$?
 [ "$rc" = 1 ] && grep -q "no such cgroup" err; ok $? "-G of a cgroup that does not exist: exit 1, saying so ($(cat err))"
+"$FOLIOSTAT" record -q -a -G cgroup.procs -o x.data -- true 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "no such cgroup" err; ok $? "-G of a cgroup's file, not a cgroup: exit 1 ($(cat err))"
+"$FOLIOSTAT" record -q -a -G '' -o x.data -- true 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "empty cgroup path" err; ok $? "-G '': exit 1, not every task ($(cat err))"
 
 "$FOLIOSTAT" record -q -a -p 1 -o x.data 2>/dev/null; is $? 2 "-a with -p: usage error"
 "$FOLIOSTAT" record -q -a -r 2 -o x.data -- true 2>/dev/null; is $? 2 "-a with -r: usage error"
