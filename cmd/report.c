@@ -329,6 +329,11 @@ static int report_runs(struct report_cli *r)
 	}
 	if (r->run > rs.n) {
 		ret = usage_error("--run %d: %s has %d run%s", r->run, r->input, rs.n, rs.n == 1 ? "" : "s");
+	} else if (rs.several && !r->run && (r->csv || r->metrics || r->folded)) {
+		/* Those outputs are of one run's tables: no aggregate of them is defined. */
+		ret = usage_error("%s is a recording of %d runs: %s shows one run, chosen with "
+				  "--run N (1-%d)", r->input, rs.n, r->csv ? "--csv" : r->folded ?
+				  "--folded" : "--format openmetrics/prometheus", rs.n);
 	} else if (rs.several && !r->run) {
 		ret = print_runs(&rs, r->json, r->tui, stdout);
 	} else {

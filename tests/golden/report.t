@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..50"
+echo "1..53"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -129,6 +129,12 @@ is "$(jq '[.runs[] | .totals.faults] | add / length' "$T/sjson")" \
 is "$(jq .totals.faults "$T/run3")" "$(jq '.runs[2].totals.faults' "$T/sjson")" "--run 3 is the third run's report"
 "$FOLIOSTAT" report --run 5 -i "$d/sweep.data" >/dev/null 2>&1
 is $? 2 "--run 5 of 4 runs: exit 2"
+# One run's tables only: of several runs, --csv, --folded and the metrics say so.
+for o in --csv --folded "--format openmetrics"; do
+	# shellcheck disable=SC2086
+	"$FOLIOSTAT" report $o -i "$d/sweep.data" >"$T/multi" 2>"$T/merr"
+	is "$?:$(wc -c <"$T/multi")" "2:0" "$o of 4 runs: exit 2, nothing printed ($(cat "$T/merr"))"
+done
 
 # A recording on the BPF path (record of fork-reuse 2M, 64K mTHP): one record per fault,
 # decoded into the same fault events as the samples path's.
