@@ -2,7 +2,9 @@
 #include "file.h"
 #include "errors.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -146,20 +148,48 @@ static int open_device(struct fol_writer *w, const char *path)
 	return 0;
 }
 
+/* Temporaries of writers that died before their commit (SIGKILL, a crash) in dir ("" the
+ * working directory): .foliostat-PID.XXXXXX of a PID that is gone, holding a recording or
+ * nothing. A PID in use again is left alone: its file may be someone's. */
+static void remove_stale(const char *dir, int dirlen)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%.*s", dirlen, dir);
+	d = opendir(dirlen ? path : ".");
+	while (d && (de = readdir(d))) {
+		char rest[16];
+		struct stat st;
+		int pid, n;
+
+		if (sscanf(de->d_name, ".foliostat-%d.%15s%n", &pid, rest, &n) != 2 || pid <= 0 ||
+		    strlen(rest) != 6 || de->d_name[n] || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%.*s%s", dirlen, dir, de->d_name);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && is_ours(path))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The new file starts as a hidden temporary beside path (0600: it holds kernel addresses
- * and PFNs), so that nothing at path changes before the header is on disk. */
+ * and PFNs), so that nothing at path changes before the header is on disk. Its name,
+ * .foliostat-PID.XXXXXX, says whose it is should the run be killed (the next writer in the
+ * directory removes it), and is as long whatever path's name (a name of 250 bytes, legal,
+ * leaves no room for a prefix and a suffix). */
 static int open_temp(struct fol_writer *w, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	int n;
+	int dirlen = slash ? (int)(slash + 1 - path) : 0;
+	int n = snprintf(w->tmp, sizeof(w->tmp), "%.*s.foliostat-%d.XXXXXX", dirlen, path,
+			 (int)getpid());
 
-	if (slash)
-		n = snprintf(w->tmp, sizeof(w->tmp), "%.*s.%s.XXXXXX", (int)(slash + 1 - path), path,
-			     slash + 1);
-	else
-		n = snprintf(w->tmp, sizeof(w->tmp), ".%s.XXXXXX", path);
 	if (n < 0 || (size_t)n >= sizeof(w->tmp))
 		return -ENAMETOOLONG;
+	remove_stale(path, dirlen);
 	w->fd = mkostemp(w->tmp, O_CLOEXEC);
 	if (w->fd < 0) {
 		w->tmp[0] = '\0';

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -189,13 +190,51 @@ static int count_temps(const char *dir)
 	FILE *p;
 	int n = -1;
 
-	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^\\.out\\.data\\.'", dir);
+	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^\\.foliostat-[0-9]*\\.'", dir);
 	p = popen(cmd, "r");
 	if (p && fscanf(p, "%d", &n) != 1)
 		n = -1;
 	if (p)
 		pclose(p);
 	return n;
+}
+
+/* A writer killed before its commit leaves .foliostat-PID.XXXXXX: the next writer in that
+ * directory removes it once PID is gone (a live PID's, or a file that is not a recording,
+ * stays); and the temporary's name does not grow with the output's (250 bytes, legal, was
+ * refused: ".NAME.XXXXXX" passed NAME_MAX). */
+static void test_stale_temps(void **state)
+{
+	char dir[] = "/tmp/foliostat-stale.XXXXXX", dead[128], live[128], foreign[128], out[400];
+	struct fol_writer *w;
+	pid_t child = fork();
+	FILE *f;
+
+	(void)state;
+	if (!child)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(dead, sizeof(dead), "%s/.foliostat-%d.AbCdEf", dir, (int)child);
+	snprintf(live, sizeof(live), "%s/.foliostat-%d.AbCdEf", dir, (int)getppid());
+	snprintf(foreign, sizeof(foreign), "%s/.foliostat-%d.XyZxYz", dir, (int)child);
+	fclose(fopen(dead, "w"));
+	fclose(fopen(live, "w"));
+	f = fopen(foreign, "w");
+	fputs("someone's notes", f);
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/%0250d", dir, 7);
+	assert_int_equal(fol_writer_open(&w, out), 0);
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(access(out, F_OK), 0);
+	assert_int_equal(access(dead, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(foreign, F_OK), 0);
+	unlink(out);
+	unlink(live);
+	unlink(foreign);
+	rmdir(dir);
 }
 
 static void slurp(const char *file, char *buf, size_t len)
@@ -358,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_flipped_bytes),
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_output_path),
+		cmocka_unit_test(test_stale_temps),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_hostile_length),
 	};
