@@ -54,6 +54,8 @@ if [ -n "$cg2" ] && mkdir "$cg2/foliostat-test-$$" 2>/dev/null; then
 	"$FOLIOSTAT" record -q -a -G "$cg" -o g.data -- sh -c "$fw workload populate --size 64M --policy small & echo \$\$ >$cg2/$cg/cgroup.procs && $fw workload populate --size 16M --policy small; wait"
 	ok $? "record -a -G CGROUP -- command"
 	n=$("$FOLIOSTAT" report --json -i g.data | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+	within "${n:-0}" 4096 4300 ||
+		echo "#   -G: $("$FOLIOSTAT" report --json -i g.data | jq -c '[.recording.cgroup, [.orders[] | {order, faults}]]'); $cg2: $(cat "$cg2/cgroup.controllers" "$cg2/cgroup.subtree_control" 2>&1 | tr '\n' ' ')" >&2
 	within "${n:-0}" 4096 4300; ok $? "-G: the 4096 first touches of the command in the cgroup, not the 16384 beside it ($n)"
 	n=$("$FOLIOSTAT" report --json -i g.data | jq '.recording.cgroup.samples_outside')
 	[ "${n:-0}" -ge 16384 ]; ok $? "... the other tasks' samples left out and counted ($n)"
