@@ -135,8 +135,9 @@ static uint64_t pfn(volatile char *p)
 
 int main(void)
 {
-	char *m = mmap(0, 4 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	volatile char *p = (char *)(((uintptr_t)m + (2 << 20) - 1) & ~(uintptr_t)((2 << 20) - 1));
+	/* Too small a mapping for a PMD THP: a 2M folio would be reused whole by its PMD. */
+	char *m = mmap(0, (1 << 20) + (1 << 16), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	volatile char *p = (char *)(((uintptr_t)m + (1 << 16) - 1) & ~(uintptr_t)((1 << 16) - 1));
 	uint64_t before[8];
 	int kept = 0;
 
