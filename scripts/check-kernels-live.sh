@@ -23,10 +23,9 @@ install_missing check-kernels-live qemu-system-x86 busybox-static cpio e2fsprogs
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
 [ -x "$VIRTIOFSD" ] || { echo "check-kernels-live: $VIRTIOFSD missing (Debian's qemu-system-common has it)"; exit 1; }
 W=$(mktemp -d /tmp/foliostat-kernels-live.XXXXXX)
-vpid=
 G=
 S=
-trap '[ -n "$vpid" ] && kill "$vpid" 2>/dev/null; rm -rf "$G" "$S"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$G" "$S"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 chmod 0777 "$W"
 # The foliostat and the tests under test, copied where the guest sees them (the
 # repository's build folder), so that a rebuild or an edit meanwhile changes nothing under
@@ -86,7 +85,7 @@ ln -sf /proc/self/fd/2 /new/dev/stderr
 echo "@@KERNEL \$(uname -r)"
 echo "@@PROVE-BEGIN"
 chroot /new /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \\
-	/bin/bash -c 'set -o pipefail; cd "$S" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
+	/bin/bash -c 'set -o pipefail; cd "$S" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove -v --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
 echo "@@PROVE-RC \$?"
 echo "@@DONE"
 poweroff -f
@@ -95,56 +94,97 @@ EOF
 	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$2"
 }
 
-fail=0
-for meta in $KERNELS; do
-	pkg=$(kernel_package "$meta" "$W" 2> >(sed 's/^/check-kernels-live: /' >&2)) || { fail=1; continue; }
-	initrd "$W/$pkg" "$W/$pkg.initrd.gz" || { fail=1; continue; }
+# prove -v's TAP to a line a test file: passed, skipped, failed, or all skipped and why.
+SUMMARY='
+function pr() {
+	printf "%-32s %3d passed %3d skipped %3d failed%s\n", f, p, s, x, all != "" ? "  (" all ")" : ""
+	f = ""
+}
+/^\[[0-9:]+\] tests\/live\/[^ ]+\.t / {
+	if (f != "") pr()
+	f = $2; p = s = x = 0; all = ""
+	if (match($0, /skipped: .*/)) all = "all skipped: " substr($0, RSTART + 9)
+	next
+}
+/^ok [0-9]+ # SKIP/ { s++; next }
+/^ok [0-9]+/ { p++; next }
+/^not ok [0-9]+/ { x++; next }
+/^Test Summary Report|^Files=|^All tests/ { if (f != "") pr() }
+END { if (f != "") pr() }'
+
+# One kernel's guest, with its own virtiofsd, scratch disk and log; its summary on stdout:
+# each test file's result, then every skip (with its evidence) and failure (with what it
+# saw). 0 when the suite passed.
+run_kernel() { # PACKAGE
+	local pkg=$1 vmlinuz log start rc vpid sock=$W/$1.vfs.sock img=$W/$1.var.img
 	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
 	log=$W/$pkg.log
 	echo "== $pkg: the live suite ($TESTS)"
-	"$VIRTIOFSD" --socket-path="$W/vfs.sock" -o source=/ -o cache=auto -o sandbox=chroot \
-		-o no_posix_lock -o no_flock >"$W/virtiofsd.log" 2>&1 &
+	"$VIRTIOFSD" --socket-path="$sock" -o source=/ -o cache=auto -o sandbox=chroot \
+		-o no_posix_lock -o no_flock >"$W/$pkg.virtiofsd.log" 2>&1 &
 	vpid=$!
-	for _ in $(seq 50); do [ -S "$W/vfs.sock" ] && break; sleep 0.1; done
-	rm -f "$W/var.img"
-	truncate -s 2G "$W/var.img"
-	mkfs.ext4 -q -F "$W/var.img"
+	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	truncate -s 2G "$img"
+	mkfs.ext4 -q -F "$img"
 	start=$(date +%s)
 	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
 	# patched (check-kernels.sh says more).
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
 		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
-		-chardev socket,id=vfs,path="$W/vfs.sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
-		-drive file="$W/var.img",if=virtio,format=raw,cache=unsafe \
+		-chardev socket,id=vfs,path="$sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
+		-drive file="$img",if=virtio,format=raw,cache=unsafe \
 		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
 		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
 	kill "$vpid" 2>/dev/null || true
 	wait "$vpid" 2>/dev/null || true
-	vpid=
-	rm -f "$W/vfs.sock"
+	rm -f "$sock" "$img"
 	tr -d '\r' <"$log" >"$log.txt"
 	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
 	if ! grep -q "^@@DONE" "$log.txt"; then
 		echo "   FAIL: no completion marker (panic, hang or past TIMEOUT=$TIMEOUT s); the console's last lines:"
 		tail -n 20 "$log.txt" | sed 's/^/   | /'
-		fail=1
-		continue
+		return 1
 	fi
 	sed -n '/^@@PROVE-BEGIN/,/^@@PROVE-RC/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.tap"
-	# Per test file: its result line; then every skip and failure, with the reason.
-	grep -E '^\[[0-9:]+\] tests/live/|^tests/live/.*(ok|skipped|Failed)|^Files=|^Result:' "$W/$pkg.tap" | sed 's/^/   | /'
-	grep -E '#   |SKIP' "$W/$pkg.tap" | sed 's/^/   | /' | head -60
+	awk "$SUMMARY" "$W/$pkg.tap" | sed 's/^/   | /'
+	grep -E '^Files=|^Result:' "$W/$pkg.tap" | sed 's/^/   | /'
+	# (grep finds nothing in a suite that skipped or failed nothing: not an error here.)
+	echo "   skipped, with the evidence (how many tests):"
+	{ grep -E '^ok [0-9]+ # SKIP' "$W/$pkg.tap" || true; } | sed 's/^ok [0-9]* # SKIP //' | sort | uniq -c | sed 's/^/   | /'
+	echo "   failed, with what each saw:"
+	{ grep -E '^#   ' "$W/$pkg.tap" || true; } | sed 's/^/   | /' | head -60
 	rc=$(grep -ao '@@PROVE-RC [0-9]*' "$log.txt" | cut -d' ' -f2)
 	if [ "$rc" = 0 ]; then
 		echo "   ok: the live suite passed in $(grep -ao '@@KERNEL [^ ]*' "$log.txt" | cut -d' ' -f2)"
-	else
-		echo "   FAIL: the live suite failed in $pkg (prove exit $rc); the log: $log.txt"
-		KEEP=1
-		fail=1
+		return 0
 	fi
+	echo "   FAIL: the live suite failed in $pkg (prove exit $rc); the log: $log.txt"
+	return 1
+}
+
+# The packages one after the other (apt), then the guests side by side: each is one
+# emulated CPU's work (single-threaded TCG), and this machine has two.
+fail=0
+pkgs=
+for meta in $KERNELS; do
+	pkg=$(kernel_package "$meta" "$W" 2> >(sed 's/^/check-kernels-live: /' >&2)) || { fail=1; continue; }
+	initrd "$W/$pkg" "$W/$pkg.initrd.gz" || { fail=1; continue; }
+	pkgs="$pkgs $pkg"
+done
+pids=
+for pkg in $pkgs; do
+	run_kernel "$pkg" >"$W/$pkg.summary" 2>&1 &
+	pids="$pids $!"
+done
+for pid in $pids; do
+	wait "$pid" || fail=1
+done
+for pkg in $pkgs; do
+	cat "$W/$pkg.summary"
 done
 if [ "$fail" -ne 0 ]; then
-	echo "check-kernels-live: FAILED${KEEP:+ (logs kept in $W)}"
+	KEEP=1
+	echo "check-kernels-live: FAILED (logs kept in $W)"
 	exit 1
 fi
 echo "check-kernels-live: all kernels passed"
