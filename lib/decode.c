@@ -1027,6 +1027,23 @@ static int dynamic_in_bounds(const struct tep_format_field *f, const struct fol_
 	return off + len <= ev->raw_size;
 }
 
+/* A string or array field's content, printed from a copy of the record with a NUL after
+ * it: libtraceevent reads a string up to its NUL, and a hostile record's last string may
+ * have none (its read ran past the buffer). */
+static void print_string_field(struct trace_seq *s, const struct fol_event *ev,
+			       const struct tep_format_field *f)
+{
+	char small[1024], *copy = ev->raw_size < sizeof(small) ? small : malloc(ev->raw_size + 1);
+
+	if (!copy)
+		return;
+	memcpy(copy, ev->raw, ev->raw_size);
+	copy[ev->raw_size] = '\0';
+	tep_print_field_content(s, copy, (int)ev->raw_size, (struct tep_format_field *)f);
+	if (copy != small)
+		free(copy);
+}
+
 void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev, char *buf,
 			size_t len)
 {
@@ -1053,8 +1070,7 @@ void fol_decoder_format(const struct fol_decoder *d, const struct fol_event *ev,
 		if (!dynamic_in_bounds(f, ev)) {
 			trace_seq_puts(&s, "?");
 		} else if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) {
-			tep_print_field_content(&s, (void *)ev->raw, (int)ev->raw_size,
-						(struct tep_format_field *)f);
+			print_string_field(&s, ev, f);
 		} else {
 			unsigned long long v = 0;
 
@@ -1095,8 +1111,7 @@ void fol_decoder_fields_json(const struct fol_decoder *d, const struct fol_event
 			struct trace_seq s;
 
 			trace_seq_init(&s);
-			tep_print_field_content(&s, (void *)ev->raw, (int)ev->raw_size,
-						(struct tep_format_field *)f);
+			print_string_field(&s, ev, f);
 			trace_seq_terminate(&s);
 			/* A hostile record's bytes: escaped to text that is valid UTF-8. */
 			cJSON_AddStringToObject(obj, f->name, fol_escape(s.buffer ? s.buffer : "", esc, sizeof(esc)));

@@ -529,6 +529,44 @@ static void test_dynamic_field_bounds(void **state)
 	unlink(b.path);
 }
 
+/* A string field with no NUL before the record's end (char[N] full, or a __data_loc
+ * string cut there): libtraceevent reads to a NUL, and read past the record (ASan: a
+ * heap-buffer-overflow in tep_print_field_content). Printed from a copy that ends in one,
+ * the string stops at the record's end. */
+static void test_string_without_nul(void **state)
+{
+	static const char fmt[] = "name: arr\nID: 501\nformat:\n" RB_COMMON
+				  "\tfield:char comm[12];\toffset:8;\tsize:12;\tsigned:0;\n\n"
+				  "print fmt: \"%s\", REC->comm\n";
+	struct rb_recs recs = { 0 };
+	struct fol_session *s;
+	struct fol_event ev;
+	struct rb b;
+	char text[256];
+	cJSON *o;
+	/* 20 bytes: with its size word, the record ends its chunk with no padding. */
+	uint32_t raw[5] = { 0, 0, 0x64636261 /* "abcd" */, 0x68676665, 0x6c6b6a69 /* "ijkl" */ };
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_event(&b, "test:arr", "tracepoint", RB_ST_TP, 22, fmt);
+	rb_tp(&recs, 22, 100, 100, 1000, raw, 20);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	assert_int_equal(fol_session_open(&s, b.path), 0);
+	assert_int_equal(fol_session_next(s, &ev), 1);
+	fol_decoder_format(fol_session_decoder(s), &ev, text, sizeof(text));
+	assert_string_equal(text, " comm=abcdefghijkl");
+	o = cJSON_CreateObject();
+	fol_decoder_fields_json(fol_session_decoder(s), &ev, o);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(o, "comm")), "abcdefghijkl");
+	cJSON_Delete(o);
+	fol_session_close(s);
+	free(recs.b);
+	unlink(b.path);
+}
+
 /* Escape sequences from the traced process (command line, thread names) reach the text
  * report as visible text, never as bytes a terminal obeys. */
 static void test_escapes(void **state)
@@ -607,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_reverse_chunk),
 		cmocka_unit_test(test_huge_munmap),
 		cmocka_unit_test(test_dynamic_field_bounds),
+		cmocka_unit_test(test_string_without_nul),
 		cmocka_unit_test(test_escapes),
 	};
 
