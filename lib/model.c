@@ -614,7 +614,7 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 		c->sampled_ns += f->samples * f->period;
 		if (reused)
 			reuse_time(reused, f->samples * f->period);
-	} else if (end && f->untimed) {
+	} else if (end && (f->untimed || end - f->start > FOL_LATENCY_MAX)) {
 		c->untimed++;
 		m->s.untimed++;
 		t->last_exit = 0; /* the next gap has no known start */

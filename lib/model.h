@@ -45,6 +45,9 @@ struct fol_model_opts {
 };
 
 #define FOL_ANY (-100)
+/* A fault's latency past this (2^40 ns, 18 minutes) is no fault's: a crafted or damaged
+ * record's. The fault is counted untimed, and no sum of latencies can wrap. */
+#define FOL_LATENCY_MAX (1ull << 40)
 
 enum { FOL_HZ_UNKNOWN, FOL_HZ_NONE, FOL_HZ_MADVISE, FOL_HZ_ALWAYS };
 

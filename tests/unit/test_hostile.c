@@ -371,6 +371,40 @@ static void test_named_files(void **state)
 	rmdir(dir);
 }
 
+/* Faults of 2^62 ns and more: four of them wrapped the fault time to a small number. A
+ * latency past FOL_LATENCY_MAX is no fault's: such faults are counted untimed. */
+static void test_huge_latency(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+	uint64_t t = 2000;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	for (int i = 0; i < 2; i++) {
+		rb_fault(&recs, 100, 100, t, 0x7f0000000000 + (uint64_t)i * 4096, 6);
+		t += 1ull << 62;
+		rb_exit(&recs, 100, 100, t, 0x7f0000000000 + (uint64_t)i * 4096);
+	}
+	rb_fault(&recs, 100, 100, t + 10, 0x7f0000100000, 6);
+	rb_exit(&recs, 100, 100, t + 1010, 0x7f0000100000);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_int_equal(r.s.untimed, 2);
+	assert_int_equal(r.s.all_lat.count, 1);
+	assert_int_equal(r.s.all_lat.sum, 1000);
+	free(text);
+	free(json);
+	free(recs.b);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
 /* pid and tid 0 were the hash maps' empty key: every event made a new process. */
 static void test_pid_zero(void **state)
 {
@@ -641,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_order_range),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_named_files),
+		cmocka_unit_test(test_huge_latency),
 		cmocka_unit_test(test_pid_zero),
 		cmocka_unit_test(test_reverse_chunk),
 		cmocka_unit_test(test_huge_munmap),
