@@ -24,7 +24,7 @@ struct field {
 };
 
 #define U63 9.2e18		/* every u64 nanosecond count a run can reach */
-#define STR_MAX 65536		/* a command line or a path, with room to spare */
+#define STR_MAX FOL_META_STR_MAX
 #define NUM(k, lo, hi) { k, T_NUM, lo, hi, NULL }
 #define INT(k, lo, hi) { k, T_INT, lo, hi, NULL }
 #define STR(k) { k, T_STR, 0, 0, NULL }

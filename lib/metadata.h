@@ -19,6 +19,10 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j);
  * the first, so a check and a later read could see different copies. */
 int fol_json_repeats_keys(const cJSON *j);
 
+/* The longest string a chunk's value may hold (a command line's argument, a path): the
+ * writer cuts what is longer, the reader drops it. */
+#define FOL_META_STR_MAX 65536
+
 /* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit). */
 #define FOL_PID_MAX (4 * 1024 * 1024)
 

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "calibrate.h"
+#include "metadata.h"
 #include "cgroup.h"
 #include "comm.h"
 #include "counters.h"
@@ -1138,6 +1139,25 @@ static uint64_t now_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A command's argument, cut to what a reader keeps (FOL_META_STR_MAX), saying so: an
+ * argument of megabytes was recorded whole and dropped when read back. */
+static void add_argument(cJSON *cmd, const char *arg)
+{
+	size_t n = strlen(arg), keep = FOL_META_STR_MAX - 64;
+	char *cut;
+
+	if (n <= FOL_META_STR_MAX) {
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(arg));
+		return;
+	}
+	cut = malloc(FOL_META_STR_MAX);
+	if (!cut)
+		return;
+	snprintf(cut, FOL_META_STR_MAX, "%.*s... [%zu bytes cut]", (int)keep, arg, n - keep);
+	cJSON_AddItemToArray(cmd, cJSON_CreateString(cut));
+	free(cut);
+}
+
 static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t start_mono)
 {
 	struct utsname u;
@@ -1153,7 +1173,7 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 	cJSON_AddStringToObject(m, "version", FOL_VERSION);
 	cmd = cJSON_AddArrayToObject(m, "command");
 	for (int i = 0; r->o->argv && r->o->argv[i]; i++)
-		cJSON_AddItemToArray(cmd, cJSON_CreateString(r->o->argv[i]));
+		add_argument(cmd, r->o->argv[i]);
 	cJSON_AddStringToObject(m, "mode", r->o->system_wide ? "system-wide"
 						   : r->o->argv	 ? "workload"
 								 : "attach");

@@ -3,7 +3,7 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 28
+plan 29
 
 # The committed recordings, found from this file (foliostat may be a copy elsewhere).
 golden=$(cd "$(dirname "$0")/../golden" && pwd)
@@ -69,6 +69,10 @@ grep -q "cannot write the output: No space left on device" err; ok $? "... sayin
 [ "$rc" = 2 ] && [ ! -s out.file ] && [ ! -e ./- ]; ok $? "-o - into a file: usage error, nothing written ($(cat err))"
 "$FOLIOSTAT" record -q -o - -- true | cat >piped.data
 is "$(jr piped.data '.recording.command[0]')" true "-o - down a pipe: the recording, readable"
+# An argument longer than a recording keeps (64 KB) is cut, saying so, not dropped.
+"$FOLIOSTAT" record -q -o long.data -- /bin/true "$(head -c 100000 /dev/zero | tr '\0' a)"
+is "$(jr long.data '.recording.command[1] | "\(length)\(.[-18:])"')" "65493 [34528 bytes cut]" \
+	"a 100 KB argument: recorded cut, and read back"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
 "$FOLIOSTAT" record --help | grep -q "usage: foliostat record"; ok $? "record --help"
 exit $_fail
