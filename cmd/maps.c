@@ -88,9 +88,14 @@ static int run_to_exit(char **argv, int json, int vmas, int *status)
 
 static int print_error(int err, int pid)
 {
-	if (err == -EPERM || err == -EACCES)
+	if ((err == -EPERM || err == -EACCES) && geteuid() == 0)
+		error("the kernel refuses pid %d's page tables (/proc/PID/pagemap) even to root: "
+		      "another user namespace's process, or one that is not dumpable", pid);
+	else if (err == -EPERM || err == -EACCES)
 		error("the page frame numbers and page flags of pid %d "
 			"(/proc/PID/pagemap, /proc/kpageflags) need root: run as root", pid);
+	else if (err == -EINVAL)
+		error("pid %d is a kernel thread: it has no memory of its own", pid);
 	else if (err == -ENOENT)
 		error("no process %d", pid);
 	else

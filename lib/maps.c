@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -315,6 +316,23 @@ int fol_maps_pmd_order(const char *root, unsigned page_size)
 	return __builtin_ctzll(pages);
 }
 
+int fol_pid_is_kernel_thread(const char *root, pid_t pid)
+{
+	char path[4200], buf[1024], *p;
+	unsigned long flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* After the comm: state, ppid, pgrp, session, tty_nr, tpgid, flags. */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags);
+	fclose(f);
+	return (flags & 0x00200000) != 0;
+}
+
 int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out)
 {
 	struct fol_maps *m = calloc(1, sizeof(*m));
@@ -326,6 +344,10 @@ int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps 
 	if (!m)
 		return -ENOMEM;
 	m->pid = pid;
+	if (fol_pid_is_kernel_thread(root, pid)) {
+		free(m);
+		return -EINVAL;
+	}
 	m->page_size = (unsigned)sysconf(_SC_PAGESIZE);
 	m->pmd_order = fol_maps_pmd_order(root, m->page_size);
 	ret = read_vmas(m, root);

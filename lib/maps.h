@@ -53,8 +53,12 @@ struct fol_maps {
 };
 
 /* Read pid's anonymous folios. root: "" or a test's fake /proc and /sys tree. -ENOENT:
- * no such process; -EPERM: PFNs or page flags not readable (not root); other -errno. */
+ * no such process; -EPERM: PFNs or page flags not readable (not root); -EINVAL: a kernel
+ * thread; other -errno. */
 int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out);
+/* 1 when pid is a kernel thread (PF_KTHREAD in root/proc/PID/stat's flags): it has no
+ * memory of its own (fol_maps_read() says -EINVAL, record -p refuses it). */
+int fol_pid_is_kernel_thread(const char *root, pid_t pid);
 void fol_maps_free(struct fol_maps *m);
 /* The order of a PMD-mapped folio (transparent_hugepage/hpage_pmd_size), -1 without THP. */
 int fol_maps_pmd_order(const char *root, unsigned page_size);

@@ -971,25 +971,6 @@ static int task_dead(pid_t pid, const char *tid)
 	return dead;
 }
 
-/* 1 when pid is a kernel thread (PF_KTHREAD in its stat's flags): it has no memory of
- * its own to fault on. */
-static int kernel_thread(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long flags = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	/* After the comm: state, ppid, pgrp, session, tty_nr, tpgid, flags. */
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags);
-	fclose(f);
-	return (flags & 0x00200000) != 0;
-}
-
 /* The live threads of pid. A zombie cannot be traced (perf_event_open says ESRCH): a main
  * thread that called pthread_exit() while the others run is left out, and a process
  * whose every thread is a zombie is -ESRCH. Grows as needed: a server may have
@@ -1807,7 +1788,7 @@ static int open_target(struct fol_recorder *r)
 		r->threads = perf_thread_map__new_array(1, &r->child);
 		return r->threads ? 0 : fail(r, -ENOMEM, "out of memory");
 	}
-	if (kernel_thread(r->o->pid))
+	if (fol_pid_is_kernel_thread("", r->o->pid))
 		return fail(r, -EPERM, "cannot attach to pid %d: a kernel thread has no memory of its "
 			    "own to fault on (record -a records every task)", r->o->pid);
 	ret = threads_of(r->o->pid, &r->threads);

@@ -3,7 +3,7 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 29
+plan 30
 
 # The committed recordings, found from this file (foliostat may be a copy elsewhere).
 golden=$(cd "$(dirname "$0")/../golden" && pwd)
@@ -73,6 +73,8 @@ is "$(jr piped.data '.recording.command[0]')" true "-o - down a pipe: the record
 "$FOLIOSTAT" record -q -o long.data -- /bin/true "$(head -c 100000 /dev/zero | tr '\0' a)"
 is "$(jr long.data '.recording.command[1] | "\(length)\(.[-18:])"')" "65493 [34528 bytes cut]" \
 	"a 100 KB argument: recorded cut, and read back"
+"$FOLIOSTAT" maps -p 2 2>err; rc=$?
+[ "$rc" = 1 ] && grep -q "kernel thread" err; ok $? "maps -p 2 (kthreadd): exit 1, a kernel thread ($(cat err))"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
 "$FOLIOSTAT" record --help | grep -q "usage: foliostat record"; ok $? "record --help"
 exit $_fail
