@@ -236,6 +236,7 @@ define run_libfuzzer
 		mkdir -p build-fuzz/corpus/$$t build-fuzz/artifacts tests/fuzz/regress/$$t; \
 		echo "# libFuzzer: $$t for $(1) s"; \
 		./build-fuzz/fuzz_$$t -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+			-dict=tests/fuzz/json.dict \
 			-artifact_prefix=build-fuzz/artifacts/$$t- -print_final_stats=1 \
 			build-fuzz/corpus/$$t build-fuzz/seeds/$$t tests/fuzz/regress/$$t 2>build-fuzz/$$t.log \
 			|| { tail -40 build-fuzz/$$t.log; echo "fuzz $$t: crash; the input is in build-fuzz/artifacts/"; exit 1; }; \
