@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +337,13 @@ static int report_runs(struct report_cli *r)
 				  "--folded" : "--format openmetrics/prometheus", rs.n);
 	} else if (rs.several && !r->run) {
 		ret = print_runs(&rs, r->json, r->tui, stdout);
+		/* Damage skipped (a run's metadata, say): the runs that could be read are shown,
+		 * and the exit status says the file is not whole, as for one run. */
+		if (!ret && rs.file.corrupt_chunks)
+			ret = error("%s is damaged: %" PRIu64 " region(s), %" PRIu64 " bytes skipped; "
+				    "shown: the %d run%s that could be read", r->input,
+				    rs.file.corrupt_chunks, rs.file.corrupt_bytes, rs.n,
+				    rs.n == 1 ? "" : "s");
 	} else {
 		describe_filter(r, filter, sizeof(filter));
 		ret = show_one(&rs.v[r->run ? r->run - 1 : 0].r, r, filter);

@@ -310,6 +310,8 @@ static int read_header(struct fol_session *s)
 	return 0;
 }
 
+static int skip_to_run(struct fol_session *s);
+
 int fol_session_open(struct fol_session **sp, const char *path)
 {
 	struct fol_session *s = session_new();
@@ -320,6 +322,17 @@ int fol_session_open(struct fol_session **sp, const char *path)
 	ret = fol_reader_open(&s->r, path);
 	if (!ret)
 		ret = read_header(s);
+	/* A first run whose metadata is damaged, in a recording of several: the runs after it
+	 * stand, as they do after a later run's damage. */
+	if (ret == -FOL_E_NO_METADATA && skip_to_run(s) == 1) {
+		struct fol_session *next;
+
+		if (fol_session_open_next(s, &next) == 1) {
+			fol_session_close(s);
+			*sp = next;
+			return 0;
+		}
+	}
 	if (ret) {
 		fol_session_close(s);
 		return ret;

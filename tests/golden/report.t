@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..53"
+echo "1..54"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -129,6 +129,19 @@ is "$(jq '[.runs[] | .totals.faults] | add / length' "$T/sjson")" \
 is "$(jq .totals.faults "$T/run3")" "$(jq '.runs[2].totals.faults' "$T/sjson")" "--run 3 is the third run's report"
 "$FOLIOSTAT" report --run 5 -i "$d/sweep.data" >/dev/null 2>&1
 is $? 2 "--run 5 of 4 runs: exit 2"
+# Run 0's metadata damaged (one byte of its chunk header): the other runs stand, and the
+# exit status says the file is not whole.
+python3 - "$d/sweep.data" "$T/dmg.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+off = 16
+while struct.unpack_from("<I", d, off + 4)[0] != 1:
+    off += 24 + struct.unpack_from("<Q", d, off + 8)[0]
+d[off + 4] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+"$FOLIOSTAT" report --json -i "$T/dmg.data" >"$T/dmg.json" 2>"$T/dmg.err"
+is "$?:$(jq '.runs | length' "$T/dmg.json")" "1:3" "run 0's metadata damaged: the 3 other runs, exit 1 ($(cat "$T/dmg.err"))"
 # One run's tables only: of several runs, --csv, --folded and the metrics say so.
 for o in --csv --folded "--format openmetrics"; do
 	# shellcheck disable=SC2086
