@@ -135,8 +135,15 @@ static int open_device(struct fol_writer *w, const char *path)
 
 	/* Non-blocking first: a FIFO without a reader fails at once instead of hanging. */
 	w->fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (w->fd < 0)
-		return errno == ENXIO ? -EPIPE : -errno;
+	if (w->fd < 0) {
+		struct stat st;
+
+		/* ENXIO: a FIFO nobody reads, or a device that is not there (/dev/tty with no
+		 * controlling terminal). */
+		if (errno == ENXIO && !stat(path, &st) && S_ISFIFO(st.st_mode))
+			return -EPIPE;
+		return -errno;
+	}
 	if (isatty(w->fd)) {
 		close(w->fd);
 		w->fd = -1;
@@ -279,6 +286,10 @@ const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len
 		break;
 	case -ENOTTY:
 		snprintf(buf, len, "%s is a terminal: redirect the recording to a file or a pipe", path);
+		break;
+	case -ENXIO:
+		snprintf(buf, len, "%s: no such device here (/dev/tty without a controlling "
+				   "terminal?): name a file", path);
 		break;
 	case -EPIPE:
 		snprintf(buf, len, "%s is a FIFO that nobody reads: start its reader first", path);

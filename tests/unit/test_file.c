@@ -199,6 +199,19 @@ static int count_temps(const char *dir)
 	return n;
 }
 
+/* /dev/tty is no FIFO: without a controlling terminal its open fails with ENXIO as a FIFO
+ * nobody reads does, and was named one; with a terminal it is refused as one. */
+static void test_tty(void **state)
+{
+	struct fol_writer *w = NULL;
+	int ret = fol_writer_open(&w, "/dev/tty");
+
+	(void)state;
+	if (!ret)
+		fol_writer_close(w);
+	assert_true(ret == -ENXIO || ret == -ENOTTY || ret == -ENOENT);
+}
+
 /* A writer killed before its commit leaves .foliostat-PID.XXXXXX: the next writer in that
  * directory removes it once PID is gone (a live PID's, or a file that is not a recording,
  * stays); and the temporary's name does not grow with the output's (250 bytes, legal, was
@@ -398,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_files),
 		cmocka_unit_test(test_output_path),
 		cmocka_unit_test(test_stale_temps),
+		cmocka_unit_test(test_tty),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_hostile_length),
 	};
