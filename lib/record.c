@@ -377,6 +377,10 @@ static const char *bpf_unfit(const struct fol_recorder *r)
 		return "system-wide recordings take it";
 	if (o->callchain)
 		return "-g and --call-graph take each fault's user stack from its entry sample";
+	/* Not root: the tracepoints were out of reach, which is why the method is sampled. */
+	if (r->sampled && o->method == FOL_METHOD_AUTO && geteuid())
+		return "it needs root (its programs need CAP_BPF and CAP_PERFMON, and the fault "
+		       "entry tracepoints are in tracefs, root's): run as root";
 	if (r->sampled)
 		return "the sampled method has no fault entry events";
 	if (r->kp.n)

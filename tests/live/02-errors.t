@@ -3,7 +3,7 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 30
+plan 31
 
 # The committed recordings, found from this file (foliostat may be a copy elsewhere).
 golden=$(cd "$(dirname "$0")/../golden" && pwd)
@@ -54,10 +54,11 @@ if id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$FOLIOSTAT" record -q -o /tmp/nobody.$$.data -- true 2>err; rc=$?
 	is "$rc" 1 "unprivileged record fails with exit 1"
 	grep -Eq "run as root|perf_event_paranoid" err; ok $? "... and says how to fix it: $(head -c 150 err)"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$FOLIOSTAT" record -q --fault-path bpf -o /tmp/nobody.$$.data -- true 2>err
+	grep -q "bpf is not for this recording: it needs root" err; ok $? "... --fault-path bpf: it needs root ($(tail -n 1 err | head -c 150))"
 	rm -f /tmp/nobody.$$.data
 else
-	ok 0 "# SKIP no nobody user"
-	ok 0 "# SKIP no nobody user"
+	skip 3 "no nobody user"
 fi
 "$FOLIOSTAT" report -i "$golden/small.data" >/dev/full 2>err; rc=$?
 is "$rc" 1 "report to a full disk (/dev/full): exit 1, not 0"
