@@ -96,6 +96,8 @@ static int print_error(int err, int pid)
 			"(/proc/PID/pagemap, /proc/kpageflags) need root: run as root", pid);
 	else if (err == -EINVAL)
 		error("pid %d is a kernel thread: it has no memory of its own", pid);
+	else if (err == -ESRCH)
+		error("pid %d exited while its page tables were read: no totals", pid);
 	else if (err == -ENOENT)
 		error("no process %d", pid);
 	else

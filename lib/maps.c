@@ -90,8 +90,9 @@ static int pm_at(struct pm *p, uint64_t i, uint64_t *e)
 			return -errno;
 		p->base = i;
 		p->n = (uint64_t)got / 8;
+		/* Nothing where the VMA was: its process exited meanwhile (its pagemap ends). */
 		if (!p->n)
-			return 0;
+			return -ESRCH;
 	}
 	*e = p->v[i - p->base];
 	return 1;

@@ -53,8 +53,8 @@ struct fol_maps {
 };
 
 /* Read pid's anonymous folios. root: "" or a test's fake /proc and /sys tree. -ENOENT:
- * no such process; -EPERM: PFNs or page flags not readable (not root); -EINVAL: a kernel
- * thread; other -errno. */
+ * no such process; -ESRCH: it exited while it was read; -EPERM: PFNs or page flags not
+ * readable (not root); -EINVAL: a kernel thread; other -errno. */
 int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out);
 /* 1 when pid is a kernel thread (PF_KTHREAD in root/proc/PID/stat's flags): it has no
  * memory of its own (fol_maps_read() says -EINVAL, record -p refuses it). */
