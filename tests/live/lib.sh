@@ -178,5 +178,24 @@ record_startup() {
 	echo $((($(date +%s%N) - t0) / 1000000000 + 1))
 	rm -f "$T/startup.data"
 }
+# Why a swap file in /var/tmp cannot be used here ("" when swapon takes one): tmpfs and
+# overlays of it do not swap (make check-kernels' guests have no disk: swap to a virtio
+# disk hung 6.12 under software emulation).
+swapfile_unusable() {
+	local f=/var/tmp/foliostat-test.$$.probe err
+	if ! dd if=/dev/zero of="$f" bs=1M count=1 2>/dev/null || ! chmod 600 "$f" ||
+		! mkswap "$f" >/dev/null 2>&1; then
+		rm -f "$f"
+		echo "no swap file can be made in /var/tmp"
+		return
+	fi
+	if err=$(swapon "$f" 2>&1); then
+		swapoff "$f"
+		rm -f "$f"
+		return
+	fi
+	rm -f "$f"
+	echo "swapon of a file in /var/tmp ($(stat -f -c %T /var/tmp)) fails: ${err##*: }"
+}
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
