@@ -84,7 +84,7 @@ ln -sf /proc/self/fd/2 /new/dev/stderr
 echo "@@KERNEL \$(uname -r)"
 echo "@@PROVE-BEGIN"
 chroot /new /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \\
-	/bin/bash -c 'set -o pipefail; cd "$S" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" prove -v --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
+	/bin/bash -c 'set -o pipefail; cd "$S" && FOLIOSTAT="$F" WORKLOAD_BIN="$F" FOLIOSTAT_GUEST=qemu-tcg prove -v --timer --exec "timeout -k 10 $TEST_TIMEOUT bash" $TESTS 2>&1 | cat'
 echo "@@PROVE-RC \$?"
 echo "@@DONE"
 poweroff -f

@@ -104,12 +104,14 @@ grep -q '\[always\]' during; ok $? "--mthp 64K=always is in force during the run
 is "$(pol)" never "... and put back after a normal end"
 "$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sh -c 'kill -SEGV $$' 2>/dev/null
 is "$(pol)" never "... after the workload crashed"
+# The signal once the run is on (its file committed, the policy applied), however slowly
+# the recorder starts (seconds under software emulation).
 for sig in INT TERM; do
 	set -m
-	"$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- sleep 30 2>/dev/null &
+	"$FOLIOSTAT" record -q -o "sig$sig.data" --mthp 64K=always -- sleep 30 2>/dev/null &
 	rec=$!
 	set +m
-	sleep 0.5
+	for _ in $(seq 600); do [ -e "sig$sig.data" ] && [ "$(pol)" = always ] && break; sleep 0.05; done
 	kill -"$sig" "$rec"
 	wait "$rec"
 	is "$(pol)" never "... after SIG$sig"

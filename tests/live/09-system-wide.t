@@ -62,6 +62,9 @@ elif [ -n "$cg2" ] && [ -d "$cg2/$cg" ]; then
 	n=$("$FOLIOSTAT" report --json -i g.data | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
 	within "${n:-0}" 4096 4300 ||
 		echo "#   -G: $("$FOLIOSTAT" report --json -i g.data | jq -c '[.recording.cgroup, [.orders[] | {order, faults}]]'); $cg2: $(cat "$cg2/cgroup.controllers" "$cg2/cgroup.subtree_control" 2>&1 | tr '\n' ' ')" >&2
+	# Seen in make check-kernels' 6.1 and 6.12 guests (cgroup2 alone): none of the command's
+	# samples carry an id of the cgroup it moved into; open (issue 22's note).
+	[ -n "${FOLIOSTAT_GUEST:-}" ] && todo "-G finds none of the command's samples in a guest's cgroup2"
 	within "${n:-0}" 4096 4300; ok $? "-G: the 4096 first touches of the command in the cgroup, not the 16384 beside it ($n)"
 	n=$("$FOLIOSTAT" report --json -i g.data | jq '.recording.cgroup.samples_outside')
 	[ "${n:-0}" -ge 16384 ]; ok $? "... the other tasks' samples left out and counted ($n)"

@@ -14,20 +14,24 @@ _n=0
 _fail=0
 
 plan() { echo "1..$1"; }
-ok() { # ok CONDITION-STATUS NAME
+# A known failure, open on an issue: the next ok/is is a TAP TODO (run, shown, not counted
+# as a failure), with the reason. Only where the failure was seen: see its callers.
+_todo=
+todo() { _todo=$1; }
+_result() { # PASSED NAME
+	local t=${_todo:+ # TODO $_todo}
 	_n=$((_n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; echo "#   failed: $2" >&2; _fail=1; fi
+	if [ "$1" = 1 ]; then echo "ok $_n - $2$t"; else echo "not ok $_n - $2$t"; [ -n "$_todo" ] || _fail=1; fi
+	_todo=
+}
+ok() { # ok CONDITION-STATUS NAME
+	[ "$1" -eq 0 ] || echo "#   failed: $2" >&2
+	_result $(($1 == 0)) "$2"
 }
 is() { # is GOT WANT NAME
-	_n=$((_n + 1))
-	if [ "$1" = "$2" ]; then
-		echo "ok $_n - $3"
-	else
-		echo "not ok $_n - $3"
-		# On stderr, so that prove shows them without -v: a failure says what it saw.
-		echo "#   $3: got '$1', want '$2'" >&2
-		_fail=1
-	fi
+	# On stderr, so that prove shows them without -v: a failure says what it saw.
+	[ "$1" = "$2" ] || echo "#   $3: got '$1', want '$2'" >&2
+	_result $([ "$1" = "$2" ] && echo 1 || echo 0) "$3"
 }
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 skip() { # skip COUNT REASON: COUNT tests this kernel cannot run, counted as skipped
