@@ -93,20 +93,23 @@ EOF
 	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$2"
 }
 
-# prove -v's TAP to a line a test file: passed, skipped, failed, or all skipped and why.
+# prove -v's TAP to a line a test file: passed, skipped, failed, known failures (TAP TODO:
+# lib.sh's todo()), or all skipped and why.
 SUMMARY='
 function pr() {
-	printf "%-32s %3d passed %3d skipped %3d failed%s\n", f, p, s, x, all != "" ? "  (" all ")" : ""
+	printf "%-32s %3d passed %3d skipped %3d failed %d todo%s\n", f, p, s, x, t,
+	       all != "" ? "  (" all ")" : ""
 	f = ""
 }
 /^\[[0-9:]+\] tests\/live\/[^ ]+\.t / {
 	if (f != "") pr()
-	f = $2; p = s = x = 0; all = ""
+	f = $2; p = s = x = t = 0; all = ""
 	if (match($0, /skipped: .*/)) all = "all skipped: " substr($0, RSTART + 9)
 	next
 }
 /^ok [0-9]+ # SKIP/ { s++; next }
 /^ok [0-9]+/ { p++; next }
+/^not ok [0-9]+.* # TODO / { t++; next }
 /^not ok [0-9]+/ { x++; next }
 /^Test Summary Report|^Files=|^All tests/ { if (f != "") pr() }
 END { if (f != "") pr() }'
@@ -147,7 +150,9 @@ run_kernel() { # PACKAGE
 	# (grep finds nothing in a suite that skipped or failed nothing: not an error here.)
 	echo "   skipped, with the evidence (how many tests):"
 	{ grep -E '^ok [0-9]+ # SKIP' "$W/$pkg.tap" || true; } | sed 's/^ok [0-9]* # SKIP //' | sort | uniq -c | sed 's/^/   | /'
-	echo "   failed, with what each saw:"
+	echo "   known failures (TODO), with their reasons:"
+	{ grep -E '^not ok [0-9]+.* # TODO ' "$W/$pkg.tap" || true; } | sed 's/.* # TODO /todo: /' | sort | uniq -c | sed 's/^/   | /'
+	echo "   failed (and TODO), with what each saw:"
 	{ grep -E '^#   ' "$W/$pkg.tap" || true; } | sed 's/^/   | /' | head -60
 	rc=$(grep -ao '@@PROVE-RC [0-9]*' "$log.txt" | cut -d' ' -f2)
 	if [ "$rc" = 0 ]; then
