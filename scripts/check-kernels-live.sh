@@ -97,16 +97,19 @@ EOF
 # lib.sh's todo()), or all skipped and why.
 SUMMARY='
 function pr() {
+	if (plan > p + s + x + t)
+		all = "ENDED EARLY: " p + s + x + t " of " plan " planned"
 	printf "%-32s %3d passed %3d skipped %3d failed %d todo%s\n", f, p, s, x, t,
 	       all != "" ? "  (" all ")" : ""
 	f = ""
 }
 /^\[[0-9:]+\] tests\/live\/[^ ]+\.t / {
 	if (f != "") pr()
-	f = $2; p = s = x = t = 0; all = ""
+	f = $2; p = s = x = t = plan = 0; all = ""
 	if (match($0, /skipped: .*/)) all = "all skipped: " substr($0, RSTART + 9)
 	next
 }
+/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
 /^ok [0-9]+ # SKIP/ { s++; next }
 /^ok [0-9]+/ { p++; next }
 /^not ok [0-9]+.* # TODO / { t++; next }
