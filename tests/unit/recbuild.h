@@ -182,6 +182,14 @@ static inline void rb_default_events(struct rb *b)
 		 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, RB_ID_TRACK, NULL);
 }
 
+/* A recording's start as most tests want it: the default META and events. */
+static inline void rb_start(struct rb *b)
+{
+	rb_open(b);
+	rb_meta(b, NULL);
+	rb_default_events(b);
+}
+
 static inline void rb_close(struct rb *b)
 {
 	rb_chunk(b, FOL_CHUNK_END, "{}", 2);

@@ -51,6 +51,17 @@ static void render(struct rb *b, struct fol_report *r, char **text, char **json)
 	cJSON_Delete(j);
 }
 
+/* What a test that rendered a built recording leaves behind: freed, the file removed. */
+static void release(struct rb *b, struct fol_report *r, struct rb_recs *recs, char *text,
+		    char *json)
+{
+	free(text);
+	free(json);
+	free(recs->b);
+	fol_report_free(r);
+	unlink(b->path);
+}
+
 /* Metadata of the wrong type or range: an mTHP size whose stats are a list (a NULL name
  * reached strncmp), a PMD order that shifts past 64 bits, a page size that is a string,
  * a phase that ends before it starts. */
@@ -149,9 +160,7 @@ static void test_retimed_across_chunks(void **state)
 	int retimed = 0;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	rb_fault(&recs, 100, 100, 1000, 0x1000, 6);
 	rb_exit(&recs, 100, 100, 1010 + ahead, 0x1000);
 	rb_fault(&recs, 100, 100, 1020, 0x2000, 6);
@@ -193,9 +202,7 @@ static void test_held_before_damage(void **state)
 	int n = 0;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	rb_fault(&recs, 100, 100, 1000, 0x1000, 6);
 	rb_exit(&recs, 100, 100, 1010, 0x1000);
 	rb_put(&recs, &cut, sizeof(cut));
@@ -254,9 +261,7 @@ static void test_order_range(void **state)
 	uint64_t t = 2000, allocated = 0;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	for (int i = 0; i < 3; i++) {
 		uint64_t order = i == 0 ? 4 : i == 1 ? 13 : 1ull << 32;
 
@@ -273,11 +278,7 @@ static void test_order_range(void **state)
 	assert_int_equal(allocated, 1);
 	assert_int_equal(r.s.order[FOL_ORDER_SLOT(4)].folios_allocated, 1);
 	assert_non_null(strstr(text, "2 malformed records"));
-	free(text);
-	free(json);
-	free(recs.b);
-	fol_report_free(&r);
-	unlink(b.path);
+	release(&b, &r, &recs, text, json);
 }
 
 /* A key named twice: the schema checked the first copy and removed it, a later lookup
@@ -292,9 +293,7 @@ static void test_duplicate_keys(void **state)
 	char *text, *json, *ev, *dup;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	ev = rb_event_json("minor-faults", "software", 0, 99, NULL);
 	ev[strlen(ev) - 1] = '\0';
 	if (asprintf(&dup, "%s,\"name\":\"exceptions:page_fault_user\"}", ev) < 0)
@@ -314,11 +313,7 @@ static void test_duplicate_keys(void **state)
 	assert_int_equal(r.s.seed_dropped, 0);
 	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
 		assert_true(slot == FOL_ORDER_SLOT(-1) || r.s.order[slot].folios_allocated == 0);
-	free(text);
-	free(json);
-	free(recs.b);
-	fol_report_free(&r);
-	unlink(b.path);
+	release(&b, &r, &recs, text, json);
 	/* Any chunk, at any depth: META's PMD order, a page-table summary's order. */
 	{
 		cJSON *m = cJSON_Parse("{\"pmd_order\":\"x\",\"pmd_order\":1000}");
@@ -382,9 +377,7 @@ static void test_huge_latency(void **state)
 	uint64_t t = 2000;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	for (int i = 0; i < 2; i++) {
 		rb_fault(&recs, 100, 100, t, 0x7f0000000000 + (uint64_t)i * 4096, 6);
 		t += 1ull << 62;
@@ -398,11 +391,7 @@ static void test_huge_latency(void **state)
 	assert_int_equal(r.s.untimed, 2);
 	assert_int_equal(r.s.all_lat.count, 1);
 	assert_int_equal(r.s.all_lat.sum, 1000);
-	free(text);
-	free(json);
-	free(recs.b);
-	fol_report_free(&r);
-	unlink(b.path);
+	release(&b, &r, &recs, text, json);
 }
 
 /* pid and tid 0 were the hash maps' empty key: every event made a new process. */
@@ -415,9 +404,7 @@ static void test_pid_zero(void **state)
 	uint64_t t = 2000;
 
 	(void)state;
-	rb_open(&b);
-	rb_meta(&b, NULL);
-	rb_default_events(&b);
+	rb_start(&b);
 	for (int i = 0; i < 4; i++) {
 		rb_fault(&recs, 0, 0, t++, (uint64_t)i << 12, 6);
 		rb_alloc(&recs, 0, 0, t++, 0);
@@ -432,11 +419,7 @@ static void test_pid_zero(void **state)
 	assert_int_equal(r.s.threads, 1);
 	assert_int_equal(r.s.faults, 5);
 	assert_int_equal(r.s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_WP_REUSE].faults, 1);
-	free(text);
-	free(json);
-	free(recs.b);
-	fol_report_free(&r);
-	unlink(b.path);
+	release(&b, &r, &recs, text, json);
 }
 
 /* One chunk in reverse time order: the merge opened a run (KBs) per record, and an 8 MB
