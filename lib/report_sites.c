@@ -134,7 +134,11 @@ static int group_cmp(const void *a, const void *b)
 
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? 1 : -1;
-	return x->faults < y->faults ? 1 : x->faults > y->faults ? -1 : 0;
+	if (x->faults != y->faults)
+		return x->faults < y->faults ? 1 : -1;
+	/* Ties by name: the sites' own order follows the maps' keyed hashes, which differ
+	 * from run to run. */
+	return strcmp(x->key, y->key);
 }
 
 static int same_group(const void *x, const void *y)
