@@ -20,7 +20,10 @@ struct folio {
 	uint64_t reuse_ns;	/* latency of its reuse faults in this episode */
 	uint32_t reuse;		/* wp_reuse faults taken in this episode */
 	uint32_t first_ns;	/* latency of the first of them */
-	int counted;		/* an earlier episode counted it among the folios */
+	/* An earlier episode counted it among the reused folios: the generation of the
+	 * address space that did (a forked child starts a new one: none of the folios it
+	 * shares with its parent are counted for it). */
+	uint32_t counted;
 };
 
 struct vma {
@@ -75,13 +78,16 @@ struct mm {
 	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
 	int seeded;		/* its folio map was seeded from the page tables at attach */
 	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
-	struct fol_u64map *folios; /* key: folio base address | order */
+	/* key: folio base address | order; shared with a forked child until either changes
+	 * it (fol_u64map_own before any change). */
+	struct fol_u64map *folios;
+	uint32_t gen;		   /* its generation: see struct folio's counted */
 	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
-	int last_vma;		   /* where the last lookup of a faulting address hit */
-	int last_code;		   /* ... of a faulting IP (a fault's site): its own, or they
+	struct vma *last_vma;	   /* where the last lookup of a faulting address hit */
+	struct vma *last_code;	   /* ... of a faulting IP (a fault's site): its own, or they
 				    * would push each other out */
-	struct vma *vmas;
-	int nvmas, cap;
+	void *vmas;		   /* tsearch tree of struct vma (model.c) */
+	int nvmas;
 };
 
 struct open_fault {
@@ -149,7 +155,7 @@ struct fol_model {
 	/* ... the file mappings its modules were made of, and the next fault's, compared
 	 * so that the files are read again only when the set changes (fork, exec, mmap). */
 	struct fol_unwind_map *umaps, *unext;
-	int numaps, cap_umaps;
+	int numaps, nunext, cap_umaps;
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;
@@ -158,6 +164,7 @@ struct fol_model {
 	struct fol_summary s;
 	size_t bins_cap;
 	uint64_t seeded_total;
+	uint32_t generations;	/* of address spaces, made so far */
 	struct taken dropped;	/* drop_orders' scratch, kept between calls */
 	uint64_t t0;
 };

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Memory and time a recording can make the report spend: each test builds the input an
+ * attacker would (keys that collide, forks over a large map, many mappings) and checks
+ * that the work stays near what the input justifies. Memory is measured with mallinfo2
+ * (0 under ASan, which keeps its own books); time is guarded by an alarm a thousand times
+ * the normal run time, a hang guard and not a timing budget. Each failed before its fix. */
+#include <errno.h>
+#include <malloc.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "u64map.h"
+
+static struct fol_model_opts all = { .order = FOL_ANY, .cls = FOL_ANY };
+
+static void watchdog(int sig)
+{
+	(void)sig;
+	fprintf(stderr, "hang: quadratic again?\n");
+	_exit(1);
+}
+
+/* Bytes allocated: large blocks are mmap'ed apart from the heap (hblkhd). */
+static size_t allocated(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+static void guard(unsigned seconds)
+{
+	signal(SIGALRM, watchdog);
+	alarm(seconds);
+}
+
+static uint64_t now = 1;
+
+static void feed(struct fol_model *m, struct fol_event e)
+{
+	e.time = now++;
+	assert_int_equal(fol_model_event(m, &e), 0);
+}
+
+/* A fault of pid at addr (a write when write), allocating a folio of alloc_order (-1:
+ * none), and its end. */
+static void fault(struct fol_model *m, int pid, uint64_t addr, int write, int alloc_order)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_FAULT_USER,
+				    .fault = { .address = addr, .error_code = write ? 7 : 6 } });
+	if (alloc_order >= 0)
+		feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_PAGE_ALLOC,
+					    .page = { .pfn = 1, .order = alloc_order,
+						      .gfp = FOL_GFP_MOVABLE } });
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = addr } });
+}
+
+static void fork_of(struct fol_model *m, int parent, int child)
+{
+	feed(m, (struct fol_event){ .pid = child, .tid = child, .kind = FOL_EV_FORK,
+				    .fork = { .pid = child, .tid = child, .ppid = parent,
+					      .ptid = parent } });
+}
+
+static void exit_of(struct fol_model *m, int pid)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_EXIT,
+				    .fork = { .pid = pid, .tid = pid, .ppid = pid, .ptid = pid } });
+}
+
+/* 40 forks of a process of a million folios: each copied the map (80 MB), 3.2 GB in all;
+ * now the children share it until they change it. */
+static void test_forks_share_map(void **state)
+{
+	struct fol_model *m = fol_model_new(&all);
+	struct fol_summary s;
+	size_t before, held;
+
+	(void)state;
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FOLIOS,
+				    .folios = { .start = 1ull << 32, .n = 1u << 20, .order = 0 } });
+	before = allocated();
+	for (int i = 0; i < 40; i++) {
+		fork_of(m, 1, 100 + i);
+		fault(m, 100 + i, 1ull << 32, 0, -1); /* a read changes nothing */
+	}
+	held = allocated() - before;
+	assert_true(held < (16u << 20));
+	/* A child that writes has a map of its own; the parent's stays as it was. */
+	fault(m, 100, 1ull << 32, 1, -1);
+	fault(m, 1, (1ull << 32) + 4096, 1, -1);
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.seeded[0], 1u << 20);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].reuse.folios, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].reuse.episodes, 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* The folios a parent counted among the reused ones are not counted for its child: the
+ * child's own episodes count them again (each process's reuse is its own). */
+static void test_fork_counts_folios_again(void **state)
+{
+	struct fol_model *m = fol_model_new(&all);
+	struct fol_summary s;
+	const struct fol_reuse *r = &s.order[FOL_ORDER_SLOT(0)].reuse;
+
+	(void)state;
+	fault(m, 1, 0x10000, 1, 0);
+	fault(m, 1, 0x10000, 1, -1);	/* episode 1, folio counted for pid 1 */
+	fork_of(m, 1, 2);		/* ends it */
+	fault(m, 1, 0x10000, 1, -1);	/* episode 2: the parent's folio, counted already */
+	fork_of(m, 1, 3);		/* ends it; 3 shares 1's map */
+	exit_of(m, 1);
+	fault(m, 3, 0x10000, 1, -1);	/* episode 3: 3's folio, new to it */
+	fault(m, 2, 0x10000, 1, -1);	/* episode 4: 2's, new to it */
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(r->episodes, 4);
+	assert_int_equal(r->faults, 4);
+	assert_int_equal(r->folios, 3);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* A million mappings, laid top-down as mmap lays them, and a fault in each: an array
+ * searched from its start took 5*10^11 steps (minutes). */
+static void test_many_mappings(void **state)
+{
+	struct fol_model *m = fol_model_new(&all);
+	struct fol_summary s;
+	const int n = 1000000;
+	const uint64_t top = 0x7f0000000000ull;
+
+	(void)state;
+	guard(120);
+	for (int i = 0; i < n; i++)
+		feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MMAP,
+					    .mmap = { .start = top - (uint64_t)i * 8192, .len = 4096,
+						      .filename = "//anon" } });
+	for (int i = 0; i < n; i += 2)
+		fault(m, 1, top - (uint64_t)i * 8192 + 100, 0, 0);
+	/* One munmap over half of them, and one mapping over another quarter. */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MUNMAP,
+				    .vm = { .start = top - (uint64_t)(n / 2) * 8192 + 4096,
+					    .len = (uint64_t)(n / 2) * 8192 } });
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = top - (uint64_t)(n / 4) * 8192 + 4096,
+					      .len = (uint64_t)(n / 4) * 8192,
+					      .filename = "/big" } });
+	alarm(0);
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_ANON_ALLOC].faults, n / 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* The inverse of the map's former, unkeyed mix: keys whose hashes are i << 24 all land
+ * in slot 0 of any map up to 16M slots. */
+static uint64_t unmix(uint64_t h)
+{
+	uint64_t c = 0xff51afd7ed558ccdull, inv = c;
+
+	for (int i = 0; i < 6; i++)
+		inv *= 2 - c * inv; /* Newton's iteration for the inverse modulo 2^64 */
+	h ^= h >> 33;
+	h *= inv;
+	h ^= h >> 33;
+	return h;
+}
+
+static void test_colliding_keys(void **state)
+{
+	struct fol_u64map *m = fol_u64map_new(8);
+	const uint64_t n = 1000000;
+
+	(void)state;
+	assert_non_null(m);
+	guard(60); /* was 5*10^11 probes: 8 minutes; now 0.3 s */
+	for (uint64_t i = 1; i <= n; i++)
+		assert_non_null(fol_u64map_put(m, unmix(i << 24), NULL));
+	for (uint64_t i = 1; i <= n; i++)
+		assert_non_null(fol_u64map_get(m, unmix(i << 24)));
+	for (uint64_t i = 1; i <= n; i += 2)
+		assert_int_equal(fol_u64map_del(m, unmix(i << 24), NULL), 1);
+	alarm(0);
+	assert_null(fol_u64map_get(m, unmix(1ull << 24)));
+	assert_non_null(fol_u64map_get(m, unmix(2ull << 24)));
+	fol_u64map_free(m);
+}
+
+/* Copy on write: a holder's change is its own. */
+static void test_shared_map(void **state)
+{
+	struct fol_u64map *a = fol_u64map_new(8), *b;
+	uint64_t *v;
+
+	(void)state;
+	*(uint64_t *)fol_u64map_put(a, 7, NULL) = 70;
+	b = fol_u64map_share(a);
+	assert_ptr_equal(a, b);
+	assert_true(fol_u64map_shared(a));
+	assert_int_equal(fol_u64map_own(&b), 0);
+	assert_ptr_not_equal(a, b);
+	assert_false(fol_u64map_shared(a));
+	*(uint64_t *)fol_u64map_get(b, 7) = 71;
+	assert_int_equal(fol_u64map_del(b, 7, NULL) + !!fol_u64map_put(b, 8, NULL), 2);
+	v = fol_u64map_get(a, 7);
+	assert_non_null(v);
+	assert_int_equal(*v, 70);
+	assert_null(fol_u64map_get(a, 8));
+	assert_int_equal(fol_u64map_own(&a), 0); /* alone: no copy */
+	fol_u64map_free(a);
+	fol_u64map_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_colliding_keys),
+		cmocka_unit_test(test_shared_map),
+		cmocka_unit_test(test_forks_share_map),
+		cmocka_unit_test(test_fork_counts_folios_again),
+		cmocka_unit_test(test_many_mappings),
+	};
+
+	return cmocka_run_group_tests_name("bounds", tests, NULL, NULL);
+}
