@@ -18,8 +18,12 @@
 
 #include <cmocka.h>
 
+#include "figures.h"
 #include "model.h"
+#include "report.h"
 #include "u64map.h"
+
+#include "recbuild.h"
 
 static struct fol_model_opts all = { .order = FOL_ANY, .cls = FOL_ANY };
 
@@ -224,6 +228,56 @@ static void test_shared_map(void **state)
 	fol_u64map_free(b);
 }
 
+/* A counters snapshot of n mTHP sizes, each with one stat. */
+static char *many_sizes(int n, int value)
+{
+	cJSON *c = cJSON_CreateObject(), *mthp = cJSON_AddObjectToObject(c, "mthp");
+	char name[32], *json;
+
+	for (int i = 0; i < n; i++) {
+		cJSON *sz;
+
+		snprintf(name, sizeof(name), "hugepages-%dkB", i);
+		sz = cJSON_AddObjectToObject(mthp, name);
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(sz, "stats"), "anon_fault_alloc",
+					value);
+	}
+	json = cJSON_PrintUnformatted(c);
+	cJSON_Delete(c);
+	assert_non_null(json);
+	return json;
+}
+
+/* 200,000 mTHP sizes before and after: each looked up in the other snapshot by name
+ * (5 minutes); a kernel has at most a dozen, the recorder writes 64 at most: more is
+ * not a snapshot of a kernel and is left out, counted. */
+static void test_many_mthp_sizes(void **state)
+{
+	struct fol_report r;
+	struct rb b;
+	char *before = many_sizes(200000, 1), *after = many_sizes(200000, 2);
+
+	(void)state;
+	rb_start(&b);
+	rb_json(&b, FOL_CHUNK_COUNTERS, before);
+	rb_json(&b, FOL_CHUNK_COUNTERS, after);
+	rb_close(&b);
+	guard(60);
+	assert_int_equal(fol_report_build(b.path, &all, &r), 0);
+	{
+		struct fol_figures f;
+
+		assert_int_equal(fol_figures_of(&r, &f), 0);
+		fol_figures_free(&f);
+	}
+	alarm(0);
+	assert_int_equal(r.st.bad_metadata, 2);
+	fol_report_free(&r);
+	unlink(b.path);
+	free(before);
+	free(after);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_forks_share_map),
 		cmocka_unit_test(test_fork_counts_folios_again),
 		cmocka_unit_test(test_many_mappings),
+		cmocka_unit_test(test_many_mthp_sizes),
 	};
 
 	return cmocka_run_group_tests_name("bounds", tests, NULL, NULL);
