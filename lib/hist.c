@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "hist.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Values below 16 get exact buckets; above, bucket = (magnitude, top 4 bits below the
@@ -32,8 +34,23 @@ void fol_hist_bucket_range(int i, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + (1ull << (mag - FOL_HIST_SUB_BITS)) - 1;
 }
 
-void fol_hist_add(struct fol_hist *h, uint64_t v)
+static int have_buckets(struct fol_hist *h)
 {
+	if (!h->b && !(h->b = calloc(FOL_HIST_BUCKETS, sizeof(*h->b))))
+		return -ENOMEM;
+	return 0;
+}
+
+void fol_hist_free(struct fol_hist *h)
+{
+	free(h->b);
+	h->b = NULL;
+}
+
+int fol_hist_add(struct fol_hist *h, uint64_t v)
+{
+	if (have_buckets(h))
+		return -ENOMEM;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -41,12 +58,15 @@ void fol_hist_add(struct fol_hist *h, uint64_t v)
 	h->count++;
 	h->sum += v;
 	h->b[bucket_of(v)]++;
+	return 0;
 }
 
-void fol_hist_merge(struct fol_hist *into, const struct fol_hist *from)
+int fol_hist_merge(struct fol_hist *into, const struct fol_hist *from)
 {
-	if (!from->count)
-		return;
+	if (!from->count || !from->b)
+		return 0;
+	if (have_buckets(into))
+		return -ENOMEM;
 	if (!into->count || from->min < into->min)
 		into->min = from->min;
 	if (from->max > into->max)
@@ -55,13 +75,14 @@ void fol_hist_merge(struct fol_hist *into, const struct fol_hist *from)
 	into->sum += from->sum;
 	for (int i = 0; i < FOL_HIST_BUCKETS; i++)
 		into->b[i] += from->b[i];
+	return 0;
 }
 
 uint64_t fol_hist_quantile(const struct fol_hist *h, double q)
 {
 	uint64_t rank, seen = 0, lo, hi;
 
-	if (!h->count)
+	if (!h->count || !h->b)
 		return 0;
 	if (q <= 0)
 		return h->min;

@@ -79,13 +79,24 @@ void fol_model_free(struct fol_model *m)
 	fol_unwinder_free(m->unwinder);
 	free(m->umaps);
 	free(m->unext);
-	free(m->s.bins);
+	fol_summary_free(&m->s);
 	free(m->dropped.v);
 	free(m);
 }
 
 void fol_summary_free(struct fol_summary *s)
 {
+	for (int o = 0; o < FOL_NR_ORDER_SLOTS; o++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++) {
+			fol_hist_free(&s->order[o].cell[c].lat);
+			fol_hist_free(&s->order[o].cell[c].gap);
+		}
+	fol_hist_free(&s->all_lat);
+	fol_hist_free(&s->all_gap);
+	for (int c = 0; c < FOL_NR_CALLS; c++)
+		fol_hist_free(&s->calls[c].time);
+	fol_hist_free(&s->collapse.time);
+	fol_hist_free(&s->reclaim.direct_time);
 	free(s->bins);
 	s->bins = NULL;
 	fol_sites_free(s->sites);
@@ -412,8 +423,28 @@ static int accepted(struct fol_model *m, const struct thread *t, int tid, uint64
 }
 
 /* Faults per time bin and class. Bins start at 1 ms and double in width whenever the run
- * outgrows TIMELINE_BINS, so memory stays fixed however long the recording. */
+ * outgrows TIMELINE_BINS, so memory stays fixed however long the recording; the array
+ * grows to the bins in use (a short run of a multi-run file needs a few, not 131 KB). */
 #define TIMELINE_BINS 2048
+
+static int bins_reserve(struct fol_model *m, uint64_t bins)
+{
+	size_t cap = m->bins_cap ? m->bins_cap : 16;
+	uint64_t *b;
+
+	if (bins <= m->bins_cap)
+		return 0;
+	while (cap < bins && cap < TIMELINE_BINS)
+		cap *= 2;
+	b = realloc(m->s.bins, cap * FOL_NR_CLASSES * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	memset(b + m->bins_cap * FOL_NR_CLASSES, 0,
+	       (cap - m->bins_cap) * FOL_NR_CLASSES * sizeof(*b));
+	m->s.bins = b;
+	m->bins_cap = cap;
+	return 0;
+}
 
 static int timeline(struct fol_model *m, uint64_t t, int cls)
 {
@@ -425,12 +456,9 @@ static int timeline(struct fol_model *m, uint64_t t, int cls)
 		m->t0 = t;
 		m->s.bins_t0 = t;
 	}
-	if (!m->s.bins) {
-		m->s.bins = calloc((size_t)TIMELINE_BINS * FOL_NR_CLASSES, sizeof(*m->s.bins));
-		if (!m->s.bins)
-			return -ENOMEM;
-		m->bins_cap = TIMELINE_BINS;
-	}
+	bin = (t - m->t0) / m->s.bin_ns;
+	if (bins_reserve(m, bin < TIMELINE_BINS ? bin + 1 : TIMELINE_BINS))
+		return -ENOMEM;
 	while ((bin = (t - m->t0) / m->s.bin_ns) >= TIMELINE_BINS) {
 		for (int i = 0; i < TIMELINE_BINS / 2; i++)
 			for (int c = 0; c < FOL_NR_CLASSES; c++)
@@ -664,11 +692,11 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 	} else if (end) {
 		uint64_t lat = end - f->start;
 
-		fol_hist_add(&c->lat, lat);
-		fol_hist_add(&m->s.all_lat, lat);
+		fol_model_hist_add(m, &c->lat, lat);
+		fol_model_hist_add(m, &m->s.all_lat, lat);
 		if (t->last_exit && f->start >= t->last_exit) {
-			fol_hist_add(&c->gap, f->start - t->last_exit);
-			fol_hist_add(&m->s.all_gap, f->start - t->last_exit);
+			fol_model_hist_add(m, &c->gap, f->start - t->last_exit);
+			fol_model_hist_add(m, &m->s.all_gap, f->start - t->last_exit);
 		}
 		t->last_exit = end;
 		if (reused)
@@ -1312,7 +1340,16 @@ static int outside_cgroup(struct fol_model *m, const struct fol_event *ev)
 	return 1;
 }
 
+static int model_event(struct fol_model *m, const struct fol_event *ev);
+
 int fol_model_event(struct fol_model *m, const struct fol_event *ev)
+{
+	int ret = model_event(m, ev);
+
+	return ret ? ret : m->nomem ? -ENOMEM : 0;
+}
+
+static int model_event(struct fol_model *m, const struct fol_event *ev)
 {
 	if (!m->s.first_ns || ev->time < m->s.first_ns)
 		m->s.first_ns = ev->time;
@@ -1380,9 +1417,11 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	}
 	m->s.sites = m->sites;
 	m->sites = NULL;
+	if (m->nomem)
+		return -ENOMEM;
+	/* The summary moves to s: its histograms, bins and sites are s's now. */
 	*s = m->s;
-	m->s.bins = NULL;
-	m->s.sites = NULL;
+	memset(&m->s, 0, sizeof(m->s));
 	m->bins_cap = 0;
 	return 0;
 }

@@ -68,7 +68,7 @@ void fol_model_call_end(struct fol_model *m, struct thread *t, int tid, const st
 	cs->errors += ev->vm.ret < 0 && ev->vm.ret >= -FOL_MAX_ERRNO;
 	cs->bytes += c->bytes;
 	if (ev->time >= c->start)
-		fol_hist_add(&cs->time, ev->time - c->start);
+		fol_model_hist_add(m, &cs->time, ev->time - c->start);
 	for (int i = 0; i <= FOL_MAX_ORDER; i++)
 		cs->freed[i] += c->freed[i];
 }
@@ -113,7 +113,7 @@ int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const 
 	c->other_collapses += !owner;
 	c->unattributed_collapses += owner < 0;
 	if (owner > 0 && t->isolated_at && ev->time >= t->isolated_at)
-		fol_hist_add(&c->time, ev->time - t->isolated_at);
+		fol_model_hist_add(m, &c->time, ev->time - t->isolated_at);
 	t->isolated_at = 0;
 	return 0;
 }
@@ -146,7 +146,7 @@ void fol_model_on_reclaim(struct fol_model *m, struct thread *t, int tid, const 
 		if (t->reclaim_since && ev->time >= t->reclaim_since && fol_model_selected(m, t->pid, tid)) {
 			r->direct++;
 			r->direct_reclaimed += ev->reclaim.nr_reclaimed;
-			fol_hist_add(&r->direct_time, ev->time - t->reclaim_since);
+			fol_model_hist_add(m, &r->direct_time, ev->time - t->reclaim_since);
 		}
 		t->reclaim_since = 0;
 		break;

@@ -166,8 +166,18 @@ struct fol_model {
 	uint64_t seeded_total;
 	uint32_t generations;	/* of address spaces, made so far */
 	struct taken dropped;	/* drop_orders' scratch, kept between calls */
+	/* A histogram could not grow (out of memory) where no error can be returned: the
+	 * event, or the finish, fails with -ENOMEM. */
+	int nomem;
 	uint64_t t0;
 };
+
+/* A value into a histogram of the summary; out of memory is remembered (nomem). */
+static inline void fol_model_hist_add(struct fol_model *m, struct fol_hist *h, uint64_t v)
+{
+	if (fol_hist_add(h, v))
+		m->nomem = 1;
+}
 
 /* A task the options (--pid, --comm) select. */
 int fol_model_selected(const struct fol_model *m, int pid, int tid);

@@ -248,6 +248,7 @@ static cJSON *order_json(const struct fol_report *r, int slot)
 	int order = FOL_SLOT_ORDER(slot);
 	cJSON *o = cJSON_CreateObject(), *f, *ft, *lc;
 	struct fol_hist lat = { 0 };
+	int nomem = 0;
 
 	cJSON_AddNumberToObject(o, "order", order);
 	if (order >= 0)
@@ -266,12 +267,17 @@ static cJSON *order_json(const struct fol_report *r, int slot)
 			continue;
 		add_u64(f, name, cell->faults);
 		add_u64(ft, name, fol_cell_time(s, cell));
-		fol_hist_merge(&lat, &cell->lat);
+		nomem |= fol_hist_merge(&lat, &cell->lat);
 		if (cell->lat.count)
 			cJSON_AddItemToObject(lc, name, lat_json(&cell->lat));
 	}
 	cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "reuse", reuse_json(&os->reuse, order));
+	fol_hist_free(&lat);
+	if (nomem) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -300,13 +306,14 @@ static cJSON *class_json(const struct fol_summary *s, int c)
 	struct fol_hist lat = { 0 }, gap = { 0 };
 	uint64_t faults = 0, unclosed = 0, time = 0;
 	cJSON *o = cJSON_CreateObject();
+	int nomem = 0;
 
 	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
 		faults += s->order[slot].cell[c].faults;
 		time += fol_cell_time(s, &s->order[slot].cell[c]);
 		unclosed += s->order[slot].cell[c].unclosed;
-		fol_hist_merge(&lat, &s->order[slot].cell[c].lat);
-		fol_hist_merge(&gap, &s->order[slot].cell[c].gap);
+		nomem |= fol_hist_merge(&lat, &s->order[slot].cell[c].lat);
+		nomem |= fol_hist_merge(&gap, &s->order[slot].cell[c].gap);
 	}
 	cJSON_AddStringToObject(o, "class", fol_class_name((enum fol_class)c));
 	add_u64(o, "faults", faults);
@@ -314,6 +321,12 @@ static cJSON *class_json(const struct fol_summary *s, int c)
 	add_u64(o, "unclosed", unclosed);
 	cJSON_AddItemToObject(o, "latency_ns", lat.count ? lat_json(&lat) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "gap_ns", gap.count ? lat_json(&gap) : cJSON_CreateNull());
+	fol_hist_free(&lat);
+	fol_hist_free(&gap);
+	if (nomem) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	return o;
 }
 

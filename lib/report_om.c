@@ -60,7 +60,7 @@ static void histogram(FILE *f, const char *name, const struct fol_report *r, int
 {
 	uint64_t cum = 0, lo, hi;
 
-	for (int i = 0; i < FOL_HIST_BUCKETS && cum < h->count; i++) {
+	for (int i = 0; h->b && i < FOL_HIST_BUCKETS && cum < h->count; i++) {
 		cum += h->b[i];
 		if ((i + 1) % (int)FOL_HIST_SUB && i + 1 < FOL_HIST_BUCKETS)
 			continue;

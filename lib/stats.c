@@ -160,6 +160,8 @@ int fol_mann_whitney_hist(const struct fol_hist *a, const struct fol_hist *b, st
 	double na = 0, nb = 0, below = 0, r1 = 0, ties = 0;
 
 	memset(t, 0, sizeof(*t));
+	if (!a->b || !b->b)
+		return -EDOM;
 	for (int i = 0; i < FOL_HIST_BUCKETS; i++) {
 		na += a->b[i];
 		nb += b->b[i];

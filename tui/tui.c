@@ -411,7 +411,7 @@ static void draw_latency(struct ui *u, int lines, int cols)
 		 fol_fmt_ns(h->max, d, sizeof(d)));
 	/* Rows of a quarter octave each, from the histogram's log-linear buckets (16 per
 	 * octave): fine enough to see a distribution's shape, few enough for 24 lines. */
-	for (int i = 0; i < FOL_HIST_BUCKETS; i++) {
+	for (int i = 0; h->b && i < FOL_HIST_BUCKETS; i++) {
 		uint64_t blo, bhi;
 		int p;
 

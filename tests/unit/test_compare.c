@@ -94,7 +94,9 @@ static void test_count_floor(void **state)
 /* One run a side: only figures with per-fault latencies are tested. */
 static void test_single_runs(void **state)
 {
-	static struct fol_hist base, same, shifted, tiny;
+	static uint32_t bb[4][FOL_HIST_BUCKETS];
+	static struct fol_hist base = { .b = bb[0] }, same = { .b = bb[1] },
+			       shifted = { .b = bb[2] }, tiny = { .b = bb[3] };
 	const double one = 10, two = 20;
 	struct fol_figure counts = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_figure lat = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);

@@ -685,12 +685,14 @@ static void test_hist_percentiles(void **state)
 	assert_int_equal(h->min, v[0]);
 	assert_int_equal(fol_hist_quantile(h, 1.0), v[99999]);
 	/* Small exact values have exact buckets. */
+	fol_hist_free(h);
 	memset(h, 0, sizeof(*h));
 	for (uint64_t i = 1; i <= 10; i++)
 		fol_hist_add(h, i);
 	assert_int_equal(fol_hist_quantile(h, 0.5), 5);
 	assert_int_equal(fol_hist_quantile(h, 0.9), 9);
 	assert_int_equal(fol_hist_mean(h), 6); /* 5.5 rounds up */
+	fol_hist_free(h);
 	free(h);
 }
 

@@ -109,9 +109,10 @@ static void test_mann_whitney_method(void **state)
 	assert_false(t.exact); /* both sides above 8 */
 }
 
-static void fill(struct fol_hist *h, const int (*kv)[2], int n)
+static void fill(struct fol_hist *h, uint32_t *buckets, const int (*kv)[2], int n)
 {
 	memset(h, 0, sizeof(*h));
+	h->b = buckets;
 	for (int i = 0; i < n; i++) {
 		h->b[kv[i][0]] = (uint32_t)kv[i][1];
 		h->count += (uint64_t)kv[i][1];
@@ -121,11 +122,12 @@ static void fill(struct fol_hist *h, const int (*kv)[2], int n)
 static void test_mann_whitney_hist(void **state)
 {
 	static struct fol_hist a, b;
+	static uint32_t ba[FOL_HIST_BUCKETS], bb[FOL_HIST_BUCKETS];
 	struct fol_test t;
 
 	(void)state;
-	fill(&a, hist_a, (int)(sizeof(hist_a) / sizeof(hist_a[0])));
-	fill(&b, hist_b, (int)(sizeof(hist_b) / sizeof(hist_b[0])));
+	fill(&a, ba, hist_a, (int)(sizeof(hist_a) / sizeof(hist_a[0])));
+	fill(&b, bb, hist_b, (int)(sizeof(hist_b) / sizeof(hist_b[0])));
 	assert_int_equal(fol_mann_whitney_hist(&a, &b, &t), 0);
 	near(t.stat, hist_u, 1e-12, "U", "hist");
 	near(t.p, hist_p, 1e-9, "p", "hist");
