@@ -27,12 +27,17 @@ struct run {
 	int unsorted;
 };
 
+/* What a run costs beyond its records, for the bound on what the merge holds: the run
+ * and the allocator's headers of its three blocks. */
+#define RUN_COST (sizeof(struct run) + 3 * 16)
+
 struct fol_merge {
 	struct run **heap;	/* runs with records left, by head time */
 	size_t n, cap;
 	struct run *open;	/* the run being filled */
 	size_t queued, peak;
-	size_t bytes, max_bytes; /* of the records held; past max_bytes all are released */
+	size_t bytes, max_bytes; /* held: records, their index, runs; past max_bytes all
+				  * are released */
 	uint64_t seq;
 	uint64_t round_max, round_prev, round_prev2, limit, released, late, forced;
 	int all;
@@ -144,11 +149,30 @@ static int seal(struct fol_merge *m)
 	if (!r)
 		return 0;
 	if (!r->n) {
+		m->bytes -= RUN_COST;
 		run_free(r);
 		return 0;
 	}
 	if (r->unsorted)
 		qsort(r->recs, r->n, sizeof(*r->recs), rec_cmp);
+	/* Down to what it holds: a file of 100,000 one-record chunks without rounds held a
+	 * run's first allocations (20 KB) for each, 851 MB. */
+	if (r->n < r->cap) {
+		struct rec *g = realloc(r->recs, r->n * sizeof(*g));
+
+		if (g) {
+			r->recs = g;
+			r->cap = r->n;
+		}
+	}
+	if (r->used < r->dcap) {
+		char *g = realloc(r->data, r->used);
+
+		if (g) {
+			r->data = g;
+			r->dcap = r->used;
+		}
+	}
 	if (heap_add(m, r)) {
 		run_free(r);
 		return -ENOMEM;
@@ -165,9 +189,10 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		if (!r)
 			return -ENOMEM;
 		r->seq = m->seq++;
+		m->bytes += RUN_COST;
 	}
 	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
+		size_t cap = r->cap ? r->cap * 2 : 16;
 		struct rec *g = realloc(r->recs, cap * sizeof(*g));
 
 		if (!g)
@@ -176,7 +201,7 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		r->cap = cap;
 	}
 	if (r->used + size > r->dcap) {
-		size_t cap = r->dcap ? r->dcap * 2 : 16384;
+		size_t cap = r->dcap ? r->dcap * 2 : 1024;
 		char *g;
 
 		while (cap < r->used + size)
@@ -198,7 +223,7 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		m->round_max = time;
 	if (++m->queued > m->peak)
 		m->peak = m->queued;
-	m->bytes += size;
+	m->bytes += size + sizeof(struct rec);
 	if (m->bytes > m->max_bytes && m->limit < m->round_max) {
 		/* A file without round markers (damaged, hostile, or a writer that never
 		 * drained) would be held whole: release what is here, as a round would. */
@@ -247,8 +272,9 @@ int fol_merge_pop(struct fol_merge *m, uint64_t *time, const void **rec, size_t 
 	if (x->time > m->released)
 		m->released = x->time;
 	m->queued--;
-	m->bytes -= x->size;
+	m->bytes -= x->size + sizeof(struct rec);
 	if (r->next == r->n) {
+		m->bytes -= RUN_COST;
 		/* The run is spent; its data stays until the caller is done with the record. */
 		m->spent = r;
 		m->heap[0] = m->heap[--m->n];
