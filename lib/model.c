@@ -52,6 +52,8 @@ static void mm_release(struct mm *mm)
 {
 	fol_u64map_free(mm->folios);
 	tdestroy(mm->vmas, free);
+	tdestroy(mm->seeds, free);
+	free(mm->move.seeds.v);
 	free(mm->move.folios.v);
 	free(mm->unaligned);
 	free(mm->nohuge);
@@ -231,13 +233,18 @@ static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64
 
 /* Drop every folio of order <= max_order that starts in [start, end): unmapped,
  * discarded, collapsed or replaced; the reuse faults they took are final. */
+static int seed_cut(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+		    int max_order, struct seeds *taken);
+
 static int drop_orders(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
 		       int max_order)
 {
 	int ret;
 
 	m->dropped.n = 0;
-	ret = take_range(m, mm, start, end, max_order, &m->dropped);
+	ret = seed_cut(m, mm, start, end, max_order, NULL);
+	if (!ret)
+		ret = take_range(m, mm, start, end, max_order, &m->dropped);
 	for (size_t i = 0; i < m->dropped.n; i++)
 		end_episode(m, mm, m->dropped.v[i].key, &m->dropped.v[i].f);
 	return ret;
@@ -263,14 +270,15 @@ static int vma_cmp(const void *a, const void *b)
 
 static int vma_insert(struct mm *mm, const struct vma *nv)
 {
-	struct vma *v = malloc(sizeof(*v));
+	struct vma *v = malloc(sizeof(*v)), **node;
 
 	if (!v)
 		return -ENOMEM;
 	*v = *nv;
-	if (!tsearch(v, &mm->vmas, vma_cmp)) {
-		free(v);
-		return -ENOMEM;
+	node = tsearch(v, &mm->vmas, vma_cmp);
+	if (!node || *node != v) {
+		free(v); /* out of memory; or a mapping overlaps it, which vma_add removed */
+		return node ? 0 : -ENOMEM;
 	}
 	mm->nvmas++;
 	return 0;
@@ -359,6 +367,157 @@ static int is_file(const char *name)
 	if (!name || name[0] != '/')
 		return 0;
 	return strncmp(name, "/dev/zero", 9) != 0 && strncmp(name, "//anon", 6) != 0;
+}
+
+/* Seeded runs: a search tree like the mappings' (overlapping runs compare equal). */
+static int seed_cmp(const void *a, const void *b)
+{
+	const struct seed *x = a, *y = b;
+
+	if (x->end <= y->start)
+		return -1;
+	return x->start >= y->end ? 1 : 0;
+}
+
+static int seed_insert(struct mm *mm, const struct seed *sd)
+{
+	struct seed *v, **node;
+
+	if (sd->end <= sd->start)
+		return 0;
+	v = malloc(sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	*v = *sd;
+	node = tsearch(v, &mm->seeds, seed_cmp);
+	if (!node || *node != v)
+		free(v); /* out of memory; or a run overlaps it, which seed_put cut first */
+	return node ? 0 : -ENOMEM;
+}
+
+static int seeds_add(struct seeds *to, const struct seed *sd)
+{
+	if (to->n == to->cap) {
+		size_t cap = to->cap ? to->cap * 2 : 8;
+		struct seed *v = realloc(to->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		to->v = v;
+		to->cap = cap;
+	}
+	to->v[to->n++] = *sd;
+	return 0;
+}
+
+static uint64_t align_up(uint64_t a, uint64_t size)
+{
+	uint64_t up = (a + size - 1) & ~(size - 1);
+
+	return up < a ? UINT64_MAX & ~(size - 1) : up;
+}
+
+/* Take the seeded folios of order <= max_order whose base is in [start, end) out of the
+ * runs (into taken when not NULL), as take_range does the map's; with touching, every
+ * folio that overlaps the range. The runs that touch the range come out whole, and what
+ * is outside it, or of a larger order, goes back. */
+static int seed_cut_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+			  int max_order, int touching, struct seeds *taken)
+{
+	struct seed key = { start, end, 0 }, **node;
+	struct seeds out = { 0 };
+	int ret = 0;
+
+	if (!mm->seeds || end <= start)
+		return 0;
+	while (!ret && (node = tfind(&key, &mm->seeds, seed_cmp))) {
+		struct seed *v = *node;
+
+		tdelete(v, &mm->seeds, seed_cmp);
+		ret = seeds_add(&out, v);
+		free(v);
+	}
+	for (size_t i = 0; i < out.n && !ret; i++) {
+		struct seed r = out.v[i];
+		uint64_t size = (uint64_t)m->o.page_size << r.order;
+		uint64_t lo = touching ? start & ~(size - 1) : align_up(start, size);
+		uint64_t hi = align_up(end, size);
+		struct seed head = { r.start, lo < r.end ? lo : r.end, r.order };
+		struct seed mid = { lo > r.start ? lo : r.start, hi < r.end ? hi : r.end, r.order };
+		struct seed tail = { hi > r.start ? hi : r.start, r.end, r.order };
+
+		if (r.order > max_order) {
+			ret = seed_insert(mm, &r);
+			continue;
+		}
+		ret = seed_insert(mm, &head);
+		if (!ret)
+			ret = seed_insert(mm, &tail);
+		if (!ret && taken && mid.end > mid.start)
+			ret = seeds_add(taken, &mid);
+	}
+	free(out.v);
+	return ret;
+}
+
+static int seed_cut(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
+		    int max_order, struct seeds *taken)
+{
+	return seed_cut_range(m, mm, start, end, max_order, 0, taken);
+}
+
+/* A run of seeded folios in place of the seeded folios it overlaps. */
+static int seed_put(struct fol_model *m, struct mm *mm, const struct seed *sd)
+{
+	if (seed_cut_range(m, mm, sd->start, sd->end, FOL_MAX_ORDER, 1, NULL))
+		return -ENOMEM;
+	return seed_insert(mm, sd);
+}
+
+/* The seeded folio at addr, if any, into the folio map (where it would have been had the
+ * runs been put there whole), and out of its run. A folio a fault made at its key since
+ * stays. */
+static int seed_take_at(struct fol_model *m, struct mm *mm, uint64_t addr)
+{
+	struct seed key = { addr, addr + 1, 0 }, **node, *v, r;
+	uint64_t size, base;
+
+	if (!mm->seeds || !key.end || !(node = tfind(&key, &mm->seeds, seed_cmp)))
+		return 0;
+	v = *node;
+	r = *v;
+	tdelete(v, &mm->seeds, seed_cmp);
+	free(v);
+	size = (uint64_t)m->o.page_size << r.order;
+	base = addr & ~(size - 1);
+	if (seed_insert(mm, &(struct seed){ r.start, base, r.order }) ||
+	    seed_insert(mm, &(struct seed){ base + size, r.end, r.order }) ||
+	    fol_u64map_own(&mm->folios) ||
+	    !fol_u64map_put(mm->folios, base | (uint64_t)r.order, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+struct seeds_copy {
+	struct mm *to;
+	int ret;
+};
+
+static void seed_visit(const void *node, VISIT which, void *closure)
+{
+	struct seeds_copy *c = closure;
+
+	if ((which == postorder || which == leaf) && !c->ret)
+		c->ret = seed_insert(c->to, *(const struct seed *const *)node);
+}
+
+/* A forked child's copy of its parent's runs. */
+static int seeds_copy(const struct mm *parent, struct mm *child)
+{
+	struct seeds_copy c = { child, 0 };
+
+	twalk_r(parent->seeds, seed_visit, &c);
+	return c.ret;
 }
 
 static struct folio *folio_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order)
@@ -635,9 +794,11 @@ static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f,
 		 struct verdict *v)
 {
 	const struct vma *vma = vma_find(mm, f->address);
-	int known = -1, ret = 0;
+	int known = -1, ret = seed_take_at(m, mm, f->address);
 	uint64_t pfn = 0;
 
+	if (ret)
+		return ret;
 	v->vma = vma;
 	v->fo = NULL;
 	v->cause = -1;
@@ -800,12 +961,15 @@ static int move_begin(struct fol_model *m, struct mm *mm, const struct fol_event
 	const struct vma *v = vma_find(mm, ev->vm.start);
 
 	mv->folios.n = 0;
+	mv->seeds.n = 0;
 	mv->tid = ev->tid;
 	mv->start = ev->vm.start;
 	mv->len = ev->vm.len;
 	mv->new_len = ev->vm.new_len;
 	/* Unknown mapping: one of its own, starting where the move does. */
 	mv->vma = v ? *v : (struct vma){ .start = ev->vm.start, .name = -1 };
+	if (seed_cut(m, mm, ev->vm.start, ev->vm.start + ev->vm.len, FOL_MAX_ORDER, &mv->seeds))
+		return -ENOMEM;
 	return take_range(m, mm, ev->vm.start, ev->vm.start + ev->vm.len, FOL_MAX_ORDER,
 			  &mv->folios);
 }
@@ -822,6 +986,8 @@ static int add_range(struct range **r, int *n, uint64_t start, uint64_t end)
 }
 
 /* The exit of the mremap: ret is the range's new address, or -errno (nothing moved). */
+static int move_seeds(struct fol_model *m, struct mm *mm, uint64_t to, uint64_t keep);
+
 static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 {
 	struct move *mv = &mm->move;
@@ -853,6 +1019,8 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 		*f = x->f;
 		mm->orders |= 1u << order;
 	}
+	if (move_seeds(m, mm, to, keep))
+		return -ENOMEM;
 	if (!failed) {
 		struct vma nv = mv->vma;
 
@@ -867,6 +1035,35 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 	return 0;
 }
 
+/* The runs of seeded folios an mremap took, at the same offsets from to: what starts past
+ * keep is cut off, a run at an address not aligned to its folios is unaligned (whole). */
+static int move_seeds(struct fol_model *m, struct mm *mm, uint64_t to, uint64_t keep)
+{
+	struct move *mv = &mm->move;
+
+	for (size_t i = 0; i < mv->seeds.n; i++) {
+		struct seed r = mv->seeds.v[i];
+		uint64_t size = (uint64_t)m->o.page_size << r.order;
+		uint64_t off = r.start - mv->start, end = r.end - mv->start;
+
+		if (off >= keep)
+			continue;
+		if (end > keep)
+			end = align_up(keep, size);
+		r.start = to + off;
+		r.end = to + end;
+		if (r.start & (size - 1)) {
+			m->s.moved_unaligned += (end - off) / size;
+			if (add_range(&mm->unaligned, &mm->nunaligned, r.start, r.end))
+				return -ENOMEM;
+		} else if (seed_put(m, mm, &r)) {
+			return -ENOMEM;
+		}
+	}
+	mv->seeds.n = 0;
+	return 0;
+}
+
 /* An mremap whose exit never came (a recording without sys_exit_mremap): its folios are
  * gone from where the model can see them. */
 static void move_lost(struct fol_model *m, struct mm *mm)
@@ -878,6 +1075,7 @@ static void move_lost(struct fol_model *m, struct mm *mm)
 	for (size_t i = 0; i < t->n; i++)
 		end_episode(m, mm, t->v[i].key, &t->v[i].f);
 	mm->move.tid = 0;
+	mm->move.seeds.n = 0;
 	t->n = 0;
 	mm->mremap_unseen = 1;
 }
@@ -953,35 +1151,35 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 	child->folios = fol_u64map_share(parent->folios);
 	child->orders = parent->orders;
 	child->gen = ++m->generations;
+	if (seeds_copy(parent, child))
+		return -ENOMEM;
 	return vma_each(parent, copy_vma, child);
 }
 
-/* Folios found in the page tables at attach: into the folio map, as if the faults that
- * made them had been recorded. Bounded, since a file says how many. */
-#define SEED_MAX (1u << 26)
-
+/* Folios found in the page tables at attach: a run, as if the faults that made them had
+ * been recorded (their folios go into the map when a fault looks them up). One that would
+ * pass the top of the address space is cut there. */
 static int seed_folios(struct fol_model *m, const struct fol_event *ev)
 {
 	struct mm *mm = get_mm(m, ev->pid);
-	uint64_t size = (uint64_t)m->o.page_size << ev->folios.order;
+	int order = ev->folios.order;
+	uint64_t size = (uint64_t)m->o.page_size << order;
+	uint64_t start = ev->folios.start & ~(size - 1), n = ev->folios.n;
+	uint64_t room = (UINT64_MAX - start) / size;
 
 	if (!mm)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < ev->folios.n; i++) {
-		uint64_t a = ev->folios.start + i * size;
-
-		if (m->seeded_total >= SEED_MAX || a < ev->folios.start) {
-			m->s.seed_dropped += ev->folios.n - i;
-			return 0;
-		}
-		if (folio_insert(m, mm, a, ev->folios.order, 0))
-			return -ENOMEM;
-		m->s.seeded[ev->folios.order]++;
-		m->seeded_total++;
-		mm->seeded = 1;
-		mm->seeded_at = ev->time;
+	if (n > room) {
+		m->s.seed_dropped += n - room;
+		n = room;
 	}
-	return 0;
+	if (!n)
+		return 0;
+	m->s.seeded[order] += n;
+	mm->seeded = 1;
+	mm->seeded_at = ev->time;
+	mm->orders |= 1u << order;
+	return seed_put(m, mm, &(struct seed){ start, start + n * size, order });
 }
 
 /* What an rss_stat event changed, for the fault open on its thread: the counter's value

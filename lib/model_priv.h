@@ -46,11 +46,25 @@ struct taken {
 };
 
 /* An mremap between its entry and its exit: mmap_lock makes it the only one of its mm. */
+/* A run of folios of one order found in the page tables at attach, laid end to end from
+ * start: kept as a run (a file may claim 2^36 of them) until a fault looks one up, which
+ * then goes into the folio map (model.c: seeds). */
+struct seed {
+	uint64_t start, end;
+	int order;
+};
+
+struct seeds {
+	struct seed *v;
+	size_t n, cap;
+};
+
 struct move {
 	int tid;		/* 0: none in flight */
 	uint64_t start, len, new_len;
 	struct vma vma;		/* the mapping moved (start, end unused) */
 	struct taken folios;	/* out of the map until the exit says where they went */
+	struct seeds seeds;	/* ... and the runs of seeded folios */
 };
 
 /* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
@@ -77,6 +91,7 @@ struct mm {
 	int nunaligned;
 	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
 	int seeded;		/* its folio map was seeded from the page tables at attach */
+	void *seeds;		/* tsearch tree of struct seed, not overlapping */
 	uint64_t seeded_at;	/* when (the exec stop or the attach): an exec after it drops */
 	/* key: folio base address | order; shared with a forked child until either changes
 	 * it (fol_u64map_own before any change). */
@@ -163,7 +178,6 @@ struct fol_model {
 	struct mm *last_mm;
 	struct fol_summary s;
 	size_t bins_cap;
-	uint64_t seeded_total;
 	uint32_t generations;	/* of address spaces, made so far */
 	struct taken dropped;	/* drop_orders' scratch, kept between calls */
 	/* A histogram could not grow (out of memory) where no error can be returned: the

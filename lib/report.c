@@ -177,8 +177,9 @@ static void order_warnings(struct fol_report *r)
 					   "aligned (moved by mremap): not seeded, faults on them have "
 					   "order unknown", num(r->synth, "unaligned_folios", 0));
 	if (s->seed_dropped)
-		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach were over "
-					   "foliostat's bound of 2^26 and not seeded", s->seed_dropped);
+		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach ran past "
+					   "the top of the address space and were not seeded",
+			     s->seed_dropped);
 }
 
 /* The workload's collapses that made a huge page: khugepaged's scans and failed attempts

@@ -143,7 +143,7 @@ struct fol_summary {
 	uint64_t outside_cgroup;	/* samples of tasks outside record -G's cgroup */
 	uint64_t threads, processes;
 	/* Folios put in the folio map from the page tables at attach, by order; and those
-	 * the bound on seeding left out. */
+	 * that ran past the top of the address space, left out. */
 	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;
 	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */

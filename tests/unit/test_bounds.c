@@ -171,6 +171,57 @@ static void test_many_mappings(void **state)
 	fol_model_free(m);
 }
 
+/* A seeded run of 2^36 folios (schema-valid: 256 TiB of 4K pages) went into the folio map
+ * one by one: 78 s and 7.9 GB up to the former bound of 2^26. Runs stay runs now; a fault
+ * takes its folio out, munmap and mremap cut and move them, a fork copies them. */
+static void test_huge_seed(void **state)
+{
+	struct fol_model *m = fol_model_new(&all);
+	struct fol_summary s;
+	const uint64_t base = 1ull << 44, k64 = 1ull << 16;
+	size_t before, held;
+
+	(void)state;
+	guard(60);
+	before = allocated();
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FOLIOS,
+				    .folios = { .start = base, .n = 1ull << 36, .order = 0 } });
+	/* 64K folios over the first 1 MB, in place of those 4K ones. */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FOLIOS,
+				    .folios = { .start = base, .n = 16, .order = 4 } });
+	fault(m, 1, base + 5000, 1, -1);		/* 64K */
+	fault(m, 1, base + (1ull << 40), 1, -1);	/* 4K, deep in the run */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MUNMAP,
+				    .vm = { .start = base + (1ull << 30), .len = 1ull << 30 } });
+	fault(m, 1, base + (1ull << 30) + 4096, 1, -1);	/* unmapped: unknown */
+	/* The second MB of 64K folios moved 64K-aligned (kept), the third 4K-aligned. */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP,
+				    .vm = { .start = base, .len = 2 * k64, .new_len = 2 * k64 } });
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP_EXIT,
+				    .vm = { .ret = (int64_t)(base - (1ull << 32)) } });
+	fault(m, 1, base - (1ull << 32) + k64 + 100, 1, -1);	/* 64K, moved */
+	fault(m, 1, base + 100, 1, -1);				/* moved away: unknown */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP,
+				    .vm = { .start = base + 2 * k64, .len = k64, .new_len = k64 } });
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP_EXIT,
+				    .vm = { .ret = (int64_t)(base - (1ull << 33) + 4096) } });
+	fault(m, 1, base - (1ull << 33) + 4096 + 100, 1, -1);	/* unaligned: unknown */
+	fork_of(m, 1, 2);
+	fault(m, 2, base + (1ull << 41), 1, -1);	/* the child's copy of the runs: 4K */
+	held = allocated() - before;
+	alarm(0);
+	assert_true(held < (1u << 20));
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.seeded[0], 1ull << 36);
+	assert_int_equal(s.seeded[4], 16);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].cell[FOL_C_WP_REUSE].faults, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_WP_REUSE].faults, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(-1)].cell[FOL_C_WP_REUSE].faults, 3);
+	assert_int_equal(s.moved_unaligned, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* The inverse of the map's former, unkeyed mix: keys whose hashes are i << 24 all land
  * in slot 0 of any map up to 16M slots. */
 static uint64_t unmix(uint64_t h)
@@ -351,6 +402,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_colliding_keys),
 		cmocka_unit_test(test_shared_map),
+		cmocka_unit_test(test_huge_seed),
 		cmocka_unit_test(test_forks_share_map),
 		cmocka_unit_test(test_fork_counts_folios_again),
 		cmocka_unit_test(test_many_mappings),
