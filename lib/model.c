@@ -55,9 +55,9 @@ static void mm_release(struct mm *mm)
 	tdestroy(mm->seeds, free);
 	free(mm->move.seeds.v);
 	free(mm->move.folios.v);
-	free(mm->unaligned);
-	free(mm->nohuge);
-	free(mm->huge);
+	tdestroy(mm->unaligned, free);
+	tdestroy(mm->nohuge, free);
+	tdestroy(mm->huge, free);
 	fol_u64map_free(mm->zero_ranges);
 }
 
@@ -698,11 +698,48 @@ static int anon_folio(const struct fol_model *m, const struct open_fault *f, int
 	return -1;
 }
 
-static int in_ranges(const struct range *r, int n, uint64_t a)
+static int range_cmp(const void *a, const void *b)
 {
-	for (int i = 0; i < n; i++)
-		if (a >= r[i].start && a < r[i].end)
-			return 1;
+	const struct range *x = a, *y = b;
+
+	if (x->end <= y->start)
+		return -1;
+	return x->start >= y->end ? 1 : 0;
+}
+
+/* Sets of ranges (madvise'd, moved unaligned), a search tree of disjoint ones: a program
+ * may madvise every block it allocates, and each read fault looks its address up. */
+static int in_ranges(void *const *set, uint64_t a)
+{
+	struct range key = { a, a + 1 };
+
+	return key.end && tfind(&key, set, range_cmp) != NULL;
+}
+
+/* [start, end) into the set, merged with those it overlaps. */
+static int add_range(void **set, uint64_t start, uint64_t end)
+{
+	struct range key = { start, end }, **node, *v;
+
+	if (end <= start)
+		return 0;
+	while ((node = tfind(&key, set, range_cmp))) {
+		v = *node;
+		if (v->start < key.start)
+			key.start = v->start;
+		if (v->end > key.end)
+			key.end = v->end;
+		tdelete(v, set, range_cmp);
+		free(v);
+	}
+	v = malloc(sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	*v = key;
+	if (!tsearch(v, set, range_cmp)) {
+		free(v);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -714,7 +751,7 @@ static int huge_zero_allowed(const struct fol_model *m, const struct mm *mm, uin
 	case FOL_HZ_ALWAYS:
 		return 1;
 	case FOL_HZ_MADVISE:
-		return in_ranges(mm->huge, mm->nhuge, addr);
+		return in_ranges(&mm->huge, addr);
 	case FOL_HZ_NONE:
 		return 0;
 	default:
@@ -753,7 +790,7 @@ static int zero_page_order(struct fol_model *m, struct mm *mm, const struct vma 
 		return 0;
 	}
 	*first = 0;
-	if (in_ranges(mm->nohuge, mm->nnohuge, addr) || (v && (base < v->start || base + pmd > v->end)))
+	if (in_ranges(&mm->nohuge, addr) || (v && (base < v->start || base + pmd > v->end)))
 		return 0;
 	allowed = v ? huge_zero_allowed(m, mm, addr) : -1;
 	if (allowed < 0)
@@ -771,7 +808,7 @@ static enum fol_unknown unknown_cause(const struct mm *mm, const struct open_fau
 		return FOL_U_SWAP_CACHE;
 	if (cls == FOL_C_ANON_ZERO)
 		return FOL_U_ZERO_PAGE;
-	if (in_ranges(mm->unaligned, mm->nunaligned, f->address))
+	if (in_ranges(&mm->unaligned, f->address))
 		return FOL_U_MOVED_UNALIGNED;
 	if (mm->mremap_unseen)
 		return FOL_U_MREMAP_UNSEEN;
@@ -974,17 +1011,6 @@ static int move_begin(struct fol_model *m, struct mm *mm, const struct fol_event
 			  &mv->folios);
 }
 
-static int add_range(struct range **r, int *n, uint64_t start, uint64_t end)
-{
-	struct range *g = realloc(*r, sizeof(*g) * (size_t)(*n + 1));
-
-	if (!g)
-		return -ENOMEM;
-	*r = g;
-	(*r)[(*n)++] = (struct range){ start, end };
-	return 0;
-}
-
 /* The exit of the mremap: ret is the range's new address, or -errno (nothing moved). */
 static int move_seeds(struct fol_model *m, struct mm *mm, uint64_t to, uint64_t keep);
 
@@ -1009,7 +1035,7 @@ static int move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 		if (at & (size - 1)) {
 			end_episode(m, mm, x->key, &x->f);
 			m->s.moved_unaligned++;
-			if (add_range(&mm->unaligned, &mm->nunaligned, at, at + size))
+			if (add_range(&mm->unaligned, at, at + size))
 				return -ENOMEM;
 			continue;
 		}
@@ -1054,7 +1080,7 @@ static int move_seeds(struct fol_model *m, struct mm *mm, uint64_t to, uint64_t 
 		r.end = to + end;
 		if (r.start & (size - 1)) {
 			m->s.moved_unaligned += (end - off) / size;
-			if (add_range(&mm->unaligned, &mm->nunaligned, r.start, r.end))
+			if (add_range(&mm->unaligned, r.start, r.end))
 				return -ENOMEM;
 		} else if (seed_put(m, mm, &r)) {
 			return -ENOMEM;
@@ -1423,9 +1449,9 @@ static int on_madvise(struct fol_model *m, struct mm *mm, const struct fol_event
 	uint64_t end = ev->vm.start + ev->vm.len;
 
 	if (b == FOL_MADV_NOHUGEPAGE)
-		return add_range(&mm->nohuge, &mm->nnohuge, ev->vm.start, end);
+		return add_range(&mm->nohuge, ev->vm.start, end);
 	if (b == FOL_MADV_HUGEPAGE)
-		return add_range(&mm->huge, &mm->nhuge, ev->vm.start, end);
+		return add_range(&mm->huge, ev->vm.start, end);
 	if (b == FOL_MADV_DONTNEED || b == FOL_MADV_FREE || b == FOL_MADV_REMOVE || b == FOL_MADV_PAGEOUT ||
 	    b == FOL_MADV_DONTNEED_LOCKED || b == FOL_MADV_COLLAPSE)
 		return drop_range(m, mm, ev->vm.start, end);

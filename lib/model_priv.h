@@ -78,17 +78,14 @@ struct mm {
 	 * second one there proves the 4K zero page (the huge one would have mapped the whole
 	 * range at the first). */
 	struct fol_u64map *zero_ranges;
-	struct range *nohuge;	/* MADV_NOHUGEPAGE ranges: never the huge zero page */
-	int nnohuge;
-	struct range *huge;	/* MADV_HUGEPAGE ranges: THP under the madvise policy */
-	int nhuge;
+	void *nohuge;		/* MADV_NOHUGEPAGE ranges: never the huge zero page */
+	void *huge;		/* MADV_HUGEPAGE ranges: THP under the madvise policy */
 	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
 	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
 	int64_t rss[4];
 	uint8_t rss_known[4];
 	struct move move;
-	struct range *unaligned;
-	int nunaligned;
+	void *unaligned;	/* sets of struct range (model.c: add_range) */
 	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
 	int seeded;		/* its folio map was seeded from the page tables at attach */
 	void *seeds;		/* tsearch tree of struct seed, not overlapping */

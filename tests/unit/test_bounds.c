@@ -222,6 +222,39 @@ static void test_huge_seed(void **state)
 	fol_model_free(m);
 }
 
+/* 600,000 MADV_HUGEPAGE calls (an allocator may madvise each block) and a read fault in
+ * each range: every fault searched a list of every call, 1.8*10^11 steps. */
+static void test_many_madvised(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .huge_zero = FOL_HZ_MADVISE };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	const int n = 600000;
+	const uint64_t base = 1ull << 40, step = 4ull << 20;
+
+	(void)state;
+	guard(60);
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = base, .len = n * step, .filename = "//anon" } });
+	for (int i = 0; i < n; i++)
+		feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MADVISE,
+					    .vm = { .start = base + i * step, .len = 2 << 20,
+						    .behavior = 14 /* MADV_HUGEPAGE */ } });
+	for (int i = 0; i < n; i++) {
+		feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FAULT_USER,
+					    .fault = { .address = base + i * step + 4096,
+						       .error_code = 4 } });
+		feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FAULT_EXIT,
+					    .exit = { .addr = base + i * step + 4096 } });
+	}
+	alarm(0);
+	assert_int_equal(fol_model_finish(m, &s), 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].cell[FOL_C_ANON_ZERO].faults, n);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* The inverse of the map's former, unkeyed mix: keys whose hashes are i << 24 all land
  * in slot 0 of any map up to 16M slots. */
 static uint64_t unmix(uint64_t h)
@@ -406,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_forks_share_map),
 		cmocka_unit_test(test_fork_counts_folios_again),
 		cmocka_unit_test(test_many_mappings),
+		cmocka_unit_test(test_many_madvised),
 		cmocka_unit_test(test_many_mthp_sizes),
 		cmocka_unit_test(test_many_runs),
 		cmocka_unit_test(test_many_small_runs),
