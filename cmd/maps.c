@@ -70,7 +70,7 @@ static int run_to_exit(char **argv, int json, int vmas, int *status)
 			struct fol_maps *m;
 
 			taken = 1;
-			ret = fol_maps_read(pid, "", 0, &m);
+			ret = fol_maps_read(pid, "", 0, NULL, &m);
 			if (!ret) {
 				print_maps(m, json, vmas);
 				fol_maps_free(m);
@@ -141,7 +141,7 @@ int cmd_maps(int argc, char **argv)
 		ret = run_to_exit(argv + optind, json, vmas, &status);
 		return ret ? print_error(ret, 0) : status;
 	}
-	ret = fol_maps_read(pid, "", 0, &m);
+	ret = fol_maps_read(pid, "", 0, NULL, &m);
 	if (ret)
 		return print_error(ret, pid);
 	ret = print_maps(m, json, vmas);

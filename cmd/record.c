@@ -487,6 +487,7 @@ void rec_cli_free(struct rec_cli *c)
 }
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t signals; /* every one, for the page-table walks */
 static volatile sig_atomic_t workload_pid;
 static struct sigaction old_actions[4];
 static const int handled[4] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
@@ -495,6 +496,7 @@ static void on_signal(int sig)
 {
 	if (sig == SIGCHLD)
 		return;
+	signals++;
 	if (!got_signal)
 		got_signal = sig;
 	/* Ctrl-C reaches the workload through the terminal; a kill of foliostat alone does
@@ -638,6 +640,7 @@ int record_one(struct rec_cli *c, struct fol_writer *w, int *status)
 	uint64_t start_bytes = fol_writer_bytes(w);
 
 	libperf_init(libperf_quiet);
+	c->o.signals = &signals;
 	if (c->o.argv && (phase_fd = rec_phase_file(phases, sizeof(phases))) >= 0)
 		c->o.phase_file = phases;
 	ret = fol_recorder_new(&r, &c->o);

@@ -222,7 +222,7 @@ static void check_thp(struct list *l)
 static void check_page_tables(struct list *l)
 {
 	struct fol_maps *m;
-	int ret = fol_maps_read(getpid(), "", 0, &m), scope = 0;
+	int ret = fol_maps_read(getpid(), "", 0, NULL, &m), scope = 0;
 
 	if (!ret) {
 		fol_maps_free(m);

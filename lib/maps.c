@@ -73,10 +73,17 @@ static uint64_t find_head(struct kpf *k, uint64_t pfn)
 /* pagemap entries of one VMA, read a window at a time. */
 struct pm {
 	int fd;
+	const volatile sig_atomic_t *signals; /* fol_maps_read's, and its value at the start */
+	sig_atomic_t seen;
 	uint64_t first, count;	/* the VMA's first page index, its pages */
 	uint64_t base, n;	/* the window: entries [base, base + n) of the VMA */
 	uint64_t *v;
 };
+
+static int interrupted(const struct pm *p)
+{
+	return p->signals && *p->signals != p->seen;
+}
 
 static int pm_at(struct pm *p, uint64_t i, uint64_t *e)
 {
@@ -84,7 +91,11 @@ static int pm_at(struct pm *p, uint64_t i, uint64_t *e)
 		return 0;
 	if (i < p->base || i >= p->base + p->n) {
 		uint64_t want = p->count - i < WINDOW ? p->count - i : WINDOW;
-		ssize_t got = pread(p->fd, p->v, want * 8, (off_t)((p->first + i) * 8));
+		ssize_t got;
+
+		if (interrupted(p))
+			return -EINTR;
+		got = pread(p->fd, p->v, want * 8, (off_t)((p->first + i) * 8));
 
 		if (got < 0)
 			return -errno;
@@ -198,7 +209,11 @@ static int scan_vma(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, st
 	p->count = (v->end - v->start) / page;
 	p->base = p->n = 0;
 	while (!r && a.start < v->end) {
-		long n = ioctl(p->fd, PAGEMAP_SCAN_IOCTL, &a);
+		long n;
+
+		if (interrupted(p))
+			return -EINTR;
+		n = ioctl(p->fd, PAGEMAP_SCAN_IOCTL, &a);
 
 		if (n < 0)
 			return a.start == v->start ? scan_range(m, v, p, k, want_folios, 0, p->count)
@@ -334,11 +349,12 @@ int fol_pid_is_kernel_thread(const char *root, pid_t pid)
 	return (flags & 0x00200000) != 0;
 }
 
-int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out)
+int fol_maps_read(pid_t pid, const char *root, int want_folios,
+		  const volatile sig_atomic_t *signals, struct fol_maps **out)
 {
 	struct fol_maps *m = calloc(1, sizeof(*m));
 	struct kpf k = { .fd = -1 };
-	struct pm p = { .fd = -1 };
+	struct pm p = { .fd = -1, .signals = signals, .seen = signals ? *signals : 0 };
 	char path[128];
 	int ret;
 

@@ -8,6 +8,7 @@
 #define FOL_MAPS_H
 
 #include <cjson/cJSON.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -52,10 +53,14 @@ struct fol_maps {
 	struct fol_maps_sum total;
 };
 
-/* Read pid's anonymous folios. root: "" or a test's fake /proc and /sys tree. -ENOENT:
- * no such process; -ESRCH: it exited while it was read; -EPERM: PFNs or page flags not
- * readable (not root); -EINVAL: a kernel thread; other -errno. */
-int fol_maps_read(pid_t pid, const char *root, int want_folios, struct fol_maps **out);
+/* Read pid's anonymous folios. root: "" or a test's fake /proc and /sys tree. signals:
+ * a count a signal handler raises, or NULL: once it changes, the walk ends within a
+ * window of pages (a kernel before 6.7 reads a reservation of terabytes page by page).
+ * -ENOENT: no such process; -ESRCH: it exited while it was read; -EPERM: PFNs or page
+ * flags not readable (not root); -EINVAL: a kernel thread; -EINTR: a signal came; other
+ * -errno. */
+int fol_maps_read(pid_t pid, const char *root, int want_folios,
+		  const volatile sig_atomic_t *signals, struct fol_maps **out);
 /* 1 when pid is a kernel thread (PF_KTHREAD in root/proc/PID/stat's flags): it has no
  * memory of its own (fol_maps_read() says -EINVAL, record -p refuses it). */
 int fol_pid_is_kernel_thread(const char *root, pid_t pid);

@@ -1397,7 +1397,7 @@ static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 {
 	struct fol_maps *fm;
 	uint64_t unaligned;
-	int ret = fol_maps_read(pid, "", 1, &fm);
+	int ret = fol_maps_read(pid, "", 1, r->o->signals, &fm);
 
 	if (ret) {
 		char why[160];
@@ -1668,7 +1668,7 @@ static int write_maps(struct fol_recorder *r, pid_t pid)
 	cJSON *j;
 	int ret;
 
-	if (fol_maps_read(pid, "", 0, &m))
+	if (fol_maps_read(pid, "", 0, r->o->signals, &m))
 		return 0;
 	j = fol_maps_json(m);
 	fol_maps_free(m);

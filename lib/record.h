@@ -4,6 +4,7 @@
 #ifndef FOL_RECORD_H
 #define FOL_RECORD_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -20,6 +21,9 @@ struct fol_record_opts {
 	const char *const *events; /* -e names; NULL: the default set */
 	int nr_events;
 	int mmap_pages;		 /* per CPU ring buffer, pages (power of two) */
+	/* A count the caller's signal handler raises (NULL: none): a walk of the page
+	 * tables (seeding at attach, the maps at the end) stops when it changes. */
+	const volatile sig_atomic_t *signals;
 	/* Set before the workload starts, e.g. FOLIOSTAT_PHASES for built-in workloads;
 	 * whatever the workload writes to that file ends up in a WORKLOAD chunk. */
 	const char *phase_file;

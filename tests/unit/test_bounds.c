@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "figures.h"
+#include "maps.h"
 #include "merge.h"
 #include "model.h"
 #include "report.h"
@@ -430,6 +433,60 @@ static void test_many_small_runs(void **state)
 	fol_merge_free(m);
 }
 
+static volatile sig_atomic_t signals;
+
+static void count_signal(int sig)
+{
+	(void)sig;
+	signals++;
+}
+
+static void put_file(const char *root, const char *name, const char *text, off_t size)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	if (size)
+		assert_int_equal(truncate(path, size), 0);
+}
+
+/* A process with 4 TB reserved, on a kernel without PAGEMAP_SCAN (a fake /proc: the
+ * ioctl fails on a regular file): the walk reads 2^30 entries page by page, and ignored
+ * a signal until the end (49 s for 64 TB). Now it stops at the next window. */
+static void test_walk_stops_at_signal(void **state)
+{
+	char root[] = "/tmp/foliostat-proc.XXXXXX", dir[512];
+	struct itimerval tv = { .it_value = { .tv_usec = 100000 } };
+	struct sigaction sa = { .sa_handler = count_signal };
+	struct fol_maps *m = NULL;
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/proc", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/proc/4242", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	put_file(root, "proc/4242/maps", "100000000000-500000000000 rw-p 00000000 00:00 0 \n", 0);
+	put_file(root, "proc/4242/stat", "4242 (reserve) S 1 4242 4242 0 -1 4194560 0\n", 0);
+	put_file(root, "proc/4242/pagemap", "", (off_t)(0x500000000000ull / 4096 * 8));
+	put_file(root, "proc/kpageflags", "", 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &tv, NULL);
+	ret = fol_maps_read(4242, root, 0, &signals, &m);
+	signal(SIGALRM, SIG_DFL);
+	assert_int_equal(ret, -EINTR);
+	assert_null(m);
+	snprintf(dir, sizeof(dir), "rm -rf %s", root);
+	assert_int_equal(system(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_many_mthp_sizes),
 		cmocka_unit_test(test_many_runs),
 		cmocka_unit_test(test_many_small_runs),
+		cmocka_unit_test(test_walk_stops_at_signal),
 	};
 
 	return cmocka_run_group_tests_name("bounds", tests, NULL, NULL);
