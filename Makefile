@@ -210,12 +210,14 @@ FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
 FUZZ_CLANG = clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -D_GNU_SOURCE -DFOL_VERSION=\"fuzz\" -Ilib -I$(LIBPERF)/include $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 
-$(BUILD)/tests/fuzz/run_%: tests/fuzz/run_files.c tests/fuzz/fuzz_%.c $(LIB_OBJS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h
+$(BUILD)/tests/fuzz/run_%: tests/fuzz/run_files.c tests/fuzz/fuzz_%.c $(LIB_OBJS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h \
+		tests/fuzz/json_mutator.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/run_files.c tests/fuzz/fuzz_$*.c $(LIB_OBJS) $(LDLIBS)
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h | need-deps
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) tests/fuzz/harness.h tests/fuzz/fuzz_one.h \
+		tests/fuzz/json_mutator.h | need-deps
 	@mkdir -p build-fuzz
 	@$(if $(Q),echo "  CLANG   $@")
 	$(Q)$(FUZZ_CLANG) tests/fuzz/fuzz_$*.c $(FUZZ_LIB_SRCS) -o $@ $(shell pkg-config --libs $(PKGS)) -lm

@@ -292,11 +292,17 @@ int fol_decoder_clean_format(const char *in, char *out, size_t cap)
 	return (int)(o + (size_t)n);
 }
 
-static double num(const cJSON *o, const char *key, int *ok)
+/* 2^64 and 2^32 as doubles: a double at or past them does not convert to the integer
+ * (undefined behaviour; the fuzzer's 1e300). */
+#define TWO_64 18446744073709551616.0
+#define TWO_32 4294967296.0
+
+/* An attr's number in [0, limit); else *ok is cleared. */
+static double num(const cJSON *o, const char *key, double limit, int *ok)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0) {
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < limit)) {
 		*ok = 0;
 		return 0;
 	}
@@ -346,7 +352,7 @@ static int add_ids(struct fol_decoder *d, const cJSON *ids, int n)
 		int *slot;
 
 		/* Id 0 would be the map's empty key; the kernel starts ids at 1. */
-		if (!cJSON_IsNumber(id) || id->valuedouble < 1)
+		if (!cJSON_IsNumber(id) || !(id->valuedouble >= 1 && id->valuedouble < TWO_64))
 			return -FOL_E_BAD_FORMAT;
 		slot = fol_u64map_put(d->ids, (uint64_t)id->valuedouble, NULL);
 		if (!slot)
@@ -384,14 +390,14 @@ static int read_attr(struct evd *e, const cJSON *attr)
 {
 	int ok = 1;
 
-	e->pub.type = (uint32_t)num(attr, "type", &ok);
-	e->pub.config = (uint64_t)num(attr, "config", &ok);
-	e->pub.sample_type = (uint64_t)num(attr, "sample_type", &ok);
+	e->pub.type = (uint32_t)num(attr, "type", TWO_32, &ok);
+	e->pub.config = (uint64_t)num(attr, "config", TWO_64, &ok);
+	e->pub.sample_type = (uint64_t)num(attr, "sample_type", TWO_64, &ok);
 	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
 	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
 		return -FOL_E_BAD_FORMAT;
 	if (e->pub.sample_type & PERF_SAMPLE_REGS_USER) {
-		e->regs_user = (uint64_t)num(attr, "sample_regs_user", &ok);
+		e->regs_user = (uint64_t)num(attr, "sample_regs_user", TWO_64, &ok);
 		if (!ok || !e->regs_user)
 			return -FOL_E_BAD_FORMAT;
 	}

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz target: a whole recording whose chunks are written back with the right CRCs, so
  * that mutations of chunk types, lengths and payloads (JSON metadata, event descriptions,
- * perf records) reach everything behind the file reader. Seed: any recording. */
+ * perf records) reach everything behind the file reader; the JSON chunks get keys twice,
+ * long strings and edge numbers from json_mutator.h. Seed: any recording. */
 #include "harness.h"
+#include "json_mutator.h"
 
 #define MAX_CHUNKS 4096
 
