@@ -228,6 +228,13 @@ static int scan_vma(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, st
 	return r;
 }
 
+static int vma_start_cmp(const void *a, const void *b)
+{
+	const struct fol_maps_vma *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* AnonHugePages of each VMA from smaps: the PMD-mapped part. */
 static void read_smaps(struct fol_maps *m, const char *root)
 {
@@ -244,10 +251,11 @@ static void read_smaps(struct fol_maps *m, const char *root)
 
 		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && strchr(line, ' ') &&
 		    strchr(line, '-') < strchr(line, ' ')) {
-			cur = NULL;
-			for (int i = 0; i < m->nvmas; i++)
-				if (m->vmas[i].start == a)
-					cur = &m->vmas[i];
+			struct fol_maps_vma key = { .start = a };
+
+			/* maps lists the VMAs in address order, so vmas is sorted: a process
+			 * of 65,530 mappings searched them all for each (4*10^9 steps). */
+			cur = bsearch(&key, m->vmas, (size_t)m->nvmas, sizeof(*m->vmas), vma_start_cmp);
 		} else if (cur && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
 			cur->sum.pmd_bytes = kb << 10;
 		}
