@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols.h"
+
+#include "indexed.h"
 #include "ksyms.h"
 
 #include <elfutils/libdwfl.h>
@@ -74,8 +76,9 @@ struct dso {
 struct fol_symbols_cache {
 	char symfs[1024];	/* "" for / */
 	int64_t recorded_at;
-	struct dso *dsos;
-	int n, cap;
+	/* By path and build-id: a recording may name 100,000 files, each looked up at
+	 * every site of it (a list searched from its start was quadratic). */
+	struct fol_indexed dsos;
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols, or NULL: none known */
 };
 
@@ -92,6 +95,10 @@ struct fol_symbols_cache *fol_symbols_new(struct fol_ksyms *ksyms, const char *s
 
 	if (!c)
 		return NULL;
+	if (fol_indexed_init(&c->dsos, sizeof(struct dso))) {
+		free(c);
+		return NULL;
+	}
 	c->ksyms = fol_ksyms_get(ksyms);
 	snprintf(c->symfs, sizeof(c->symfs), "%s", symfs ? symfs : "");
 	c->recorded_at = recorded_at;
@@ -102,13 +109,15 @@ void fol_symbols_free(struct fol_symbols_cache *c)
 {
 	if (!c)
 		return;
-	for (int i = 0; i < c->n; i++) {
-		if (c->dsos[i].dwfl)
-			dwfl_end(c->dsos[i].dwfl);
-		free(c->dsos[i].path);
+	for (size_t i = 0; i < c->dsos.n; i++) {
+		struct dso *d = FOL_INDEXED_AT(&c->dsos, struct dso, i);
+
+		if (d->dwfl)
+			dwfl_end(d->dwfl);
+		free(d->path);
 	}
 	fol_ksyms_put(c->ksyms);
-	free(c->dsos);
+	fol_indexed_free(&c->dsos);
 	free(c);
 }
 
@@ -177,34 +186,33 @@ static void find_file(const struct fol_symbols_cache *c, struct dso *d)
 	}
 }
 
+static int same_dso(const void *elem, const void *key)
+{
+	const struct dso *x = elem, *y = key;
+
+	return !strcmp(x->path, y->path) && x->bidlen == y->bidlen &&
+	       !memcmp(x->bid, y->bid, (size_t)x->bidlen);
+}
+
 static struct dso *dso_get(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
 			   int bidlen)
 {
-	struct dso *d;
+	struct dso key = { .path = (char *)path }, *d;
+	int created;
 
-	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->dsos[i].path, path) && c->dsos[i].bidlen == bidlen &&
-		    (!bidlen || !memcmp(c->dsos[i].bid, bid, (size_t)bidlen)))
-			return &c->dsos[i];
-	if (c->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 16;
-		struct dso *g = realloc(c->dsos, sizeof(*g) * (size_t)cap);
-
-		if (!g)
-			return NULL;
-		c->dsos = g;
-		c->cap = cap;
-	}
-	d = &c->dsos[c->n];
-	memset(d, 0, sizeof(*d));
-	d->path = strdup(path);
-	if (!d->path)
-		return NULL;
 	if (bid && bidlen > 0 && bidlen <= 20) {
-		memcpy(d->bid, bid, (size_t)bidlen);
-		d->bidlen = bidlen;
+		memcpy(key.bid, bid, (size_t)bidlen);
+		key.bidlen = bidlen;
 	}
-	c->n++;
+	d = fol_indexed_get(&c->dsos, fol_fnv(fol_fnv(FOL_FNV_INIT, path, strlen(path)), key.bid,
+					      (size_t)key.bidlen), &key, same_dso, &created);
+	if (!d || !created)
+		return d;
+	d->path = strdup(path);
+	if (!d->path) {
+		fol_indexed_unget(&c->dsos);
+		return NULL;
+	}
 	/* Only a path names a file: "//anon", "[heap]" and the like are not opened. */
 	if (path[0] == '/')
 		find_file(c, d);
