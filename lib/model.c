@@ -255,33 +255,41 @@ static int drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64
 	return drop_orders(m, mm, start, end, FOL_MAX_ORDER);
 }
 
-/* The mappings of an address space: a search tree (glibc's tsearch) of non-overlapping
- * ranges, where two ranges that overlap compare equal, so that finding an address, or any
- * mapping a range touches, takes log n: a recording can hold 100,000 mappings, and an
- * array searched or kept sorted took seconds (quadratic). */
-static int vma_cmp(const void *a, const void *b)
+/* The mappings of an address space, the runs of seeded folios and the range sets are
+ * search trees (glibc's tsearch) of disjoint ranges, where two that overlap compare equal,
+ * so that finding an address, or any element a range touches, takes log n: a recording
+ * can hold 100,000 mappings, and an array searched or kept sorted took seconds. */
+static int range_cmp(const void *a, const void *b)
 {
-	const struct vma *x = a, *y = b;
+	const struct range *x = a, *y = b;
 
 	if (x->end <= y->start)
 		return -1;
 	return x->start >= y->end ? 1 : 0;
 }
 
-static int vma_insert(struct mm *mm, const struct vma *nv)
+/* A copy of elem (size bytes, a struct range first) into the tree at root: 1 when it went
+ * in, 0 when an element there overlaps it (the callers cut those first), -ENOMEM. */
+static int tree_insert(void **root, const void *elem, size_t size)
 {
-	struct vma *v = malloc(sizeof(*v)), **node;
+	void *v = malloc(size), **node;
 
 	if (!v)
 		return -ENOMEM;
-	*v = *nv;
-	node = tsearch(v, &mm->vmas, vma_cmp);
-	if (!node || *node != v) {
-		free(v); /* out of memory; or a mapping overlaps it, which vma_add removed */
-		return node ? 0 : -ENOMEM;
-	}
-	mm->nvmas++;
-	return 0;
+	memcpy(v, elem, size);
+	node = tsearch(v, root, range_cmp);
+	if (node && *node == v)
+		return 1;
+	free(v);
+	return node ? 0 : -ENOMEM;
+}
+
+static int vma_insert(struct mm *mm, const struct vma *nv)
+{
+	int ret = tree_insert(&mm->vmas, nv, sizeof(*nv));
+
+	mm->nvmas += ret > 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* Every mapping [start, end) touches goes, a part outside it staying: each found one is
@@ -292,10 +300,10 @@ static int vma_remove(struct mm *mm, uint64_t start, uint64_t end)
 
 	if (end <= start)
 		return 0;
-	while ((node = tfind(&key, &mm->vmas, vma_cmp))) {
+	while ((node = tfind(&key, &mm->vmas, range_cmp))) {
 		struct vma *v = *node, head = *v, tail = *v;
 
-		tdelete(v, &mm->vmas, vma_cmp);
+		tdelete(v, &mm->vmas, range_cmp);
 		free(v);
 		mm->nvmas--;
 		mm->last_vma = mm->last_code = NULL;
@@ -327,7 +335,7 @@ static const struct vma *vma_find_from(struct mm *mm, uint64_t addr, struct vma 
 		return *last;
 	if (!key.end)
 		return NULL;
-	node = tfind(&key, &mm->vmas, vma_cmp);
+	node = tfind(&key, &mm->vmas, range_cmp);
 	*last = node ? *node : NULL;
 	return *last;
 }
@@ -369,30 +377,11 @@ static int is_file(const char *name)
 	return strncmp(name, "/dev/zero", 9) != 0 && strncmp(name, "//anon", 6) != 0;
 }
 
-/* Seeded runs: a search tree like the mappings' (overlapping runs compare equal). */
-static int seed_cmp(const void *a, const void *b)
-{
-	const struct seed *x = a, *y = b;
-
-	if (x->end <= y->start)
-		return -1;
-	return x->start >= y->end ? 1 : 0;
-}
-
 static int seed_insert(struct mm *mm, const struct seed *sd)
 {
-	struct seed *v, **node;
+	int ret = sd->end > sd->start ? tree_insert(&mm->seeds, sd, sizeof(*sd)) : 0;
 
-	if (sd->end <= sd->start)
-		return 0;
-	v = malloc(sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	*v = *sd;
-	node = tsearch(v, &mm->seeds, seed_cmp);
-	if (!node || *node != v)
-		free(v); /* out of memory; or a run overlaps it, which seed_put cut first */
-	return node ? 0 : -ENOMEM;
+	return ret < 0 ? ret : 0;
 }
 
 static int seeds_add(struct seeds *to, const struct seed *sd)
@@ -424,16 +413,16 @@ static uint64_t align_up(uint64_t a, uint64_t size)
 static int seed_cut_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
 			  int max_order, int touching, struct seeds *taken)
 {
-	struct seed key = { start, end, 0 }, **node;
+	struct seed key = { .start = start, .end = end }, **node;
 	struct seeds out = { 0 };
 	int ret = 0;
 
 	if (!mm->seeds || end <= start)
 		return 0;
-	while (!ret && (node = tfind(&key, &mm->seeds, seed_cmp))) {
+	while (!ret && (node = tfind(&key, &mm->seeds, range_cmp))) {
 		struct seed *v = *node;
 
-		tdelete(v, &mm->seeds, seed_cmp);
+		tdelete(v, &mm->seeds, range_cmp);
 		ret = seeds_add(&out, v);
 		free(v);
 	}
@@ -442,9 +431,10 @@ static int seed_cut_range(struct fol_model *m, struct mm *mm, uint64_t start, ui
 		uint64_t size = (uint64_t)m->o.page_size << r.order;
 		uint64_t lo = touching ? start & ~(size - 1) : align_up(start, size);
 		uint64_t hi = align_up(end, size);
-		struct seed head = { r.start, lo < r.end ? lo : r.end, r.order };
-		struct seed mid = { lo > r.start ? lo : r.start, hi < r.end ? hi : r.end, r.order };
-		struct seed tail = { hi > r.start ? hi : r.start, r.end, r.order };
+		struct seed head = { .start = r.start, .end = lo < r.end ? lo : r.end, .order = r.order };
+		struct seed mid = { .start = lo > r.start ? lo : r.start, .end = hi < r.end ? hi : r.end,
+				    .order = r.order };
+		struct seed tail = { .start = hi > r.start ? hi : r.start, .end = r.end, .order = r.order };
 
 		if (r.order > max_order) {
 			ret = seed_insert(mm, &r);
@@ -479,19 +469,19 @@ static int seed_put(struct fol_model *m, struct mm *mm, const struct seed *sd)
  * stays. */
 static int seed_take_at(struct fol_model *m, struct mm *mm, uint64_t addr)
 {
-	struct seed key = { addr, addr + 1, 0 }, **node, *v, r;
+	struct seed key = { .start = addr, .end = addr + 1 }, **node, *v, r;
 	uint64_t size, base;
 
-	if (!mm->seeds || !key.end || !(node = tfind(&key, &mm->seeds, seed_cmp)))
+	if (!mm->seeds || !key.end || !(node = tfind(&key, &mm->seeds, range_cmp)))
 		return 0;
 	v = *node;
 	r = *v;
-	tdelete(v, &mm->seeds, seed_cmp);
+	tdelete(v, &mm->seeds, range_cmp);
 	free(v);
 	size = (uint64_t)m->o.page_size << r.order;
 	base = addr & ~(size - 1);
-	if (seed_insert(mm, &(struct seed){ r.start, base, r.order }) ||
-	    seed_insert(mm, &(struct seed){ base + size, r.end, r.order }) ||
+	if (seed_insert(mm, &(struct seed){ .start = r.start, .end = base, .order = r.order }) ||
+	    seed_insert(mm, &(struct seed){ .start = base + size, .end = r.end, .order = r.order }) ||
 	    fol_u64map_own(&mm->folios) ||
 	    !fol_u64map_put(mm->folios, base | (uint64_t)r.order, NULL))
 		return -ENOMEM;
@@ -698,15 +688,6 @@ static int anon_folio(const struct fol_model *m, const struct open_fault *f, int
 	return -1;
 }
 
-static int range_cmp(const void *a, const void *b)
-{
-	const struct range *x = a, *y = b;
-
-	if (x->end <= y->start)
-		return -1;
-	return x->start >= y->end ? 1 : 0;
-}
-
 /* Sets of ranges (madvise'd, moved unaligned), a search tree of disjoint ones: a program
  * may madvise every block it allocates, and each read fault looks its address up. */
 static int in_ranges(void *const *set, uint64_t a)
@@ -732,15 +713,7 @@ static int add_range(void **set, uint64_t start, uint64_t end)
 		tdelete(v, set, range_cmp);
 		free(v);
 	}
-	v = malloc(sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	*v = key;
-	if (!tsearch(v, set, range_cmp)) {
-		free(v);
-		return -ENOMEM;
-	}
-	return 0;
+	return tree_insert(set, &key, sizeof(key)) < 0 ? -ENOMEM : 0;
 }
 
 /* Whether the recorded kernel's THP policy lets a read fault at addr map the huge zero
@@ -1205,7 +1178,7 @@ static int seed_folios(struct fol_model *m, const struct fol_event *ev)
 	mm->seeded = 1;
 	mm->seeded_at = ev->time;
 	mm->orders |= 1u << order;
-	return seed_put(m, mm, &(struct seed){ start, start + n * size, order });
+	return seed_put(m, mm, &(struct seed){ .start = start, .end = start + n * size, .order = order });
 }
 
 /* What an rss_stat event changed, for the fault open on its thread: the counter's value

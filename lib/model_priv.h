@@ -26,8 +26,16 @@ struct folio {
 	uint32_t counted;
 };
 
-struct vma {
+/* [start, end): the key of the search trees of mappings, seeded runs and range sets
+ * (model.c), whose elements begin with one. */
+struct range {
 	uint64_t start, end;
+};
+
+#define FOL_RANGE_FIRST union { struct range span; struct { uint64_t start, end; }; }
+
+struct vma {
+	FOL_RANGE_FIRST;
 	int file;
 	int name;	/* sites.h id of its name: a path, [heap], [stack], //anon; -1 unknown */
 	int shared;	/* MAP_SHARED */
@@ -50,7 +58,7 @@ struct taken {
  * start: kept as a run (a file may claim 2^36 of them) until a fault looks one up, which
  * then goes into the folio map (model.c: seeds). */
 struct seed {
-	uint64_t start, end;
+	FOL_RANGE_FIRST;
 	int order;
 };
 
@@ -65,12 +73,6 @@ struct move {
 	struct vma vma;		/* the mapping moved (start, end unused) */
 	struct taken folios;	/* out of the map until the exit says where they went */
 	struct seeds seeds;	/* ... and the runs of seeded folios */
-};
-
-/* Where mremap put folios at addresses not aligned to their size: the map cannot key them,
- * and faults there have order unknown for that reason. */
-struct range {
-	uint64_t start, end;
 };
 
 struct mm {
