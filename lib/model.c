@@ -1047,8 +1047,8 @@ static int move_seeds(struct fol_model *m, struct mm *mm, uint64_t to, uint64_t 
 
 		if (off >= keep)
 			continue;
-		if (end > keep)
-			end = align_up(keep, size);
+		if (end > keep) /* its folios that start before keep */
+			end = off + align_up(keep - off, size);
 		r.start = to + off;
 		r.end = to + end;
 		if (r.start & (size - 1)) {

@@ -209,6 +209,15 @@ static void test_huge_seed(void **state)
 	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP_EXIT,
 				    .vm = { .ret = (int64_t)(base - (1ull << 33) + 4096) } });
 	fault(m, 1, base - (1ull << 33) + 4096 + 100, 1, -1);	/* unaligned: unknown */
+	/* A shrinking move from an address not 64K-aligned: of the 64K folios starting at
+	 * offsets 60K, 124K, ... only the first is kept (100K), at a 64K-aligned place. */
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP,
+				    .vm = { .start = base + 196 * 1024, .len = 256 * 1024,
+					    .new_len = 100 * 1024 } });
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_MREMAP_EXIT,
+				    .vm = { .ret = (int64_t)(base - (1ull << 34) - 60 * 1024) } });
+	fault(m, 1, base - (1ull << 34) + 100, 1, -1);		/* 64K, kept */
+	fault(m, 1, base - (1ull << 34) + k64 + 100, 1, -1);	/* cut off: unknown */
 	fork_of(m, 1, 2);
 	fault(m, 2, base + (1ull << 41), 1, -1);	/* the child's copy of the runs: 4K */
 	held = allocated() - before;
@@ -217,9 +226,9 @@ static void test_huge_seed(void **state)
 	assert_int_equal(fol_model_finish(m, &s), 0);
 	assert_int_equal(s.seeded[0], 1ull << 36);
 	assert_int_equal(s.seeded[4], 16);
-	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].cell[FOL_C_WP_REUSE].faults, 2);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].cell[FOL_C_WP_REUSE].faults, 3);
 	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].cell[FOL_C_WP_REUSE].faults, 2);
-	assert_int_equal(s.order[FOL_ORDER_SLOT(-1)].cell[FOL_C_WP_REUSE].faults, 3);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(-1)].cell[FOL_C_WP_REUSE].faults, 4);
 	assert_int_equal(s.moved_unaligned, 1);
 	fol_summary_free(&s);
 	fol_model_free(m);
