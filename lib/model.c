@@ -33,13 +33,15 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->comms = fol_comms_new();
 	m->swap = fol_swapout_map_new();
 	m->owners = fol_u64map_new(sizeof(int));
+	m->pids = fol_u64map_new(1);
 	m->sites = fol_sites_new();
 	m->kernel_code = m->sites ? fol_sites_intern(m->sites, "[kernel]") : -1;
 	if (o->cgroups && fol_cgroups_clone(o->cgroups, &m->cg)) {
 		fol_model_free(m);
 		return NULL;
 	}
-	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || m->kernel_code < 0) {
+	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || !m->pids ||
+	    m->kernel_code < 0) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -76,6 +78,7 @@ void fol_model_free(struct fol_model *m)
 	fol_comms_free(m->comms);
 	fol_swapout_map_free(m->swap);
 	fol_u64map_free(m->owners);
+	fol_u64map_free(m->pids);
 	fol_cgroups_free(&m->cg);
 	fol_sites_free(m->sites);
 	fol_unwinder_free(m->unwinder);
@@ -114,15 +117,19 @@ static struct mm *get_mm(struct fol_model *m, int pid)
 		return m->last_mm;
 	mm = fol_u64map_put(m->mms, (uint64_t)(unsigned)pid, &created);
 	if (mm && created) {
+		int first = 0;
+
 		mm->folios = fol_u64map_new(sizeof(struct folio));
 		mm->gen = ++m->generations;
-		if (!mm->folios) {
+		if (!mm->folios || !fol_u64map_put(m->pids, (uint64_t)(unsigned)pid, &first)) {
+			fol_u64map_free(mm->folios);
 			fol_u64map_del(m->mms, (uint64_t)(unsigned)pid, NULL);
 			m->last_mm = NULL;
 			return NULL;
 		}
-		/* With --pid, only that process counts. */
-		m->s.processes += !m->o.pid || pid == m->o.pid;
+		/* A process once, though an exec gives it a new address space (a build of
+		 * 410 processes counted 819); with --pid, only that process. */
+		m->s.processes += first && (!m->o.pid || pid == m->o.pid);
 	}
 	m->last_pid = pid;
 	m->last_mm = mm;
@@ -1124,6 +1131,7 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		return 0; /* a thread: it shares the address space */
 	parent = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->fork.ppid);
 	drop_mm(m, ev->fork.pid);
+	fol_u64map_del(m->pids, (uint64_t)(unsigned)ev->fork.pid, NULL); /* a new process */
 	child = get_mm(m, ev->fork.pid);
 	if (!child)
 		return -ENOMEM;

@@ -162,6 +162,7 @@ struct fol_model {
 	struct fol_comms *comms;
 	struct fol_swapout_map *swap;
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
+	struct fol_u64map *pids;   /* processes counted (summary processes), by pid */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
