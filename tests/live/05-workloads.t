@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 33
+plan 34
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -18,6 +18,27 @@ n=$(jr p.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
 [ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "populate 16M small: 4096 anon_alloc faults on 4K ($n)"
 is "$(jr p.data '[.orders[] | select(.order > 0) | .folios_allocated] | add // 0')" 0 "populate small: no large folios"
 is "$(jr p.data '[.phases[].phase] | join(",")')" populate "populate: its phase is reported"
+
+# Processes: a parent that forks five children, each of which execs; an exec gave a
+# process a new address space, and each was counted again (a build's 410 as 819).
+cat >forks.c <<'EOF'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void)
+{
+	for (int i = 0; i < 5; i++)
+		if (fork() == 0) {
+			execl("/bin/true", "true", (char *)0);
+			_exit(1);
+		}
+	while (wait(0) > 0)
+		;
+	return 0;
+}
+EOF
+cc -O1 -o forks forks.c
+"$FOLIOSTAT" record -q -o forks.data -- ./forks
+is "$(jr forks.data '.totals.processes')" 6 "a parent and five children that exec: 6 processes"
 
 "$FOLIOSTAT" record -q -o c.data -- "$fw" workload collapse --size 16M
 n=$(jr c.data '.kernel_counters.vmstat.thp_collapse_alloc')
