@@ -31,6 +31,7 @@ struct field {
 #define END { NULL, T_NUM, 0, 0, NULL }
 
 static const struct field a_string[] = { STR(NULL) };
+static const struct field a_pid[] = { INT(NULL, 1, FOL_PID_MAX) };
 static const struct field a_count[] = { NUM(NULL, 0, 1.9e19) };
 /* /proc/vmstat and mTHP stats: counters, and gauges that per-CPU drift can leave
  * slightly negative. */
@@ -63,6 +64,8 @@ static const struct field meta[] = {
 	{ "warnings", T_ARR, 0, 0, a_string },
 	{ "missing_events", T_ARR, 0, 0, a_string },
 	{ "probe_calibration", T_OBJ, 0, 0, calibration },
+	{ "mm_threads", T_ARR, 0, 0, a_pid },
+	{ "kernel_mm_threads", T_ARR, 0, 0, a_pid },
 	END,
 };
 

@@ -36,6 +36,16 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->pids = fol_u64map_new(1);
 	m->sites = fol_sites_new();
 	m->kernel_code = m->sites ? fol_sites_intern(m->sites, "[kernel]") : -1;
+	if (o->mm_threads_known && !(m->mm_tids = fol_u64map_new(1))) {
+		fol_model_free(m);
+		return NULL;
+	}
+	for (int i = 0; m->mm_tids && i < o->nr_mm_threads; i++)
+		if (!fol_u64map_put(m->mm_tids, (uint64_t)(unsigned)o->mm_threads[i], NULL)) {
+			fol_model_free(m);
+			return NULL;
+		}
+	m->o.mm_threads = NULL;
 	if (o->cgroups && fol_cgroups_clone(o->cgroups, &m->cg)) {
 		fol_model_free(m);
 		return NULL;
@@ -79,6 +89,7 @@ void fol_model_free(struct fol_model *m)
 	fol_swapout_map_free(m->swap);
 	fol_u64map_free(m->owners);
 	fol_u64map_free(m->pids);
+	fol_u64map_free(m->mm_tids);
 	fol_cgroups_free(&m->cg);
 	fol_sites_free(m->sites);
 	fol_unwinder_free(m->unwinder);
@@ -148,7 +159,7 @@ static struct thread *get_thread(struct fol_model *m, int pid, int tid)
 		t->pid = pid;
 		/* The kernel's mm threads, recorded beside the workload, are not its threads. */
 		m->s.threads += (!m->o.pid || pid == m->o.pid) &&
-				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));
+				!fol_model_mm_thread(m, tid);
 	}
 	m->last_tid = tid;
 	m->last_thread = t;
@@ -553,6 +564,13 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 	f->pfn = pfn;
 	mm->orders |= 1u << order;
 	return pfn ? fol_swapout_alloc(m->swap, pfn, order) : 0;
+}
+
+int fol_model_mm_thread(const struct fol_model *m, int tid)
+{
+	if (m->mm_tids)
+		return fol_u64map_get(m->mm_tids, (uint64_t)(unsigned)tid) != NULL;
+	return fol_comm_mm_thread(fol_comms_get(m->comms, tid));
 }
 
 /* A task the options (--pid, --comm) select. */
@@ -1539,7 +1557,7 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 static int outside_cgroup(struct fol_model *m, const struct fol_event *ev)
 {
 	if (!m->cg.ids || !ev->cgroup || fol_cgroups_has(&m->cg, ev->cgroup) ||
-	    fol_comm_mm_thread(fol_comms_get(m->comms, ev->tid)))
+	    fol_model_mm_thread(m, ev->tid))
 		return 0;
 	m->s.outside_cgroup++;
 	return 1;

@@ -42,6 +42,11 @@ struct fol_model_opts {
 	/* Not the model's: carried to every run's report. report --kallsyms FILE: the
 	 * recording kernel's symbols, in place of those the recording carries. */
 	const char *kallsyms;
+	/* The recorded kernel's mm threads (khugepaged, kswapd, kcompactd: children of
+	 * kthreadd), by tid, when the recording names them (mm_threads_known); else they
+	 * are known by name, and a workload named khugepaged is taken for one. */
+	const int *mm_threads;
+	int nr_mm_threads, mm_threads_known;
 };
 
 #define FOL_ANY (-100)

@@ -99,7 +99,7 @@ int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const 
 		t->isolated_at = ev->time;
 		return 0;
 	}
-	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");
+	khugepaged = fol_model_mm_thread(m, tid) && !strcmp(fol_comms_get(m->comms, tid), "khugepaged");
 	owner = khugepaged ? collapse_owner(m, ev->huge.mm) : fol_model_selected(m, t->pid, tid);
 	if (ev->kind == FOL_EV_SCAN_PMD) {
 		c->scans[st] += owner > 0;
@@ -124,7 +124,7 @@ int fol_model_on_mmap_lock(struct fol_model *m, const struct fol_event *ev)
 {
 	int *pid;
 
-	if (!ev->lock.mm || fol_comm_mm_thread(fol_comms_get(m->comms, ev->tid)))
+	if (!ev->lock.mm || fol_model_mm_thread(m, ev->tid))
 		return 0;
 	pid = fol_u64map_put(m->owners, ev->lock.mm, NULL);
 	if (!pid)

@@ -163,6 +163,7 @@ struct fol_model {
 	struct fol_swapout_map *swap;
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	struct fol_u64map *pids;   /* processes counted (summary processes), by pid */
+	struct fol_u64map *mm_tids; /* o.mm_threads, when known */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
@@ -193,6 +194,8 @@ static inline void fol_model_hist_add(struct fol_model *m, struct fol_hist *h, u
 		m->nomem = 1;
 }
 
+/* A thread of the kernel's that works on other processes' memory (khugepaged, kswapd). */
+int fol_model_mm_thread(const struct fol_model *m, int tid);
 /* A task the options (--pid, --comm) select. */
 int fol_model_selected(const struct fol_model *m, int pid, int tid);
 /* The entry and exit of a bulk system call (munmap, mremap, mprotect, madvise). */

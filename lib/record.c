@@ -1213,6 +1213,16 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 		for (int i = 0; i < perf_thread_map__nr(r->kthreads); i++)
 			cJSON_AddItemToArray(k, cJSON_CreateNumber(perf_thread_map__pid(r->kthreads, i)));
 	}
+	/* The kernel's mm threads, recorded or not (mm_threads: those whose events are): the
+	 * report knows them by tid, not by a name a workload can take. */
+	{
+		cJSON *k = cJSON_AddArrayToObject(m, "kernel_mm_threads");
+		pid_t found[64];
+		int n = find_mm_threads(found, 64);
+
+		for (int i = 0; i < n; i++)
+			cJSON_AddItemToArray(k, cJSON_CreateNumber(found[i]));
+	}
 	{
 		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
 		cJSON *miss = cJSON_AddArrayToObject(m, "missing_events");

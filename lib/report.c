@@ -287,6 +287,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 {
 	struct fol_model_opts mo = *o;
 	const char *method;
+	int mm_tids[64];
 
 	memset(r, 0, sizeof(*r));
 	r->meta = dup(fol_session_meta(sess));
@@ -301,6 +302,22 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	mo.sampled = method && !strcmp(method, "sampled");
 	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
 	mo.huge_zero = huge_zero_policy(fol_session_counters_before(sess), r->page_size, mo.pmd_order);
+	/* The kernel's mm threads by tid, where the recording names them (a workload can
+	 * be named khugepaged: the kernel's selftest is). */
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "kernel_mm_threads"), *t;
+
+		if (!k) /* recorded before kernel_mm_threads: those it recorded, if any */
+			k = cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads");
+
+		if (cJSON_IsArray(k)) {
+			mo.mm_threads_known = 1;
+			cJSON_ArrayForEach(t, k)
+				if (cJSON_IsNumber(t) && mo.nr_mm_threads < 64)
+					mm_tids[mo.nr_mm_threads++] = t->valueint;
+			mo.mm_threads = mm_tids;
+		}
+	}
 	/* A recording scoped by -G: its samples of other tasks are left out here. */
 	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
 	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))

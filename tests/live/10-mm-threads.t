@@ -7,7 +7,7 @@
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
 [ -e "$THP/khugepaged/scan_sleep_millisecs" ] || skip_all "no khugepaged settings"
-plan 26
+plan 28
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -48,6 +48,18 @@ if [ "$n" -lt 8 ] && [ "$ro" -gt 0 ]; then
 else
 	[ "$n" -ge 8 ]; ok $? "a read-only VMA is collapsed by khugepaged too ($n)"
 fi
+
+# A workload named khugepaged (the kernel's selftest binary is): its MADV_COLLAPSE is its
+# own. Known by name, its mmap_lock and collapses were taken for the kernel thread's, and
+# every collapse was "not attributable".
+kh=$(workload_bin khugepaged)
+before=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
+"$FOLIOSTAT" record -q -o kw.data -- "$kh" workload collapse --size 16M
+after=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
+n=$(jr kw.data '.collapse.collapses.succeeded // 0')
+[ "$n" -ge 8 ] && [ "$n" -le $((after - before)) ]
+ok $? "a workload named khugepaged: its MADV_COLLAPSE collapses are its own ($n; the kernel's count $((after - before)))"
+is "$(jr kw.data '.collapse.khugepaged.collapses.succeeded // 0')" 0 "... and not the kernel thread's"
 
 # Without the mm threads: the same run shows none of khugepaged's work.
 "$FOLIOSTAT" record -q --no-mm-threads -o kn.data -- "$fw" workload collapse --size 16M --khugepaged

@@ -978,6 +978,35 @@ static void test_collapse_attribution(void **state)
 	assert_int_equal(khc, 1);
 }
 
+/* The kernel's khugepaged selftest binary is named khugepaged: known by name, its own
+ * MADV_COLLAPSE, its mm and its thread were taken for the kernel's (its 17 collapses "not
+ * attributable"). A recording that names the kernel's mm threads by tid tells them. */
+static void test_workload_named_khugepaged(void **state)
+{
+	static const int kernel_threads[] = { KHUGEPAGED, KSWAPD };
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .mm_threads = kernel_threads,
+				    .nr_mm_threads = 2, .mm_threads_known = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	name(m, PID, "khugepaged", 100);
+	name(m, KHUGEPAGED, "khugepaged", 110);
+	mm_lock(m, PID, MM_A, 1000);
+	huge_in(m, PID, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 2000);	/* MADV_COLLAPSE */
+	huge_in(m, PID, FOL_EV_COLLAPSE, MM_A, 1, 3000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 4000); /* the kernel's */
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_A, 1, 6000);
+	s = finish(m);
+	assert_int_equal(s.collapse.collapses[1], 2);
+	assert_int_equal(s.collapse.khugepaged_collapses[1], 1);
+	assert_int_equal(s.collapse.unattributed_collapses, 0);
+	assert_int_equal(s.threads, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void alloc_fault(struct fol_model *m, uint64_t addr, int order, uint64_t pfn)
 {
 	uint64_t t = now;
@@ -1161,6 +1190,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
+		cmocka_unit_test(test_workload_named_khugepaged),
 		cmocka_unit_test(test_swapout),
 		cmocka_unit_test(test_reclaim),
 		cmocka_unit_test(test_exec_drops_map),
