@@ -1620,8 +1620,13 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s)
 	struct mm *mm;
 
 	while ((t = fol_u64map_next(m->threads, &pos, &key))) {
-		if (t->open && !m->o.sampled && close_fault(m, (int)key, t, 0, 0))
+		/* Its exit would have come after the end: in flight, not failed. */
+		if (t->open && !m->o.sampled && !t->f.exit_early) {
+			t->open = 0;
+			m->s.in_flight += fol_model_selected(m, t->pid, (int)key);
+		} else if (t->open && !m->o.sampled && close_fault(m, (int)key, t, 0, 0)) {
 			return -ENOMEM;
+		}
 		m->s.orphan_exits += t->early_exit != 0;
 		/* kswapd still awake when the recording ended */
 		if (t->awake_since && m->s.last_ns >= t->awake_since)

@@ -116,6 +116,10 @@ static void event_warnings(struct fol_report *r)
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
 			     "lost): counted, but not in latency",
 			     s->unclosed);
+	if (s->in_flight)
+		fol_msgs_add(&r->notes,
+			     "%" PRIu64 " faults were in flight when the recording ended: left out "
+			     "of the tables (their class and time are not known)", s->in_flight);
 	if (r->st.retimed)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " samples had a time out of place in their ring buffer: another "

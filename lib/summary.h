@@ -134,6 +134,9 @@ struct fol_summary {
 	uint64_t clock_samples, clock_in_fault;
 	struct fol_hist all_lat, all_gap;
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
+	/* Open when the recording ended (attached, --duration, a signal): a fault in flight,
+	 * whose class and time are not known yet. Not in faults or the tables. */
+	uint64_t in_flight;
 	/* PMD ranges whose first read fault was counted on the huge zero page (the THP policy
 	 * allowed it) but which took a second one: the 4K zero page was mapped there. */
 	uint64_t huge_zero_refuted;

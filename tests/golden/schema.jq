@@ -28,7 +28,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	(((.recording.events) | keys[]) as $i | t(["recording","events",$i,"name"]; "string"),
 		t(["recording","events",$i,"available"]; "boolean"), t(["recording","events",$i,"count"]; "number")),
 	t(["totals","faults"]; "number"), t(["totals","fault_time_ns"]; "number"),
-	t(["totals","unclosed_faults"]; "number"), t(["totals","exits_without_entry"]; "number"),
+	t(["totals","unclosed_faults"]; "number"), t(["totals","in_flight_faults"]; "number"), t(["totals","exits_without_entry"]; "number"),
 	t(["totals","untimed_faults"]; "number"), t(["totals","unknown_order"]; "object"),
 	lat(["totals","latency_ns"]), lat(["totals","gap_ns"]),
 	t(["orders"]; "array"),

@@ -4,7 +4,7 @@
 # (SIGINT) passed to the workload with the file finished properly.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 11
+plan 14
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -56,4 +56,56 @@ kill "$victim"
 is "$rc" 0 "the attached recording reads back"
 grep -q "PERF_RECORD_MMAP2 .*: $(command -v sleep)" p.txt; ok $? "... with the process's mappings as they were at attach (from /proc)"
 grep -q "ends early" p.err; ok $((!$?)) "... and is complete"
+
+# The end of a --duration window with a fault in flight: a thread blocked in a fault on a
+# userfaultfd range nobody serves. Its exit never comes; it was "no exit sample (failed
+# with SIGSEGV, or events lost)" and counted in the tables, as if it had failed.
+cat >stuck.c <<'EOF'
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static volatile sig_atomic_t go;
+static void on_usr1(int sig) { (void)sig; go = 1; }
+int main(void)
+{
+	long uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct uffdio_api api = { .api = UFFD_API };
+	char *p = mmap(0, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct uffdio_register reg = { .range = { (unsigned long)p, 1 << 16 },
+				       .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return 1;
+	signal(SIGUSR1, on_usr1);
+	while (!go)
+		pause();
+	p[0] = 1; /* blocks until the fault is served: never */
+	return 0;
+}
+EOF
+cc -O1 -o stuck stuck.c
+./stuck &
+victim=$!
+sleep 0.2
+if ! kill -0 "$victim" 2>/dev/null; then
+	skip 3 "userfaultfd is not available here (the blocked fault needs one)"
+	exit $_fail
+fi
+"$FOLIOSTAT" record -q -p "$victim" --fault-path samples --duration "$(( $(record_startup) + 2 ))" \
+	-o stuck.data 2>stuck.err &
+rec=$!
+for _ in $(seq 600); do [ -s stuck.data ] && break; sleep 0.1; done
+sleep "$(record_startup)"
+kill -USR1 "$victim"
+wait "$rec"; rc=$?
+kill -KILL "$victim"; wait "$victim" 2>/dev/null
+is "$rc" 0 "record -p of a thread blocked in a fault exits 0"
+is "$(jr stuck.data '"\(.totals.in_flight_faults) \(.totals.unclosed_faults)"')" "1 0" \
+	"the fault in flight at the end is counted apart, not as one without an exit"
+"$FOLIOSTAT" report -i stuck.data | grep -q "1 faults were in flight when the recording ended"
+ok $? "... and the report says so"
 exit $_fail

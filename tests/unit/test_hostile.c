@@ -510,6 +510,9 @@ static void test_huge_munmap(void **state)
 					.kind = FOL_EV_FAULT_USER,
 					.fault = { .address = 0x7f0000000000ull, .error_code = 7 } };
 		assert_int_equal(fol_model_event(m, &e), 0);
+		e = (struct fol_event){ .time = t++, .pid = 1, .tid = 1, .evidx = 0,
+					.kind = FOL_EV_FAULT_EXIT, .exit = { .addr = 0x7f0000000000ull } };
+		assert_int_equal(fol_model_event(m, &e), 0);
 	}
 	alarm(0);
 	assert_int_equal(fol_model_finish(m, &s), 0);
