@@ -140,7 +140,7 @@ static int add_reuse_of(const struct fol_reuse *ru, int slot, const char *sz, st
 	snprintf(label, sizeof(label), slot < 0 ? "reuse (all)" : "%s reuse", sz);
 	x = add(f, S_REUSE, RANK(S_REUSE, a, 0, 0), FOL_UNIT_RATIO, FOL_BETTER_LOWER, 0,
 		(double)ru->faults / (double)ru->episodes, "%s.faults_per_folio", key);
-	LABEL(x, "%s faults/folio", label);
+	LABEL(x, "%s faults/episode", label);
 	if (x) {
 		x = add(f, S_REUSE, RANK(S_REUSE, a, 0, 1), FOL_UNIT_PERCENT, FOL_BETTER_HIGHER, 0,
 			100.0 * (double)ru->episodes / (double)ru->faults, "%s.effectiveness", key);

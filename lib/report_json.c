@@ -161,7 +161,11 @@ static void probe_json(const struct fol_report *r, cJSON *rec)
 	cJSON_AddNumberToObject(p, "passes", num(c, "passes", 0));
 	cJSON_AddNumberToObject(p, "untraced_ns", num(c, "untraced_ns", 0));
 	cJSON_AddNumberToObject(p, "traced_ns", num(c, "traced_ns", 0));
-	cJSON_AddNumberToObject(p, "added_ns", num(c, "traced_ns", 0) - num(c, "untraced_ns", 0));
+	/* Not measurable (the machine was busy): null, not a negative cost. */
+	if (num(c, "traced_ns", 0) > num(c, "untraced_ns", 0))
+		cJSON_AddNumberToObject(p, "added_ns", num(c, "traced_ns", 0) - num(c, "untraced_ns", 0));
+	else
+		cJSON_AddNullToObject(p, "added_ns");
 	cJSON_AddNumberToObject(p, "samples", num(c, "samples", 0));
 	/* Records that closed a fault (1 a fault): null in recordings made before it was kept. */
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "exits")))

@@ -658,6 +658,29 @@ static void test_escapes(void **state)
 	unlink(b.path);
 }
 
+/* A calibration made while the machine was busy: traced faster than untraced. "The fault
+ * events add -544 ns" was printed as a cost; now it is said to be unmeasured, and the
+ * JSON's added_ns is null. */
+static void test_unmeasured_probe(void **state)
+{
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, "\"probe_calibration\":{\"faults\":4096,\"passes\":5,\"untraced_ns\":1300,"
+		    "\"traced_ns\":756,\"samples\":8192,\"exits\":4096}");
+	rb_default_events(&b);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_null(strstr(text, "-544"));
+	assert_non_null(strstr(text, "the fault events' cost could not be measured here"));
+	assert_non_null(strstr(json, "\"added_ns\":null"));
+	release(&b, &r, &recs, text, json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_dynamic_field_bounds),
 		cmocka_unit_test(test_string_without_nul),
 		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_unmeasured_probe),
 	};
 
 	return cmocka_run_group_tests_name("hostile", tests, NULL, NULL);
