@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"      --comm NAME        only faults of threads named NAME\n"
 		"      --order N|SIZE     only faults on folios of this order (4, 64K, 2M, unknown)\n"
 		"      --class CLASS      only this class: anon_alloc, anon_zero, wp_reuse,\n"
-		"                         wp_copy, file, swap_in, other\n"
+		"                         wp_copy, file, swap_in, other, special\n"
 		"      --time START,END   only faults entered in this window, seconds from the\n"
 		"                         start of the recording (either side may be empty)\n"
 		"      --sort KEYS        where the faults come from, by any of order, class, sym,\n"
@@ -220,7 +220,7 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		r->mo.cls = fol_class_parse(arg);
 		if (r->mo.cls < 0)
 			return usage_error("unknown class '%s' (anon_alloc, anon_zero, wp_reuse, wp_copy, "
-					   "file, swap_in, other)", arg);
+					   "file, swap_in, other, special)", arg);
 		return 0;
 	case O_TIME:
 		r->time_arg = arg;

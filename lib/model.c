@@ -528,6 +528,20 @@ static int seeds_copy(const struct mm *parent, struct mm *child)
 	return c.ret;
 }
 
+/* A mapping of pages the kernel provides (a vm_special_mapping): a read there maps the
+ * kernel's page, as anon_zero would look, but it is neither anonymous memory nor a zero
+ * page (a C build's 642 "anon_zero" faults were all on these). */
+static int is_special(const char *name)
+{
+	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]",
+					      "[sigpage]", "[vectors]", "[uprobes]" };
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
 static struct folio *folio_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order)
 {
 	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
@@ -658,6 +672,8 @@ static int classify(const struct fol_model *m, const struct open_fault *f, const
 {
 	int prot = !!(f->error_code & FOL_PF_PROT), write = !!(f->error_code & FOL_PF_WRITE);
 
+	if (v && v->special)
+		return FOL_C_SPECIAL;
 	if (m->o.sampled) {
 		/* A folio known at the address means the fault was on a present page (a write,
 		 * most likely, after fork); none means not present. */
@@ -846,6 +862,8 @@ static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f,
 		v->order = f->filemap_order;
 	else if (v->cls == FOL_C_ANON_ZERO)
 		v->order = zero_page_order(m, mm, vma, f->address, &ret);
+	else if (v->cls == FOL_C_SPECIAL)
+		v->order = 0; /* one of the kernel's pages */
 	else if (m->o.sampled)
 		v->order = known; /* looked up already */
 	else
@@ -1268,6 +1286,7 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 		.file = is_file(ev->mmap.filename),
 		.name = fol_sites_intern(m->sites, ev->mmap.filename ?: "?"),
 		.shared = !!(ev->mmap.flags & MAP_SHARED),
+		.special = is_special(ev->mmap.filename),
 		.pgoff = ev->mmap.pgoff,
 	};
 

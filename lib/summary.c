@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const class_names[FOL_NR_CLASSES] = {
-	"anon_alloc", "anon_zero", "wp_reuse", "wp_copy", "file", "swap_in", "other",
+	"anon_alloc", "anon_zero", "wp_reuse", "wp_copy", "file", "swap_in", "other", "special",
 };
 
 static const struct {

@@ -15,6 +15,9 @@ enum fol_class {
 	FOL_C_FILE,	  /* not present in a file-backed VMA */
 	FOL_C_SWAP_IN,	  /* anonymous, brought back from swap */
 	FOL_C_OTHER,
+	/* in a mapping of the kernel's own pages ([vdso], [vvar], [vvar_vclock],
+	 * [vsyscall]...): no folio of the process, no zero page */
+	FOL_C_SPECIAL,
 	FOL_NR_CLASSES
 };
 

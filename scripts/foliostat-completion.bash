@@ -33,7 +33,7 @@ _foliostat()
 		return
 		;;
 	--class)
-		COMPREPLY=($(compgen -W "anon_alloc anon_zero wp_reuse wp_copy file swap_in other" -- "$cur"))
+		COMPREPLY=($(compgen -W "anon_alloc anon_zero wp_reuse wp_copy file swap_in other special" -- "$cur"))
 		return
 		;;
 	--call-graph)

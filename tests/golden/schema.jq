@@ -44,7 +44,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 		t(["orders",$i,"reuse","surplus_time_ns"]; "number"),
 		t(["orders",$i,"reuse","histogram"]; "array"),
 		ints(["orders",$i,"faults"]), ints(["orders",$i,"fault_time_ns"]),
-		(.orders[$i].faults | keys[] | select(IN("anon_alloc","anon_zero","wp_reuse","wp_copy","file","swap_in","other") | not) | "orders.\($i).faults: unknown class \(.)")),
+		(.orders[$i].faults | keys[] | select(IN("anon_alloc","anon_zero","wp_reuse","wp_copy","file","swap_in","other","special") | not) | "orders.\($i).faults: unknown class \(.)")),
 	t(["classes"]; "array"),
 	(((.classes) | keys[]) as $i | t(["classes",$i,"class"]; "string"), t(["classes",$i,"faults"]; "number"),
 		t(["classes",$i,"fault_time_ns"]; "number"), lat(["classes",$i,"latency_ns"])),

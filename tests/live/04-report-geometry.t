@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 26
+plan 27
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -155,4 +155,32 @@ is "$(jr c.data '.orders[] | select(.order == 0) | .folios_allocated >= 4096')" 
 # Filters narrow the same figures.
 is "$("$FOLIOSTAT" report --json -i m.data --class wp_reuse --order 64K | jq '.totals.faults')" "$(o4 '.faults.wp_reuse // 0')" "--class wp_reuse --order 64K: the same count"
 is "$("$FOLIOSTAT" report --json -i m.data --comm nobody-here | jq '.totals.faults')" 0 "--comm with no match: nothing"
+# Faults in the kernel's special mappings ([vdso], [vvar], [vvar_vclock]) are their own
+# class: a read there maps a kernel page without allocating, and was "anon_zero". Truth:
+# the recorded fault addresses inside the recorded special mappings (script's records).
+cat >vd.c <<'EOF'
+#include <time.h>
+int main(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_REALTIME, &t);
+	return 0;
+}
+EOF
+cc -O1 -o vd vd.c
+"$FOLIOSTAT" record -q -o vd.data -- ./vd
+"$FOLIOSTAT" script -S -i vd.data >vd.txt
+ranges=$(sed -nE 's/.*PERF_RECORD_MMAP2 \[0x([0-9a-f]+)\(0x([0-9a-f]+)\).*\]: \[(vdso|vvar|vvar_vclock|vsyscall)\]$/\1 \2/p' vd.txt)
+want=0
+for a in $(sed -nE 's/.*page_fault_user: address=0x([0-9a-f]+) .*/\1/p' vd.txt); do
+	while read -r lo len; do
+		[ -n "$lo" ] && [ $((16#$a)) -ge $((16#$lo)) ] && [ $((16#$a)) -lt $((16#$lo + 16#$len)) ] &&
+			{ want=$((want + 1)); break; }
+	done <<<"$ranges"
+done
+got=$(jr vd.data '[.orders[].faults.special // 0] | add')
+[ "$want" -ge 1 ] && [ "$got" = "$want" ]
+ok $? "faults in [vdso]/[vvar]: class special ($got; the recorded addresses in those mappings: $want)"
 exit $_fail
