@@ -132,7 +132,9 @@ static const struct field bare[] = {
 	END,
 };
 
-static const struct field synth_map[] = { STR("start"), STR("end"), STR("file"), END };
+static const struct field synth_map[] = {
+	STR("start"), STR("end"), STR("file"), STR("pgoff"), STR("perms"), END
+};
 static const struct field a_synth_map[] = { { NULL, T_OBJ, 0, 0, synth_map } };
 /* A run of folios from the page tables; n bounded so that a file cannot make the model
  * insert more folios than a process of 256 TiB of 4K pages could hold at once. */

@@ -1515,20 +1515,27 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 	snprintf(path, sizeof(path), "/proc/%d/maps", r->o->pid);
 	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi;
+		unsigned long long lo, hi, off = 0;
+		char perms[5] = "", hex[24];
 		int name = 0;
 		cJSON *m;
-		char hex[24];
 
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &lo, &hi, &name) < 2)
+		if (sscanf(line, "%llx-%llx %4s %llx %*s %*s %n", &lo, &hi, perms, &off, &name) < 4)
 			continue;
 		m = cJSON_CreateObject();
 		snprintf(hex, sizeof(hex), "0x%llx", lo);
 		cJSON_AddStringToObject(m, "start", hex);
 		snprintf(hex, sizeof(hex), "0x%llx", hi);
 		cJSON_AddStringToObject(m, "end", hex);
+		/* The file offset, as an MMAP2 record has it: without it every address of a
+		 * library's text was taken for an offset from the file's start (redis's
+		 * _sdsnewlen named redis-check-rdb+0x19815). */
+		snprintf(hex, sizeof(hex), "0x%llx", off);
+		cJSON_AddStringToObject(m, "pgoff", hex);
+		cJSON_AddStringToObject(m, "perms", perms);
 		line[strcspn(line, "\n")] = '\0';
-		cJSON_AddStringToObject(m, "file", name ? line + name : "");
+		/* An anonymous mapping, as perf names one. */
+		cJSON_AddStringToObject(m, "file", name && line[name] ? line + name : "//anon");
 		cJSON_AddItemToArray(maps, m);
 	}
 	if (f)

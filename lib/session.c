@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "merge.h"
 #include "metadata.h"
@@ -152,6 +153,8 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 		const char *lo = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "start"));
 		const char *hi = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "end"));
 		const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "file"));
+		const char *off = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "pgoff"));
+		const char *perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "perms"));
 		uint64_t start, end;
 		struct fol_event *e;
 
@@ -164,7 +167,14 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 		e = synth_event(s, FOL_EV_MMAP, t, pid, pid);
 		e->mmap.start = start;
 		e->mmap.len = end - start;
-		e->mmap.filename = file;
+		/* Recorded before the key was kept: no offset, and "" for anonymous memory. */
+		e->mmap.pgoff = off ? strtoull(off, NULL, 16) : 0;
+		e->mmap.filename = file[0] ? file : "//anon";
+		if (perms && strlen(perms) == 4) {
+			e->mmap.prot = (perms[0] == 'r' ? PROT_READ : 0) |
+				       (perms[1] == 'w' ? PROT_WRITE : 0) | (perms[2] == 'x' ? PROT_EXEC : 0);
+			e->mmap.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		}
 	}
 	/* After the mappings: the folios they hold. */
 	cJSON_ArrayForEach(m, runs)

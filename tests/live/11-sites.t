@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 38
+plan 40
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -195,4 +195,51 @@ cp "sym$fw" "home/.debug/.build-id/${bid:0:2}/${bid:2}/elf"
 HOME=$T/home "$FOLIOSTAT" report --json -i f.data >k.json
 jq -e '.sites[] | select(.sym == "write_pass")' k.json >/dev/null
 ok $? "the recorded binary in perf's build-id cache (~/.debug/.build-id/${bid:0:2}/...): write_pass again"
+
+# Attached, the mappings that were there before come from /proc/PID/maps: with their file
+# offsets, or a library's code is looked up at the wrong place (redis's _sdsnewlen was
+# named redis-check-rdb+0x19815, libc's memcpy xdr_bytes), and anonymous ones as //anon.
+cat >libfolt.c <<'EOF'
+#include <stdlib.h>
+char *folt_touch(unsigned long n)
+{
+	char *p = malloc(n);
+
+	for (unsigned long i = 0; p && i < n; i += 4096)
+		p[i] = 1;
+	return p;
+}
+EOF
+cat >attached.c <<'EOF'
+#include <signal.h>
+#include <unistd.h>
+char *folt_touch(unsigned long n);
+static volatile sig_atomic_t go;
+static void on_usr1(int sig) { (void)sig; go = 1; }
+int main(void)
+{
+	signal(SIGUSR1, on_usr1);
+	while (!go)
+		pause();
+	folt_touch(4 << 20);
+	pause();
+	return 0;
+}
+EOF
+cc -O1 -shared -fPIC -o libfolt.so libfolt.c
+cc -O1 -o attached attached.c -L. -lfolt -Wl,-rpath,"$T"
+./attached &
+victim=$!
+"$FOLIOSTAT" record -q -p "$victim" --duration "$(( $(record_startup) + 2 ))" -o att.data 2>att.err &
+rec=$!
+sleep "$(record_startup)"
+kill -USR1 "$victim"
+wait "$rec"
+kill "$victim"; wait "$victim" 2>/dev/null
+top=$("$FOLIOSTAT" report --json --sort sym,dso -i att.data | jq -r '.sites | max_by(.faults) | "\(.sym) \(.faults)"')
+[ "${top%% *}" = folt_touch ]
+ok $? "attached: a library's code named by its symbol, with the file offset from /proc/PID/maps ($top)"
+"$FOLIOSTAT" script -S -i att.data >att.txt
+! grep -q "PERF_RECORD_MMAP2 .*\]: *$" att.txt && grep -q "PERF_RECORD_MMAP2 .*: //anon$" att.txt
+ok $? "... and anonymous mappings there before the attach named //anon, none without a name"
 exit $_fail
