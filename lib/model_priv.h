@@ -84,9 +84,13 @@ struct mm {
 	void *nohuge;		/* MADV_NOHUGEPAGE ranges: never the huge zero page */
 	void *huge;		/* MADV_HUGEPAGE ranges: THP under the madvise policy */
 	/* The last value of each RSS counter (kmem:rss_stat gives the value, not the change):
-	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES. */
-	int64_t rss[4];
-	uint8_t rss_known[4];
+	 * MM_FILEPAGES, MM_ANONPAGES, MM_SWAPENTS, MM_SHMEMPAGES; for events without an mm_id
+	 * (model.c rss_change). rss_mm_id: the mm_id its faults' events carry, 0 unknown. */
+	struct rss_state {
+		int64_t v[4];
+		uint8_t known[4];
+	} rss;
+	uint32_t rss_mm_id;
 	struct move move;
 	void *unaligned;	/* sets of struct range (model.c: add_range) */
 	int mremap_unseen;	/* an mremap whose exit was not recorded: destination unknown */
@@ -165,6 +169,7 @@ struct fol_model {
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	struct fol_u64map *pids;   /* processes counted (summary processes), by pid */
 	struct fol_u64map *mm_tids; /* o.mm_threads, when known */
+	struct fol_u64map *rss_mms; /* rss_stat's mm_id -> struct rss_state */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */

@@ -282,6 +282,45 @@ static void rss_abs(struct fol_model *m, int member, int64_t size)
 				    .rss = { .member = member, .size = size } });
 }
 
+static void rss_of(struct fol_model *m, int pid, uint32_t mm_id, int member, int64_t pages)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_RSS_STAT,
+				    .rss = { .member = member, .size = pages * 4096, .mm_id = mm_id } });
+}
+
+/* At fork, the child's counters are set in the parent's context (the events carry the
+ * child's mm_id): taken for the parent's, they left the child's first swap-in without a
+ * previous value, order unknown; and they moved the parent's. */
+static void test_rss_by_mm(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x4, now);	/* the parent's own mm: 0xa */
+	rss_of(m, PID, 0xa, 1, 100);
+	rss_of(m, PID, 0xa, 2, 64);
+	leave(m, PID, PID, BASE, now + 10);
+	fork_proc(m, PID, 300);
+	rss_of(m, PID, 0xb, 1, 90);		/* the child's, in the parent's context */
+	rss_of(m, PID, 0xb, 2, 64);
+	anon_vma(m, 300, BASE, 1 << 20);
+	entry(m, 300, 300, BASE + 4096, 0x4, now);	/* the child's first swap-in: 4K */
+	rss_of(m, 300, 0xb, 1, 91);
+	rss_of(m, 300, 0xb, 2, 63);
+	leave(m, 300, 300, BASE + 4096, now + 10);
+	entry(m, PID, PID, BASE + 8192, 0x4, now);	/* the parent's next: 4K too */
+	rss_of(m, PID, 0xa, 1, 101);
+	rss_of(m, PID, 0xa, 2, 63);
+	leave(m, PID, PID, BASE + 8192, now + 10);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_SWAP_IN).faults, 2);
+	assert_int_equal(s.unknown[FOL_U_SWAP_CACHE], 1); /* the parent's first: no value before */
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* A swap-in served from the swap cache allocates nothing in the fault; its order comes
  * from the RSS counters it moved: as many pages out of swap as into anon. rss_stat gives
  * counter values, so the change is against the previous value. */
@@ -1172,6 +1211,7 @@ int main(void)
 		cmocka_unit_test(test_file_cow),
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),
+		cmocka_unit_test(test_rss_by_mm),
 		cmocka_unit_test(test_zero_pages),
 		cmocka_unit_test(test_huge_zero_policy),
 		cmocka_unit_test(test_interleaved_threads),
