@@ -56,7 +56,7 @@ static void sampling_attr(struct perf_event_attr *a)
 
 /* evlist of the events in a[] on cpus and threads, opened and mapped. */
 static int open_mapped(struct perf_event_attr *a, int n, struct perf_cpu_map *cpus,
-		       struct perf_thread_map *threads, struct perf_evlist **out)
+		       struct perf_thread_map *threads, int ring_pages, struct perf_evlist **out)
 {
 	struct perf_evlist *el = perf_evlist__new();
 	int ret;
@@ -76,8 +76,7 @@ static int open_mapped(struct perf_event_attr *a, int n, struct perf_cpu_map *cp
 	}
 	perf_evlist__set_maps(el, cpus, threads);
 	ret = perf_evlist__open(el);
-	/* 256 ring pages hold 2 samples of ~64 bytes for 2048 faults (256 KB) with room. */
-	if (!ret && (ret = perf_evlist__mmap(el, 256)))
+	if (!ret && (ret = perf_evlist__mmap(el, ring_pages)))
 		perf_evlist__close(el);
 	if (ret) {
 		perf_evlist__delete(el);
@@ -91,14 +90,15 @@ static int open_mapped(struct perf_event_attr *a, int n, struct perf_cpu_map *cp
  * the fault entry tracepoint and the minor-faults sample at its exit; on the BPF path,
  * minor-faults with the exit program, whose records go to a bpf-output event per CPU (the
  * entry program is the recording's, on its tracepoint, for every thread followed). */
-static int open_events(struct fol_bpf_faults *bpf, struct perf_evlist **el, struct perf_evlist **out)
+static int open_events(struct fol_bpf_faults *bpf, const struct perf_event_attr *stack,
+		       uint64_t pages, struct perf_evlist **el, struct perf_evlist **out)
 {
 	struct perf_event_attr a[2];
 	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu(), *online = perf_cpu_map__new(NULL);
 	struct perf_thread_map *self, *none = perf_thread_map__new_dummy();
 	struct fol_tp *tp = NULL;
 	pid_t tid = gettid();
-	int n = 0, ret;
+	int n = 0, ret, ring = 256;
 
 	self = perf_thread_map__new_array(1, &tid);
 	memset(a, 0, sizeof(a));
@@ -114,15 +114,26 @@ static int open_events(struct fol_bpf_faults *bpf, struct perf_evlist **el, stru
 		sampling_attr(&a[i]);
 		a[i].disabled = 1;
 	}
+	if (stack) {
+		a[0].sample_type |= stack->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+							  PERF_SAMPLE_STACK_USER);
+		a[0].exclude_callchain_kernel = stack->exclude_callchain_kernel;
+		a[0].sample_regs_user = stack->sample_regs_user;
+		a[0].sample_stack_user = stack->sample_stack_user;
+	}
+	/* A pass's samples stay in the ring until it ends: 2 of ~64 bytes a fault, and the
+	 * stack copy (a sample the ring cannot take is dropped, its copy not made). */
+	while (!ret && (uint64_t)ring * 4096 < pages * (256 + (stack ? stack->sample_stack_user : 0)))
+		ring *= 2;
 	if (!ret)
-		ret = open_mapped(bpf ? &a[1] : a, bpf ? 1 : 2, any, self, el);
+		ret = open_mapped(bpf ? &a[1] : a, bpf ? 1 : 2, any, self, ring, el);
 	if (!ret && bpf) {
 		memset(&a[0], 0, sizeof(a[0]));
 		a[0].type = PERF_TYPE_SOFTWARE;
 		a[0].config = PERF_COUNT_SW_BPF_OUTPUT;
 		a[0].sample_type = PERF_SAMPLE_RAW;
 		sampling_attr(&a[0]);
-		ret = open_mapped(a, 1, online, none, out);
+		ret = open_mapped(a, 1, online, none, 256, out);
 		if (!ret)
 			ret = fol_bpf_faults_attach(bpf, FOL_BPF_PROG_EXIT, perf_evlist__next(*el, NULL));
 		if (!ret)
@@ -163,7 +174,7 @@ static int bpf_exit(const union perf_event *ev)
 
 /* The samples waiting in the ring buffers, read and dropped; *exits counts the BPF path's
  * records that close a fault (bpf: the buffers are its outputs). */
-static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits)
+static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits, uint64_t *bytes)
 {
 	struct perf_mmap *map;
 	union perf_event *ev;
@@ -174,6 +185,7 @@ static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits)
 			continue;
 		while ((ev = perf_mmap__read_event(map)) != NULL) {
 			n += ev->header.type == PERF_RECORD_SAMPLE;
+			*bytes += ev->header.type == PERF_RECORD_SAMPLE ? ev->header.size : 0;
 			*exits += bpf && ev->header.type == PERF_RECORD_SAMPLE && bpf_exit(ev);
 			perf_mmap__consume(map);
 		}
@@ -182,12 +194,13 @@ static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits)
 	return n;
 }
 
-int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibration *c)
+int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, const struct perf_event_attr *stack,
+		  struct fol_calibration *c)
 {
 	double bare[PASSES], traced[PASSES];
 	struct fol_desc d;
 	struct perf_evlist *el = NULL, *out = NULL;
-	int ret = open_events(bpf, &el, &out);
+	int ret = open_events(bpf, stack, pages, &el, &out);
 
 	memset(c, 0, sizeof(*c));
 	for (int i = 0; i < PASSES && !ret; i++) {
@@ -202,7 +215,8 @@ int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibra
 		perf_evlist__disable(el);
 		if (bpf)
 			fol_bpf_faults_unfollow(bpf, gettid());
-		c->samples += drain(el, 0, &c->exits) + (out ? drain(out, 1, &c->exits) : 0);
+		c->samples += drain(el, 0, &c->exits, &c->bytes) +
+			      (out ? drain(out, 1, &c->exits, &c->bytes) : 0);
 	}
 	close_events(el);
 	close_events(out);

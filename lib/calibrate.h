@@ -18,14 +18,20 @@ struct fol_calibration {
 				 * events were on, 1 or 2 on the BPF path (2 where an event
 				 * recorded comes inside the fault: its entry goes out first) */
 	uint64_t exits;		/* of them, those that close a fault: 1 per fault */
+	uint64_t bytes;		/* their size: with a user stack, the copies the faults made */
 };
 
 #define FOL_CALIBRATE_PAGES 512
 
 /* 0, or a negative errno (the events cannot be opened: no fault entry tracepoint, no
  * permission, no memory). With bpf, the BPF path's cost: its carriers' programs, already
- * attached, and its own exit event and outputs (before the recording's are set). */
+ * attached, and its own exit event and outputs (before the recording's are set). stack:
+ * NULL, or the user stack the recording takes at each fault entry (-g, --call-graph
+ * dwarf): its sample_type bits, registers and stack size go on the calibration's entry
+ * event too, since the copy is made inside the fault (dwarf's 8 KB: +6 us a fault). */
 struct fol_bpf_faults;
-int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, struct fol_calibration *c);
+struct perf_event_attr;
+int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, const struct perf_event_attr *stack,
+		  struct fol_calibration *c);
 
 #endif

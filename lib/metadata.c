@@ -45,6 +45,7 @@ static const struct field calibration[] = {
 	NUM("traced_ns", 0, 1e9),
 	NUM("samples", 0, 1.9e19),
 	NUM("exits", 0, 1.9e19),
+	NUM("sample_bytes", 0, 1.9e19),
 	END,
 };
 

@@ -1204,6 +1204,7 @@ static int write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t star
 		cJSON_AddNumberToObject(c, "traced_ns", r->calibration.traced_ns);
 		cJSON_AddNumberToObject(c, "samples", (double)r->calibration.samples);
 		cJSON_AddNumberToObject(c, "exits", (double)r->calibration.exits);
+		cJSON_AddNumberToObject(c, "sample_bytes", (double)r->calibration.bytes);
 	}
 	if (r->cg.ids)
 		cJSON_AddItemToObject(m, "cgroup", fol_cgroups_json(&r->cg));
@@ -1889,8 +1890,15 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 		return ret;
 	/* The exact method's cost per fault, measured here before anything runs: every
 	 * report can say what its latencies include. */
-	if (!r->sampled && !r->o->events && fol_calibrate(FOL_CALIBRATE_PAGES, r->bpf, &r->calibration))
-		memset(&r->calibration, 0, sizeof(r->calibration));
+	{
+		struct perf_event_attr stack = { 0 };
+
+		user_stack_attr(r->o, &stack);
+		if (!r->sampled && !r->o->events &&
+		    fol_calibrate(FOL_CALIBRATE_PAGES, r->bpf, r->o->callchain ? &stack : NULL,
+				  &r->calibration))
+			memset(&r->calibration, 0, sizeof(r->calibration));
+	}
 	ret = open_events(r);
 	if (ret)
 		return ret;

@@ -172,6 +172,12 @@ static void probe_json(const struct fol_report *r, cJSON *rec)
 		cJSON_AddNumberToObject(p, "exits", num(c, "exits", 0));
 	else
 		cJSON_AddNullToObject(p, "exits");
+	/* The bytes of those samples: a user stack per fault when the recording took one
+	 * (calibrated with it since); null in recordings made before. */
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "sample_bytes")))
+		cJSON_AddNumberToObject(p, "sample_bytes", num(c, "sample_bytes", 0));
+	else
+		cJSON_AddNullToObject(p, "sample_bytes");
 }
 
 static cJSON *recording_json(const struct fol_report *r)

@@ -115,6 +115,12 @@ static void print_probe(const struct fol_report *r, FILE *f)
 			   "start: %.0f zero-page\n#           read faults, %.0f ns untraced, %.0f ns "
 			   "traced, median of %.0f passes each)\n",
 			traced - bare, num(c, "faults", 0), bare, traced, num(c, "passes", 0));
+	/* -g / --call-graph dwarf: the calibration's entry samples took the user stack too. */
+	if (num(c, "faults", 0) * num(c, "passes", 0) > 0 &&
+	    num(c, "sample_bytes", 0) / (num(c, "faults", 0) * num(c, "passes", 0)) >= 1024)
+		fprintf(f, "#           with each fault's user stack, as recorded (%.0f bytes of samples "
+			   "a fault)\n",
+			num(c, "sample_bytes", 0) / (num(c, "faults", 0) * num(c, "passes", 0)));
 }
 
 /* How the fault events reached the file (record --fault-path). */
