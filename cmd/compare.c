@@ -54,8 +54,10 @@ static int short_len(const char *path)
 	return (int)n;
 }
 
-/* Add rs's configurations as sides; name is the file (NULL: the configuration alone). */
-static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name)
+/* Add rs's configurations as sides; name is the file (NULL: the configuration alone).
+ * key: the swept key, to name a configuration's column "mthp=64K" (a bare "64K" column
+ * stood beside order rows named 64K), or NULL. */
+static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name, const char *key)
 {
 	const char *configs[MAX_SIDES];
 	int nconf = fol_runs_configs(rs, configs, MAX_SIDES);
@@ -82,8 +84,10 @@ static int sides_add(struct sides *s, const struct fol_runs *rs, const char *nam
 			if (!strcmp(bc ? bc : "", configs[k]))
 				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
 		}
-		if (asprintf(&s->names[s->n], "%.*s%s%s", name ? short_len(name) : 0, name ? short_name(name) : "",
-			     name && configs[k][0] ? ":" : "", configs[k]) < 0) {
+		if (asprintf(&s->names[s->n], "%.*s%s%s%s%s", name ? short_len(name) : 0,
+			     name ? short_name(name) : "", name && configs[k][0] ? ":" : "",
+			     key && key[0] && configs[k][0] ? key : "",
+			     key && key[0] && configs[k][0] ? "=" : "", configs[k]) < 0) {
 			s->names[s->n] = NULL;
 			return -ENOMEM;
 		}
@@ -132,7 +136,8 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 	struct sides sd = { 0 };
 	struct fol_cmp c;
 	char esc[256];
-	int ret = sides_add(&sd, rs, NULL);
+	/* The text's columns say what was swept; JSON keeps the configuration as it is. */
+	int ret = sides_add(&sd, rs, NULL, json || tui ? NULL : rs->sweep);
 
 	if (!ret)
 		ret = fol_compare(sd.v, sd.n, &c);
@@ -258,7 +263,7 @@ static int compare_files(char **paths, int n, int json, int tui)
 		if (loaded && strcmp(command_of(&rs[0], a, sizeof(a)), command_of(&rs[loaded], b, sizeof(b))))
 			warning("%s ran another command than %s: %s "
 				"against %s", paths[loaded], paths[0], b, a);
-		ret = sides_add(&sd, &rs[loaded], paths[loaded]);
+		ret = sides_add(&sd, &rs[loaded], paths[loaded], NULL);
 		if (ret) {
 			error("%s",
 				ret == -E2BIG ? "more than 64 sides" : fol_strerror(ret));
