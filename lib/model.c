@@ -35,6 +35,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->owners = fol_u64map_new(sizeof(int));
 	m->pids = fol_u64map_new(1);
 	m->rss_mms = fol_u64map_new(sizeof(struct rss_state));
+	m->kernel_pages = fol_u64map_new(sizeof(int));
 	m->sites = fol_sites_new();
 	m->kernel_code = m->sites ? fol_sites_intern(m->sites, "[kernel]") : -1;
 	if (o->mm_threads_known && !(m->mm_tids = fol_u64map_new(1))) {
@@ -52,7 +53,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 		return NULL;
 	}
 	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || !m->pids ||
-	    !m->rss_mms || m->kernel_code < 0) {
+	    !m->rss_mms || !m->kernel_pages || m->kernel_code < 0) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -92,6 +93,7 @@ void fol_model_free(struct fol_model *m)
 	fol_u64map_free(m->pids);
 	fol_u64map_free(m->mm_tids);
 	fol_u64map_free(m->rss_mms);
+	fol_u64map_free(m->kernel_pages);
 	fol_cgroups_free(&m->cg);
 	fol_sites_free(m->sites);
 	fol_unwinder_free(m->unwinder);
@@ -1456,6 +1458,17 @@ static int on_page_alloc(struct fol_model *m, struct thread *t, const struct fol
 {
 	if (m->o.sampled)
 		open_sampled(t, ev->time);
+	/* The kernel's own pages (slab, page tables: no __GFP_MOVABLE), known by frame, so
+	 * that freeing them inside a call is not counted among the folios it freed. */
+	if (!(ev->page.gfp & FOL_GFP_MOVABLE)) {
+		int *order = fol_u64map_put(m->kernel_pages, ev->page.pfn, NULL);
+
+		if (!order)
+			return -ENOMEM;
+		*order = ev->page.order;
+	} else {
+		fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL); /* its free was not seen */
+	}
 	if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
 		return 0;
 	if (ev->page.order > t->f.alloc_order) {
@@ -1568,13 +1581,20 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_COLLAPSE_ISOLATE:
 	case FOL_EV_COLLAPSE:
 		return fol_model_on_collapse(m, t, ev->tid, ev);
-	case FOL_EV_PAGE_FREE:
+	case FOL_EV_PAGE_FREE: {
+		int *kernel = fol_u64map_get(m->kernel_pages, ev->page.pfn);
+
 		/* Counted always, kept only between a call's entry (which clears them) and its
-		 * exit. */
-		if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
+		 * exit: a user folio's, not a page the kernel allocated for itself (with every
+		 * mTHP size off, a build's mprotect "freed 16K 22": slab pages, gfp 0x252800).
+		 * One allocated before the recording cannot be told. */
+		if (kernel && *kernel == ev->page.order)
+			fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL);
+		else if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
 			t->call.freed[ev->page.order]++;
 		fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);
 		return 0;
+	}
 	case FOL_EV_WRITE_FOLIO:
 		fol_model_on_write_folio(m, t, ev->tid, ev);
 		return 0;

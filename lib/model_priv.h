@@ -170,6 +170,7 @@ struct fol_model {
 	struct fol_u64map *pids;   /* processes counted (summary processes), by pid */
 	struct fol_u64map *mm_tids; /* o.mm_threads, when known */
 	struct fol_u64map *rss_mms; /* rss_stat's mm_id -> struct rss_state */
+	struct fol_u64map *kernel_pages; /* pfn -> order: the kernel's own, allocated here */
 	struct fol_cgroups cg;	   /* record -G's scope, grown by the cgroups made in it */
 	struct fol_sites *sites;   /* handed to the summary at the end */
 	int kernel_code;	   /* the sites' name of kernel code, "[kernel]" */
