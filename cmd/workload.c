@@ -38,6 +38,7 @@ static void usage(FILE *f)
 		"      --zram             pageout: swap on zram0 for the run (large folios swap out\n"
 		"                         whole; a rotational disk makes the kernel split them)\n"
 		"      --swapin           pageout: read the region back after paging it out\n"
+		"      --swapin-child     pageout: a forked child reads it back\n"
 		"      --readonly         collapse: mprotect the region read-only first\n"
 		"      --khugepaged       collapse: leave it to khugepaged, woken every 10 ms for\n"
 		"                         the run (its settings put back after, signals included)\n"
@@ -70,6 +71,7 @@ static const struct option wl_opts[] = {
 	{ "threads", required_argument, NULL, 't' },
 	{ "swapfile", required_argument, NULL, 'W' },
 	{ "swapin", no_argument, NULL, 'I' },
+	{ "swapin-child", no_argument, NULL, 'F' },
 	{ "readonly", no_argument, NULL, 'R' },
 	{ "khugepaged", no_argument, NULL, 'K' },
 	{ "zram", no_argument, NULL, 'Z' },
@@ -120,6 +122,9 @@ static int wl_option(struct fol_wl_opts *o, int c, const char *arg)
 		return 0;
 	case 'I':
 		o->swapin = 1;
+		return 0;
+	case 'F':
+		o->swapin = 2;
 		return 0;
 	case 'R':
 		o->readonly = 1;

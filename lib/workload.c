@@ -32,7 +32,8 @@ const struct fol_wl_info fol_workloads[] = {
 			     "copies" },
 	{ "populate", FOL_WL_POPULATE, "first touch only: anonymous allocation faults" },
 	{ "pageout", FOL_WL_PAGEOUT, "populate, then MADV_PAGEOUT of the region (needs swap, or "
-				     "--swapfile, or --zram); --swapin reads it back" },
+				     "--swapfile, or --zram); --swapin reads it back (in a forked "
+				     "child with --swapin-child)" },
 	{ "collapse", FOL_WL_COLLAPSE, "populate with 4K pages, then MADV_COLLAPSE into THP (or "
 				       "--khugepaged: wait for khugepaged, woken every 10 ms); "
 				       "--readonly collapses a read-only VMA" },
@@ -408,11 +409,20 @@ static int page_out(struct region *g)
 
 	phase(g->ph, "pageout", t0, fol_mono_ns());
 	if (!ret && g->o->swapin) {
+		pid_t child = g->o->swapin == 2 ? fork() : 0;
 		volatile char sum = 0;
+		int st;
 
 		t0 = fol_mono_ns();
-		for (size_t off = 0; off < g->o->size; off += g->page)
-			sum += ((volatile char *)g->p)[off];
+		if (child < 0)
+			ret = -errno;
+		else if (child > 0)
+			waitpid(child, &st, 0);
+		else
+			for (size_t off = 0; off < g->o->size; off += g->page)
+				sum += ((volatile char *)g->p)[off];
+		if (g->o->swapin == 2 && child == 0)
+			_exit(0);
 		phase(g->ph, "swapin", t0, fol_mono_ns());
 	}
 	if (g->o->swapfile)

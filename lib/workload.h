@@ -37,7 +37,8 @@ struct fol_wl_opts {
 	int threads;		/* write pass split over this many threads (byte mode) */
 	const char *phase_file;	/* JSON lines of phase timings, or NULL */
 	const char *swapfile;	/* pageout: set up this swap file for the run, remove it after */
-	int swapin;		/* pageout: read the region back afterwards (swap-in faults) */
+	int swapin;		/* pageout: read the region back afterwards (swap-in faults); 2: a
+				 * forked child reads it */
 	int loops;		/* fork-loop: forks and write passes (default 50) */
 	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
 	unsigned delay_ms;	/* wait this long after populating, before what follows */

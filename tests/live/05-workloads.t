@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 34
+plan 35
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -78,7 +78,7 @@ is "$(jr pm.data '[.calls[] | select(.call == "munmap") | .freed[] | select(.ord
 # pageout: a swap file made and removed by the workload.
 noswap=$(swapfile_unusable)
 if [ -n "$noswap" ]; then
-	skip 8 "$noswap"
+	skip 9 "$noswap"
 else
 	swp=/var/tmp/foliostat-test.$$.swap
 	"$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
@@ -98,6 +98,11 @@ else
 	# frees at least its 4096 pages' worth.
 	n=$(c munmap '[.freed[] | (.pages * pow(2; .order))] | add // 0')
 	[ "$n" -ge 4096 ]; ok $? "munmap of the region frees 16M or more, counted in 4K pages by order ($n)"
+	# A forked child reads it back: its counters were set at the fork, in the parent's
+	# context; taken for the parent's, they left its first swap-in order unknown.
+	"$FOLIOSTAT" record -q -o oc.data -- "$fw" workload pageout --size 16M --policy small --swapfile "$swp" --swapin-child
+	is "$(jr oc.data '"\(.totals.unknown_order.swap_cache) \([.orders[] | select(.order == 0) | .faults.swap_in][0] >= 4096)"')" "0 true" \
+		"a child's swap-ins: every one 4K, none of order unknown ($(jr oc.data '[.orders[] | select(.order == 0) | .faults.swap_in][0]'))"
 fi
 if ! grep -q '^/' /proc/swaps; then
 	"$FOLIOSTAT" record -q -o n.data -- "$fw" workload pageout --size 4M 2>err; rc=$?
