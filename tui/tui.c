@@ -224,7 +224,7 @@ static void headline(const struct ui *u, int *y, int cols)
 
 		if (order < 1 || !ru->episodes)
 			continue;
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %.2f faults/folio, %.1f%%, %s",
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %.2f faults/episode, %.1f%%, %s",
 					 used ? "   " : "reuse after fork: ",
 					 fol_order_size(order, u->r->page_size, sz, sizeof(sz)),
 					 (double)ru->faults / (double)ru->episodes,
@@ -317,8 +317,8 @@ static void draw_reuse(struct ui *u, int lines, int cols)
 	if (u->reuse_sel >= n)
 		u->reuse_sel = n - 1;
 	attron(A_BOLD);
-	mvprintw(y++, 1, "%6s %8s %8s %12s %11s %10s  effectiveness", "order", "folios", "faults",
-		 "faults/folio", "pages/fault", "surplus");
+	mvprintw(y++, 1, "%6s %8s %8s %14s %11s %10s  effectiveness", "order", "folios", "faults",
+		 "faults/episode", "pages/fault", "surplus");
 	attroff(A_BOLD);
 	for (int i = 0; i < n && y < lines - 3; i++) {
 		const struct fol_reuse *ru = &u->r->s.order[slots[i]].reuse;
@@ -328,14 +328,14 @@ static void draw_reuse(struct ui *u, int lines, int cols)
 		if (i == u->reuse_sel)
 			style_on(u, C_SEL, A_REVERSE);
 		mvhline(y, 0, ' ', cols);
-		mvprintw(y, 1, "%6s %8" PRIu64 " %8" PRIu64 " %12.2f %11.2f %s %5.1f%% ",
+		mvprintw(y, 1, "%6s %8" PRIu64 " %8" PRIu64 " %14.2f %11.2f %s %5.1f%% ",
 			 fol_order_size(order, u->r->page_size, sz, sizeof(sz)), ru->folios, ru->faults,
 			 (double)ru->faults / (double)ru->episodes,
 			 (double)(ru->episodes << order) / (double)ru->faults,
 			 fol_fmt_ns_col(ru->surplus_ns, 1, 10, t, sizeof(t)), 100 * eff);
 		if (i == u->reuse_sel)
 			style_off(u, C_SEL, A_REVERSE);
-		bar(u, y, 69, cols - 70, eff);
+		bar(u, y, 71, cols - 72, eff);
 		y++;
 	}
 	if (u->reuse_hist) {
@@ -344,7 +344,7 @@ static void draw_reuse(struct ui *u, int lines, int cols)
 
 		y++;
 		attron(A_BOLD);
-		mvprintw(y++, 1, "faults per folio, %s folios (1 is ideal)",
+		mvprintw(y++, 1, "episodes by faults, %s folios (1 fault is ideal)",
 			 fol_order_size(FOL_SLOT_ORDER(slots[u->reuse_sel]), u->r->page_size, sz, sizeof(sz)));
 		attroff(A_BOLD);
 		for (int b = 0; b < FOL_REUSE_BUCKETS; b++)
@@ -355,7 +355,7 @@ static void draw_reuse(struct ui *u, int lines, int cols)
 			bar(u, y, 19, cols - 21, (double)ru->hist[b] / (double)most);
 		}
 	} else {
-		mvprintw(y + 1, 1, "Enter: the faults-per-folio histogram of the selected order");
+		mvprintw(y + 1, 1, "Enter: the faults-per-episode histogram of the selected order");
 	}
 	status(u, lines, cols, "Tab view  Up/Down select  Enter histogram  Esc back  ? help  q quit");
 }

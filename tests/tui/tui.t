@@ -50,7 +50,7 @@ want=$(awk -v m="$mean" 'BEGIN {printf "%.1f µs", m / 1000}')
 screen | grep "64K wp_reuse" | grep -qF "$want"; ok $? "overview: its mean is $want, as in JSON ($mean ns)"
 
 fpf=$(json '.orders[] | select(.order == 4) | .reuse.faults_per_folio' | awk '{printf "%.2f", $1}')
-screen | grep -q "reuse after fork: 64K $fpf faults/folio, 6.2%"; ok $? "overview headline: 64K $fpf faults per folio, 6.2% effective, as in JSON"
+screen | grep -q "reuse after fork: 64K $fpf faults/episode, 6.2%"; ok $? "overview headline: 64K $fpf faults per episode, 6.2% effective, as in JSON"
 keys Tab Tab
 top=$(json '[.orders[] | .order as $o | .fault_time_ns | to_entries[] | {o: $o, c: .key, t: .value}] | max_by(.t) | "\(.o) \(.c)"')
 wait_for "handler latency of 64K wp_reuse"; ok $? "the latency view opens on the row with the most fault time (order, class: $top)"
@@ -65,11 +65,11 @@ wait_for "sort: total"; ok $? "s cycles the sort column"
 screen | sed -n '/order class/{n;p;q}' | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
 
 keys Tab
-wait_for "faults/folio"; ok $? "Tab: the reuse batching view"
+wait_for "faults/episode"; ok $? "Tab: the reuse batching view"
 folios=$(json '.orders[] | select(.order == 4) | .reuse.folios')
 screen | grep -Eq "64K +$folios +$faults +16.00 +1.00 .* 6.2%"; ok $? "reuse: $folios folios, $faults faults, 16.00 per folio, 6.2%, as in JSON"
 keys Enter
-wait_for "faults per folio, 64K"; ok $? "Enter: the faults-per-folio histogram"
+wait_for "episodes by faults, 64K"; ok $? "Enter: the faults-per-episode histogram"
 screen | grep -Eq "16-31 +$folios "; ok $? "histogram: $folios folios in 16-31"
 keys Escape Tab
 wait_for "handler latency of"; ok $? "Tab: the latency view"
