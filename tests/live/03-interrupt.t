@@ -81,8 +81,14 @@ int main(void)
 	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
 		return 1;
 	signal(SIGUSR1, on_usr1);
-	while (!go)
-		pause();
+	/* A fault every 20 ms until the signal: the test sees the recording take them. */
+	while (!go) {
+		char *q = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		q[0] = 1;
+		munmap(q, 4096);
+		usleep(20000);
+	}
 	p[0] = 1; /* blocks until the fault is served: never */
 	return 0;
 }
@@ -95,12 +101,17 @@ if ! kill -0 "$victim" 2>/dev/null; then
 	skip 3 "userfaultfd is not available here (the blocked fault needs one)"
 	exit $_fail
 fi
-"$FOLIOSTAT" record -q -p "$victim" --fault-path samples --duration "$(( $(record_startup) + 2 ))" \
-	-o stuck.data 2>stuck.err &
+"$FOLIOSTAT" record -q -p "$victim" --fault-path samples -o stuck.data 2>stuck.err &
 rec=$!
-for _ in $(seq 600); do [ -s stuck.data ] && break; sleep 0.1; done
-sleep "$(record_startup)"
+# Once the recording has the victim's faults (not after a guessed time: an emulated guest
+# takes seconds to attach), the blocking one; then SIGINT ends the recording.
+for _ in $(seq 300); do
+	[ "$("$FOLIOSTAT" script -i stuck.data 2>/dev/null | grep -c page_fault_user)" -ge 2 ] && break
+	sleep 0.2
+done
 kill -USR1 "$victim"
+sleep 1
+kill -INT "$rec"
 wait "$rec"; rc=$?
 kill -KILL "$victim"; wait "$victim" 2>/dev/null
 is "$rc" 0 "record -p of a thread blocked in a fault exits 0"
