@@ -217,6 +217,7 @@ char *folt_touch(unsigned long n)
 EOF
 cat >attached.c <<'EOF'
 #include <signal.h>
+#include <sys/mman.h>
 #include <unistd.h>
 char *folt_touch(unsigned long n);
 static volatile sig_atomic_t go;
@@ -224,8 +225,14 @@ static void on_usr1(int sig) { (void)sig; go = 1; }
 int main(void)
 {
 	signal(SIGUSR1, on_usr1);
-	while (!go)
-		pause();
+	/* A fault every 20 ms until the signal: the test sees the recording take them. */
+	while (!go) {
+		char *q = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		q[0] = 1;
+		munmap(q, 4096);
+		usleep(20000);
+	}
 	folt_touch(4 << 20);
 	pause();
 	return 0;
@@ -235,10 +242,19 @@ cc -O1 -shared -fPIC -o libfolt.so libfolt.c
 cc -O1 -o attached attached.c -L. -lfolt -Wl,-rpath,"$T"
 ./attached &
 victim=$!
-"$FOLIOSTAT" record -q -p "$victim" --duration "$(( $(record_startup) + 2 ))" -o att.data 2>att.err &
+"$FOLIOSTAT" record -q -p "$victim" -o att.data 2>att.err &
 rec=$!
-sleep "$(record_startup)"
+# Once the recording has the victim's faults (an emulated guest takes seconds to attach).
+for _ in $(seq 300); do
+	[ "$("$FOLIOSTAT" script -i att.data 2>/dev/null | grep -c page_fault_user)" -ge 2 ] && break
+	sleep 0.2
+done
 kill -USR1 "$victim"
+for _ in $(seq 300); do
+	[ "$("$FOLIOSTAT" script -i att.data 2>/dev/null | grep -c page_fault_user)" -ge 1000 ] && break
+	sleep 0.2
+done
+kill -INT "$rec"
 wait "$rec"
 kill "$victim"; wait "$victim" 2>/dev/null
 top=$("$FOLIOSTAT" report --json --sort sym,dso -i att.data | jq -r '.sites | max_by(.faults) | "\(.sym) \(.faults)"')
