@@ -1408,7 +1408,10 @@ static void add_seed(struct fol_recorder *r, cJSON *synth, pid_t pid)
 {
 	struct fol_maps *fm;
 	uint64_t unaligned;
-	int ret = fol_maps_read(pid, "", 1, r->o->signals, &fm);
+	/* A signal before the walk (the recording is being stopped as it starts): none; one
+	 * during it stops it. */
+	int ret = r->o->signals && *r->o->signals ? -EINTR
+						   : fol_maps_read(pid, "", 1, r->o->signals, &fm);
 
 	if (ret) {
 		char why[160];
