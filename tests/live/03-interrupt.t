@@ -60,16 +60,13 @@ grep -q "ends early" p.err; ok $((!$?)) "... and is complete"
 # The end of a --duration window with a fault in flight: a thread blocked in a fault on a
 # userfaultfd range nobody serves. Its exit never comes; it was "no exit sample (failed
 # with SIGSEGV, or events lost)" and counted in the tables, as if it had failed.
+write_ticker
 cat >stuck.c <<'EOF'
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
-#include <signal.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
-#include <unistd.h>
-static volatile sig_atomic_t go;
-static void on_usr1(int sig) { (void)sig; go = 1; }
+#include "ticker.h"
 int main(void)
 {
 	long uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
@@ -80,15 +77,7 @@ int main(void)
 
 	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg))
 		return 1;
-	signal(SIGUSR1, on_usr1);
-	/* A fault every 20 ms until the signal: the test sees the recording take them. */
-	while (!go) {
-		char *q = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		q[0] = 1;
-		munmap(q, 4096);
-		usleep(20000);
-	}
+	tick_until_usr1();
 	p[0] = 1; /* blocks until the fault is served: never */
 	return 0;
 }
@@ -104,10 +93,7 @@ else
 	rec=$!
 	# Once the recording has the victim's faults (not after a guessed time: an emulated guest
 	# takes seconds to attach), the blocking one; then SIGINT ends the recording.
-	for _ in $(seq 300); do
-		[ "$("$FOLIOSTAT" script -i stuck.data 2>/dev/null | grep -c page_fault_user)" -ge 2 ] && break
-		sleep 0.2
-	done
+	wait_recorded stuck.data 2
 	kill -USR1 "$victim"
 	sleep 1
 	kill -INT "$rec"
@@ -124,25 +110,8 @@ fi
 # seeding read it page by page (minutes), and SIGINT was ignored until it was done; one
 # that came before the walk began, it never saw. A hang guard, not a timing budget: the
 # walk looks at the signal every window of pages.
-cat >reserve.c <<'EOF'
-#include <sys/mman.h>
-#include <unistd.h>
-int main(void)
-{
-	char *p = mmap(0, 1ull << 46, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return 1;
-	p[0] = 1;
-	p[1ull << 45] = 2;
-	pause();
-	return 0;
-}
-EOF
-cc -O1 -o reserve reserve.c
-./reserve &
-w=$!
-for _ in $(seq 100); do [ "$(awk '/^RssAnon/ { print $2 }' /proc/$w/status 2>/dev/null)" -ge 8 ] 2>/dev/null && break; sleep 0.05; done
+start_reservation reserve 46
+w=$reservation
 "$FOLIOSTAT" record -q -p "$w" -o reserve.data >/dev/null 2>reserve.err &
 r=$!
 sleep 1

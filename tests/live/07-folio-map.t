@@ -98,25 +98,8 @@ grep -q "2M *16 folios .*16 PMD-mapped, 0 PTE-mapped" m2m.txt; ok $? "maps: the 
 # A reservation of a terabyte with two pages used: both found, read where they are
 # (PAGEMAP_SCAN; page by page, 2.4 s here before, 0.02 s now: make bench's kind of
 # figure, not this test's).
-cat >sparse.c <<'EOF'
-#include <sys/mman.h>
-#include <unistd.h>
-int main(void)
-{
-	char *p = mmap(0, 1ull << 40, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return 1;
-	p[0] = 1;
-	p[1ull << 39] = 2;
-	pause();
-	return 0;
-}
-EOF
-cc -O1 -o sparse sparse.c
-./sparse &
-w=$!
-for _ in $(seq 100); do [ "$(awk '/^RssAnon/ { print $2 }' /proc/$w/status 2>/dev/null)" -ge 8 ] 2>/dev/null && break; sleep 0.05; done
+start_reservation sparse 40
+w=$reservation
 "$FOLIOSTAT" maps -p "$w" --json >sparse.json
 kill $w; wait $w 2>/dev/null
 big=$(jq -r '.vmas[] | "\(.start) \(.["end"]) \(.anon_bytes)"' sparse.json | while read -r a e n; do

@@ -215,24 +215,13 @@ char *folt_touch(unsigned long n)
 	return p;
 }
 EOF
+write_ticker
 cat >attached.c <<'EOF'
-#include <signal.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include "ticker.h"
 char *folt_touch(unsigned long n);
-static volatile sig_atomic_t go;
-static void on_usr1(int sig) { (void)sig; go = 1; }
 int main(void)
 {
-	signal(SIGUSR1, on_usr1);
-	/* A fault every 20 ms until the signal: the test sees the recording take them. */
-	while (!go) {
-		char *q = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		q[0] = 1;
-		munmap(q, 4096);
-		usleep(20000);
-	}
+	tick_until_usr1();
 	folt_touch(4 << 20);
 	pause();
 	return 0;
@@ -245,15 +234,9 @@ victim=$!
 "$FOLIOSTAT" record -q -p "$victim" -o att.data 2>att.err &
 rec=$!
 # Once the recording has the victim's faults (an emulated guest takes seconds to attach).
-for _ in $(seq 300); do
-	[ "$("$FOLIOSTAT" script -i att.data 2>/dev/null | grep -c page_fault_user)" -ge 2 ] && break
-	sleep 0.2
-done
+wait_recorded att.data 2
 kill -USR1 "$victim"
-for _ in $(seq 300); do
-	[ "$("$FOLIOSTAT" script -i att.data 2>/dev/null | grep -c page_fault_user)" -ge 1000 ] && break
-	sleep 0.2
-done
+wait_recorded att.data 1000
 kill -INT "$rec"
 wait "$rec"
 kill "$victim"; wait "$victim" 2>/dev/null

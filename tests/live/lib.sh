@@ -201,5 +201,62 @@ swapfile_unusable() {
 	rm -f "$f"
 	echo "swapon of a file in /var/tmp ($(stat -f -c %T /var/tmp)) fails: ${err##*: }"
 }
+# A process with 2^SHIFT bytes reserved and two pages used, at the start and the middle:
+# started in the background from NAME.c, its pid in $reservation once both are in.
+start_reservation() { # NAME SHIFT
+	cat >"$T/$1.c" <<EOF
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void)
+{
+	char *p = mmap(0, 1ull << $2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 1;
+	p[0] = 1;
+	p[1ull << ($2 - 1)] = 2;
+	pause();
+	return 0;
+}
+EOF
+	cc -O1 -o "$T/$1" "$T/$1.c"
+	"$T/$1" &
+	reservation=$!
+	for _ in $(seq 100); do
+		[ "$(awk '/^RssAnon/ { print $2 }' /proc/$reservation/status 2>/dev/null)" -ge 8 ] 2>/dev/null && break
+		sleep 0.05
+	done
+}
+# ticker.h in $T: tick_until_usr1(), for a program that a test attaches to. It faults every
+# 20 ms until SIGUSR1, so that the test can see the recording take its faults
+# (wait_recorded) before it signals: not after a guessed time, since an emulated guest
+# takes seconds to attach.
+write_ticker() {
+	cat >"$T/ticker.h" <<'EOF'
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+static volatile sig_atomic_t ticker_go;
+static void ticker_usr1(int sig) { (void)sig; ticker_go = 1; }
+static void tick_until_usr1(void)
+{
+	signal(SIGUSR1, ticker_usr1);
+	while (!ticker_go) {
+		char *q = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		q[0] = 1;
+		munmap(q, 4096);
+		usleep(20000);
+	}
+}
+EOF
+}
+# Wait (up to a minute) until the recording DATA, still being written, holds N faults.
+wait_recorded() { # DATA N
+	for _ in $(seq 300); do
+		[ "$("$FOLIOSTAT" script -i "$1" 2>/dev/null | grep -c page_fault_user)" -ge "$2" ] && return
+		sleep 0.2
+	done
+}
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
