@@ -39,6 +39,8 @@ static void usage(FILE *f)
 		"                         whole; a rotational disk makes the kernel split them)\n"
 		"      --swapin           pageout: read the region back after paging it out\n"
 		"      --swapin-child     pageout: a forked child reads it back\n"
+		"      --keep-one SIZE    pageout: first unmap all but the first page of each\n"
+		"                         SIZE block (partly mapped folios: the kernel splits them)\n"
 		"      --readonly         collapse: mprotect the region read-only first\n"
 		"      --khugepaged       collapse: leave it to khugepaged, woken every 10 ms for\n"
 		"                         the run (its settings put back after, signals included)\n"
@@ -75,6 +77,7 @@ static const struct option wl_opts[] = {
 	{ "readonly", no_argument, NULL, 'R' },
 	{ "khugepaged", no_argument, NULL, 'K' },
 	{ "zram", no_argument, NULL, 'Z' },
+	{ "keep-one", required_argument, NULL, 'O' },
 	{ "loops", required_argument, NULL, 'L' },
 	{ "hold", required_argument, NULL, 'H' },
 	{ "delay", required_argument, NULL, 'D' },
@@ -135,6 +138,11 @@ static int wl_option(struct fol_wl_opts *o, int c, const char *arg)
 	case 'Z':
 		o->zram = 1;
 		return 0;
+	case 'O':
+		ret = parse_size(arg, 8192, &o->keep_one);
+		if (!ret && (o->keep_one & (o->keep_one - 1)))
+			ret = -EINVAL;
+		return ret ? print_bad_number("--keep-one", "a power of two from 8K to 1T (64K)", arg, ret) : 0;
 	case 'H':
 		return parse_ms("--hold", arg, &o->hold_ms);
 	case 'D':

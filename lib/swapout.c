@@ -12,6 +12,7 @@ struct sfolio {
 	int tid;	  /* the thread of its first pending write */
 	uint32_t writes;  /* pending: not judged yet */
 	int at_head;	  /* one of them was of its first page */
+	int pieces_freed; /* pages of it freed at a smaller order: it was split */
 };
 
 struct fol_swapout_map {
@@ -54,17 +55,28 @@ int fol_swapout_alloc(struct fol_swapout_map *m, uint64_t pfn, int order)
 	return 0;
 }
 
+/* The known folio that holds pfn, and its first page's frame. */
+static struct sfolio *holder(struct fol_swapout_map *m, uint64_t pfn, uint64_t *head);
+
 void fol_swapout_free(struct fol_swapout_map *m, uint64_t pfn, int order)
 {
-	struct sfolio *f = fol_u64map_get(m->folios, pfn);
+	uint64_t head;
+	struct sfolio *f = holder(m, pfn, &head);
 
-	/* Written and freed in the same breath (the writes are judged later), or freed in
-	 * pieces after a split: kept until judged or allocated again. */
-	if (f && f->order == order && !f->writes)
+	if (!f)
+		return;
+	/* Freed in pieces: split (a partly mapped folio's unmapped pages go at its split,
+	 * before its mapped ones are written; a piece written is freed at order 0). Kept
+	 * until judged or allocated again. */
+	if (order < f->order) {
+		f->pieces_freed = 1;
+		return;
+	}
+	/* Written and freed in the same breath: judged later. */
+	if (head == pfn && f->order == order && !f->writes)
 		fol_u64map_del(m->folios, pfn, NULL);
 }
 
-/* The known folio that holds pfn, and its first page's frame. */
 static struct sfolio *holder(struct fol_swapout_map *m, uint64_t pfn, uint64_t *head)
 {
 	struct sfolio *f = fol_u64map_get(m->folios, pfn);
@@ -96,7 +108,7 @@ int fol_swapout_write(struct fol_swapout_map *m, uint64_t pfn, int tid)
 
 static void judge(struct sfolio *f, struct fol_swapout *into)
 {
-	if (f->writes == 1 && f->at_head) {
+	if (f->writes == 1 && f->at_head && !f->pieces_freed) {
 		into->whole[f->order]++;
 	} else {
 		into->split[f->order]++;
@@ -123,6 +135,7 @@ void fol_swapout_settle(struct fol_swapout_map *m, int tid, struct fol_swapout *
 		judge(f, into);
 		f->writes = 0;
 		f->at_head = 0;
+		f->pieces_freed = 0;
 		m->pending--;
 		if (gone)
 			gone[ngone++] = pfn;

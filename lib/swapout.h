@@ -4,7 +4,9 @@
  * the folio a write belongs to is looked up among the folios the recording saw
  * allocated, by page frame; and a folio's writes are judged once they are over (at the
  * end of the system call that made them, or of the recording): one write, at its first
- * page, is the folio written whole; any other write is a piece of it after a split. */
+ * page, with no page of it freed at a smaller order, is the folio written whole; any
+ * other write is a piece of it after a split (a partly mapped folio's unmapped pages are
+ * freed at its split, and only its mapped first page may be written). */
 #ifndef FOL_SWAPOUT_H
 #define FOL_SWAPOUT_H
 

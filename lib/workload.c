@@ -402,11 +402,27 @@ static int fork_and_write(struct region *g)
 	return ret;
 }
 
+/* All but the first page of each block unmapped: the folios left partly mapped, which
+ * reclaim splits before writing (their unmapped pages freed, not written). */
+static int keep_one(struct region *g)
+{
+	size_t b = g->o->keep_one;
+	uint64_t t0 = fol_mono_ns();
+
+	for (size_t off = 0; off + b <= g->o->size; off += b)
+		if (madvise((char *)g->p + off + g->page, b - g->page, MADV_DONTNEED) < 0)
+			return -errno;
+	phase(g->ph, "keep-one", t0, fol_mono_ns());
+	return 0;
+}
+
 static int page_out(struct region *g)
 {
+	int ret = g->o->keep_one ? keep_one(g) : 0;
 	uint64_t t0 = fol_mono_ns();
-	int ret = madvise(g->p, g->o->size, FOL_MADV_PAGEOUT) < 0 ? -errno : 0;
 
+	if (!ret && madvise(g->p, g->o->size, FOL_MADV_PAGEOUT) < 0)
+		ret = -errno;
 	phase(g->ph, "pageout", t0, fol_mono_ns());
 	if (!ret && g->o->swapin) {
 		pid_t child = g->o->swapin == 2 ? fork() : 0;

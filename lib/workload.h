@@ -45,6 +45,8 @@ struct fol_wl_opts {
 	int readonly;		/* collapse: make the region read-only first */
 	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
 	int zram;		/* pageout: swap on zram0 for the run, reset after */
+	size_t keep_one;	/* pageout: first unmap all but one page of each block this
+				 * size (partly mapped folios, which reclaim splits first) */
 };
 
 struct fol_wl_info {

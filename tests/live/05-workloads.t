@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 35
+plan 36
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -78,7 +78,7 @@ is "$(jr pm.data '[.calls[] | select(.call == "munmap") | .freed[] | select(.ord
 # pageout: a swap file made and removed by the workload.
 noswap=$(swapfile_unusable)
 if [ -n "$noswap" ]; then
-	skip 9 "$noswap"
+	skip 10 "$noswap"
 else
 	swp=/var/tmp/foliostat-test.$$.swap
 	"$FOLIOSTAT" record -q -o o.data --mthp 64K=always -- "$fw" workload pageout --size 16M --policy mthp --swapfile "$swp" --swapin
@@ -88,6 +88,11 @@ else
 	n=$(jr o.data '[.classes[] | select(.class == "swap_in") | .faults][0]')
 	[ "$n" -ge 4096 ]; ok $? "pageout --swapin: 4096 swap_in faults or more ($n)"
 	[ ! -e "$swp" ] && ! grep -q "$swp" /proc/swaps; ok $? "the swap file is gone"
+	# Whole or split, against the kernel's per-size counters of the same run: a swap file
+	# on a disk may make the kernel split (swpout_fallback) where zram would not.
+	k=$(jr o.data '.kernel_counters.mthp["64kB"].stats | "\(.swpout) \(.swpout_fallback)"')
+	is "$(jr o.data '.swapout | "\([.whole[] | select(.order == 4) | .folios] | add // 0) \([.split[] | select(.order == 4) | .folios] | add // 0)"')" \
+		"$k" "64K folios written whole and split first = the kernel's swpout and swpout_fallback ($k)"
 	# The bulk calls, timed: the one MADV_PAGEOUT of the region, and the final munmap.
 	c() { jr o.data ".calls[] | select(.call == \"$1\") | $2"; }
 	is "$(c madvise_pageout .calls)" 1 "pageout: one madvise(PAGEOUT) call, timed"

@@ -1073,7 +1073,8 @@ static void write_folio(struct fol_model *m, int tid, uint64_t pfn)
 }
 
 /* Swap writes judged per folio at the end of the call: one write at a folio's first page
- * is the folio whole, several are its pieces after a split; a write of a frame no known
+ * is the folio whole, unless pages of it were freed at a smaller order; several are its
+ * pieces after a split; a write of a frame no known
  * folio holds is unknown, and a folio freed unwritten is forgotten. */
 static void test_swapout(void **state)
 {
@@ -1088,9 +1089,15 @@ static void test_swapout(void **state)
 	alloc_fault(m, BASE + 0x10000, 4, 0x10010);
 	alloc_fault(m, BASE + 0x20000, 0, 0x20000);
 	alloc_fault(m, BASE + 0x30000, 4, 0x30000);
+	alloc_fault(m, BASE + 0x40000, 4, 0x40000);
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
 				    .page = { .pfn = 0x30000, .order = 4 } });
 	sys(m, FOL_EV_MADVISE, BASE, 1 << 20, 21 /* MADV_PAGEOUT */, 0, now++);
+	/* Partly mapped: split, its unmapped pages freed, its first page alone written. */
+	for (uint64_t p = 0x40001; p < 0x40010; p++)
+		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+					    .page = { .pfn = p, .order = 0 } });
+	write_folio(m, PID, 0x40000);
 	/* A piece of a split folio freed at its first page: the folio is not forgotten. */
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
 				    .page = { .pfn = 0x10010, .order = 0 } });
@@ -1106,12 +1113,12 @@ static void test_swapout(void **state)
 	s = finish(m);
 	c = &s.calls[FOL_CALL_MADV_PAGEOUT].swapped;
 	assert_int_equal(c->whole[4], 1);
-	assert_int_equal(c->split[4], 1);
-	assert_int_equal(c->pieces[4], 16);
+	assert_int_equal(c->split[4], 2);
+	assert_int_equal(c->pieces[4], 17);
 	assert_int_equal(c->whole[0], 1);
 	assert_int_equal(c->unknown, 3);
 	assert_int_equal(s.swapout.whole[4], 1);
-	assert_int_equal(s.swapout.split[4], 1);
+	assert_int_equal(s.swapout.split[4], 2);
 	assert_int_equal(s.swapout.unknown, 4); /* and kswapd's */
 	assert_int_equal(s.threads, 1);
 	fol_summary_free(&s);
