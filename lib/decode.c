@@ -30,13 +30,13 @@
 enum field_id {
 	F_ADDRESS, F_IP, F_ERROR_CODE, F_PFN, F_ORDER, F_GFP, F_MEMBER, F_SIZE, F_MM_ID,
 	F_ADDR, F_LEN, F_START, F_LEN_IN, F_BEHAVIOR, F_OLD_LEN, F_NEW_LEN, F_FLAGS,
-	F_NEW_ADDR, F_RET, F_STATUS, F_MM, F_NR_RECLAIMED, F_NR
+	F_NEW_ADDR, F_RET, F_STATUS, F_MM, F_NR_RECLAIMED, F_I_INO, F_INDEX, F_S_DEV, F_NR
 };
 
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
 	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
-	"ret", "status", "mm", "nr_reclaimed",
+	"ret", "status", "mm", "nr_reclaimed", "i_ino", "index", "s_dev",
 };
 
 struct evd {
@@ -771,6 +771,9 @@ static int decode_tracepoint(const struct evd *e, struct fol_event *ev)
 		if (!order_ok(order))
 			return -EBADMSG;
 		ev->filemap.order = (int)order;
+		ev->filemap.ino = field(e, F_I_INO, ev);
+		ev->filemap.index = field(e, F_INDEX, ev);
+		ev->filemap.dev = (uint32_t)field(e, F_S_DEV, ev);
 		break;
 	case FOL_EV_MUNMAP:
 		ev->vm.start = field(e, F_ADDR, ev);
@@ -850,6 +853,11 @@ static int decode_sideband(const char *rec, size_t size, int trailer, struct fol
 			/* maj/min/ino/ino_generation or build id: 24 bytes, then prot, flags */
 			if (end - body < 24 + 8)
 				return -EBADMSG;
+			if (!(h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+				memcpy(&ev->mmap.maj, body, 4);
+				memcpy(&ev->mmap.min, body + 4, 4);
+				memcpy(&ev->mmap.ino, body + 8, 8);
+			}
 			memcpy(&ev->mmap.prot, body + 24, 4);
 			memcpy(&ev->mmap.flags, body + 28, 4);
 			body += 32;

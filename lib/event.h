@@ -109,6 +109,8 @@ struct fol_event {
 		struct {
 			uint64_t pfn;
 			int order;
+			uint32_t dev;	/* the kernel's dev_t: major << 20 | minor */
+			uint64_t ino, index;
 		} filemap;
 		struct {
 			uint64_t mm;	/* the mm_struct's address: whose memory */
@@ -123,6 +125,8 @@ struct fol_event {
 		struct {
 			uint64_t start, len, pgoff;
 			uint32_t prot, flags;
+			uint32_t maj, min;	/* the file's device and inode: 0 unknown */
+			uint64_t ino;
 			const char *filename;
 		} mmap;
 		struct {

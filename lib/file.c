@@ -557,6 +557,39 @@ damaged:
 	}
 }
 
+int fol_reader_find_ahead(struct fol_reader *r, uint32_t type, uint64_t stop, void **buf,
+			  size_t *len)
+{
+	off_t at = lseek(r->fd, 0, SEEK_CUR);
+	struct chunk_header h;
+
+	if (at < 0)
+		return -errno;
+	at -= (off_t)(r->end - r->start);
+	for (;;) {
+		void *p;
+
+		if (pread(r->fd, &h, sizeof(h), at) != (ssize_t)sizeof(h) || !header_ok(&h) ||
+		    (h.type < 64 && (stop >> h.type & 1)))
+			return 0;
+		if (h.type != type) {
+			at += (off_t)(sizeof(h) + h.len);
+			continue;
+		}
+		p = malloc(h.len + 1);
+		if (!p)
+			return -ENOMEM;
+		if (pread(r->fd, p, h.len, at + (off_t)sizeof(h)) != (ssize_t)h.len ||
+		    crc(p, h.len, 0) != h.payload_crc) {
+			free(p);
+			return 0;
+		}
+		*buf = p;
+		*len = h.len;
+		return 1;
+	}
+}
+
 const struct fol_reader_status *fol_reader_status(const struct fol_reader *r)
 {
 	return &r->st;

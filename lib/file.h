@@ -35,6 +35,8 @@ enum fol_chunk_type {
 				 * END; in a recording of several runs, the first run's only */
 	FOL_CHUNK_ARCHIVE = 14,	/* a piece of a recorded code file (archive.h); only in an
 				 * archive, never in a recording */
+	FOL_CHUNK_PAGECACHE = 15, /* JSON: the page-cache folios of the files mapped, at the
+				   * end (pagecache.h); read ahead, before the records */
 };
 
 struct fol_writer;
@@ -89,6 +91,12 @@ int fol_reader_open(struct fol_reader **r, const char *path);
 /* Next good chunk: 1 and its type/payload (valid until the next call), 0 at the end,
  * negative on I/O error. Damaged chunks are skipped and counted in the status. */
 int fol_reader_next(struct fol_reader *r, uint32_t *type, const void **buf, size_t *len);
+/* Ahead of the chunks not read yet, without reading them: the first chunk of type before
+ * one whose type is in stop (a mask of 1 << type), its payload copied into *buf (the caller frees it). 1 found, 0 not
+ * (or a damaged header on the way: the look stops there), negative on I/O error. Only
+ * chunk headers are read on the way. */
+int fol_reader_find_ahead(struct fol_reader *r, uint32_t type, uint64_t stop, void **buf,
+			  size_t *len);
 const struct fol_reader_status *fol_reader_status(const struct fol_reader *r);
 void fol_reader_close(struct fol_reader *r);
 

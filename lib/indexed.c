@@ -57,6 +57,23 @@ void *fol_indexed_get(struct fol_indexed *a, uint64_t h, const void *key,
 	return el;
 }
 
+void *fol_indexed_find(const struct fol_indexed *a, uint64_t h, const void *key,
+		       int (*same)(const void *elem, const void *key))
+{
+	for (;; h++) {
+		const size_t *slot;
+		char *el;
+
+		h = h ? h : 1;
+		slot = a->index ? fol_u64map_get(a->index, h) : NULL;
+		if (!slot)
+			return NULL;
+		el = (char *)a->v + (*slot - 1) * a->size;
+		if (same(el, key))
+			return el;
+	}
+}
+
 void fol_indexed_unget(struct fol_indexed *a)
 {
 	if (!a->n)

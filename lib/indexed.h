@@ -21,9 +21,12 @@ struct fol_indexed {
 int fol_indexed_init(struct fol_indexed *a, size_t size); /* 0 or -ENOMEM */
 void fol_indexed_free(struct fol_indexed *a);
 /* The element equal to key (same(element, key)), or a copy of key appended (*created
- * set): a pointer to it, valid until the next append. NULL on ENOMEM. */
+ * set; key is a whole element): a pointer to it, valid until the next append. NULL on ENOMEM. */
 void *fol_indexed_get(struct fol_indexed *a, uint64_t hash, const void *key,
 		      int (*same)(const void *elem, const void *key), int *created);
+/* The element equal to key, or NULL: nothing appended. */
+void *fol_indexed_find(const struct fol_indexed *a, uint64_t hash, const void *key,
+		       int (*same)(const void *elem, const void *key));
 /* Equality of elements that are strings (char *): for arrays of names. */
 int fol_indexed_same_str(const void *elem, const void *key);
 /* The elements alone (the caller frees them), their count in *n; the index is freed and

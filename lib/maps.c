@@ -13,9 +13,7 @@
 #include "escape.h"
 
 /* /proc/PID/pagemap (Documentation/admin-guide/mm/pagemap.rst) */
-#define PM_PFN_MASK ((1ull << 55) - 1)
 #define PM_SWAP (1ull << 62)
-#define PM_PRESENT (1ull << 63)
 /* /proc/kpageflags (include/uapi/linux/kernel-page-flags.h) */
 #define KPF_ANON (1ull << 12)
 #define KPF_COMPOUND_HEAD (1ull << 15)
@@ -27,20 +25,13 @@
  * folio ahead of the current page. */
 #define WINDOW (4 * MAX_FOLIO_PAGES)
 
-/* Page flags by PFN, read a block at a time: lookups run mostly forward. */
-struct kpf {
-	int fd;
-	uint64_t base, n;
-	uint64_t v[512];
-};
-
-static uint64_t kpf_get(struct kpf *k, uint64_t pfn)
+static uint64_t kpf_get(struct fol_kpf *k, uint64_t pfn)
 {
 	ssize_t got;
 
 	if (pfn < k->base || pfn >= k->base + k->n) {
-		k->base = pfn & ~511ull;
-		got = pread(k->fd, k->v, sizeof(k->v), (off_t)(k->base * 8));
+		k->base = pfn & ~((uint64_t)k->block - 1);
+		got = pread(k->fd, k->v, k->block * sizeof(k->v[0]), (off_t)(k->base * 8));
 		k->n = got > 0 ? (uint64_t)got / 8 : 0;
 		if (pfn >= k->base + k->n)
 			return 0;
@@ -49,7 +40,7 @@ static uint64_t kpf_get(struct kpf *k, uint64_t pfn)
 }
 
 /* The order of the folio headed by pfn: its tail pages follow it. */
-static int head_order(struct kpf *k, uint64_t head)
+static int head_order(struct fol_kpf *k, uint64_t head)
 {
 	unsigned n = 1;
 	int order = 0;
@@ -62,12 +53,39 @@ static int head_order(struct kpf *k, uint64_t head)
 }
 
 /* The head of the large folio whose tail page pfn is. */
-static uint64_t find_head(struct kpf *k, uint64_t pfn)
+static uint64_t find_head(struct fol_kpf *k, uint64_t pfn)
 {
 	for (unsigned back = 1; back < MAX_FOLIO_PAGES && back <= pfn; back++)
 		if (kpf_get(k, pfn - back) & KPF_COMPOUND_HEAD)
 			return pfn - back;
 	return pfn;
+}
+
+int fol_kpf_open(struct fol_kpf *k, const char *root)
+{
+	char path[128];
+
+	memset(k, 0, sizeof(*k));
+	k->block = FOL_KPF_BLOCK;
+	snprintf(path, sizeof(path), "%s/proc/kpageflags", root);
+	k->fd = open(path, O_RDONLY | O_CLOEXEC);
+	return k->fd < 0 ? (errno == EACCES ? -EPERM : -errno) : 0;
+}
+
+void fol_kpf_close(struct fol_kpf *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+}
+
+uint64_t fol_kpf_folio(struct fol_kpf *k, uint64_t pfn, int *order)
+{
+	uint64_t flags = kpf_get(k, pfn), head;
+
+	head = flags & KPF_COMPOUND_TAIL ? find_head(k, pfn) : pfn;
+	*order = flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL) ? head_order(k, head) : 0;
+	return head;
 }
 
 /* pagemap entries of one VMA, read a window at a time. */
@@ -134,7 +152,7 @@ static void account(struct fol_maps_sum *s, const struct fol_maps_folio *f, unsi
 
 /* Pages [i, end) of a VMA: its anonymous pages grouped into folios, in address order. A
  * folio is counted once per run of its pages mapped in place, as thpmaps does. */
-static int scan_range(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, struct kpf *k,
+static int scan_range(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, struct fol_kpf *k,
 		      int want_folios, uint64_t i, uint64_t end)
 {
 	uint64_t page = m->page_size, e;
@@ -142,9 +160,9 @@ static int scan_range(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, 
 
 	while (i < end && (r = pm_at(p, i, &e)) == 1) {
 		struct fol_maps_folio f;
-		uint64_t pfn = e & PM_PFN_MASK, flags, head;
+		uint64_t pfn = e & FOL_PM_PFN_MASK, flags, head;
 
-		if (!(e & PM_PRESENT)) {
+		if (!(e & FOL_PM_PRESENT)) {
 			v->sum.swapped_bytes += e & PM_SWAP ? page : 0;
 			i++;
 			continue;
@@ -157,17 +175,15 @@ static int scan_range(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, 
 			i++;
 			continue;
 		}
-		head = flags & KPF_COMPOUND_TAIL ? find_head(k, pfn)
-			: pfn;
-		f.order = flags & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL) ? head_order(k, head) : 0;
+		head = fol_kpf_folio(k, pfn, &f.order);
 		f.pfn = head;
 		f.va = v->start + i * page - (pfn - head) * page;
 		f.aligned = !(f.va & ((page << f.order) - 1));
 		f.mapped = 0;
 		/* The run of this folio's pages mapped in place from here. */
 		while (pfn + f.mapped < head + (1u << f.order) &&
-		       pm_at(p, i + f.mapped, &e) == 1 && (e & PM_PRESENT) &&
-		       (e & PM_PFN_MASK) == pfn + f.mapped)
+		       pm_at(p, i + f.mapped, &e) == 1 && (e & FOL_PM_PRESENT) &&
+		       (e & FOL_PM_PFN_MASK) == pfn + f.mapped)
 			f.mapped++;
 		i += f.mapped;
 		account(&v->sum, &f, m->page_size);
@@ -193,7 +209,7 @@ struct scan_arg {
 /* One VMA, read only where it holds pages: a reservation of terabytes with a few pages
  * used took half a minute page by page (and SIGINT waited). Kernels without
  * PAGEMAP_SCAN are read page by page still. */
-static int scan_vma(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, struct kpf *k,
+static int scan_vma(struct fol_maps *m, struct fol_maps_vma *v, struct pm *p, struct fol_kpf *k,
 		    int want_folios)
 {
 	struct scan_region reg[64];
@@ -361,7 +377,7 @@ int fol_maps_read(pid_t pid, const char *root, int want_folios,
 		  const volatile sig_atomic_t *signals, struct fol_maps **out)
 {
 	struct fol_maps *m = calloc(1, sizeof(*m));
-	struct kpf k = { .fd = -1 };
+	struct fol_kpf k = { .fd = -1 };
 	struct pm p = { .fd = -1, .signals = signals, .seen = signals ? *signals : 0 };
 	char path[128];
 	int ret;
@@ -380,11 +396,14 @@ int fol_maps_read(pid_t pid, const char *root, int want_folios,
 		goto fail;
 	snprintf(path, sizeof(path), "%s/proc/%d/pagemap", root, pid);
 	p.fd = open(path, O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof(path), "%s/proc/kpageflags", root);
-	k.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p.fd < 0) {
+		ret = errno == EACCES ? -EPERM : -errno;
+		goto fail;
+	}
+	ret = fol_kpf_open(&k, root);
 	p.v = malloc(WINDOW * sizeof(*p.v));
-	if (p.fd < 0 || k.fd < 0 || !p.v) {
-		ret = !p.v ? -ENOMEM : errno == EACCES ? -EPERM : -errno;
+	if (ret || !p.v) {
+		ret = ret ?: -ENOMEM;
 		goto fail;
 	}
 	for (int i = 0; i < m->nvmas && !ret; i++)
@@ -395,15 +414,14 @@ int fol_maps_read(pid_t pid, const char *root, int want_folios,
 	for (int i = 0; i < m->nvmas; i++)
 		add_sum(&m->total, &m->vmas[i].sum);
 	close(p.fd);
-	close(k.fd);
+	fol_kpf_close(&k);
 	free(p.v);
 	*out = m;
 	return 0;
 fail:
 	if (p.fd >= 0)
 		close(p.fd);
-	if (k.fd >= 0)
-		close(k.fd);
+	fol_kpf_close(&k);
 	free(p.v);
 	fol_maps_free(m);
 	return ret;

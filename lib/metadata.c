@@ -134,7 +134,8 @@ static const struct field bare[] = {
 };
 
 static const struct field synth_map[] = {
-	STR("start"), STR("end"), STR("file"), STR("pgoff"), STR("perms"), END
+	STR("start"), STR("end"), STR("file"), STR("pgoff"), STR("perms"),
+	INT("maj", 0, 4294967295.0), INT("min", 0, 4294967295.0), NUM("ino", 0, 1.9e19), END
 };
 static const struct field a_synth_map[] = { { NULL, T_OBJ, 0, 0, synth_map } };
 /* A run of folios from the page tables; n bounded so that a file cannot make the model
@@ -295,6 +296,31 @@ int fol_json_repeats_keys(const cJSON *j)
 	return 0;
 }
 
+/* The page cache at the end (pagecache.h): runs of folios by file index. */
+static const struct field pc_run[] = {
+	NUM("index", 0, 4.5e15),
+	INT("order", 0, FOL_MAX_ORDER),
+	NUM("n", 1, 4.5e15),
+	END,
+};
+static const struct field a_pc_run[] = { { NULL, T_OBJ, 0, 0, pc_run } };
+static const struct field pc_file[] = {
+	STR("path"),
+	INT("maj", 0, 4294967295.0),
+	INT("min", 0, 4294967295.0),
+	NUM("ino", 0, 1.9e19),
+	{ "runs", T_ARR, 0, 0, a_pc_run },
+	END,
+};
+static const struct field a_pc_file[] = { { NULL, T_OBJ, 0, 0, pc_file } };
+static const struct field pagecache[] = {
+	{ "files", T_ARR, 0, 0, a_pc_file },
+	NUM("unreadable_files", 0, 1.9e19),
+	NUM("hidden_pages", 0, 1.9e19),
+	STR("error"),
+	END,
+};
+
 int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 {
 	static const struct field top_meta = { NULL, T_OBJ, 0, 0, meta };
@@ -306,6 +332,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	static const struct field top_maps = { NULL, T_OBJ, 0, 0, maps };
 	static const struct field top_run = { NULL, T_OBJ, 0, 0, run };
 	static const struct field top_bare = { NULL, T_OBJ, 0, 0, bare };
+	static const struct field top_pagecache = { NULL, T_OBJ, 0, 0, pagecache };
 	const struct field *top;
 	int bad;
 
@@ -319,6 +346,7 @@ int fol_metadata_check(uint32_t chunk_type, cJSON *j)
 	case FOL_CHUNK_MAPS: top = &top_maps; break;
 	case FOL_CHUNK_RUN: top = &top_run; break;
 	case FOL_CHUNK_BARE: top = &top_bare; break;
+	case FOL_CHUNK_PAGECACHE: top = &top_pagecache; break;
 	default: return 0;
 	}
 	/* The schema checks one copy of a key; cJSON hands later readers another. */

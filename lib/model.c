@@ -32,6 +32,8 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->mms = fol_u64map_new(sizeof(struct mm));
 	m->comms = fol_comms_new();
 	m->swap = fol_swapout_map_new();
+	m->pc = fol_pagecache_new(o->pagecache);
+	m->o.pagecache = NULL;
 	m->owners = fol_u64map_new(sizeof(int));
 	m->pids = fol_u64map_new(1);
 	m->rss_mms = fol_u64map_new(sizeof(struct rss_state));
@@ -52,7 +54,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 		fol_model_free(m);
 		return NULL;
 	}
-	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->owners || !m->pids ||
+	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->pc || !m->owners || !m->pids ||
 	    !m->rss_mms || !m->kernel_pages || m->kernel_code < 0) {
 		fol_model_free(m);
 		return NULL;
@@ -89,6 +91,7 @@ void fol_model_free(struct fol_model *m)
 	fol_u64map_free(m->threads);
 	fol_comms_free(m->comms);
 	fol_swapout_map_free(m->swap);
+	fol_pagecache_free(m->pc);
 	fol_u64map_free(m->owners);
 	fol_u64map_free(m->pids);
 	fol_u64map_free(m->mm_tids);
@@ -689,6 +692,10 @@ static int classify(const struct fol_model *m, const struct open_fault *f, const
 			return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
 		return f->alloc_order >= 0 ? FOL_C_ANON_ALLOC : FOL_C_OTHER;
 	}
+	/* A write to a present page of a shared file mapping is the file's: dirty tracking
+	 * (page_mkwrite), no copy and no reuse of an anonymous folio. */
+	if (prot && write && v && v->shared && v->file)
+		return FOL_C_FILE;
 	if (prot && write)
 		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;
 	if (prot)
@@ -842,6 +849,27 @@ struct verdict {
 	const struct vma *vma;	/* the mapping of the faulting address, or NULL */
 };
 
+/* A file fault's folio order: the folio the fault added to the page cache, else the
+ * page cache's (pagecache.h), counted by source; else why not, in *cause. */
+static int file_order(struct fol_model *m, const struct open_fault *f, const struct vma *vma,
+		      int *cause)
+{
+	enum fol_pc_source src = FOL_PC_NO_SNAPSHOT;
+	int order = f->filemap_order;
+
+	if (order >= 0)
+		return order;
+	if (vma && vma->id.ino && f->address >= vma->start)
+		order = fol_pagecache_order(m->pc, &vma->id, (vma->pgoff >> m->page_shift) +
+					    ((f->address - vma->start) >> m->page_shift), &src);
+	if (order >= 0)
+		m->s.file_order[src]++;
+	else
+		*cause = src == FOL_PC_EVICTED ? FOL_U_FILE_EVICTED
+			 : src == FOL_PC_UNREAD ? FOL_U_FILE_UNREAD : FOL_U_FILE_CACHED;
+	return order;
+}
+
 /* The rules: which class (classify), which order (a folio the fault allocated, the page
  * cache's, the zero page's, or the folio map's), and else why not. Inserts a folio the
  * fault allocated into the map. */
@@ -863,7 +891,7 @@ static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f,
 	if ((v->order = anon_folio(m, f, v->cls, &pfn)) >= 0)
 		ret = folio_insert(m, mm, f->address, v->order, pfn);
 	else if (v->cls == FOL_C_FILE)
-		v->order = f->filemap_order;
+		v->order = file_order(m, f, vma, &v->cause);
 	else if (v->cls == FOL_C_ANON_ZERO)
 		v->order = zero_page_order(m, mm, vma, f->address, &ret);
 	else if (v->cls == FOL_C_SPECIAL)
@@ -872,7 +900,7 @@ static int judge(struct fol_model *m, struct mm *mm, const struct open_fault *f,
 		v->order = known; /* looked up already */
 	else
 		v->fo = folio_lookup(m, mm, f->address, &v->order);
-	if (!ret && v->order < 0)
+	if (!ret && v->order < 0 && v->cause < 0)
 		v->cause = (int)unknown_cause(mm, f, v->cls);
 	/* A reuse changes its folio: in a map of its own (shared since a fork, the copy
 	 * has it at the same key). */
@@ -1307,9 +1335,12 @@ static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 		.shared = !!(ev->mmap.flags & MAP_SHARED),
 		.special = is_special(ev->mmap.filename),
 		.pgoff = ev->mmap.pgoff,
+		.id = { ev->mmap.maj, ev->mmap.min, ev->mmap.ino },
 	};
 
 	if (nv.name < 0)
+		return -ENOMEM;
+	if (nv.file && nv.id.ino && fol_pagecache_mapped(m->pc, &nv.id))
 		return -ENOMEM;
 	return mm ? vma_add(mm, &nv) : -ENOMEM;
 }
@@ -1562,10 +1593,15 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 		return on_page_alloc(m, t, ev);
 	case FOL_EV_RSS_STAT:
 		return on_rss(m, t, ev);
-	case FOL_EV_FILEMAP_ADD:
+	case FOL_EV_FILEMAP_ADD: {
+		/* s_dev is the kernel's dev_t: 12 bits of major above 20 of minor. */
+		struct fol_file_id id = { ev->filemap.dev >> 20, ev->filemap.dev & 0xfffff,
+					  ev->filemap.ino };
+
 		if (t->open && ev->filemap.order > t->f.filemap_order)
 			t->f.filemap_order = ev->filemap.order;
-		return 0;
+		return fol_pagecache_add(m->pc, &id, ev->filemap.index, ev->filemap.order);
+	}
 	case FOL_EV_MUNMAP:
 	case FOL_EV_MREMAP:
 	case FOL_EV_MREMAP_EXIT:

@@ -47,6 +47,9 @@ struct fol_model_opts {
 	 * are known by name, and a workload named khugepaged is taken for one. */
 	const int *mm_threads;
 	int nr_mm_threads, mm_threads_known;
+	/* The recording's page cache at the end (a PAGECACHE chunk), or NULL: the order of
+	 * file faults on pages already cached. */
+	const struct cJSON *pagecache;
 };
 
 #define FOL_ANY (-100)

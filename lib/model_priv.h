@@ -8,6 +8,7 @@
 
 #include "cgroup.h"
 #include "model.h"
+#include "pagecache.h"
 #include "sites.h"
 #include "unwind.h"
 
@@ -41,6 +42,7 @@ struct vma {
 	int shared;	/* MAP_SHARED */
 	int special;	/* the kernel's own pages: [vdso], [vvar]... (model.c is_special) */
 	uint64_t pgoff;	/* file offset of start, bytes */
+	struct fol_file_id id; /* the file's device and inode; ino 0: not known */
 };
 
 /* Folios taken out of the map (take_range), with their keys. */
@@ -166,6 +168,7 @@ struct fol_model {
 	struct fol_u64map *mms;	    /* pid -> struct mm */
 	struct fol_comms *comms;
 	struct fol_swapout_map *swap;
+	struct fol_pagecache *pc; /* page-cache folio orders (pagecache.h) */
 	struct fol_u64map *owners; /* mm_struct address -> pid, from the mmap_lock events */
 	struct fol_u64map *pids;   /* processes counted (summary processes), by pid */
 	struct fol_u64map *mm_tids; /* o.mm_threads, when known */

@@ -39,6 +39,7 @@
 #include "kprobe.h"
 #include "ksyms.h"
 #include "maps.h"
+#include "pagecache.h"
 #include "symbols.h"
 #include "tracepoint.h"
 #include "unwind.h"
@@ -163,6 +164,9 @@ struct fol_recorder {
 	/* The files mapped executable (MMAP2 records as they pass): their build-ids go in
 	 * the END chunk, so that a report names code from these very files. */
 	struct fol_indexed code; /* char *: the paths */
+	/* Every file mapped (MMAP2 records, the mappings at attach): their page-cache folios
+	 * are read at the end (pagecache.h). NULL out of memory. */
+	struct fol_pc_files *pc;
 	struct rec_event *ev;
 	int nr_ev;
 	struct rec_counter counters[16];
@@ -1024,16 +1028,25 @@ static int flush_chunk(struct fol_recorder *r)
 	return ret;
 }
 
-/* An executable file mapping in an MMAP2 record: remembered once. Out of memory, it is
- * forgotten: its code is then named without a build-id check. */
-static void note_code(struct fol_recorder *r, const union perf_event *ev)
+/* A file mapping in an MMAP2 record: for the page cache's folios at the end, and an
+ * executable one for its build-id, remembered once. Out of memory, it is forgotten: its
+ * faults' folio orders are then unknown, its code named without a build-id check. */
+static void note_mapping(struct fol_recorder *r, const union perf_event *ev)
 {
 	const char *name = ev->mmap2.filename, *end = (const char *)ev + ev->header.size;
 	char **el;
 	int created;
 
-	if (!(ev->mmap2.prot & PROT_EXEC) || name >= end || name[0] != '/' ||
-	    !memchr(name, 0, (size_t)(end - name)))
+	if (name >= end || name[0] != '/' || name[1] == '/' || !memchr(name, 0, (size_t)(end - name)))
+		return;
+	if (r->pc && !(ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		struct fol_file_id id = { ev->mmap2.maj, ev->mmap2.min, ev->mmap2.ino };
+		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+		fol_pc_files_note(r->pc, &id, name, ev->mmap2.pgoff / page,
+				  (ev->mmap2.len + page - 1) / page);
+	}
+	if (!(ev->mmap2.prot & PROT_EXEC))
 		return;
 	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
 		return;
@@ -1062,7 +1075,7 @@ static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 			if (ev->header.type == PERF_RECORD_SAMPLE)
 				r->res->samples++;
 			else if (ev->header.type == PERF_RECORD_MMAP2 && sz > sizeof(ev->mmap2) - PATH_MAX)
-				note_code(r, ev);
+				note_mapping(r, ev);
 			else if (ev->header.type == PERF_RECORD_LOST)
 				r->res->lost += ev->lost.lost;
 			perf_mmap__consume(map);
@@ -1524,7 +1537,11 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 		int name = 0;
 		cJSON *m;
 
-		if (sscanf(line, "%llx-%llx %4s %llx %*s %*s %n", &lo, &hi, perms, &off, &name) < 4)
+		unsigned maj = 0, min = 0;
+		unsigned long long ino = 0;
+
+		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
+			   &ino, &name) < 7)
 			continue;
 		m = cJSON_CreateObject();
 		snprintf(hex, sizeof(hex), "0x%llx", lo);
@@ -1540,6 +1557,16 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 		line[strcspn(line, "\n")] = '\0';
 		/* An anonymous mapping, as perf names one. */
 		cJSON_AddStringToObject(m, "file", name && line[name] ? line + name : "//anon");
+		if (ino) {
+			struct fol_file_id id = { maj, min, ino };
+			uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+			cJSON_AddNumberToObject(m, "maj", maj);
+			cJSON_AddNumberToObject(m, "min", min);
+			cJSON_AddNumberToObject(m, "ino", (double)ino);
+			if (line[name] == '/')
+				fol_pc_files_note(r->pc, &id, line + name, off / page, (hi - lo) / page);
+		}
 		cJSON_AddItemToArray(maps, m);
 	}
 	if (f)
@@ -1677,6 +1704,7 @@ static void cleanup(struct fol_recorder *r)
 	for (size_t i = 0; i < r->code.n; i++)
 		free(*FOL_INDEXED_AT(&r->code, char *, i));
 	fol_indexed_free(&r->code);
+	fol_pc_files_free(r->pc);
 	fol_msgs_free(&r->missing);
 	free(r->chunk);
 }
@@ -1696,6 +1724,19 @@ static int write_maps(struct fol_recorder *r, pid_t pid)
 	if (!j)
 		return -ENOMEM;
 	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_MAPS, j);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* The page cache's folios of the files the recorded processes mapped (pagecache.h). */
+static int write_pagecache(struct fol_recorder *r)
+{
+	cJSON *j = fol_pc_snapshot(r->pc, "", r->o->signals);
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_PAGECACHE, j);
 	cJSON_Delete(j);
 	return ret;
 }
@@ -1771,7 +1812,8 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 	r->evlist = perf_evlist__new();
 	r->chunk = malloc(CHUNK_FLUSH + 65536);
 	r->cpus = perf_cpu_map__new_online_cpus();
-	if (!r->evlist || !r->chunk || !r->cpus)
+	r->pc = fol_pc_files_new();
+	if (!r->evlist || !r->chunk || !r->cpus || !r->pc)
 		return fail(r, -ENOMEM, "out of memory");
 	if (o->cgroup && !o->system_wide)
 		return fail(r, -EINVAL, "-G (a cgroup) needs -a: it scopes a system-wide recording");
@@ -1984,6 +2026,9 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 	if (!ret)
 		ret = drain(r);
 	dur = now_ns(CLOCK_MONOTONIC) - r->start_mono;
+	/* After the events are off: its own faults on the files are not the workload's. */
+	if (!ret)
+		ret = write_pagecache(r);
 	r->res->seconds = (double)dur / 1e9;
 	if (!ret)
 		ret = write_counters_pmu(r);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_priv.h"
+#include "pagecache.h"
 
 const char *const fol_report_vmstat[] = {
 	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
@@ -165,9 +166,16 @@ static void order_warnings(struct fol_report *r)
 	 * warning: nothing went wrong. */
 	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
 		if (s->unknown[u])
-			fol_msgs_add(u == FOL_U_FILE_CACHED ? &r->notes : &r->warnings,
+			fol_msgs_add(u == FOL_U_FILE_CACHED || u == FOL_U_FILE_EVICTED ||
+					     u == FOL_U_FILE_UNREAD ? &r->notes : &r->warnings,
 				     "%" PRIu64 " faults of order unknown: %s", s->unknown[u],
 				     fol_unknown_text((enum fol_unknown)u));
+	if (s->file_order[FOL_PC_ADDED] || s->file_order[FOL_PC_AT_END])
+		fol_msgs_add(&r->notes, "%" PRIu64 " file faults on pages already in the page cache "
+					"have the order of the page cache's folio: %" PRIu64 " added "
+					"earlier in the recording, %" PRIu64 " as read at its end",
+			     s->file_order[FOL_PC_ADDED] + s->file_order[FOL_PC_AT_END],
+			     s->file_order[FOL_PC_ADDED], s->file_order[FOL_PC_AT_END]);
 	if (s->moved_unaligned)
 		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
 					   "aligned to their size: the folio map cannot key them",
@@ -294,7 +302,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	int mm_tids[64];
 
 	memset(r, 0, sizeof(*r));
-	r->meta = dup(fol_session_meta(sess));
+	r->meta = json_dup(fol_session_meta(sess));
 	r->symfs = o->symfs;
 	r->kallsyms = o->kallsyms;
 	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
@@ -326,6 +334,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
 	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))
 		mo.cgroups = &r->cg;
+	mo.pagecache = fol_session_pagecache(sess);
 	r->model = fol_model_new(&mo);
 	return r->model ? 0 : -ENOMEM;
 }
@@ -356,13 +365,13 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	if (ret)
 		return ret;
 	r->st = fol_session_stats(sess);
-	r->pmu = dup(fol_session_pmu(sess));
-	r->before = dup(fol_session_counters_before(sess));
-	r->after = dup(fol_session_counters_after(sess));
-	r->end = dup(fol_session_end(sess));
-	r->phases = dup(fol_session_phases(sess));
-	r->synth = dup(fol_session_synth(sess));
-	r->maps = dup(fol_session_maps(sess));
+	r->pmu = json_dup(fol_session_pmu(sess));
+	r->before = json_dup(fol_session_counters_before(sess));
+	r->after = json_dup(fol_session_counters_after(sess));
+	r->end = json_dup(fol_session_end(sess));
+	r->phases = json_dup(fol_session_phases(sess));
+	r->synth = json_dup(fol_session_synth(sess));
+	r->maps = json_dup(fol_session_maps(sess));
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);
 	dec = fol_session_decoder(sess);

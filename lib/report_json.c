@@ -9,6 +9,7 @@
 #include "counters.h"
 #include "escape.h"
 #include "report_priv.h"
+#include "pagecache.h"
 
 static void add_u64(cJSON *o, const char *k, uint64_t v)
 {
@@ -187,11 +188,11 @@ static cJSON *recording_json(const struct fol_report *r)
 	char buf[64];
 
 	cJSON_AddItemToObject(rec, "command",
-			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command")) ?: cJSON_CreateArray());
+			      json_dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command")) ?: cJSON_CreateArray());
 	cJSON_AddNumberToObject(rec, "pid", num(r->meta, "pid", 0));
 	/* The kernel's mm threads recorded beside the workload (pids); none: not recorded. */
 	cJSON_AddItemToObject(rec, "mm_threads",
-			      dup(cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads")) ?: cJSON_CreateArray());
+			      json_dup(cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads")) ?: cJSON_CreateArray());
 	cJSON_AddStringToObject(rec, "kernel", str(r->meta, "kernel") ?: "unknown");
 	cJSON_AddStringToObject(rec, "started", iso_time(num(r->meta, "started_realtime_ns", 0), buf,
 							 sizeof(buf)));
@@ -304,6 +305,9 @@ static cJSON *totals_json(const struct fol_summary *s)
 	u = cJSON_AddObjectToObject(t, "unknown_order");
 	for (int i = 0; i < FOL_NR_UNKNOWN; i++)
 		add_u64(u, fol_unknown_name((enum fol_unknown)i), s->unknown[i]);
+	u = cJSON_AddObjectToObject(t, "file_order_from_page_cache");
+	add_u64(u, "added", s->file_order[FOL_PC_ADDED]);
+	add_u64(u, "at_end", s->file_order[FOL_PC_AT_END]);
 	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat) : cJSON_CreateNull());
 	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap) : cJSON_CreateNull());
 	add_u64(t, "threads", s->threads);
@@ -558,9 +562,9 @@ cJSON *fol_report_json(const struct fol_report *r)
 	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));
-	cJSON_AddItemToObject(j, "phases", dup(r->phases) ?: cJSON_CreateArray());
+	cJSON_AddItemToObject(j, "phases", json_dup(r->phases) ?: cJSON_CreateArray());
 	if (r->maps)
-		cJSON_AddItemToObject(j, "left_behind", dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
+		cJSON_AddItemToObject(j, "left_behind", json_dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
 	else
 		cJSON_AddNullToObject(j, "left_behind");
 	return fol_escape_json(j) ? j : (cJSON_Delete(j), NULL);

@@ -8,7 +8,7 @@
 
 #include "report.h"
 
-static inline cJSON *dup(const cJSON *j)
+static inline cJSON *json_dup(const cJSON *j)
 {
 	return j ? cJSON_Duplicate(j, 1) : NULL;
 }

@@ -31,6 +31,7 @@ struct fol_session {
 	struct fol_decoder *dec;
 	struct fol_merge *merge;
 	cJSON *meta, *before, *after, *pmu, *end, *phases, *maps;
+	cJSON *pagecache;	/* PAGECACHE, read ahead at the start (its run's last chunk) */
 	cJSON *run;		/* this run's RUN chunk, in a recording of several */
 	cJSON *bare;		/* the untraced runs written with it (BARE chunks) */
 	struct fol_session_stats st;
@@ -170,6 +171,9 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 		/* Recorded before the key was kept: no offset, and "" for anonymous memory. */
 		e->mmap.pgoff = off ? strtoull(off, NULL, 16) : 0;
 		e->mmap.filename = file[0] ? file : "//anon";
+		e->mmap.maj = (uint32_t)synth_num(m, "maj");
+		e->mmap.min = (uint32_t)synth_num(m, "min");
+		e->mmap.ino = (uint64_t)synth_num(m, "ino");
 		if (perms && strlen(perms) == 4) {
 			e->mmap.prot = (perms[0] == 'r' ? PROT_READ : 0) |
 				       (perms[1] == 'w' ? PROT_WRITE : 0) | (perms[2] == 'x' ? PROT_EXEC : 0);
@@ -283,6 +287,21 @@ static int next_run_starts(const struct fol_session *s, uint32_t type)
 
 /* The header chunks up to the stream's first: metadata, event descriptions, and in a
  * recording of several runs the RUN and BARE chunks before them. */
+/* The page cache at the end of this run, wanted before its first fault: read ahead. */
+static int read_pagecache(struct fol_session *s)
+{
+	void *buf;
+	size_t len;
+	int ret = fol_reader_find_ahead(s->r, FOL_CHUNK_PAGECACHE,
+					1ull << FOL_CHUNK_END | 1ull << FOL_CHUNK_RUN, &buf, &len);
+
+	if (ret == 1) {
+		take_json(s, FOL_CHUNK_PAGECACHE, &s->pagecache, buf, len);
+		free(buf);
+	}
+	return ret == -ENOMEM ? ret : 0;
+}
+
 static int read_header(struct fol_session *s)
 {
 	uint32_t type;
@@ -317,7 +336,7 @@ static int read_header(struct fol_session *s)
 		return -FOL_E_NO_METADATA;
 	if (ret == 0)
 		s->eof = 1;
-	return 0;
+	return read_pagecache(s);
 }
 
 static int skip_to_run(struct fol_session *s);
@@ -663,6 +682,7 @@ void fol_session_close(struct fol_session *s)
 	cJSON_Delete(s->end);
 	cJSON_Delete(s->phases);
 	cJSON_Delete(s->maps);
+	cJSON_Delete(s->pagecache);
 	cJSON_Delete(s->run);
 	cJSON_Delete(s->bare);
 	cJSON_Delete(s->synth_json);
@@ -822,6 +842,11 @@ const cJSON *fol_session_bare(const struct fol_session *s)
 const cJSON *fol_session_maps(const struct fol_session *s)
 {
 	return s->maps;
+}
+
+const cJSON *fol_session_pagecache(const struct fol_session *s)
+{
+	return s->pagecache;
 }
 
 struct fol_session_stats fol_session_stats(const struct fol_session *s)

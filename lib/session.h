@@ -62,6 +62,8 @@ const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be e
 const cJSON *fol_session_synth(const struct fol_session *s); /* the folios at the start */
 /* The page tables at the end (foliostat/maps/v1), when they could be read. */
 const cJSON *fol_session_maps(const struct fol_session *s);
+/* The page cache's folios at the end of the run (pagecache.h), or NULL. */
+const cJSON *fol_session_pagecache(const struct fol_session *s);
 /* In a recording of several runs: this run's RUN chunk (NULL in a single run's), and the
  * untraced runs written with it (BARE chunks; an array, may be empty). */
 const cJSON *fol_session_run(const struct fol_session *s);

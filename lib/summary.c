@@ -23,12 +23,18 @@ static const struct {
 		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
 	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache (the "
 		"program's and its libraries' text and data): no folio was added in the fault, so "
-		"its order is not in the events" },
+		"its order is not in the events, and the recording has no page cache read at its "
+		"end (made before foliostat read it, or by foliostat stat)" },
 	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
 		"was allocated outside the fault, and the RSS counters did not say its size" },
 	[FOL_U_ZERO_PAGE] = { "zero_page", "read faults that mapped a zero page where the huge "
 		"zero page could have served (the first of a PMD-sized range of an anonymous VMA "
 		"without MADV_NOHUGEPAGE): the events do not tell it from the 4K zero page" },
+	[FOL_U_FILE_EVICTED] = { "file_evicted", "file pages already in the page cache at the "
+		"fault, but no longer at the end of the recording, when the page cache was read" },
+	[FOL_U_FILE_UNREAD] = { "file_unread", "file pages already in the page cache, of files "
+		"that could not be read at the end of the recording (deleted, replaced, not a "
+		"regular file)" },
 };
 
 const char *fol_unknown_name(enum fol_unknown u)

@@ -30,6 +30,8 @@ enum fol_unknown {
 	FOL_U_FILE_CACHED,	/* file fault on a page cache folio added before the fault */
 	FOL_U_SWAP_CACHE,	/* swap-in without allocating: the folio was in the swap cache */
 	FOL_U_ZERO_PAGE,	/* the zero page, 4K or huge: the events do not tell which */
+	FOL_U_FILE_EVICTED,	/* file fault on a page not in the page cache at the end */
+	FOL_U_FILE_UNREAD,	/* file fault on a file not read at the end (gone, replaced) */
 	FOL_NR_UNKNOWN
 };
 
@@ -153,6 +155,10 @@ struct fol_summary {
 	uint64_t seeded[FOL_MAX_ORDER + 1], seed_dropped;
 	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
+	/* File faults on pages already cached whose order the page cache told: indexed by
+	 * enum fol_pc_source, FOL_PC_ADDED (added earlier in the recording) and
+	 * FOL_PC_AT_END (the page cache at the end); the others stay 0. */
+	uint64_t file_order[2];
 	struct fol_call_stats calls[FOL_NR_CALLS];
 	struct fol_collapse collapse;
 	struct fol_swapout swapout;	/* every folio written to swap, in a call or not */

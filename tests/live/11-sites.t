@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 41
+plan 45
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -246,4 +246,75 @@ ok $? "attached: a library's code named by its symbol, with the file offset from
 "$FOLIOSTAT" script -S -i att.data >att.txt
 ! grep -q "PERF_RECORD_MMAP2 .*\]: *$" att.txt && grep -q "PERF_RECORD_MMAP2 .*: //anon$" att.txt
 ok $? "... and anonymous mappings there before the attach named //anon, none without a name"
+
+# File faults on pages already in the page cache: their folio's order from the page cache
+# at the end of the recording. The truth from perf: the folios the file was written into
+# (filemap:mm_filemap_add_to_page_cache: index, order), and the addresses of the writer's
+# faults in the same run (exceptions:page_fault_user), each the order of its folio. Before,
+# all of them were order unknown ("file_cached").
+cat >"$T/wr.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* A load from each page of a file through a shared mapping, then a store into each (a
+ * write fault on a present page: dirty tracking); prints where the mapping was. */
+int main(int argc, char **argv)
+{
+	int fd = open(argv[1], O_RDWR);
+	struct stat st;
+	char *p, sum = 0;
+
+	if (argc < 2 || fd < 0 || fstat(fd, &st))
+		return 1;
+	p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	printf("%lx %lx\n", (unsigned long)p, (unsigned long)st.st_size);
+	for (off_t o = 0; o < st.st_size; o += 4096)
+		sum += ((volatile char *)p)[o];
+	for (off_t o = 0; o < st.st_size; o += 4096)
+		((volatile char *)p)[o] = 1;
+	return sum;
+}
+EOF
+cc -O1 -o "$T/wr" "$T/wr.c" || { echo "Bail out! cc cannot build a test program"; exit 1; }
+pcf=/var/tmp/foliostat-pc.$$
+rm -f "$pcf"
+perf record -q -e filemap:mm_filemap_add_to_page_cache -o "$T/add.perf" -- \
+	dd if=/dev/zero of="$pcf" bs=1M count=8 status=none 2>/dev/null
+ino=$(printf %x "$(stat -c %i "$pcf")")
+# index (in pages) and order of each folio the file went into
+perf script -i "$T/add.perf" 2>/dev/null | awk -v ino="$ino" '
+	{ for (i = 1; i < NF; i++) if ($i == "ino" && $(i + 1) == ino) hit = 1 }
+	hit { for (i = 1; i <= NF; i++) { if ($i ~ /^ofs=/) o = substr($i, 5) / 4096; if ($i ~ /^order=/) k = substr($i, 7) }
+	      print o, k; hit = 0 }' >"$T/folios"
+if [ ! -s "$T/folios" ]; then
+	skip 4 "perf saw no folio added to the page cache for $pcf ($(findmnt -no FSTYPE -T /var/tmp): its page cache is not filemap's)"
+else
+	perf record -q -e exceptions:page_fault_user -o "$T/pf.perf" -- \
+		"$FOLIOSTAT" record -q -o pc.data -- "$T/wr" "$pcf" >"$T/where" 2>/dev/null
+	ok $? "record of stores into a cached file through a shared mapping"
+	read -r base size <"$T/where"
+	# perf's faults of the writer in the file's mapping, by the order of the folio at
+	# their page: "order:faults" lines.
+	want=$(perf script -i "$T/pf.perf" -F comm,trace 2>/dev/null | perl -e '
+		my ($b, $n, $f) = (hex $ARGV[0], hex $ARGV[1], $ARGV[2]); my (%ord, %c);
+		open(my $h, "<", $f) or die;
+		while (<$h>) { my ($i, $k) = split; $ord{$i + $_} = $k for 0 .. 2 ** $k - 1 }
+		while (<STDIN>) {
+			next unless /^\s*wr\s.*address=0x([0-9a-f]+)/;
+			my $a = hex $1;
+			$c{$ord{int(($a - $b) / 4096)} // "?"}++ if $a >= $b && $a < $b + $n;
+		}
+		print join(" ", map { "$_:$c{$_}" } sort { $a <=> $b } keys %c), "\n"' "$base" "$size" "$T/folios")
+	got=$(jr pc.data "[.sites[] | select(.map == \"$pcf (shared)\")] | group_by(.order) | map(\"\\(.[0].order):\\(map(.faults) | add)\") | join(\" \")")
+	is "$got" "$want" "file faults on cached pages: by folio order as perf's faults and folios say ($want)"
+	is "$(jr pc.data "[.sites[] | select(.map == \"$pcf (shared)\") | select(.class != \"file\")] | length")" 0 \
+		"... every one of class file (a store to a present page of a shared file: not a reuse)"
+	n=$(jr pc.data '.totals.file_order_from_page_cache.at_end')
+	[ "${n:-0}" -ge 1 ]; ok $? "... their order read from the page cache at the end ($n faults)"
+fi
+rm -f "$pcf"
 exit $_fail

@@ -402,6 +402,59 @@ static void test_hostile_length(void **state)
 	free(data);
 }
 
+/* A chunk wanted before the records that precede it (the page cache at a run's end): found
+ * ahead without moving the reader; not past the run's END or a damaged header. */
+static void test_find_ahead(void **state)
+{
+	static const uint32_t types[] = { FOL_CHUNK_META, FOL_CHUNK_RECORDS, FOL_CHUNK_RECORDS,
+					   FOL_CHUNK_PAGECACHE, FOL_CHUNK_END, FOL_CHUNK_PAGECACHE };
+	static const char *const text[] = { "m", "r1", "r2", "pc", "e", "next" };
+	struct fol_writer *w;
+	struct fol_reader *r;
+	const void *buf;
+	void *got;
+	size_t len;
+	uint32_t type;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(fol_writer_open(&w, path), 0);
+	assert_int_equal(fol_writer_commit(w), 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(fol_writer_chunk_buf(w, types[i], text[i], strlen(text[i])), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(fol_reader_open(&r, path), 0);
+	assert_int_equal(fol_reader_next(r, &type, &buf, &len), 1);
+	assert_int_equal(fol_reader_find_ahead(r, FOL_CHUNK_PAGECACHE, 1ull << FOL_CHUNK_END, &got, &len), 1);
+	assert_int_equal(len, 2);
+	assert_memory_equal(got, "pc", 2);
+	free(got);
+	/* The reader is where it was. */
+	assert_int_equal(fol_reader_next(r, &type, &buf, &len), 1);
+	assert_int_equal(type, FOL_CHUNK_RECORDS);
+	assert_memory_equal(buf, "r1", 2);
+	/* A type absent before the stop: not found, the one after END left alone. */
+	assert_int_equal(fol_reader_find_ahead(r, FOL_CHUNK_MAPS, 1ull << FOL_CHUNK_END, &got, &len), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(fol_reader_next(r, &type, &buf, &len), 1);
+	assert_int_equal(type, FOL_CHUNK_END);
+	assert_int_equal(fol_reader_find_ahead(r, FOL_CHUNK_PAGECACHE, 1ull << FOL_CHUNK_END, &got, &len), 1);
+	assert_memory_equal(got, "next", 4);
+	free(got);
+	fol_reader_close(r);
+	/* A damaged header on the way: the look stops there. */
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, 16 + 24 + 1 + 24 + 2 + 4, SEEK_SET); /* into the second RECORDS header */
+	fputc('X', f);
+	fclose(f);
+	assert_int_equal(fol_reader_open(&r, path), 0);
+	assert_int_equal(fol_reader_next(r, &type, &buf, &len), 1);
+	assert_int_equal(fol_reader_find_ahead(r, FOL_CHUNK_PAGECACHE, 1ull << FOL_CHUNK_END, &got, &len), 0);
+	fol_reader_close(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_tty),
 		cmocka_unit_test(test_reader_refuses),
 		cmocka_unit_test(test_hostile_length),
+		cmocka_unit_test(test_find_ahead),
 	};
 	int fd = mkstemp(path), ret;
 	char old[sizeof(path) + 4];

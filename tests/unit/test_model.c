@@ -6,11 +6,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
 #include "hist.h"
 #include "model.h"
+#include "pagecache.h"
 
 #define PID 100
 #define BASE 0x7f0000000000ull
@@ -272,6 +274,65 @@ static void test_file_cow(void **state)
 	assert_int_equal(CELL(s, 2, FOL_C_FILE).faults, 1);
 	assert_int_equal(CELL(s, 0, FOL_C_WP_REUSE).faults, 1);
 	assert_int_equal(s.order[0].cell[FOL_C_WP_REUSE].faults, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void file_map(struct fol_model *m, uint64_t start, uint64_t len, uint64_t pgoff,
+		     uint32_t flags, uint64_t ino)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = start, .len = len, .pgoff = pgoff, .flags = flags,
+					      .maj = 8, .min = 1, .ino = ino, .filename = "/lib/x.so" } });
+}
+
+/* File faults on pages already cached: the order of the page cache's folio, from a folio
+ * added earlier in the recording (while the file was mapped), else from the page cache at
+ * the end; else why not (evicted by the end, file not read at the end, no snapshot). A
+ * store to a present page of a shared file mapping is a file fault, not a reuse. */
+static void test_file_pagecache(void **state)
+{
+	const char *snap = "{\"files\":[{\"path\":\"/lib/x.so\",\"maj\":8,\"min\":1,\"ino\":7,"
+			   "\"runs\":[{\"index\":16,\"order\":4,\"n\":2},"
+			   "{\"index\":20,\"order\":0,\"n\":1},{\"index\":48,\"order\":0,\"n\":1}]},"
+			   "{\"path\":\"/lib/y.so\",\"maj\":8,\"min\":1,\"ino\":9,\"runs\":[]}],"
+			   "\"unreadable_files\":1}";
+	cJSON *j = cJSON_Parse(snap);
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .pagecache = j };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	const uint64_t a = 0x600000, b = 0x800000, c = 0xa00000;
+
+	(void)state;
+	assert_non_null(m);
+	cJSON_Delete(j); /* the model keeps what it needs */
+	file_map(m, a, 0x40000, 0x10000, MAP_PRIVATE, 7); /* pages 16.. of ino 7 */
+	file_map(m, b, 0x10000, 0, MAP_SHARED, 9);
+	file_map(m, c, 0x10000, 0, MAP_PRIVATE, 11);	     /* not in the snapshot */
+	/* Added while mapped: page 64 of ino 7 in an order-2 folio. */
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .dev = 8 << 20 | 1, .ino = 7, .index = 64, .order = 2 } });
+	fault(m, PID, PID, a, 0x4, -1, 10);			 /* index 16: 64K at the end */
+	fault(m, PID, PID, a + 0x1f000, 0x4, -1, 10);		 /* index 47: 64K (second run) */
+	fault(m, PID, PID, a + 0x32000, 0x4, -1, 10);		 /* index 66: 16K, added */
+	fault(m, PID, PID, a + 0x20000, 0x4, -1, 10);		 /* index 48: 4K at the end */
+	fault(m, PID, PID, a + 0x30000, 0x4, -1, 10);		 /* index 64: 16K, added */
+	fault(m, PID, PID, a + 0x3f000, 0x4, -1, 10);		 /* index 79: evicted */
+	fault(m, PID, PID, b, 0x4, -1, 10);			 /* ino 9: evicted */
+	fault(m, PID, PID, b, 0x7, -1, 10);			 /* its store: file, not reuse */
+	fault(m, PID, PID, c, 0x4, -1, 10);			 /* ino 11: not read at the end */
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_FILE).faults, 2);
+	assert_int_equal(CELL(s, 2, FOL_C_FILE).faults, 2);
+	assert_int_equal(CELL(s, 0, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_FILE).faults, 4);
+	assert_int_equal(CELL(s, -1, FOL_C_WP_REUSE).faults, 0);
+	assert_int_equal(s.file_order[FOL_PC_ADDED], 2);
+	assert_int_equal(s.file_order[FOL_PC_AT_END], 3);
+	assert_int_equal(s.unknown[FOL_U_FILE_EVICTED], 3);
+	assert_int_equal(s.unknown[FOL_U_FILE_UNREAD], 1);
+	assert_int_equal(s.unknown[FOL_U_FILE_CACHED], 0);
 	fol_summary_free(&s);
 	fol_model_free(m);
 }
@@ -1225,6 +1286,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_64k),
 		cmocka_unit_test(test_reuse_episodes),
 		cmocka_unit_test(test_file_cow),
+		cmocka_unit_test(test_file_pagecache),
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),
 		cmocka_unit_test(test_rss_by_mm),
