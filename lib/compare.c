@@ -44,7 +44,7 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb,
 	if (fig->unit == FOL_UNIT_COUNT)
 		shifted &= fabs(n.mean - b.mean) > FOL_CMP_COUNT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
 	cell->significant = cell->t.p < FOL_CMP_ALPHA && shifted &&
-			    (isnan(change) ? n.mean != 0 : fabs(change) >= floor);
+			    (isnan(change) ? n.mean != 0 : fabs(change) >= floor) && !fig->system_wide;
 	if (!cell->significant)
 		return;
 	if (fig->better == FOL_BETTER_NONE)

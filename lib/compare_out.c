@@ -79,7 +79,8 @@ static void test_legend(const struct fol_cmp *c, FILE *f)
 			   "#        per-fault latencies between single runs, else none; 95%%;\n");
 	fprintf(f, "#        never under %.0f%% or the run-to-run CV, nor counts within %.0f sqrt(n)\n",
 		FOL_CMP_FLOOR * 100, FOL_CMP_COUNT_SIGMAS);
-	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured\n");
+	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured;\n"
+		   "#        kernel counters never marked: every process on the machine moves them\n");
 }
 
 static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
@@ -251,6 +252,7 @@ static cJSON *figure_json(const struct fol_figure *fig)
 	cJSON_AddStringToObject(o, "section", fig->section);
 	cJSON_AddStringToObject(o, "unit", unit_name(fig->unit));
 	cJSON_AddStringToObject(o, "better", fig->better < 0 ? "lower" : fig->better > 0 ? "higher" : "none");
+	cJSON_AddBoolToObject(o, "system_wide", fig->system_wide);
 	return o;
 }
 

@@ -373,6 +373,7 @@ static int add_counters(const struct fol_report *r, struct fol_figures *f)
 				FOL_BETTER_NONE, 1, d, "vmstat.%s", fol_report_vmstat[k]);
 			if (!x)
 				return -ENOMEM;
+			x->system_wide = 1;
 			LABEL(x, "%s", fol_report_vmstat[k]);
 		}
 		cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
@@ -394,6 +395,7 @@ static int add_counters(const struct fol_report *r, struct fol_figures *f)
 					st->string);
 				if (!x)
 					return -ENOMEM;
+				x->system_wide = 1;
 				LABEL(x, "mthp %s %s", strncmp(sz->string, "hugepages-", 10) ? sz->string : sz->string + 10,
 				      st->string);
 			}
@@ -408,7 +410,10 @@ static int add_counters(const struct fol_report *r, struct fol_figures *f)
 
 		if (!ev || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")) || !cJSON_IsNumber(v))
 			continue;
-		x = add(f, S_PMU, RANK(S_PMU, 0, 0, 0) + (uint32_t)i++, FOL_UNIT_COUNT, FOL_BETTER_NONE, 1,
+		/* The workload's own costs (faults, TLB misses, cycles, instructions): fewer is
+		 * better, as for the faults counted from the events (page-faults was marked (*)
+		 * where the same count as faults was (I)). */
+		x = add(f, S_PMU, RANK(S_PMU, 0, 0, 0) + (uint32_t)i++, FOL_UNIT_COUNT, FOL_BETTER_LOWER, 1,
 			v->valuedouble, "pmu.%s", ev);
 		if (!x)
 			return -ENOMEM;

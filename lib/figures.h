@@ -24,6 +24,9 @@ struct fol_figure {
 	uint32_t rank;		/* rows sort by it: section, order, class, statistic */
 	enum fol_unit unit;
 	int better;		/* enum fol_better */
+	/* Moved by every process on the machine (/proc/vmstat, the mTHP stats): a change
+	 * between sides is not the workload's, so it is shown and never marked. */
+	int system_wide;
 	/* A run without the figure had none of it (a count, a total): 0 there. Otherwise
 	 * (a mean, a percentile, a ratio) the run does not count for it. */
 	int additive;

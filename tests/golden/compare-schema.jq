@@ -5,6 +5,7 @@ def t($p; $want): (getpath($p) | type) as $got
 	else "\($p | map(tostring) | join(".")): \($got), want \($want)" end;
 def desc($p): t($p; "object"), (["n","mean","stddev","cv","min","median","max"][] as $k | t($p + [$k]; "number"));
 def figure($p): (["key","label","section","unit","better"][] as $k | t($p + [$k]; "string")),
+	t($p + ["system_wide"]; "boolean"),
 	(if (getpath($p + ["unit"]) | IN("count","ns","ratio","percent")) then empty else "\($p | map(tostring) | join(".")): unit" end),
 	(if (getpath($p + ["better"]) | IN("lower","higher","none")) then empty else "\($p | map(tostring) | join(".")): better" end);
 def probe($p): t($p; "array"), ((getpath($p) | keys[]) as $i | t($p + [$i, "phase"]; "string"),

@@ -45,6 +45,22 @@ static void test_direction(void **state)
 	assert_int_equal(decide(&neutral, lo, 5, hi, 5, &c), '*');
 }
 
+/* A kernel counter that doubled between sides: every process on the machine moves it
+ * (a sweep marked pgfault and split_deferred), so it is shown, tested, never marked. */
+static void test_system_wide(void **state)
+{
+	const double lo[] = { 100, 101, 99, 100, 100 }, hi[] = { 200, 202, 198, 201, 199 };
+	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_NONE);
+	struct fol_cmp_cell c;
+
+	(void)state;
+	f.system_wide = 1;
+	assert_int_equal(decide(&f, lo, 5, hi, 5, &c), 0);
+	assert_false(c.significant);
+	assert_true(c.t.p < 0.001);
+	assert_true(fabs(c.change - 1.0) < 0.01);
+}
+
 /* Significant by the test, yet under 1%: not marked. */
 static void test_one_percent_floor(void **state)
 {
@@ -150,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_direction),
+		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_one_percent_floor),
 		cmocka_unit_test(test_cv_floor),
 		cmocka_unit_test(test_count_floor),
