@@ -1031,11 +1031,21 @@ static int flush_chunk(struct fol_recorder *r)
 /* A file mapping in an MMAP2 record: for the page cache's folios at the end, and an
  * executable one for its build-id, remembered once. Out of memory, it is forgotten: its
  * faults' folio orders are then unknown, its code named without a build-id check. */
+static void note_code(struct fol_recorder *r, const char *name)
+{
+	char **el;
+	int created;
+
+	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
+		return;
+	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str, &created);
+	if (el && created && !(*el = strdup(name)))
+		fol_indexed_unget(&r->code);
+}
+
 static void note_mapping(struct fol_recorder *r, const union perf_event *ev)
 {
 	const char *name = ev->mmap2.filename, *end = (const char *)ev + ev->header.size;
-	char **el;
-	int created;
 
 	if (name >= end || name[0] != '/' || name[1] == '/' || !memchr(name, 0, (size_t)(end - name)))
 		return;
@@ -1046,13 +1056,8 @@ static void note_mapping(struct fol_recorder *r, const union perf_event *ev)
 		fol_pc_files_note(r->pc, &id, name, ev->mmap2.pgoff / page,
 				  (ev->mmap2.len + page - 1) / page);
 	}
-	if (!(ev->mmap2.prot & PROT_EXEC))
-		return;
-	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
-		return;
-	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str, &created);
-	if (el && created && !(*el = strdup(name)))
-		fol_indexed_unget(&r->code);
+	if (ev->mmap2.prot & PROT_EXEC)
+		note_code(r, name);
 }
 
 static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
@@ -1567,6 +1572,10 @@ static int write_synth(struct fol_recorder *r, uint64_t now)
 			if (line[name] == '/')
 				fol_pc_files_note(r->pc, &id, line + name, off / page, (hi - lo) / page);
 		}
+		/* Code mapped before the attach: its build-id in the END chunk as for code
+		 * mapped after (an MMAP2 record), so that a report checks the file it reads. */
+		if (perms[2] == 'x' && name && line[name] == '/')
+			note_code(r, line + name);
 		cJSON_AddItemToArray(maps, m);
 	}
 	if (f)

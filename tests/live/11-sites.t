@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 45
+plan 46
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -246,6 +246,14 @@ ok $? "attached: a library's code named by its symbol, with the file offset from
 "$FOLIOSTAT" script -S -i att.data >att.txt
 ! grep -q "PERF_RECORD_MMAP2 .*\]: *$" att.txt && grep -q "PERF_RECORD_MMAP2 .*: //anon$" att.txt
 ok $? "... and anonymous mappings there before the attach named //anon, none without a name"
+# The library was mapped before the attach: its build-id is recorded all the same, so
+# archive packs it and a report of the archive names its code after it is rebuilt
+# (before: no build-id, nothing packed, the rebuilt file's offsets only).
+"$FOLIOSTAT" archive -i att.data -o att.archive >att.arch 2>&1
+cc -O1 -shared -fPIC -Wl,-soname,x -o libfolt.so.new libfolt.c && mv libfolt.so.new libfolt.so
+top=$("$FOLIOSTAT" report --json --sort sym,dso --archive att.archive -i att.data | jq -r '.sites | max_by(.faults) | .sym')
+grep -q "^  packed  *[0-9a-f]*  $T/libfolt.so\$" att.arch && [ "$top" = folt_touch ]
+ok $? "... its build-id recorded at the attach: archived, and named from the archive once rebuilt ($top)"
 
 # File faults on pages already in the page cache: their folio's order from the page cache
 # at the end of the recording. The truth from perf: the folios the file was written into
