@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -15,6 +16,9 @@
 #include "maps.h"
 #include "summary.h"
 #include "u64map.h"
+
+/* linux/magic.h */
+#define OVERLAYFS_MAGIC 0x794c7630
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
@@ -253,6 +257,21 @@ static int read_range(struct snap *s, int fd, uint64_t lo, uint64_t hi)
 	return ret;
 }
 
+/* Whether the regular file open at fd (stat st) is n's. A file of an overlayfs (a
+ * container's root, the guests of make check-kernels) is mapped as its real upper or
+ * lower file, which the MMAP2 record names: its path stats as the overlay's device, with
+ * the real inode number (layers on other file systems, no xino). */
+static int same_file(int fd, const struct stat *st, const struct pc_note *n)
+{
+	struct statfs sf;
+
+	if (!S_ISREG(st->st_mode) || st->st_ino != n->id.ino)
+		return 0;
+	if (major(st->st_dev) == n->id.maj && minor(st->st_dev) == n->id.min)
+		return 1;
+	return !fstatfs(fd, &sf) && sf.f_type == OVERLAYFS_MAGIC;
+}
+
 /* The file at n's path, if it is still n's file (device, inode): opened by that check,
  * not by its name a second time, and only a regular file (a device is never mapped). */
 static int open_same(const struct pc_note *n)
@@ -263,8 +282,7 @@ static int open_same(const struct pc_note *n)
 
 	if (fd < 0)
 		return -errno;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && major(st.st_dev) == n->id.maj &&
-	    minor(st.st_dev) == n->id.min && st.st_ino == n->id.ino) {
+	if (!fstat(fd, &st) && same_file(fd, &st, n)) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 		rfd = open(self, O_RDONLY | O_CLOEXEC);
 		rfd = rfd < 0 ? -errno : rfd;
