@@ -146,6 +146,7 @@ struct snap {
 					  * the last folio found */
 	int run_order;
 	uint64_t hidden;	/* pages whose frame was hidden (not root) */
+	time_t since;		/* the recording's start */
 };
 
 static int flush_run(struct snap *s)
@@ -259,22 +260,24 @@ static int read_range(struct snap *s, int fd, uint64_t lo, uint64_t hi)
 
 /* Whether the regular file open at fd (stat st) is n's. A file of an overlayfs (a
  * container's root, the guests of make check-kernels) is mapped as its real upper or
- * lower file, which the MMAP2 record names: its path stats as the overlay's device, with
- * the real inode number (layers on other file systems, no xino). */
-static int same_file(int fd, const struct stat *st, const struct pc_note *n)
+ * lower file, which the MMAP2 record names, while its path stats as the overlay's device
+ * and, with xino, another inode number: such a file is taken for n's when it has not
+ * changed since the recording began (as symbols.c takes a file without a build-id). */
+static int same_file(int fd, const struct stat *st, const struct pc_note *n, time_t since)
 {
 	struct statfs sf;
 
-	if (!S_ISREG(st->st_mode) || st->st_ino != n->id.ino)
+	if (!S_ISREG(st->st_mode))
 		return 0;
 	if (major(st->st_dev) == n->id.maj && minor(st->st_dev) == n->id.min)
-		return 1;
-	return !fstatfs(fd, &sf) && sf.f_type == OVERLAYFS_MAGIC;
+		return st->st_ino == n->id.ino;
+	return !fstatfs(fd, &sf) && sf.f_type == OVERLAYFS_MAGIC && st->st_mtime < since &&
+	       st->st_ctime < since;
 }
 
 /* The file at n's path, if it is still n's file (device, inode): opened by that check,
  * not by its name a second time, and only a regular file (a device is never mapped). */
-static int open_same(const struct pc_note *n)
+static int open_same(const struct pc_note *n, time_t since)
 {
 	char self[64];
 	struct stat st;
@@ -282,7 +285,7 @@ static int open_same(const struct pc_note *n)
 
 	if (fd < 0)
 		return -errno;
-	if (!fstat(fd, &st) && same_file(fd, &st, n)) {
+	if (!fstat(fd, &st) && same_file(fd, &st, n, since)) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 		rfd = open(self, O_RDONLY | O_CLOEXEC);
 		rfd = rfd < 0 ? -errno : rfd;
@@ -295,7 +298,7 @@ static int open_same(const struct pc_note *n)
 
 static int read_file(struct snap *s, const struct pc_note *n, cJSON *files, uint64_t *unread)
 {
-	int fd = open_same(n), ret = 0;
+	int fd = open_same(n, s->since), ret = 0;
 	struct stat st;
 	cJSON *o;
 
@@ -347,10 +350,10 @@ static int range_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-cJSON *fol_pc_snapshot(struct fol_pc_files *f, const char *root,
+cJSON *fol_pc_snapshot(struct fol_pc_files *f, const char *root, time_t since,
 		       const volatile sig_atomic_t *signals)
 {
-	struct snap s = { .page = sysconf(_SC_PAGESIZE), .budget = PC_MAX_PAGES,
+	struct snap s = { .page = sysconf(_SC_PAGESIZE), .budget = PC_MAX_PAGES, .since = since,
 			  .signals = signals, .seen = signals ? *signals : 0 };
 	cJSON *j = cJSON_CreateObject(), *files = cJSON_AddArrayToObject(j, "files");
 	uint64_t unread = 0;

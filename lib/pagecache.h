@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 
 /* A file as an MMAP2 record names it: its device and inode. */
 struct fol_file_id {
@@ -34,10 +35,10 @@ void fol_pc_files_free(struct fol_pc_files *f);
 int fol_pc_files_note(struct fol_pc_files *f, const struct fol_file_id *id, const char *path,
 		      uint64_t pgoff, uint64_t pages);
 /* The PAGECACHE chunk: each file noted that is still the same file at its path (device
- * and inode), with runs of resident folios by file index and order. root: "" or a
- * test's tree for /proc/kpageflags. A change of *signals stops it (what was read so far
- * is kept). NULL on ENOMEM. */
-cJSON *fol_pc_snapshot(struct fol_pc_files *f, const char *root,
+ * and inode; on an overlayfs, unchanged since the time since), with runs of resident
+ * folios by file index and order. root: "" or a test's tree for /proc/kpageflags. A
+ * change of *signals stops it (what was read so far is kept). NULL on ENOMEM. */
+cJSON *fol_pc_snapshot(struct fol_pc_files *f, const char *root, time_t since,
 		       const volatile sig_atomic_t *signals);
 
 /* Report: the orders, from both sources. */

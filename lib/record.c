@@ -1740,7 +1740,7 @@ static int write_maps(struct fol_recorder *r, pid_t pid)
 /* The page cache's folios of the files the recorded processes mapped (pagecache.h). */
 static int write_pagecache(struct fol_recorder *r)
 {
-	cJSON *j = fol_pc_snapshot(r->pc, "", r->o->signals);
+	cJSON *j = fol_pc_snapshot(r->pc, "", (time_t)(r->start_real / 1000000000), r->o->signals);
 	int ret;
 
 	if (!j)

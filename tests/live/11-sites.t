@@ -51,7 +51,7 @@ ok $? "record -g"
 ! grep -Ev '^[^ ;]+(;[^ ;]+)+ [0-9]+$' g.folded; ok $? "every line is comm;frame;...;frame COUNT ($(wc -l <g.folded) lines)"
 n=$(awk '$1 ~ /;fol_wl_run;fork_and_write;write_pass$/ {s += $2} END {print s + 0}' g.folded)
 [ "$n" -ge 8192 ]; ok $? "the reuse faults' stack reads fol_wl_run;fork_and_write;write_pass, callers first ($n faults)"
-"$FOLIOSTAT" report --folded -i g.data --class $wp | awk '{s += $2} END {print s + 0}' >t
+"$FOLIOSTAT" report --folded -i g.data --class $wp | awk '{s += $2} END {printf "%.0f\n", s}' >t
 is "$(cat t)" "$(jq --arg c $wp '[.classes[] | select(.class == $c) | .fault_time_ns][0]' <("$FOLIOSTAT" report --json -i g.data))" \
 	"--folded --class $wp: the stacks weigh the class's fault time"
 "$FOLIOSTAT" report --folded -i f.data >/dev/null 2>err; rc=$?

@@ -1151,6 +1151,7 @@ static void test_swapout(void **state)
 	alloc_fault(m, BASE + 0x20000, 0, 0x20000);
 	alloc_fault(m, BASE + 0x30000, 4, 0x30000);
 	alloc_fault(m, BASE + 0x40000, 4, 0x40000);
+	alloc_fault(m, BASE + 0x50000, 4, 0x50000);
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
 				    .page = { .pfn = 0x30000, .order = 4 } });
 	sys(m, FOL_EV_MADVISE, BASE, 1 << 20, 21 /* MADV_PAGEOUT */, 0, now++);
@@ -1159,6 +1160,9 @@ static void test_swapout(void **state)
 		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
 					    .page = { .pfn = p, .order = 0 } });
 	write_folio(m, PID, 0x40000);
+	/* Split for want of a large swap slot, its pieces written, none freed yet. */
+	for (uint64_t p = 0x50000; p < 0x50010; p++)
+		write_folio(m, PID, p);
 	/* A piece of a split folio freed at its first page: the folio is not forgotten. */
 	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
 				    .page = { .pfn = 0x10010, .order = 0 } });
@@ -1174,12 +1178,12 @@ static void test_swapout(void **state)
 	s = finish(m);
 	c = &s.calls[FOL_CALL_MADV_PAGEOUT].swapped;
 	assert_int_equal(c->whole[4], 1);
-	assert_int_equal(c->split[4], 2);
-	assert_int_equal(c->pieces[4], 17);
+	assert_int_equal(c->split[4], 3);
+	assert_int_equal(c->pieces[4], 33);
 	assert_int_equal(c->whole[0], 1);
 	assert_int_equal(c->unknown, 3);
 	assert_int_equal(s.swapout.whole[4], 1);
-	assert_int_equal(s.swapout.split[4], 2);
+	assert_int_equal(s.swapout.split[4], 3);
 	assert_int_equal(s.swapout.unknown, 4); /* and kswapd's */
 	assert_int_equal(s.threads, 1);
 	fol_summary_free(&s);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -56,7 +57,7 @@ static void test_snapshot(void **state)
 	assert_int_equal(fol_pc_files_note(f, &id, path, 0, 8), 0);
 	assert_int_equal(fol_pc_files_note(f, &id, path, 15, 1), 0);
 	assert_int_equal(fol_pc_files_note(f, &gone, other, 0, 1), 0);
-	j = fol_pc_snapshot(f, "", NULL);
+	j = fol_pc_snapshot(f, "", time(NULL), NULL);
 	assert_non_null(j);
 	err = cJSON_GetObjectItemCaseSensitive(j, "error");
 	if (cJSON_IsString(err)) {
