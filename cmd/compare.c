@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "runs.h"
 #include "tui.h"
+#include "parse.h"
 #include "util.h"
 
 #define MAX_SIDES 64
@@ -140,7 +141,7 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 	int ret = sides_add(&sd, rs, NULL, json || tui ? NULL : rs->sweep);
 
 	if (!ret)
-		ret = fol_compare(sd.v, sd.n, &c);
+		ret = fol_compare(sd.v, sd.n, FOL_CMP_FDR, &c);
 	if (ret) {
 		error("%s", fol_strerror(ret));
 		sides_free(&sd);
@@ -185,11 +186,13 @@ static void compare_usage(FILE *f)
 		"latency per folio order and class, reuse batching, folios, workload phases,\n"
 		"kernel counters. Each side is a recording's runs (record -r N); a sweep's\n"
 		"configurations are sides of their own. A change is marked (I) improvement or\n"
-		"(R) regression when it is significant at 95%%: Welch's t-test on the per-run\n"
-		"values when both sides have 2+ runs, else Mann-Whitney U on the per-fault\n"
-		"latencies; never under 1%% or under the figure's run-to-run spread.\n"
+		"(R) regression by Welch's t-test on the per-run values, both sides with 2+ runs\n"
+		"(one run a side: no marks), the marks holding a false-discovery rate over every\n"
+		"figure tested (Benjamini-Hochberg); never under 1%% or the run-to-run spread,\n"
+		"never a maximum or a kernel counter.\n"
 		"\n"
-		"      --json             foliostat/compare/v1 on stdout (man foliostat-compare)\n"
+		"      --fdr Q            the marks' false-discovery rate (default 0.05)\n"
+		"      --json             foliostat/compare/v2 on stdout (man foliostat-compare)\n"
 		"      --tui              the comparison, interactive\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -241,7 +244,7 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 			"planned (it stopped early)", p, rs->n, rs->planned);
 }
 
-static int compare_files(char **paths, int n, int json, int tui)
+static int compare_files(char **paths, int n, int json, int tui, double fdr)
 {
 	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
 	struct fol_runs *rs = calloc((size_t)n, sizeof(*rs));
@@ -271,7 +274,7 @@ static int compare_files(char **paths, int n, int json, int tui)
 		}
 	}
 	if (!status) {
-		ret = fol_compare(sd.v, sd.n, &c);
+		ret = fol_compare(sd.v, sd.n, fdr, &c);
 		if (ret) {
 			error("%s", fol_strerror(ret));
 			status = 1;
@@ -299,18 +302,25 @@ static int compare_files(char **paths, int n, int json, int tui)
 
 int compare_main(int argc, char **argv, int tui)
 {
-	enum { O_JSON = 256, O_TUI };
+	enum { O_JSON = 256, O_TUI, O_FDR };
 	static const struct option opts[] = {
+		{ "fdr", required_argument, NULL, O_FDR },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, json = 0, x, y;
+	int ch, json = 0, x, y, ret;
+	double fdr = FOL_CMP_FDR;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
+		case O_FDR:
+			ret = fol_parse_decimal(optarg, 0.0001, 0.5, &fdr);
+			if (ret)
+				return print_bad_number("--fdr", "a rate from 0.0001 to 0.5 (0.05)", optarg, ret);
+			break;
 		case O_JSON:
 			json = 1;
 			tui = 0;
@@ -329,7 +339,7 @@ int compare_main(int argc, char **argv, int tui)
 	if (same_file(argv + optind, argc - optind, &x, &y))
 		return usage_error("%s and %s are the same file: compare two recordings "
 				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);
-	return compare_files(argv + optind, argc - optind, json, tui);
+	return compare_files(argv + optind, argc - optind, json, tui, fdr);
 }
 
 int cmd_compare(int argc, char **argv)

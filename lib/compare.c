@@ -10,47 +10,88 @@
 
 /* ---- computing ---- */
 
-void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb,
-		    const struct fol_hist *base_dist, const double *v, int nv,
-		    const struct fol_hist *dist, struct fol_cmp_cell *cell)
+void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, const double *v,
+		    int nv, struct fol_cmp_cell *cell)
 {
 	struct fol_desc b, n;
 	double floor, change;
-	int shifted;
+	int past;
 
 	fol_desc_of(base, nb, &b);
 	fol_desc_of(v, nv, &n);
 	change = b.mean != 0 ? (n.mean - b.mean) / fabs(b.mean) : n.mean == 0 ? 0 : NAN;
 	cell->change = change;
 	cell->test = FOL_TEST_NONE;
-	cell->significant = 0;
+	cell->tested = cell->candidate = cell->significant = 0;
 	cell->marker = 0;
 	memset(&cell->t, 0, sizeof(cell->t));
 	memset(&cell->mwu, 0, sizeof(cell->mwu));
-	if (nb >= 2 && nv >= 2) {
-		cell->test = FOL_TEST_WELCH;
-		fol_welch(v, nv, base, nb, &cell->t);
-		fol_mann_whitney(v, nv, base, nb, &cell->mwu);
-		shifted = 1;
-	} else if (nb == 1 && nv == 1 && base_dist && dist &&
-		   !fol_mann_whitney_hist(dist, base_dist, &cell->t)) {
-		cell->test = FOL_TEST_MWU_FAULTS;
-		shifted = fabs(cell->t.effect - 0.5) >= FOL_CMP_EFFECT_FLOOR;
-	} else {
+	if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)
 		return;
+	cell->test = FOL_TEST_WELCH;
+	fol_welch(v, nv, base, nb, &cell->t);
+	fol_mann_whitney(v, nv, base, nb, &cell->mwu);
+	/* A latency percentile is a histogram bucket's bound: five runs may all land on one
+	 * bound, and Welch's t without variance would call the next bound certain (p 0: an
+	 * A/A test marked p90s so). Such a figure with a side that does not vary is ranked
+	 * instead (Mann-Whitney over the runs). */
+	if (fig->resolution > 0 && (b.sd == 0 || n.sd == 0)) {
+		cell->test = FOL_TEST_RANKS;
+		cell->t = cell->mwu;
 	}
-	/* The practical floor: 1%, or the run-to-run spread when that is larger. */
-	floor = fmax(FOL_CMP_FLOOR, fmax(b.cv, n.cv));
-	if (fig->unit == FOL_UNIT_COUNT)
-		shifted &= fabs(n.mean - b.mean) > FOL_CMP_COUNT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
-	cell->significant = cell->t.p < FOL_CMP_ALPHA && shifted &&
-			    (isnan(change) ? n.mean != 0 : fabs(change) >= floor) && !fig->system_wide;
-	if (!cell->significant)
+	/* A machine's counters and a single fault are shown with their p, outside the family:
+	 * no mark can come of them. */
+	cell->tested = !fig->system_wide && !fig->single;
+	/* The practical floor: 1%, or the run-to-run spread when that is larger, or two
+	 * steps of the figure's resolution (a p50 one histogram bucket lower moved 9% in an
+	 * A/A test). */
+	floor = fmax(fmax(FOL_CMP_FLOOR, 2 * fig->resolution), fmax(b.cv, n.cv));
+	past = isnan(change) ? n.mean != 0 : fabs(change) >= floor;
+	if (fig->unit == FOL_UNIT_COUNT && (b.sd > 0 || n.sd > 0))
+		past &= fabs(n.mean - b.mean) > FOL_CMP_COUNT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
+	cell->candidate = cell->tested && past;
+	if (!cell->candidate)
 		return;
 	if (fig->better == FOL_BETTER_NONE)
 		cell->marker = '*';
 	else
 		cell->marker = (n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER) ? 'I' : 'R';
+}
+
+static int by_p(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr)
+{
+	double *p = malloc(sizeof(*p) * (size_t)(n + 1)), kept = -1;
+	int m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (cells[i]->tested)
+			p[m++] = isnan(cells[i]->t.p) ? 1 : cells[i]->t.p;
+	/* Benjamini-Hochberg: the largest p(k) <= k q / m, and every p up to it. Out of
+	 * memory nothing is kept: no mark is better than a false one. */
+	if (p) {
+		qsort(p, (size_t)m, sizeof(*p), by_p);
+		for (int k = m; k >= 1; k--)
+			if (p[k - 1] <= (double)k * fdr / m) {
+				kept = p[k - 1];
+				break;
+			}
+	}
+	for (int i = 0; i < n; i++) {
+		struct fol_cmp_cell *c = cells[i];
+
+		c->significant = c->candidate && c->t.p <= kept;
+		if (!c->significant)
+			c->marker = 0;
+	}
+	free(p);
+	return kept;
 }
 
 static int by_rank(const void *x, const void *y)
@@ -75,8 +116,11 @@ static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 
 				for (k = 0; k < c->nrows && strcmp(c->rows[k].fig.key, f->key); k++)
 					;
-				if (k < c->nrows)
+				/* A few faults in any run: the row is about a few. */
+				if (k < c->nrows) {
+					c->rows[k].fig.single |= f->single;
 					continue;
+				}
 				if (c->nrows == cap) {
 					int ncap = cap ? cap * 2 : 128;
 					struct fol_cmp_row *g = realloc(c->rows, (size_t)ncap * sizeof(*g));
@@ -88,20 +132,18 @@ static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 				}
 				c->rows[c->nrows].fig = *f;
 				c->rows[c->nrows].fig.v = 0;
-				c->rows[c->nrows].fig.dist = NULL;
 				c->rows[c->nrows++].cell = NULL;
 			}
 	qsort(c->rows, (size_t)c->nrows, sizeof(*c->rows), by_rank);
 	return 0;
 }
 
-/* A side's values of one figure over its runs; the distribution when it has one run. */
+/* A side's values of one figure over its runs. */
 static int side_values(const struct fol_cmp_row *row, struct fol_figures *figs, int nruns,
-		       double *v, const struct fol_hist **dist)
+		       double *v)
 {
 	int have = 0, n = 0;
 
-	*dist = NULL;
 	for (int r = 0; r < nruns; r++)
 		have += fol_figures_find(&figs[r], row->fig.key) != NULL;
 	if (!have)
@@ -109,15 +151,30 @@ static int side_values(const struct fol_cmp_row *row, struct fol_figures *figs, 
 	for (int r = 0; r < nruns; r++) {
 		const struct fol_figure *f = fol_figures_find(&figs[r], row->fig.key);
 
-		if (f) {
+		if (f)
 			v[n++] = f->v;
-			if (nruns == 1)
-				*dist = f->dist;
-		} else if (row->fig.additive) {
+		else if (row->fig.additive)
 			v[n++] = 0;
-		}
 	}
 	return n;
+}
+
+/* The false-discovery rate over every cell the compare tested, whichever side. */
+static int mark_all(struct fol_cmp *c)
+{
+	struct fol_cmp_cell **cells = malloc(sizeof(*cells) * ((size_t)c->nrows * (size_t)c->nsides + 1));
+	int n = 0;
+
+	if (!cells)
+		return -ENOMEM;
+	for (int k = 0; k < c->nrows; k++)
+		for (int s = 1; s < c->nsides; s++) {
+			cells[n] = &c->rows[k].cell[s];
+			c->tested += cells[n++]->tested;
+		}
+	c->p_kept = fol_cmp_mark(cells, n, c->fdr);
+	free(cells);
+	return 0;
 }
 
 static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
@@ -128,7 +185,6 @@ static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 
 	for (int k = 0; k < c->nrows && !ret; k++) {
 		struct fol_cmp_row *row = &c->rows[k];
-		const struct fol_hist *bdist, *dist;
 		int nb;
 
 		row->cell = calloc((size_t)c->nsides, sizeof(*row->cell));
@@ -136,21 +192,21 @@ static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 			ret = -ENOMEM;
 			break;
 		}
-		nb = side_values(row, figs[0], c->sides[0].n, base, &bdist);
+		nb = side_values(row, figs[0], c->sides[0].n, base);
 		for (int s = 0; s < c->nsides; s++) {
 			struct fol_cmp_cell *cell = &row->cell[s];
-			int n = s ? side_values(row, figs[s], c->sides[s].n, v, &dist) : nb;
+			int n = s ? side_values(row, figs[s], c->sides[s].n, v) : nb;
 
 			cell->have = n;
 			fol_desc_of(s ? v : base, n, &cell->d);
 			cell->change = NAN;
 			if (s && n && nb)
-				fol_cmp_decide(&row->fig, base, nb, bdist, v, n, dist, cell);
+				fol_cmp_decide(&row->fig, base, nb, v, n, cell);
 		}
 	}
 	free(base);
 	free(v);
-	return ret;
+	return ret ? ret : mark_all(c);
 }
 
 /* Phase times of the untraced runs of a side, by name, into per-name arrays. */
@@ -229,13 +285,14 @@ static int side_probe(struct fol_cmp *c, int s)
 	return ret;
 }
 
-int fol_compare(const struct fol_side *sides, int nsides, struct fol_cmp *c)
+int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c)
 {
 	struct fol_figures **figs;
 	int ret = 0, maxruns = 1;
 
 	memset(c, 0, sizeof(*c));
 	c->nsides = nsides;
+	c->fdr = fdr > 0 && fdr < 1 ? fdr : FOL_CMP_FDR;
 	c->sides = calloc((size_t)nsides, sizeof(*c->sides));
 	c->probe = calloc((size_t)nsides, sizeof(*c->probe));
 	c->nprobe = calloc((size_t)nsides, sizeof(*c->nprobe));

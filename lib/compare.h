@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Sides compared figure by figure: each side one or more runs of one configuration (a
  * recording, or one value of a sweep); the first side is the base. Computed here,
- * rendered as an 80-column text table, JSON (foliostat/compare/v1) or by the TUI. */
+ * rendered as an 80-column text table, JSON (foliostat/compare/v2) or by the TUI. */
 #ifndef FOL_COMPARE_H
 #define FOL_COMPARE_H
 
@@ -19,20 +19,24 @@ struct fol_side {
 	const cJSON *bare;		/* untraced runs of this side (BARE chunks) or NULL */
 };
 
-/* Significance at 95%, and never for a change smaller than this (1%) or than the
- * figure's own run-to-run spread (coefficient of variation) when that is larger. */
-#define FOL_CMP_ALPHA 0.05
+/* Marks come from per-run values only: Welch's t-test where both sides have 2 or more
+ * runs (FOL_CMP_MIN_RUNS); one run a side is never marked (the per-fault latencies of one
+ * run share its machine state: ten same-setup pairs marked 19% of their latency figures).
+ * The marks of one compare hold a false-discovery rate (Benjamini-Hochberg, FOL_CMP_FDR
+ * by default) over every figure it tests; and never for a change smaller than 1% or than
+ * the figure's own run-to-run spread (coefficient of variation) when that is larger. */
+#define FOL_CMP_FDR 0.05
+#define FOL_CMP_MIN_RUNS 2
 #define FOL_CMP_FLOOR 0.01
-/* One run per side: per-fault latencies are compared, and a shift must also be this
- * large in P(new > base) - 1/2 (0.05: a rank-biserial correlation of 0.1), so that a
- * tiny shift over 100,000 faults is not news. */
-#define FOL_CMP_EFFECT_FLOOR 0.05
-/* Counts (faults, folios, counters) must also differ by more than counting noise,
- * this many times sqrt(count): runs that always take 35 and 37 copy faults in the dynamic
- * loader have no variance, and Welch alone would call 2 faults a change. */
+/* Counts (faults, folios, counters) that vary from run to run must also differ by more
+ * than counting noise, this many times sqrt(count): runs that take 35 or 37 copy faults
+ * in the dynamic loader are not news. A count that does not vary on either side is exact:
+ * 8 against 16 folios every run is a change. */
 #define FOL_CMP_COUNT_SIGMAS 2.0
 
-enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH, FOL_TEST_MWU_FAULTS };
+/* Welch's t over the runs; Mann-Whitney U over the runs where a side of a quantized
+ * figure (a percentile) does not vary (fol_cmp_decide). */
+enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH, FOL_TEST_RANKS };
 
 struct fol_cmp_cell {
 	int have;			/* runs of the side with the figure */
@@ -41,12 +45,15 @@ struct fol_cmp_cell {
 	enum fol_cmp_test test;
 	struct fol_test t;		/* the test's result */
 	struct fol_test mwu;		/* Mann-Whitney over the runs, alongside Welch */
+	int tested;			/* in the family the false-discovery rate holds over */
+	int candidate;			/* past the floors: marked if the rate keeps its p */
 	int significant;
-	char marker;			/* 'I' better, 'R' worse, '*' changed (no better way), 0 */
+	char marker;			/* 'I' better, 'R' worse, '*' changed (no better way), 0;
+					 * fol_cmp_decide's is provisional, fol_cmp_mark's final */
 };
 
 struct fol_cmp_row {
-	struct fol_figure fig;		/* what the figure is; v and dist unused */
+	struct fol_figure fig;		/* what the figure is; v unused */
 	struct fol_cmp_cell *cell;	/* one per side */
 };
 
@@ -64,15 +71,21 @@ struct fol_cmp {
 	int nrows;
 	struct fol_cmp_probe **probe;	/* per side */
 	int *nprobe;
+	double fdr;			/* the false-discovery rate the marks hold */
+	int tested;			/* figures tested (cells, beyond the base) */
+	double p_kept;			/* the largest p-value the rate keeps; -1: none */
 };
 
-int fol_compare(const struct fol_side *sides, int nsides, struct fol_cmp *c);
+/* fdr: the false-discovery rate of the marks (FOL_CMP_FDR; 0 < fdr < 1). */
+int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c);
 void fol_cmp_free(struct fol_cmp *c);
-/* The decision for one cell against the base cell (the rule, alone so a test can reach
- * it): sets test, t, significant and marker. */
-void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb,
-		    const struct fol_hist *base_dist, const double *v, int nv,
-		    const struct fol_hist *dist, struct fol_cmp_cell *cell);
+/* The rule, in two steps a test can reach. One cell against the base cell: its test, p,
+ * whether it is in the tested family and past the floors, and its provisional marker. */
+void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, const double *v,
+		    int nv, struct fol_cmp_cell *cell);
+/* Then every cell of the compare at once (Benjamini-Hochberg at rate fdr over the tested
+ * ones): significant and marker final. Returns the largest p kept (-1: none). */
+double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr);
 
 /* The figure's value as text: "65536", "12.3 µs", "16.00", "6.2%". */
 const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len);

@@ -38,7 +38,7 @@ static void rcol(FILE *f, const char *s, int w)
 
 static const char *test_name(enum fol_cmp_test t)
 {
-	return t == FOL_TEST_WELCH ? "welch" : t == FOL_TEST_MWU_FAULTS ? "mann-whitney-faults" : "none";
+	return t == FOL_TEST_WELCH ? "welch" : t == FOL_TEST_RANKS ? "mann-whitney" : "none";
 }
 
 static void side_header(const struct fol_side *s, const char *role, FILE *f)
@@ -62,25 +62,26 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 
 static void test_legend(const struct fol_cmp *c, FILE *f)
 {
-	int many = 1, one = 1;
+	int fewest = c->nsides ? c->sides[0].n : 0;
 
-	for (int s = 0; s < c->nsides; s++) {
-		many &= c->sides[s].n >= 2;
-		one &= c->sides[s].n == 1;
+	for (int s = 1; s < c->nsides; s++)
+		fewest = c->sides[s].n < fewest ? c->sides[s].n : fewest;
+	if (fewest < FOL_CMP_MIN_RUNS) {
+		fprintf(f, "# test:  none: a side has %d run; marks need %d or more a side (record -r 5):\n"
+			   "#        the faults of one run share its machine state, not samples of it\n",
+			fewest, FOL_CMP_MIN_RUNS);
+		return;
 	}
-	if (many)
-		fprintf(f, "# test:  Welch's t-test on the per-run values, 95%%;\n");
-	else if (one)
-		fprintf(f, "# test:  one run a side: per-fault latencies only (Mann-Whitney U, 95%%,\n"
-			   "#        |P(new>base)-1/2| >= %.2f); counts and totals untested;\n",
-			FOL_CMP_EFFECT_FLOOR);
+	fprintf(f, "# test:  Welch's t-test on the per-run values; %d figures tested, marks at a\n"
+		   "#        false-discovery rate of %g (Benjamini-Hochberg: ", c->tested, c->fdr);
+	if (c->p_kept >= 0)
+		fprintf(f, "p <= %.2g kept)\n", c->p_kept);
 	else
-		fprintf(f, "# test:  Welch's t-test where both sides have 2+ runs, Mann-Whitney U on\n"
-			   "#        per-fault latencies between single runs, else none; 95%%;\n");
-	fprintf(f, "#        never under %.0f%% or the run-to-run CV, nor counts within %.0f sqrt(n)\n",
+		fprintf(f, "no p kept)\n");
+	fprintf(f, "#        never under %.0f%% or the run-to-run CV, nor varying counts within\n"
+		   "#        %.0f sqrt(n); never a maximum or a kernel counter\n",
 		FOL_CMP_FLOOR * 100, FOL_CMP_COUNT_SIGMAS);
-	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured;\n"
-		   "#        kernel counters never marked: every process on the machine moves them\n");
+	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured\n");
 }
 
 static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
@@ -318,12 +319,10 @@ static cJSON *cell_json(const struct fol_cmp_cell *cell, int base)
 	cJSON_AddStringToObject(o, "test", test_name(cell->test));
 	if (cell->test != FOL_TEST_NONE) {
 		add_num_or_null(o, "p", cell->t.p);
-		if (cell->test == FOL_TEST_WELCH) {
+		if (cell->test == FOL_TEST_WELCH)
 			add_num_or_null(o, "t", cell->t.stat);
-			add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
-		} else {
-			add_num_or_null(o, "effect", cell->t.effect);
-		}
+		add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
+		cJSON_AddBoolToObject(o, "tested", cell->tested);
 	}
 	cJSON_AddBoolToObject(o, "significant", cell->significant);
 	if (cell->marker == 'I' || cell->marker == 'R')
@@ -339,7 +338,7 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 {
 	cJSON *o = cJSON_CreateObject(), *sides, *figs, *t;
 
-	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v1");
+	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v2");
 	sides = cJSON_AddArrayToObject(o, "sides");
 	for (int s = 0; s < c->nsides; s++) {
 		const struct fol_report *r = c->sides[s].n ? c->sides[s].runs[0] : NULL;
@@ -355,9 +354,12 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 		cJSON_AddItemToArray(sides, so);
 	}
 	t = cJSON_AddObjectToObject(o, "test");
-	cJSON_AddNumberToObject(t, "alpha", FOL_CMP_ALPHA);
+	cJSON_AddNumberToObject(t, "fdr", c->fdr);
+	cJSON_AddNumberToObject(t, "min_runs", FOL_CMP_MIN_RUNS);
+	cJSON_AddNumberToObject(t, "tested", c->tested);
+	add_num_or_null(t, "p_kept", c->p_kept >= 0 ? c->p_kept : NAN);
 	cJSON_AddNumberToObject(t, "floor", FOL_CMP_FLOOR);
-	cJSON_AddNumberToObject(t, "effect_floor", FOL_CMP_EFFECT_FLOOR);
+	cJSON_AddNumberToObject(t, "count_sigmas", FOL_CMP_COUNT_SIGMAS);
 	figs = cJSON_AddArrayToObject(o, "figures");
 	for (int k = 0; k < c->nrows; k++) {
 		cJSON *fo = figure_json(&c->rows[k].fig), *vals = cJSON_AddArrayToObject(fo, "values");

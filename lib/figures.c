@@ -69,7 +69,8 @@ static int add_latency(struct fol_figures *f, enum section sec, int a, int b, co
 		if (!x)
 			return -ENOMEM;
 		LABEL(x, "%s %s", label, st[i].name);
-		x->dist = h;
+		x->single = st[i].q == 1 || h->count < FOL_FIG_FEW;
+		x->resolution = st[i].q > 0 && st[i].q < 1 ? 1.0 / FOL_HIST_SUB : 0;
 	}
 	return 0;
 }
@@ -121,6 +122,8 @@ static int add_cells(const struct fol_report *r, struct fol_figures *f)
 				x = add(f, S_ORDERS, RANK(S_ORDERS, slot, c, 1), FOL_UNIT_NS, FOL_BETTER_LOWER,
 					1, (double)fol_cell_time(s, cell), "%s.time_ns", key);
 				LABEL(x, "%s time", label);
+				if (x)
+					x->single = cell->faults < FOL_FIG_FEW;
 			}
 			if (!x || (!s->sampled && add_latency(f, S_ORDERS, slot, c, &cell->lat, key, label)))
 				return -ENOMEM;
@@ -274,6 +277,8 @@ static int add_calls(const struct fol_report *r, struct fol_figures *f)
 			x = add(f, S_CALLS, RANK(S_CALLS, c, 0, 1), FOL_UNIT_NS, FOL_BETTER_LOWER, 1,
 				(double)cs->time.sum, "calls.%s.time_ns", key);
 			LABEL(x, "%s time", name);
+			if (x)
+				x->single = cs->calls < FOL_FIG_FEW;
 		}
 		snprintf(k, sizeof(k), "calls.%s", key);
 		if (!x || add_latency(f, S_CALLS, c, 1, &cs->time, k, name))

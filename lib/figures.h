@@ -11,6 +11,11 @@
 
 enum fol_unit { FOL_UNIT_COUNT, FOL_UNIT_NS, FOL_UNIT_RATIO, FOL_UNIT_PERCENT };
 
+/* A time of fewer faults (or calls) than this in a run is about those few: the vDSO's one
+ * fault a run, 4 madvise calls. Drift between recordings made minutes apart moves them
+ * more than their runs vary within one (an A/A test marked 4K special p50..p99 so). */
+#define FOL_FIG_FEW 20
+
 enum fol_better {
 	FOL_BETTER_LOWER = -1,	/* fewer faults, less time */
 	FOL_BETTER_NONE = 0,	/* a fact of the run (folios allocated, kernel counters) */
@@ -30,10 +35,13 @@ struct fol_figure {
 	/* A run without the figure had none of it (a count, a total): 0 there. Otherwise
 	 * (a mean, a percentile, a ratio) the run does not count for it. */
 	int additive;
+	/* The value of one or a few faults (a maximum; a time or latency of fewer than
+	 * FOL_FIG_FEW faults or calls in a run): shown, never marked. */
+	int single;
+	/* How close the value is to the truth, relative (a percentile: within 1/16 of it,
+	 * hist.h); 0 exact. A change within two of these is resolution, not news. */
+	double resolution;
 	double v;
-	/* The per-fault latencies it is a statistic of: with one run per side, sides are
-	 * compared on these. Points into the report. */
-	const struct fol_hist *dist;
 };
 
 struct fol_figures {

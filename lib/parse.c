@@ -42,6 +42,11 @@ int fol_parse_u64(const char *s, uint64_t min, uint64_t max, int suffixes, uint6
 
 int fol_parse_seconds(const char *s, double min, double max, double *out)
 {
+	return fol_parse_decimal(s, min, max, out);
+}
+
+int fol_parse_decimal(const char *s, double min, double max, double *out)
+{
 	char *end;
 	double v;
 

@@ -11,7 +11,8 @@
  * suffixes, K, M, G and T multiply by powers of 1024 and a trailing B is allowed ("64K",
  * "2MB"). */
 int fol_parse_u64(const char *s, uint64_t min, uint64_t max, int suffixes, uint64_t *out);
-/* Seconds as a plain decimal ("1.5") in [min, max]. */
+/* A plain decimal ("1.5", "0.05") in [min, max]; and seconds as one. */
+int fol_parse_decimal(const char *s, double min, double max, double *out);
 int fol_parse_seconds(const char *s, double min, double max, double *out);
 
 #endif

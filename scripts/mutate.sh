@@ -43,11 +43,17 @@ lib/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fm
 lib/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
 lib/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
 lib/stats.c@s/r1 += a->b\[i\] \* (below + (c + 1) \/ 2);/r1 += a->b[i] * (below + c);/@a histogram bucket's ties take the mean rank
-lib/compare.c@s/floor = fmax(FOL_CMP_FLOOR, fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
+lib/compare.c@s/floor = fmax(fmax(FOL_CMP_FLOOR, 2 \* fig->resolution), fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
 lib/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
-lib/compare.c@s/shifted = fabs(cell->t.effect - 0.5) >= FOL_CMP_EFFECT_FLOOR;/shifted = 1;/@a tiny shift over many faults is not marked
+lib/compare.c@s/(b.sd > 0 || n.sd > 0)/1/@a count without variance is exact
+lib/compare.c@s/if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)/if (nb < 1 || nv < 1)/@one run a side is never tested
+lib/compare.c@s/cell->tested = !fig->system_wide \&\& !fig->single;/cell->tested = 1;/@maxima and kernel counters never marked
+lib/compare.c@s/if (p\[k - 1\] <= (double)k \* fdr \/ m) {/if (p[k - 1] <= fdr) {/@Benjamini-Hochberg over the family
 lib/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
-lib/compare.c@s/} else if (row->fig.additive) {/} else {/@a run without a latency figure gives it no value
+lib/compare.c@s/		else if (row->fig.additive)/		else/@a run without a latency figure gives it no value
+lib/swapout.c@s/	if (order < f->order) {/	if (0) {/@pages freed at a smaller order: the folio was split
+lib/pagecache.c@s/		else if (index - r->index >= r->n << r->order)/		else if (0)/@a page-cache run covers only its folios
+lib/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n << last->order))/if (0)/@overlapping page-cache runs left out
 lib/session.c@s/return type == FOL_CHUNK_RUN \&\& (s->run || s->meta);/return 0;/@a RUN chunk starts the next run
 lib/runs.c@s/if (rs->several \&\& rs->n > 1 \&\& !rs->v\[rs->n - 1\].r.end) {/if (0) {/@a run cut short is left out
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
@@ -61,9 +67,8 @@ lib/model_kernel.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own 
 lib/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
 lib/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
 lib/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
-lib/swapout.c@s/if (f->writes == 1 \&\& f->at_head)/if (f->at_head)/@a folio written in pieces is split, even with its first page among them
+lib/swapout.c@s/if (f->writes == 1 \&\& f->at_head \&\& !f->pieces_freed)/if (f->at_head \&\& !f->pieces_freed)/@a folio written in pieces is split, even with its first page among them
 lib/swapout.c@s/if (f \&\& f->order < k)/if (0)/@a folio holds only the frames of its order
-lib/swapout.c@s/if (f \&\& f->order == order \&\& !f->writes)/if (f \&\& !f->writes)/@a folio is gone when freed at its own order only
 lib/model_kernel.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
 lib/model_kernel.c@s/	return fol_model_selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
 lib/model_kernel.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it

@@ -65,7 +65,7 @@ static inline void fuzz_one_file(const char *path)
 		sides[0].n = (rs.n + 1) / 2;
 		sides[1].runs = runs + sides[0].n;
 		sides[1].n = rs.n - sides[0].n;
-		if (!fol_compare(sides, sides[1].n ? 2 : 1, &c)) {
+		if (!fol_compare(sides, sides[1].n ? 2 : 1, FOL_CMP_FDR, &c)) {
 			cJSON *j = fol_cmp_json(&c);
 			char *s = cJSON_PrintUnformatted(j);
 

@@ -1,4 +1,4 @@
-# Checks foliostat/compare/v1 (man foliostat-compare), and foliostat/runs/v1 (its
+# Checks foliostat/compare/v2 (man foliostat-compare), and foliostat/runs/v1 (its
 # "aggregate" and "compare"), as schema.jq does the report. Prints the violations.
 def t($p; $want): (getpath($p) | type) as $got
 	| if ($want | split("|") | any(.[]; . == $got)) then empty
@@ -11,10 +11,11 @@ def figure($p): (["key","label","section","unit","better"][] as $k | t($p + [$k]
 def probe($p): t($p; "array"), ((getpath($p) | keys[]) as $i | t($p + [$i, "phase"]; "string"),
 	desc($p + [$i, "untraced_ns"]), desc($p + [$i, "recorded_ns"]), t($p + [$i, "added_ns"]; "number"),
 	t($p + [$i, "faults"]; "number"), t($p + [$i, "added_ns_per_fault"]; "number|null"));
-def compare($c): ($c | if .schema == "foliostat/compare/v1" then empty else "schema: \(.schema)" end),
+def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "schema: \(.schema)" end),
 	(($c.sides | keys[]) as $s | t(["sides", $s, "name"]; "string"), t(["sides", $s, "runs"]; "number"),
 		t(["sides", $s, "kernel"]; "string|null"), t(["sides", $s, "command"]; "array|null")),
-	(["alpha","floor","effect_floor"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
+	(["fdr","min_runs","tested","floor","count_sigmas"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
+	(if ($c.test.p_kept | type) | IN("number","null") then empty else "test.p_kept" end),
 	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f
 		| ($c | figure(["figures", $i])),
 		(if ($f.values | length) == ($c.sides | length) then empty else "figures.\($i): values" end),
@@ -23,7 +24,10 @@ def compare($c): ($c | if .schema == "foliostat/compare/v1" then empty else "sch
 			elif $s == 0 then ($v | desc([]))
 			else ($v | desc([]), t(["change"]; "number|null"), t(["test"]; "string"),
 				t(["significant"]; "boolean"), t(["marker"]; "string|null"),
-				(if ($v.test | IN("welch","mann-whitney-faults","none")) then empty else "test \($v.test)" end),
+				(if ($v.test | IN("welch","mann-whitney","none")) then empty else "test \($v.test)" end),
+				(if $v.test != "none" then (t(["p"]; "number|null"), t(["mann_whitney_p"]; "number|null"),
+					t(["tested"]; "boolean")) else empty end),
+				(if $v.test == "welch" then t(["t"]; "number|null") else empty end),
 				(if ($v.marker | IN(null,"improvement","regression","changed")) then empty else "marker \($v.marker)" end))
 			end));
 [

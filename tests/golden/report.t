@@ -116,7 +116,7 @@ grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files r
 "$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cjson" 2>/dev/null
 check "compare, JSON" "$T/cjson" "$d/compare.json"
 jq -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
-check "compare JSON matches schema foliostat/compare/v1" "$T/violations" /dev/null
+check "compare JSON matches schema foliostat/compare/v2" "$T/violations" /dev/null
 fpf() { jq -r --arg c "$1" --arg k "$2" '.aggregate[] | select(.config == $c) | .figures[] | select(.key == $k) | .value.mean' "$T/sjson"; }
 is "$(fpf 4K reuse.4K.faults_per_folio)" 1 "sweep 4K: 1 reuse fault per 4K folio"
 is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "sweep 64K: 16 reuse faults per 64K folio"

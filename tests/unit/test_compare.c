@@ -21,8 +21,11 @@ static struct fol_figure fig(enum fol_unit unit, int better)
 static char decide(const struct fol_figure *f, const double *a, int na, const double *b, int nb,
 		   struct fol_cmp_cell *c)
 {
+	struct fol_cmp_cell *one = c;
+
 	memset(c, 0, sizeof(*c));
-	fol_cmp_decide(f, a, na, NULL, b, nb, NULL, c);
+	fol_cmp_decide(f, a, na, b, nb, c);
+	fol_cmp_mark(&one, 1, FOL_CMP_FDR);
 	return c->marker;
 }
 
@@ -90,29 +93,29 @@ static void test_cv_floor(void **state)
 	assert_true(c.t.p < 0.05); /* significant by Welch alone */
 }
 
-/* Counts without variance: 35 against 37 faults is counting noise; 8192 against 16384 is
- * not. */
-static void test_count_floor(void **state)
+/* Counts: one that varies from run to run must move by more than counting noise (35-36
+ * against 36-38 copy faults is not news); one that never varies on either side is exact,
+ * and 8 against 16 folios every run is a change whatever a floor on counts would say. */
+static void test_counts(void **state)
 {
-	const double a[] = { 35, 35, 35, 35, 35 }, b[] = { 37, 37, 37, 37, 37 };
-	const double c1[] = { 8192, 8192, 8192 }, c2[] = { 16384, 16384, 16384 };
+	const double a[] = { 35, 36, 35, 36, 35 }, b[] = { 37, 36, 37, 38, 37 };
+	const double e8[] = { 8, 8, 8, 8, 8 }, e16[] = { 16, 16, 16, 16, 16 };
 	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_cmp_cell c;
 
 	(void)state;
 	assert_int_equal(decide(&f, a, 5, b, 5, &c), 0);
+	assert_true(c.t.p < 0.05);
+	assert_int_equal(decide(&f, e8, 5, e16, 5, &c), 'R');
 	assert_true(c.t.p == 0);
-	assert_int_equal(decide(&f, c1, 3, c2, 3, &c), 'R');
-	assert_int_equal(decide(&f, c1, 3, c1, 3, &c), 0);
+	assert_int_equal(decide(&f, e8, 5, e8, 5, &c), 0);
 	assert_true(c.t.p == 1);
 }
 
-/* One run a side: only figures with per-fault latencies are tested. */
+/* One run a side: nothing is tested or marked, however far the values are apart (the
+ * faults of one run are not independent samples). */
 static void test_single_runs(void **state)
 {
-	static uint32_t bb[4][FOL_HIST_BUCKETS];
-	static struct fol_hist base = { .b = bb[0] }, same = { .b = bb[1] },
-			       shifted = { .b = bb[2] }, tiny = { .b = bb[3] };
 	const double one = 10, two = 20;
 	struct fol_figure counts = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_figure lat = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
@@ -121,31 +124,59 @@ static void test_single_runs(void **state)
 	(void)state;
 	assert_int_equal(decide(&counts, &one, 1, &two, 1, &c), 0);
 	assert_int_equal(c.test, FOL_TEST_NONE);
-	/* 100,000 faults each over 10 buckets (~50% wide), every one 2 buckets slower. */
-	for (int i = 0; i < 10; i++) {
-		base.b[400 + i] = 10000;
-		same.b[400 + i] = 10000;
-		shifted.b[402 + i] = 10000;
-		tiny.b[400 + i] = 10000;
+	assert_int_equal(decide(&lat, &one, 1, &two, 1, &c), 0);
+	assert_int_equal(c.test, FOL_TEST_NONE);
+	assert_false(c.tested);
+}
+
+/* A maximum is one fault: its p is shown, it is not in the family, never marked. */
+static void test_max_never(void **state)
+{
+	const double lo[] = { 100, 101, 99, 100, 100 }, hi[] = { 200, 202, 198, 201, 199 };
+	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
+	struct fol_cmp_cell c;
+
+	(void)state;
+	f.single = 1;
+	assert_int_equal(decide(&f, lo, 5, hi, 5, &c), 0);
+	assert_true(c.t.p < 0.001);
+	assert_false(c.tested);
+}
+
+/* Twenty figures tested at once, one real change (p 1e-4) and nineteen unchanged, their
+ * p spread from 0.02 to 0.92 as nulls are: a lone 5% test would mark the 0.02 one too;
+ * Benjamini-Hochberg at 5% keeps the real one only (k q / m: 0.0025, then 0.005 for the
+ * 0.02). Ten real ones among twenty are all kept. */
+static void test_fdr(void **state)
+{
+	struct fol_cmp_cell cells[20], *ptr[20];
+	double kept;
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		cells[i] = (struct fol_cmp_cell){ .tested = 1, .candidate = 1, .marker = 'R' };
+		cells[i].t.p = i ? 0.02 + 0.05 * (i - 1) : 1e-4;
+		ptr[i] = &cells[i];
 	}
-	/* A fifth of the faults one bucket (6%) up: certain over 100,000 faults (p tiny),
-	 * but P(new > base) moves by less than the effect floor. */
-	for (int i = 9; i >= 0; i--) {
-		tiny.b[400 + i] -= 2000;
-		tiny.b[401 + i] += 2000;
+	kept = fol_cmp_mark(ptr, 20, 0.05);
+	assert_true(kept == 1e-4);
+	assert_int_equal(cells[0].marker, 'R');
+	for (int i = 1; i < 20; i++)
+		assert_int_equal(cells[i].marker, 0);
+	for (int i = 0; i < 20; i++) {
+		cells[i] = (struct fol_cmp_cell){ .tested = 1, .candidate = 1, .marker = 'I' };
+		cells[i].t.p = i < 10 ? 1e-6 * (i + 1) : 0.2 + 0.01 * i;
 	}
-	memset(&c, 0, sizeof(c));
-	fol_cmp_decide(&lat, &one, 1, &base, &two, 1, &shifted, &c);
-	assert_int_equal(c.test, FOL_TEST_MWU_FAULTS);
-	assert_int_equal(c.marker, 'R');
-	assert_true(c.t.effect > 0.5);
-	fol_cmp_decide(&lat, &one, 1, &base, &one, 1, &same, &c);
-	assert_int_equal(c.marker, 0);
-	/* The mean moved (10 to 20 here), the sliver does not pass the effect floor. */
-	fol_cmp_decide(&lat, &one, 1, &base, &two, 1, &tiny, &c);
-	assert_true(c.t.p < 1e-6);
-	assert_true(c.t.effect > 0.5 && c.t.effect < 0.5 + FOL_CMP_EFFECT_FLOOR);
-	assert_int_equal(c.marker, 0);
+	assert_true(fabs(fol_cmp_mark(ptr, 20, 0.05) - 1e-5) < 1e-12);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(cells[i].marker, i < 10 ? 'I' : 0);
+	/* Past the floors or not, a cell tested counts in m; one not tested does not. */
+	for (int i = 0; i < 20; i++) {
+		cells[i] = (struct fol_cmp_cell){ .tested = i < 2, .candidate = i < 2, .marker = 'R' };
+		cells[i].t.p = i ? 0.04 : 0.02;
+	}
+	assert_true(fol_cmp_mark(ptr, 20, 0.05) == 0.04);
+	assert_int_equal(cells[1].marker, 'R');
 }
 
 /* A base of 0: the change is not a ratio; a side without the figure is not compared. */
@@ -169,8 +200,10 @@ int main(void)
 		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_one_percent_floor),
 		cmocka_unit_test(test_cv_floor),
-		cmocka_unit_test(test_count_floor),
+		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_single_runs),
+		cmocka_unit_test(test_max_never),
+		cmocka_unit_test(test_fdr),
 		cmocka_unit_test(test_from_zero),
 	};
 

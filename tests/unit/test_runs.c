@@ -213,7 +213,7 @@ static void test_compare_sides(void **state)
 		bb[i] = &rs.v[3 + i].r;
 	}
 	sides[0].bare = rs.bare;
-	assert_int_equal(fol_compare(sides, 2, &c), 0);
+	assert_int_equal(fol_compare(sides, 2, FOL_CMP_FDR, &c), 0);
 	rw = row(&c, "faults");
 	assert_int_equal(rw->cell[0].have, 3);
 	assert_true(rw->cell[0].d.mean == 101);
@@ -273,7 +273,7 @@ static void test_absent_in_a_run(void **state)
 	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
 	runs[0] = &rs.v[0].r;
 	runs[1] = &rs.v[1].r;
-	assert_int_equal(fol_compare(&side, 1, &c), 0);
+	assert_int_equal(fol_compare(&side, 1, FOL_CMP_FDR, &c), 0);
 	rw = row(&c, "order.4K.anon_alloc.faults");
 	assert_int_equal(rw->cell[0].have, 2);
 	assert_true(rw->cell[0].d.mean == 2 && rw->cell[0].d.min == 0);
