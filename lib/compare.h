@@ -87,6 +87,11 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, co
  * ones): significant and marker final. Returns the largest p kept (-1: none). */
 double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr);
 
+/* A side as the header says it: "[NAME: ][FILE, ]N runs, kernel K", escaped. */
+const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf, size_t len);
+/* The test in one line: "Welch over runs, 37 tested, FDR 0.05: p <= 0.0014 kept", or why
+ * there is none. */
+const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len);
 /* The figure's value as text: "65536", "12.3 µs", "16.00", "6.2%". */
 const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len);
 /* Text: the sides against the base, 80 columns for two sides. */

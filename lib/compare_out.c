@@ -41,22 +41,46 @@ static const char *test_name(enum fol_cmp_test t)
 	return t == FOL_TEST_WELCH ? "welch" : t == FOL_TEST_RANKS ? "mann-whitney" : "none";
 }
 
+const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf, size_t len)
+{
+	const struct fol_report *r = s->n ? s->runs[0] : NULL;
+	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
+	char name[256], file[512], k[256];
+
+	snprintf(buf, len, "%s%s%s%s%d run%s, kernel %s", with_name ? fol_escape(s->name, name, sizeof(name)) : "",
+		 with_name ? ": " : "", s->file ? fol_escape(s->file, file, sizeof(file)) : "",
+		 s->file ? ", " : "", s->n, s->n == 1 ? "" : "s",
+		 kernel ? fol_escape(kernel, k, sizeof(k)) : "?");
+	return buf;
+}
+
+const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len)
+{
+	int fewest = c->nsides ? c->sides[0].n : 0;
+
+	for (int s = 1; s < c->nsides; s++)
+		fewest = c->sides[s].n < fewest ? c->sides[s].n : fewest;
+	if (fewest < FOL_CMP_MIN_RUNS)
+		snprintf(buf, len, "no test: a side has %d run; marks need %d or more a side (record -r 5)",
+			 fewest, FOL_CMP_MIN_RUNS);
+	else if (c->p_kept >= 0)
+		snprintf(buf, len, "Welch over runs, %d tested, FDR %g: p <= %.2g kept", c->tested, c->fdr,
+			 c->p_kept);
+	else
+		snprintf(buf, len, "Welch over runs, %d tested, FDR %g: no p kept", c->tested, c->fdr);
+	return buf;
+}
+
 static void side_header(const struct fol_side *s, const char *role, FILE *f)
 {
 	const struct fol_report *r = s->n ? s->runs[0] : NULL;
 	const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL;
-	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
-	char esc[512];
+	char esc[1200];
 
-	if (role) {
-		fprintf(f, "# %-5s %s: ", role, fol_escape(s->name, esc, sizeof(esc)));
-		if (s->file)
-			fprintf(f, "%s, ", fol_escape(s->file, esc, sizeof(esc)));
-	} else {
-		fprintf(f, "# ");
-	}
-	fprintf(f, "%d run%s, kernel %s\n", s->n, s->n == 1 ? "" : "s",
-		kernel ? fol_escape(kernel, esc, sizeof(esc)) : "?");
+	if (role)
+		fprintf(f, "# %-5s %s\n", role, fol_cmp_side_text(s, 1, esc, sizeof(esc)));
+	else
+		fprintf(f, "# %s\n", fol_cmp_side_text(s, 0, esc, sizeof(esc)));
 	fprintf(f, "#       %s\n", fol_command_text(cmd, esc, sizeof(esc)));
 }
 

@@ -1024,63 +1024,148 @@ int fol_tui_run(const struct fol_report *r, const char *path, char *err, size_t 
 
 /* ---- compare ---- */
 
-static void draw_compare(const struct fol_cmp *c, int top, int only_marked, int colour)
+static int row_marked(const struct fol_cmp *c, const struct fol_cmp_row *r)
 {
-	int lines = LINES, cols = COLS, y = 2, row = 0;
-	char v[32], t[32];
+	for (int s = 1; s < c->nsides; s++)
+		if (r->cell[s].marker)
+			return 1;
+	return 0;
+}
 
-	erase();
+/* How many rows are shown: every figure, or the marked ones. */
+static int compare_rows(const struct fol_cmp *c, int only_marked)
+{
+	int n = 0;
+
+	for (int k = 0; k < c->nrows; k++)
+		n += !only_marked || row_marked(c, &c->rows[k]);
+	return n;
+}
+
+/* The lines above the figures: the title, one per side, the test, the column heads. */
+static int compare_head_lines(const struct fol_cmp *c)
+{
+	return c->nsides + 3;
+}
+
+static void draw_compare_head(const struct fol_cmp *c, int colour)
+{
+	int cols = COLS, y = 1, x = 27;
+	char buf[1400];
+
 	if (colour)
 		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
 	mvhline(0, 0, ' ', cols);
-	mvprintw(0, 0, " foliostat compare  base %.*s", cols > 30 ? cols - 30 : 0, c->sides[0].name);
+	mvprintw(0, 0, " foliostat compare");
 	if (colour)
 		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
-	mvprintw(1, 0, "%-28s", "figure (mean over runs)");
-	for (int s = 0; s < c->nsides && 29 + 25 * s < cols; s++)
-		mvprintw(1, 29 + (s ? 13 + 26 * (s - 1) : 0), "%12.12s%s", c->sides[s].name, s ? "    change" : "");
-	for (int k = 0; k < c->nrows && y < lines - 1; k++) {
-		const struct fol_cmp_row *r = &c->rows[k];
-		int marked = 0, x;
+	for (int s = 0; s < c->nsides; s++)
+		mvprintw(y++, 0, " %-5s %.*s", s ? "new" : "base", cols > 8 ? cols - 8 : 0,
+			 fol_cmp_side_text(&c->sides[s], 1, buf, sizeof(buf)));
+	mvprintw(y++, 0, " test  %.*s", cols > 8 ? cols - 8 : 0, fol_cmp_test_text(c, buf, sizeof(buf)));
+	mvprintw(y, 0, "%-26s", "figure (mean over runs)");
+	for (int s = 0; s < c->nsides && x + 16 <= cols; s++) {
+		mvprintw(y, x, "%11.11s %4s", c->sides[s].name, "cv");
+		x += 17;
+		if (s && x + 19 <= cols) {
+			mvprintw(y, x, "%8s     %6s", "change", "p");
+			x += 20;
+		}
+	}
+}
 
-		for (int s = 1; s < c->nsides; s++)
-			marked |= r->cell[s].marker != 0;
-		if (only_marked && !marked)
+/* printf's width counts bytes: "12.3 µs" is one column narrower than its 8 bytes. The
+ * width for s to take w columns. */
+static int cols_width(const char *s, int w)
+{
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) == 0x80;
+	return w;
+}
+
+/* One figure's row at line y: each side's mean and CV, the others' change, mark and p. */
+static void draw_compare_row(const struct fol_cmp_row *r, int nsides, int y, int colour)
+{
+	int cols = COLS, x = 27;
+	char v[32], t[32], p[16], cv[16];
+
+	mvprintw(y, 0, "%-26.26s", r->fig.label);
+	for (int s = 0; s < nsides && x + 16 <= cols; s++) {
+		const struct fol_cmp_cell *cl = &r->cell[s];
+
+		snprintf(cv, sizeof(cv), cl->have >= 2 ? "%3.0f%%" : "-", 100 * cl->d.cv);
+		if (!cl->have)
+			snprintf(v, sizeof(v), "-");
+		else
+			fol_cmp_value(r->fig.unit, cl->d.mean, v, sizeof(v));
+		mvprintw(y, x, "%*s %4s", cols_width(v, 11), v, cv);
+		x += 17;
+		if (!s || x + 19 > cols)
+			continue;
+		if (!cl->have || !r->cell[0].have || isnan(cl->change))
+			snprintf(t, sizeof(t), "%s", !cl->have ? "-" : !r->cell[0].have ? "new" : "from 0");
+		else
+			snprintf(t, sizeof(t), "%+.1f%%", 100 * cl->change);
+		if (cl->test == FOL_TEST_NONE || isnan(cl->t.p))
+			snprintf(p, sizeof(p), "-");
+		else
+			snprintf(p, sizeof(p), cl->t.p < 0.001 ? "<.001" : "%.3f", cl->t.p);
+		if (colour && cl->marker)
+			attron(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
+		mvprintw(y, x, "%8s %3s", t, cl->marker == 'I' ? "(I)" : cl->marker == 'R' ? "(R)"
+					   : cl->marker ? "(*)" : "");
+		if (colour && cl->marker)
+			attroff(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
+		mvprintw(y, x + 13, "%6s", p);
+		x += 20;
+	}
+}
+
+static void draw_compare(const struct fol_cmp *c, int top, int only_marked, int colour)
+{
+	int lines = LINES, cols = COLS, y = compare_head_lines(c), row = 0;
+
+	erase();
+	draw_compare_head(c, colour);
+	for (int k = 0; k < c->nrows && y < lines - 1; k++) {
+		if (only_marked && !row_marked(c, &c->rows[k]))
 			continue;
 		if (row++ < top)
 			continue;
-		mvprintw(y, 0, "%-28.28s", r->fig.label);
-		x = 29;
-		for (int s = 0; s < c->nsides && x + 12 < cols; s++) {
-			const struct fol_cmp_cell *cl = &r->cell[s];
-
-			mvprintw(y, x, "%12s", cl->have ? fol_cmp_value(r->fig.unit, cl->d.mean, v, sizeof(v)) : "-");
-			x += 13;
-			if (!s)
-				continue;
-			if (!cl->have || !r->cell[0].have || isnan(cl->change))
-				snprintf(t, sizeof(t), "%s", !cl->have ? "-" : !r->cell[0].have ? "new" : "from 0");
-			else
-				snprintf(t, sizeof(t), "%+.2f%%", 100 * cl->change);
-			if (colour && cl->marker)
-				attron(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
-			mvprintw(y, x, "%9s %s", t, cl->marker == 'I' ? "(I)" : cl->marker == 'R' ? "(R)"
-						      : cl->marker ? "(*)" : "   ");
-			if (colour && cl->marker)
-				attroff(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
-			x += 13;
-		}
-		y++;
+		draw_compare_row(&c->rows[k], c->nsides, y++, colour);
 	}
 	if (colour)
 		attron(COLOR_PAIR(C_DIM) | A_REVERSE);
 	mvhline(lines - 1, 0, ' ', cols);
 	mvprintw(lines - 1, 0, " %.*s", cols - 2,
-		 only_marked ? "q quit  j/k scroll  m all figures   [significant changes only]"
-			     : "q quit  j/k scroll  m significant changes only");
+		 only_marked ? "q quit  j/k PgUp/PgDn g/G  m all figures  [significant changes only]"
+			     : "q quit  j/k PgUp/PgDn g/G  m marked only  (I) better (R) worse (*) changed");
 	if (colour)
 		attroff(COLOR_PAIR(C_DIM) | A_REVERSE);
 	refresh();
+}
+
+/* The first row shown after key ch, kept so that the last page stays full. */
+static int compare_scroll(const struct fol_cmp *c, int top, int only, int ch)
+{
+	int page = LINES - compare_head_lines(c) - 1, last;
+
+	page = page > 1 ? page : 1;
+	last = compare_rows(c, only) - page;
+	last = last > 0 ? last : 0;
+	if (ch == 'j' || ch == KEY_DOWN)
+		top++;
+	else if (ch == 'k' || ch == KEY_UP)
+		top--;
+	else if (ch == KEY_NPAGE || ch == ' ')
+		top += page;
+	else if (ch == KEY_PPAGE)
+		top -= page;
+	else if (ch == KEY_HOME || ch == 'g')
+		top = 0;
+	else if (ch == KEY_END || ch == 'G')
+		top = last;
+	return top < 0 ? 0 : top > last ? last : top;
 }
 
 int fol_tui_compare(const struct fol_cmp *c, char *err, size_t errlen)
@@ -1096,17 +1181,11 @@ int fol_tui_compare(const struct fol_cmp *c, char *err, size_t errlen)
 		ch = getch();
 		if (ch == 'q' || ch == 'Q')
 			break;
-		if (ch == 'j' || ch == KEY_DOWN)
-			top = top + 1 < c->nrows ? top + 1 : top;
-		else if (ch == 'k' || ch == KEY_UP)
-			top = top ? top - 1 : 0;
-		else if (ch == KEY_NPAGE)
-			top = top + 10 < c->nrows ? top + 10 : top;
-		else if (ch == KEY_PPAGE)
-			top = top > 10 ? top - 10 : 0;
-		else if (ch == 'm') {
+		if (ch == 'm') {
 			only = !only;
 			top = 0;
+		} else {
+			top = compare_scroll(c, top, only, ch);
 		}
 	}
 	term_close(old);

@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..41"
+echo "1..48"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -161,8 +161,23 @@ mark=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | sele
 want=$([ "$mark" = improvement ] && echo "(I)" || echo "(R)")
 screen | grep -E "^faults " | grep -qF -- "$want"; ok $? "faults: marked $want, as the JSON says ($mark)"
 screen | grep -q "^unclosed faults"; ok $? "every figure is listed"
+screen | grep -q "^ base  4K: 2 runs, kernel " && screen | grep -q "^ new   64K: 2 runs, kernel "
+ok $? "the header names each side, its runs and kernel"
+tested=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq .compare.test.tested)
+screen | grep -q "^ test  Welch over runs, $tested tested, FDR 0.05"; ok $? "... and the test: $tested figures tested, at FDR 0.05"
+p=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(.key == "latency.mean_ns") | .values[1].p * 1000 | round / 1000')
+screen | grep -E "^latency mean " | grep -Eq " ${p#0}0*\$| 0?${p}0*\$"; ok $? "a p column: latency mean's is the JSON's ($p)"
+last=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[-1].label')
+keys G
+wait_for "$last"; screen | tail -2 | head -1 | grep -q "^$last"; ok $? "G: the last figure on the last line ($last)"
+keys g
+wait_for "faults   "; screen | sed -n 6p | grep -q "^faults "; ok $? "g: back to the first"
+keys NPage
+screen | sed -n 6p | grep -q "^faults "; [ $? -ne 0 ]; ok $? "PgDn: a page down"
 keys m
 wait_for "significant changes only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
+keys j j j j j
+sleep 0.3; screen | sed -n 6p | grep -q "^faults "; ok $? "... and j does not scroll them off a screen they fit"
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"
