@@ -313,8 +313,11 @@ static const struct field pc_file[] = {
 	END,
 };
 static const struct field a_pc_file[] = { { NULL, T_OBJ, 0, 0, pc_file } };
+static const struct field pc_unread[] = { STR("path"), STR("why"), END };
+static const struct field a_pc_unread[] = { { NULL, T_OBJ, 0, 0, pc_unread } };
 static const struct field pagecache[] = {
 	{ "files", T_ARR, 0, 0, a_pc_file },
+	{ "unread", T_ARR, 0, 0, a_pc_unread },
 	NUM("unreadable_files", 0, 1.9e19),
 	NUM("hidden_pages", 0, 1.9e19),
 	STR("error"),

@@ -147,6 +147,7 @@ struct snap {
 	int run_order;
 	uint64_t hidden;	/* pages whose frame was hidden (not root) */
 	time_t since;		/* the recording's start */
+	cJSON *unread;		/* the first files not read, and why */
 };
 
 static int flush_run(struct snap *s)
@@ -269,8 +270,8 @@ static int same_file(int fd, const struct stat *st, const struct pc_note *n, tim
 
 	if (!S_ISREG(st->st_mode))
 		return 0;
-	if (major(st->st_dev) == n->id.maj && minor(st->st_dev) == n->id.min)
-		return st->st_ino == n->id.ino;
+	if (major(st->st_dev) == n->id.maj && minor(st->st_dev) == n->id.min && st->st_ino == n->id.ino)
+		return 1;
 	return !fstatfs(fd, &sf) && sf.f_type == OVERLAYFS_MAGIC && st->st_mtime < since &&
 	       st->st_ctime < since;
 }
@@ -296,6 +297,19 @@ static int open_same(const struct pc_note *n, time_t since)
 	return rfd;
 }
 
+/* A file not read, and why, kept for the first few: a reader of the chunk sees which. */
+static void unread_one(cJSON *unread, const char *path, int err)
+{
+	cJSON *o;
+
+	if (cJSON_GetArraySize(unread) >= 16 || !(o = cJSON_CreateObject()))
+		return;
+	cJSON_AddStringToObject(o, "path", path);
+	cJSON_AddStringToObject(o, "why", err == -ESTALE ? "not the recorded file (device, inode, or changed since)"
+							 : strerror(-err));
+	cJSON_AddItemToArray(unread, o);
+}
+
 static int read_file(struct snap *s, const struct pc_note *n, cJSON *files, uint64_t *unread)
 {
 	int fd = open_same(n, s->since), ret = 0;
@@ -305,6 +319,7 @@ static int read_file(struct snap *s, const struct pc_note *n, cJSON *files, uint
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		if (fd >= 0)
 			close(fd);
+		unread_one(s->unread, n->path, fd < 0 ? fd : -errno);
 		(*unread)++;
 		return 0;
 	}
@@ -359,7 +374,8 @@ cJSON *fol_pc_snapshot(struct fol_pc_files *f, const char *root, time_t since,
 	uint64_t unread = 0;
 	int ret = 0;
 
-	if (!j || !files) {
+	s.unread = cJSON_AddArrayToObject(j, "unread");
+	if (!j || !files || !s.unread) {
 		cJSON_Delete(j);
 		return NULL;
 	}

@@ -372,6 +372,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->phases = json_dup(fol_session_phases(sess));
 	r->synth = json_dup(fol_session_synth(sess));
 	r->maps = json_dup(fol_session_maps(sess));
+	r->pagecache = json_dup(fol_session_pagecache(sess));
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);
 	dec = fol_session_decoder(sess);
@@ -439,6 +440,7 @@ void fol_report_free(struct fol_report *r)
 	cJSON_Delete(r->phases);
 	cJSON_Delete(r->synth);
 	cJSON_Delete(r->maps);
+	cJSON_Delete(r->pagecache);
 	fol_ksyms_put(r->ksyms);
 	free(r->events);
 	fol_msgs_free(&r->warnings);

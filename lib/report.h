@@ -28,6 +28,7 @@ struct fol_report {
 	cJSON *pmu, *before, *after, *end, *phases;
 	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */
 	cJSON *maps;		/* the page tables at the end (foliostat/maps/v1), or NULL */
+	cJSON *pagecache;	/* the page cache at the end (PAGECACHE chunk), or NULL */
 	struct fol_report_event *events;
 	int nevents;
 	struct fol_session_stats st;

@@ -181,6 +181,27 @@ static void probe_json(const struct fol_report *r, cJSON *rec)
 		cJSON_AddNullToObject(p, "sample_bytes");
 }
 
+
+/* What the page cache read at the end of the recording covered: files read, files not
+ * read and (the first few) why; null without one. */
+static cJSON *page_cache_json(const cJSON *pc)
+{
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(pc, "unread");
+	cJSON *o;
+
+	if (!pc)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "files", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pc, "files")));
+	cJSON_AddNumberToObject(o, "unreadable_files", num(pc, "unreadable_files", 0));
+	cJSON_AddItemToObject(o, "unread", u ? cJSON_Duplicate(u, 1) : cJSON_CreateArray());
+	if (str(pc, "error"))
+		cJSON_AddStringToObject(o, "error", str(pc, "error"));
+	else
+		cJSON_AddNullToObject(o, "error");
+	return o;
+}
+
 static cJSON *recording_json(const struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
@@ -226,6 +247,7 @@ static cJSON *recording_json(const struct fol_report *r)
 	add_u64(rec, "retimed_samples", r->st.retimed);
 	seeded = by_order_json(s->seeded, "folios");
 	cJSON_AddItemToObject(rec, "seeded_folios", seeded);
+	cJSON_AddItemToObject(rec, "page_cache", page_cache_json(r->pagecache));
 	add_u64(rec, "unknown_records", r->st.unknown_records);
 	add_u64(rec, "malformed_records", r->st.bad_records);
 	add_u64(rec, "bad_metadata", r->st.bad_metadata);

@@ -30,6 +30,7 @@ def ints($p): getpath($p) | paths(type == "number") as $q
 	t(["totals","faults"]; "number"), t(["totals","fault_time_ns"]; "number"),
 	t(["totals","unclosed_faults"]; "number"), t(["totals","in_flight_faults"]; "number"), t(["totals","exits_without_entry"]; "number"),
 	t(["totals","untimed_faults"]; "number"), t(["totals","unknown_order"]; "object"),
+	t(["recording","page_cache"]; "object|null"),
 	t(["totals","file_order_from_page_cache","added"]; "number"),
 	t(["totals","file_order_from_page_cache","at_end"]; "number"),
 	lat(["totals","latency_ns"]), lat(["totals","gap_ns"]),

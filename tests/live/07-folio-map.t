@@ -150,7 +150,7 @@ if [ -x cow ]; then
 	u=$(jr cow.data '.totals.unknown_order | "\(.file_cached) \(.file_evicted + .file_unread)"')
 	"$FOLIOSTAT" report -i cow.data | grep -q "^# note:     $n file faults on pages already in the page cache have the order of the page cache's folio" &&
 		[ "$n" -ge 1 ] && [ "${u% *}" = 0 ] && [ "${u#* }" -lt "$n" ]
-	ok $? "exec's file faults on cached pages: their order from the page cache, said in a note ($n; no snapshot, evicted + unread: $u)"
+	ok $? "exec's file faults on cached pages: their order from the page cache, said in a note ($n; no snapshot, evicted + unread: $u; not read: $(jr cow.data '.recording.page_cache.unread | map("\(.path): \(.why)") | join(", ")'))"
 else
 	for i in 1 2 3 4; do ok 0 "# SKIP no C compiler"; done
 fi
