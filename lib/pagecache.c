@@ -472,12 +472,13 @@ static int load_file(struct fol_pagecache *pc, const cJSON *o)
 	double maj = member(o, "maj", 0, UINT32_MAX), min = member(o, "min", 0, UINT32_MAX);
 	double ino = member(o, "ino", 0, 1.8e19);
 	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(o, "runs"), *r;
-	struct fol_file_id id = { (uint32_t)maj, (uint32_t)min, (uint64_t)ino };
+	struct fol_file_id id;
 	struct pc_file *f;
 	size_t n = 0, kept = 0;
 
 	if (maj < 0 || min < 0 || ino < 0 || !cJSON_IsArray(runs))
 		return 0;
+	id = (struct fol_file_id){ (uint32_t)maj, (uint32_t)min, (uint64_t)ino };
 	f = file_make(pc, &id);
 	if (!f)
 		return -ENOMEM;
