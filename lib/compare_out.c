@@ -54,12 +54,20 @@ const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf
 	return buf;
 }
 
-const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len)
+/* The runs of the side with fewest: under FOL_CMP_MIN_RUNS, nothing is tested. */
+static int fewest_runs(const struct fol_cmp *c)
 {
 	int fewest = c->nsides ? c->sides[0].n : 0;
 
 	for (int s = 1; s < c->nsides; s++)
 		fewest = c->sides[s].n < fewest ? c->sides[s].n : fewest;
+	return fewest;
+}
+
+const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len)
+{
+	int fewest = fewest_runs(c);
+
 	if (fewest < FOL_CMP_MIN_RUNS)
 		snprintf(buf, len, "no test: a side has %d run; marks need %d or more a side (record -r 5)",
 			 fewest, FOL_CMP_MIN_RUNS);
@@ -86,10 +94,8 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 
 static void test_legend(const struct fol_cmp *c, FILE *f)
 {
-	int fewest = c->nsides ? c->sides[0].n : 0;
+	int fewest = fewest_runs(c);
 
-	for (int s = 1; s < c->nsides; s++)
-		fewest = c->sides[s].n < fewest ? c->sides[s].n : fewest;
 	if (fewest < FOL_CMP_MIN_RUNS) {
 		fprintf(f, "# test:  none: a side has %d run; marks need %d or more a side (record -r 5):\n"
 			   "#        the faults of one run share its machine state, not samples of it\n",

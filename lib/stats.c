@@ -154,31 +154,3 @@ int fol_mann_whitney(const double *a, int na, const double *b, int nb, struct fo
 	}
 	return 0;
 }
-
-int fol_mann_whitney_hist(const struct fol_hist *a, const struct fol_hist *b, struct fol_test *t)
-{
-	double na = 0, nb = 0, below = 0, r1 = 0, ties = 0;
-
-	memset(t, 0, sizeof(*t));
-	if (!a->b || !b->b)
-		return -EDOM;
-	for (int i = 0; i < FOL_HIST_BUCKETS; i++) {
-		na += a->b[i];
-		nb += b->b[i];
-	}
-	if (na < 1 || nb < 1)
-		return -EDOM;
-	for (int i = 0; i < FOL_HIST_BUCKETS; i++) {
-		double c = (double)a->b[i] + b->b[i];
-
-		if (!c)
-			continue;
-		r1 += a->b[i] * (below + (c + 1) / 2);
-		ties += c * c * c - c;
-		below += c;
-	}
-	t->stat = r1 - na * (na + 1) / 2;
-	t->effect = t->stat / (na * nb);
-	mwu_normal(t->stat, na, nb, ties, t);
-	return 0;
-}

@@ -32,8 +32,5 @@ int fol_welch(const double *a, int na, const double *b, int nb, struct fol_test 
  * correction): exact when a side has fewer than 8 values and there are no ties, else the
  * normal approximation with the tie correction. -EDOM when a side is empty. */
 int fol_mann_whitney(const double *a, int na, const double *b, int nb, struct fol_test *t);
-/* The same over two latency histograms, each bucket's values tied (the histogram keeps no
- * finer values): the normal approximation. */
-int fol_mann_whitney_hist(const struct fol_hist *a, const struct fol_hist *b, struct fol_test *t);
 
 #endif

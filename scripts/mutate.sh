@@ -42,7 +42,6 @@ lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a short
 lib/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
 lib/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
 lib/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
-lib/stats.c@s/r1 += a->b\[i\] \* (below + (c + 1) \/ 2);/r1 += a->b[i] * (below + c);/@a histogram bucket's ties take the mean rank
 lib/compare.c@s/floor = fmax(fmax(FOL_CMP_FLOOR, 2 \* fig->resolution), fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
 lib/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
 lib/compare.c@s/(b.sd > 0 || n.sd > 0)/1/@a count without variance is exact

@@ -64,13 +64,3 @@ for name, a, b in cases:
     print("\t  %d, %s, %s, %s, %s }," % (valid, num(wt), num(wp), num(m.statistic), num(mp)))
 print("};")
 
-# Two latency histograms' bucket counts (same bucket = tied value), for
-# fol_mann_whitney_hist: scipy on the expanded values.
-ha = {10: 300, 11: 500, 12: 200, 40: 7}
-hb = {11: 250, 12: 450, 13: 280, 41: 3}
-xa = np.concatenate([np.full(c, k, dtype=float) for k, c in ha.items()])
-xb = np.concatenate([np.full(c, k, dtype=float) for k, c in hb.items()])
-m = stats.mannwhitneyu(xa, xb, alternative="two-sided", method="asymptotic")
-print("\nstatic const int hist_a[][2] = { %s };" % ", ".join("{ %d, %d }" % kv for kv in ha.items()))
-print("static const int hist_b[][2] = { %s };" % ", ".join("{ %d, %d }" % kv for kv in hb.items()))
-print("static const double hist_u = %s, hist_p = %s;" % (num(m.statistic), num(m.pvalue)))

@@ -109,37 +109,6 @@ static void test_mann_whitney_method(void **state)
 	assert_false(t.exact); /* both sides above 8 */
 }
 
-static void fill(struct fol_hist *h, uint32_t *buckets, const int (*kv)[2], int n)
-{
-	memset(h, 0, sizeof(*h));
-	h->b = buckets;
-	for (int i = 0; i < n; i++) {
-		h->b[kv[i][0]] = (uint32_t)kv[i][1];
-		h->count += (uint64_t)kv[i][1];
-	}
-}
-
-static void test_mann_whitney_hist(void **state)
-{
-	static struct fol_hist a, b;
-	static uint32_t ba[FOL_HIST_BUCKETS], bb[FOL_HIST_BUCKETS];
-	struct fol_test t;
-
-	(void)state;
-	fill(&a, ba, hist_a, (int)(sizeof(hist_a) / sizeof(hist_a[0])));
-	fill(&b, bb, hist_b, (int)(sizeof(hist_b) / sizeof(hist_b[0])));
-	assert_int_equal(fol_mann_whitney_hist(&a, &b, &t), 0);
-	near(t.stat, hist_u, 1e-12, "U", "hist");
-	near(t.p, hist_p, 1e-9, "p", "hist");
-	assert_true(t.effect < 0.5);
-	/* The same distribution on both sides: no shift, p = 1 up to the continuity term. */
-	assert_int_equal(fol_mann_whitney_hist(&a, &a, &t), 0);
-	near(t.effect, 0.5, 1e-12, "effect", "same");
-	assert_true(t.p > 0.95);
-	memset(&b, 0, sizeof(b));
-	assert_int_equal(fol_mann_whitney_hist(&a, &b, &t), -EDOM);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,7 +117,6 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_mann_whitney),
 		cmocka_unit_test(test_mann_whitney_method),
-		cmocka_unit_test(test_mann_whitney_hist),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
