@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 struct sides {
 	struct fol_side v[MAX_SIDES];
 	const struct fol_report **runs[MAX_SIDES];
+	const struct fol_run_out **out[MAX_SIDES];
 	char *names[MAX_SIDES];
 	cJSON *bare[MAX_SIDES];
 	int n;
@@ -31,6 +33,7 @@ static void sides_free(struct sides *s)
 {
 	for (int i = 0; i < s->n; i++) {
 		free(s->runs[i]);
+		free(s->out[i]);
 		free(s->names[i]);
 		cJSON_Delete(s->bare[i]);
 	}
@@ -55,9 +58,23 @@ static int short_len(const char *path)
 	return (int)n;
 }
 
+/* A configuration's whole runs, and the ones it left out. */
+static void side_runs(struct sides *s, const struct fol_runs *rs, const char *config)
+{
+	struct fol_side *side = &s->v[s->n];
+
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->v[i].config, config) && !rs->v[i].why[0])
+			s->runs[s->n][side->n++] = &rs->v[i].r;
+	for (int i = 0; i < rs->nout; i++)
+		if (!strcmp(rs->out[i].config, config) || !rs->sweep[0])
+			s->out[s->n][side->nout++] = &rs->out[i];
+}
+
 /* Add rs's configurations as sides; name is the file (NULL: the configuration alone).
  * key: the swept key, to name a configuration's column "mthp=64K" (a bare "64K" column
- * stood beside order rows named 64K), or NULL. */
+ * stood beside order rows named 64K), or NULL. Only whole runs are a side's: a
+ * configuration with none is no side. */
 static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name, const char *key)
 {
 	const char *configs[MAX_SIDES];
@@ -66,18 +83,25 @@ static int sides_add(struct sides *s, const struct fol_runs *rs, const char *nam
 	for (int k = 0; k < nconf; k++) {
 		struct fol_side *side;
 		const cJSON *b;
-		int n = 0;
 
 		if (s->n == MAX_SIDES)
 			return -E2BIG;
 		side = &s->v[s->n];
-		s->runs[s->n] = calloc((size_t)rs->n, sizeof(*s->runs[0]));
+		memset(side, 0, sizeof(*side));
+		s->runs[s->n] = calloc((size_t)rs->n + 1, sizeof(*s->runs[0]));
+		s->out[s->n] = calloc((size_t)rs->nout + 1, sizeof(*s->out[0]));
 		s->bare[s->n] = cJSON_CreateArray();
-		if (!s->runs[s->n] || !s->bare[s->n])
+		if (!s->runs[s->n] || !s->out[s->n] || !s->bare[s->n]) {
+			s->n++;
 			return -ENOMEM;
-		for (int i = 0; i < rs->n; i++)
-			if (!strcmp(rs->v[i].config, configs[k]))
-				s->runs[s->n][n++] = &rs->v[i].r;
+		}
+		side_runs(s, rs, configs[k]);
+		if (!side->n) {
+			free(s->runs[s->n]);
+			free(s->out[s->n]);
+			cJSON_Delete(s->bare[s->n]);
+			continue;
+		}
 		cJSON_ArrayForEach(b, rs->bare)
 		{
 			const char *bc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "config"));
@@ -89,13 +113,13 @@ static int sides_add(struct sides *s, const struct fol_runs *rs, const char *nam
 			     name ? short_name(name) : "", name && configs[k][0] ? ":" : "",
 			     key && key[0] && configs[k][0] ? key : "",
 			     key && key[0] && configs[k][0] ? "=" : "", configs[k]) < 0) {
-			s->names[s->n] = NULL;
+			s->names[s->n++] = NULL;
 			return -ENOMEM;
 		}
 		side->name = s->names[s->n];
 		side->file = name;
 		side->runs = s->runs[s->n];
-		side->n = n;
+		side->out = s->out[s->n];
 		side->bare = s->bare[s->n];
 		s->n++;
 	}
@@ -132,6 +156,18 @@ static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
 }
 
+/* The first whole run's warnings: what the others most likely share. */
+static void print_first_warnings(const struct fol_runs *rs, FILE *f)
+{
+	for (int k = 0; k < rs->n; k++) {
+		if (rs->v[k].why[0])
+			continue;
+		for (int i = 0; i < rs->v[k].r.warnings.n; i++)
+			fprintf(f, "# run %d: warning: %s\n", rs->v[k].index + 1, rs->v[k].r.warnings.v[i]);
+		return;
+	}
+}
+
 int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 {
 	struct sides sd = { 0 };
@@ -140,10 +176,16 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 	/* The text's columns say what was swept; JSON keeps the configuration as it is. */
 	int ret = sides_add(&sd, rs, NULL, json || tui ? NULL : rs->sweep);
 
+	if (!ret && !sd.n)
+		ret = -ENODATA;
 	if (!ret)
 		ret = fol_compare(sd.v, sd.n, FOL_CMP_FDR, &c);
 	if (ret) {
-		error("%s", fol_strerror(ret));
+		if (ret == -ENODATA)
+			error("no whole run to summarise (%d read, each left out): foliostat report "
+			      "--run N shows one as read", rs->n);
+		else
+			error("%s", fol_strerror(ret));
 		sides_free(&sd);
 		return 1;
 	}
@@ -160,16 +202,11 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 				fol_escape(rs->sweep, esc, sizeof(esc)), sd.n, rs->n);
 		fol_cmp_text(&c, f);
 		fol_cmp_probe_text(&c, f);
-		if (rs->dropped)
-			fprintf(f, "# warning: the recording was cut short: its last run, incomplete, is "
-				   "left out\n");
-		if (rs->planned > rs->n)
-			fprintf(f, "# warning: %d of the %d runs planned%s\n", rs->n, rs->planned,
-				rs->file.truncated || rs->file.corrupt_chunks ? " (the file is damaged or cut)"
-									      : " (the experiment stopped early)");
-		for (int i = 0; i < rs->v[0].r.warnings.n; i++)
-			fprintf(f, "# run 1: warning: %s\n", rs->v[0].r.warnings.v[i]);
-		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->n);
+		for (int i = 0; i < rs->nout; i++)
+			fprintf(f, "# warning: %s left out: %s\n",
+				fol_run_out_text(&rs->out[i], esc, sizeof(esc)), rs->out[i].why);
+		print_first_warnings(rs, f);
+		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->v[rs->n - 1].index + 1);
 	}
 	fol_cmp_free(&c);
 	sides_free(&sd);
@@ -228,20 +265,24 @@ static int same_file(char **paths, int n, int *a, int *b)
 	return 0;
 }
 
+/* Each run left out, named, with why; and how much of the file is damaged. */
 static void warn_file(const char *path, const struct fol_runs *rs)
 {
-	char esc[512];
+	char esc[512], run[160];
 	const char *p = fol_escape(path, esc, sizeof(esc));
 
-	if (rs->file.truncated || rs->file.corrupt_chunks || !rs->file.complete)
-		warning("%s is %s: comparing the %d run%s that "
-			"could be read%s", p,
-			rs->file.truncated ? "cut short" : rs->file.corrupt_chunks ? "damaged" : "incomplete",
-			rs->n, rs->n == 1 ? "" : "s",
-			rs->dropped ? " whole (the one cut short left out)" : "");
-	else if (rs->planned > rs->n)
-		warning("%s has %d of the %d runs its experiment "
-			"planned (it stopped early)", p, rs->n, rs->planned);
+	for (int i = 0; i < rs->nout; i++)
+		warning("%s: %s left out: %s", p, fol_run_out_text(&rs->out[i], run, sizeof(run)),
+			rs->out[i].why);
+	if (rs->file.corrupt_chunks)
+		warning("%s is damaged (%" PRIu64 " region%s, %" PRIu64 " bytes skipped%s): comparing "
+			"its %d whole run%s", p, rs->file.corrupt_chunks,
+			rs->file.corrupt_chunks == 1 ? "" : "s", rs->file.corrupt_bytes,
+			rs->file.truncated ? "; cut short" : "", rs->whole, rs->whole == 1 ? "" : "s");
+	else if (rs->file.truncated || !rs->file.complete)
+		warning("%s is %s: comparing its %d whole run%s", p,
+			rs->file.truncated ? "cut short" : "incomplete (no END chunk)", rs->whole,
+			rs->whole == 1 ? "" : "s");
 }
 
 static int compare_files(char **paths, int n, int json, int tui, double fdr)
@@ -263,6 +304,12 @@ static int compare_files(char **paths, int n, int json, int tui, double fdr)
 			break;
 		}
 		warn_file(paths[loaded], &rs[loaded]);
+		if (!rs[loaded].whole) {
+			status = error("%s has no whole run to compare (%d read, each left out): "
+				       "foliostat report shows what it holds",
+				       fol_escape(paths[loaded], err, sizeof(err)), rs[loaded].n);
+			break;
+		}
 		if (loaded && strcmp(command_of(&rs[0], a, sizeof(a)), command_of(&rs[loaded], b, sizeof(b))))
 			warning("%s ran another command than %s: %s "
 				"against %s", paths[loaded], paths[0], b, a);

@@ -315,6 +315,19 @@ static void describe_filter(const struct report_cli *r, char *filter, size_t len
 		append(filter, len, "time=%s", r->time_arg);
 }
 
+/* Why run index is not in rs. */
+static const char *missing_run(const struct fol_runs *rs, int index)
+{
+	static char why[256];
+
+	for (int i = 0; i < rs->nout; i++)
+		if (index >= rs->out[i].index && index <= rs->out[i].last)
+			return rs->out[i].why;
+	snprintf(why, sizeof(why), "its runs are numbered %d to %d", rs->v[0].index + 1,
+		 rs->v[rs->n - 1].index + 1);
+	return why;
+}
+
 /* The recording's runs, read, shown: several aggregated, or one in full. */
 static int report_runs(struct report_cli *r)
 {
@@ -328,8 +341,9 @@ static int report_runs(struct report_cli *r)
 		print_open_error(r->input, ret);
 		return 1;
 	}
-	if (r->run > rs.n) {
-		ret = usage_error("--run %d: %s has %d run%s", r->run, r->input, rs.n, rs.n == 1 ? "" : "s");
+	if (r->run && !fol_runs_find(&rs, r->run - 1)) {
+		ret = usage_error("--run %d: %s has no run %d: %s", r->run, r->input, r->run,
+				  missing_run(&rs, r->run - 1));
 	} else if (rs.several && !r->run && (r->csv || r->metrics || r->folded)) {
 		/* Those outputs are of one run's tables: no aggregate of them is defined. */
 		ret = usage_error("%s is a recording of %d runs: %s shows one run, chosen with "
@@ -341,12 +355,17 @@ static int report_runs(struct report_cli *r)
 		 * and the exit status says the file is not whole, as for one run. */
 		if (!ret && rs.file.corrupt_chunks)
 			ret = error("%s is damaged: %" PRIu64 " region(s), %" PRIu64 " bytes skipped; "
-				    "shown: the %d run%s that could be read", r->input,
-				    rs.file.corrupt_chunks, rs.file.corrupt_bytes, rs.n,
-				    rs.n == 1 ? "" : "s");
+				    "shown: its %d whole run%s, of %d read", r->input,
+				    rs.file.corrupt_chunks, rs.file.corrupt_bytes, rs.whole,
+				    rs.whole == 1 ? "" : "s", rs.n);
 	} else {
+		struct fol_run *one = r->run ? fol_runs_find(&rs, r->run - 1) : &rs.v[0];
+
+		if (rs.several && one->why[0])
+			warning("run %d of %s is not whole (%s): shown as read, left out of the "
+				"runs' summary", one->index + 1, r->input, one->why);
 		describe_filter(r, filter, sizeof(filter));
-		ret = show_one(&rs.v[r->run ? r->run - 1 : 0].r, r, filter);
+		ret = show_one(&one->r, r, filter);
 	}
 	fol_runs_free(&rs);
 	return ret;

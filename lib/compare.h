@@ -9,15 +9,23 @@
 #include <stdio.h>
 
 #include "figures.h"
+#include "runs.h"
 #include "stats.h"
 
 struct fol_side {
 	const char *name;		/* short, for a column: "base", "64K", "patched:64K" */
 	const char *file;		/* the recording it comes from, for the header; or NULL */
-	const struct fol_report *const *runs;
+	const struct fol_report *const *runs; /* whole runs only */
 	int n;
 	const cJSON *bare;		/* untraced runs of this side (BARE chunks) or NULL */
+	const struct fol_run_out *const *out; /* its runs left out, and why; nout of them */
+	int nout;
 };
+
+/* How many runs the side left out (a missing range counts each of its runs). */
+int fol_side_left_out(const struct fol_side *s);
+/* A run or range left out as the header says it: "run 3 (mthp=64K)", "runs 4-5". */
+const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len);
 
 /* Marks come from per-run values only: Welch's t-test where both sides have 2 or more
  * runs (FOL_CMP_MIN_RUNS); one run a side is never marked (the per-fault latencies of one

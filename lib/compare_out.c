@@ -47,11 +47,53 @@ const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf
 	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
 	char name[256], file[512], k[256];
 
-	snprintf(buf, len, "%s%s%s%s%d run%s, kernel %s", with_name ? fol_escape(s->name, name, sizeof(name)) : "",
+	int out = fol_side_left_out(s);
+	char left[48] = "";
+
+	if (out)
+		snprintf(left, sizeof(left), " (%d left out)", out);
+	snprintf(buf, len, "%s%s%s%s%d run%s%s, kernel %s", with_name ? fol_escape(s->name, name, sizeof(name)) : "",
 		 with_name ? ": " : "", s->file ? fol_escape(s->file, file, sizeof(file)) : "",
-		 s->file ? ", " : "", s->n, s->n == 1 ? "" : "s",
+		 s->file ? ", " : "", s->n, s->n == 1 ? "" : "s", left,
 		 kernel ? fol_escape(kernel, k, sizeof(k)) : "?");
 	return buf;
+}
+
+int fol_side_left_out(const struct fol_side *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nout; i++)
+		n += s->out[i]->last - s->out[i]->index + 1;
+	return n;
+}
+
+const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len)
+{
+	char config[128];
+
+	if (o->last > o->index)
+		snprintf(buf, len, "runs %d-%d", o->index + 1, o->last + 1);
+	else
+		snprintf(buf, len, "run %d%s%s%s", o->index + 1, o->config[0] ? " (" : "",
+			 o->config[0] ? fol_escape(o->config, config, sizeof(config)) : "",
+			 o->config[0] ? ")" : "");
+	return buf;
+}
+
+static cJSON *left_out_json(const struct fol_side *s)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; a && i < s->nout; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "run", s->out[i]->index);
+		cJSON_AddNumberToObject(o, "last", s->out[i]->last);
+		cJSON_AddStringToObject(o, "why", s->out[i]->why);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
 }
 
 /* The runs of the side with fewest: under FOL_CMP_MIN_RUNS, nothing is tested. */
@@ -378,6 +420,7 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 
 		cJSON_AddStringToObject(so, "name", c->sides[s].name);
 		cJSON_AddNumberToObject(so, "runs", c->sides[s].n);
+		cJSON_AddItemToObject(so, "left_out", left_out_json(&c->sides[s]));
 		cJSON_AddItemToObject(so, "kernel", k ? cJSON_Duplicate(k, 1) : cJSON_CreateNull());
 		cJSON_AddItemToObject(so, "command", cmd ? cJSON_Duplicate(cmd, 1) : cJSON_CreateNull());
 		cJSON_AddItemToObject(so, "probe_effect", probe_json(c, s));

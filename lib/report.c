@@ -365,6 +365,13 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	if (ret)
 		return ret;
 	r->st = fol_session_stats(sess);
+	/* One run of several: the file's damage elsewhere is not this run's. */
+	if (fol_session_run(sess)) {
+		r->st.file.corrupt_chunks = r->st.run_corrupt_chunks;
+		r->st.file.corrupt_bytes = r->st.run_corrupt_bytes;
+		r->st.file.complete = fol_session_end(sess) != NULL;
+		r->st.file.truncated &= !r->st.file.complete;
+	}
 	r->pmu = json_dup(fol_session_pmu(sess));
 	r->before = json_dup(fol_session_counters_before(sess));
 	r->after = json_dup(fol_session_counters_after(sess));

@@ -9,8 +9,21 @@
 
 struct fol_run {
 	struct fol_report r;
-	int index;		/* its place in the recording, from 0 */
+	int index;		/* its number in the recording, from 0 (its RUN chunk's) */
 	char config[64];	/* the sweep's value for it ("64K"); "" outside a sweep */
+	int numbered;		/* it has its RUN chunk (in a recording of several) */
+	/* Why it does not stand for a whole run, "" when it does: cut short, damaged inside,
+	 * its configuration lost with its RUN chunk. Its figures cover part of a run: every
+	 * aggregate (compare, the runs' summary) leaves it out; report --run shows it. */
+	char why[160];
+};
+
+/* Runs the recording planned that are not whole in it: damaged or cut short (in v, with
+ * their why), or missing altogether, as a range of run numbers. */
+struct fol_run_out {
+	int index, last;	/* from 0; last == index for one run */
+	char config[64];	/* "" when unknown or outside a sweep */
+	char why[160];
 };
 
 struct fol_runs {
@@ -19,16 +32,19 @@ struct fol_runs {
 	cJSON *bare;		/* the untraced runs: BARE chunks, each with its config */
 	char sweep[64];		/* the swept key ("mthp", "mode"); "" */
 	int several;		/* the recording is made of RUN chunks */
-	/* Of several, the last run ended without its END chunk (the file was cut): left out,
-	 * since its figures cover only part of a run. */
-	int dropped;
 	int planned;		/* the runs the experiment was to make (RUN chunks say) */
+	struct fol_run_out *out; /* in the order of their numbers */
+	int nout;
+	int whole;		/* runs of v with no why */
 	struct fol_reader_status file; /* the whole file's */
 };
 
-/* Every run of the recording at path through the model. Negative codes as
- * fol_session_open, for the first run; a later run that cannot be read ends the list. */
+/* Every run of the recording at path through the model, each judged whole or not (why),
+ * and the runs left out listed. Negative codes as fol_session_open, for the first run; a
+ * later run that cannot be read ends the list. */
 int fol_runs_load(const char *path, const struct fol_model_opts *o, struct fol_runs *rs);
+/* The run numbered index (from 0), or NULL. */
+struct fol_run *fol_runs_find(struct fol_runs *rs, int index);
 /* Append a run analysed elsewhere (stat, as it is recorded): r is moved in; run and
  * bare are its session's RUN chunk and BARE array (either may be NULL). */
 int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, const cJSON *bare);

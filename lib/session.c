@@ -56,6 +56,10 @@ struct fol_session {
 	const void *pbuf;
 	size_t plen;
 	struct fol_ksyms *ksyms; /* the kernel's symbols (KSYMS chunk), or NULL */
+	/* The reader's damage count when this run took it, and whether the run's own share
+	 * is fixed (at its END chunk, or where its stream ended). */
+	struct fol_reader_status at_start;
+	int damage_fixed;
 };
 
 /* A JSON chunk, checked against what foliostat expects of its type (metadata.h); NULL
@@ -196,6 +200,8 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 	}
 }
 
+static void fix_damage(struct fol_session *s);
+
 /* Chunks other than records and rounds. */
 static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, size_t len)
 {
@@ -214,6 +220,7 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 		break;
 	case FOL_CHUNK_END:
 		take_json(s, type, &s->end, buf, len);
+		fix_damage(s);
 		break;
 	case FOL_CHUNK_MAPS:
 		take_json(s, type, &s->maps, buf, len);
@@ -279,10 +286,33 @@ static void hold(struct fol_session *s, uint32_t type, const void *buf, size_t l
 	s->plen = len;
 }
 
-/* The chunk ends this run's stream: another run's RUN chunk. */
+/* The chunk ends this run's stream: another run's RUN chunk, or another run's metadata
+ * when the RUN chunk before it was lost to damage (two runs must not merge into one). */
 static int next_run_starts(const struct fol_session *s, uint32_t type)
 {
-	return type == FOL_CHUNK_RUN && (s->run || s->meta);
+	return (type == FOL_CHUNK_RUN && (s->run || s->meta)) || (type == FOL_CHUNK_META && s->meta);
+}
+
+/* This run's share of the file's damage: what the reader skipped since the run took it. */
+static void fix_damage(struct fol_session *s)
+{
+	const struct fol_reader_status *now;
+
+	if (s->damage_fixed || !s->r)
+		return;
+	now = fol_reader_status(s->r);
+	s->st.run_corrupt_chunks = now->corrupt_chunks - s->at_start.corrupt_chunks;
+	s->st.run_corrupt_bytes = now->corrupt_bytes - s->at_start.corrupt_bytes;
+	s->damage_fixed = 1;
+}
+
+/* The stream is over at chunk type, held for the next run. */
+static void end_stream(struct fol_session *s, uint32_t type, const void *buf, size_t len)
+{
+	hold(s, type, buf, len);
+	s->st.run_boundary_lost = type == FOL_CHUNK_META;
+	s->eof = 1;
+	fix_damage(s);
 }
 
 /* The header chunks up to the stream's first: metadata, event descriptions, and in a
@@ -318,9 +348,14 @@ static int read_header(struct fol_session *s)
 		} else if ((ret = fol_reader_next(s->r, &type, &buf, &len)) != 1) {
 			break;
 		}
+		if (next_run_starts(s, type)) {
+			/* The next run's, before any of this one's stream. */
+			end_stream(s, type, buf, len);
+			break;
+		}
 		if (type == FOL_CHUNK_RECORDS || type == FOL_CHUNK_ROUND || type == FOL_CHUNK_END ||
-		    type == FOL_CHUNK_PMU || next_run_starts(s, type)) {
-			/* The header is over: this chunk is the stream's first (or the next run's). */
+		    type == FOL_CHUNK_PMU) {
+			/* The header is over: this chunk is the stream's first. */
 			hold(s, type, buf, len);
 			break;
 		}
@@ -334,8 +369,10 @@ static int read_header(struct fol_session *s)
 		return ret;
 	if (!s->meta || fol_decoder_nr_events(s->dec) == 0)
 		return -FOL_E_NO_METADATA;
-	if (ret == 0)
+	if (ret == 0) {
 		s->eof = 1;
+		fix_damage(s);
+	}
 	return read_pagecache(s);
 }
 
@@ -370,8 +407,8 @@ int fol_session_open(struct fol_session **sp, const char *path)
 	return 0;
 }
 
-/* Past a run that could not be read, to the next RUN chunk: 1 there (pending), 0 at the
- * end of the file. */
+/* Past a run that could not be read, to the next run's start (its RUN chunk, or its META
+ * when that was lost): 1 there (pending), 0 at the end of the file. */
 static int skip_to_run(struct fol_session *s)
 {
 	uint32_t type;
@@ -379,11 +416,12 @@ static int skip_to_run(struct fol_session *s)
 	size_t len;
 	int ret;
 
-	if (s->pending && s->ptype == FOL_CHUNK_RUN)
+	if (s->pending && (s->ptype == FOL_CHUNK_RUN || s->ptype == FOL_CHUNK_META))
 		return 1;
 	s->pending = 0;
+	/* A META here is the next run's: this run's own came before its first record. */
 	while ((ret = fol_reader_next(s->r, &type, &buf, &len)) == 1) {
-		if (type == FOL_CHUNK_RUN) {
+		if (type == FOL_CHUNK_RUN || type == FOL_CHUNK_META) {
 			hold(s, type, buf, len);
 			return 1;
 		}
@@ -406,15 +444,18 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **sp)
 	int ret = 0;
 
 	*sp = NULL;
-	while (from->r && from->pending && from->ptype == FOL_CHUNK_RUN) {
+	while (from->r && from->pending &&
+	       (from->ptype == FOL_CHUNK_RUN || from->ptype == FOL_CHUNK_META)) {
 		struct fol_session *s = session_new();
 
 		if (!s) {
 			ret = -ENOMEM;
 			break;
 		}
-		/* The reader moves on to the new session, with the RUN chunk it stopped at. */
+		fix_damage(from);
+		/* The reader moves on to the new session, with the chunk it stopped at. */
 		s->r = from->r;
+		s->at_start = *fol_reader_status(s->r);
 		from->r = NULL;
 		hold(s, from->ptype, from->pbuf, from->plen);
 		from->pending = 0;
@@ -718,13 +759,13 @@ static int feed(struct fol_session *s)
 		ret = fol_reader_next(s->r, &type, &buf, &len);
 		if (ret <= 0) {
 			s->eof = 1;
+			fix_damage(s);
 			return ret;
 		}
 	}
 	if (next_run_starts(s, type)) {
 		/* The next run's: this one's stream is over; fol_session_open_next goes on. */
-		hold(s, type, buf, len);
-		s->eof = 1;
+		end_stream(s, type, buf, len);
 		return 0;
 	}
 	if (type == FOL_CHUNK_RECORDS)

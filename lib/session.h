@@ -23,6 +23,13 @@ struct fol_session_stats {
 	uint64_t out_of_order;	/* arrived after newer ones were released */
 	uint64_t retimed;	/* out of place in their ring buffer: time from position */
 	uint64_t merge_peak;	/* most records held by the merge at once */
+	/* Of this run alone, from its start to its END chunk (to its stream's end without
+	 * one): the damaged regions skipped inside it. Damage after END (between two runs)
+	 * is the file's only. */
+	uint64_t run_corrupt_chunks, run_corrupt_bytes;
+	/* Its stream ran into another run's metadata: the RUN chunk between them was lost
+	 * to damage, and the stream was ended there rather than merged with the next. */
+	int run_boundary_lost;
 	struct fol_reader_status file;
 };
 
@@ -34,7 +41,8 @@ void fol_session_close(struct fol_session *s);
 /* A recording of several runs (FOL_CHUNK_RUN): once prev has returned its last event, the
  * next run as a session of its own, the file reader handed over (prev keeps its metadata
  * and can still be asked for it). 1 and *s, 0 when prev was the last run. Runs without a
- * usable header are skipped. */
+ * usable header are skipped. A run whose RUN chunk was lost starts at its META chunk
+ * (fol_session_run() is NULL then). */
 int fol_session_open_next(struct fol_session *prev, struct fol_session **s);
 /* (When it returns 0, prev has the reader again: fol_session_stats(prev).file is the whole
  * file's.) */

@@ -53,8 +53,11 @@ lib/compare.c@s/		else if (row->fig.additive)/		else/@a run without a latency fi
 lib/swapout.c@s/	if (order < f->order) {/	if (0) {/@pages freed at a smaller order: the folio was split
 lib/pagecache.c@s/		else if (index - r->index >= r->n << r->order)/		else if (0)/@a page-cache run covers only its folios
 lib/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n << last->order))/if (0)/@overlapping page-cache runs left out
-lib/session.c@s/return type == FOL_CHUNK_RUN \&\& (s->run || s->meta);/return 0;/@a RUN chunk starts the next run
-lib/runs.c@s/if (rs->several \&\& rs->n > 1 \&\& !rs->v\[rs->n - 1\].r.end) {/if (0) {/@a run cut short is left out
+lib/session.c@s/(type == FOL_CHUNK_RUN \&\& (s->run || s->meta)) ||/0 ||/@a RUN chunk starts the next run
+lib/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RUN chunk was lost is not merged into the one before
+lib/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
+lib/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
+lib/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
 lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open

@@ -13,7 +13,10 @@ def probe($p): t($p; "array"), ((getpath($p) | keys[]) as $i | t($p + [$i, "phas
 	t($p + [$i, "faults"]; "number"), t($p + [$i, "added_ns_per_fault"]; "number|null"));
 def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "schema: \(.schema)" end),
 	(($c.sides | keys[]) as $s | t(["sides", $s, "name"]; "string"), t(["sides", $s, "runs"]; "number"),
-		t(["sides", $s, "kernel"]; "string|null"), t(["sides", $s, "command"]; "array|null")),
+		t(["sides", $s, "kernel"]; "string|null"), t(["sides", $s, "command"]; "array|null"),
+		t(["sides", $s, "left_out"]; "array"),
+		(($c.sides[$s].left_out | keys[]) as $o | t(["sides", $s, "left_out", $o, "run"]; "number"),
+			t(["sides", $s, "left_out", $o, "last"]; "number"), t(["sides", $s, "left_out", $o, "why"]; "string"))),
 	(["fdr","min_runs","tested","floor","count_sigmas"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
 	(if ($c.test.p_kept | type) | IN("number","null") then empty else "test.p_kept" end),
 	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f

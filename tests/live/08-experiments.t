@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 40
+plan 50
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -128,6 +128,36 @@ grep -q "stops after run 1 of 3" err; ok $? "it says the experiment stopped afte
 # A cut recording: what is readable is compared, and it says so.
 head -c $(($(stat -c %s a2.data) * 3 / 5)) a2.data >cut.data
 "$FOLIOSTAT" compare a1.data cut.data >/dev/null 2>err; is $? 0 "compare with a cut file: exit 0"
-grep -Eq "cut short: comparing the [1-4] runs? that could be read" err; r=$?
-ok $r "and it says how many runs it could read"
+grep -Eq "cut short: comparing its [1-4] whole runs?" err; r=$?
+ok $r "and it says how many whole runs it compares"
 [ $r -eq 0 ] || sed "s/^/#   /" err >&2
+grep -Eq "run [2-5] \(64K\) left out: cut short" err; ok $? "... the run cut in two named and left out"
+
+# Damage: the RUN chunks' offsets (chunk magic "FCHK", type 11) to aim at.
+runs=$(LC_ALL=C grep -obUaP 'FCHK\x0b\x00\x00\x00' a2.data | cut -d: -f1)
+second=$(echo "$runs" | sed -n 2p) third=$(echo "$runs" | sed -n 3p) fourth=$(echo "$runs" | sed -n 4p)
+is "$(echo "$runs" | wc -l)" 5 "a2.data: five RUN chunks found"
+# A RUN chunk lost: the run before ends where the next one's metadata starts (it does
+# not take the next run's faults), and the next, of a configuration nobody knows now,
+# is left out.
+cp a2.data lost.data
+printf '\377\377\377\377' | dd of=lost.data bs=1 seek="$second" conv=notrunc 2>/dev/null
+"$FOLIOSTAT" report --json -i lost.data >lost.json 2>/dev/null
+"$FOLIOSTAT" report --json -i a2.data >a2.json
+is "$(jq '.runs[0].totals.faults' lost.json)" "$(jq '.runs[0].totals.faults' a2.json)" \
+	"RUN chunk of run 2 lost: run 1 keeps its own faults, not merged with run 2's"
+is "$(jq '[.runs[].totals.faults] | length' lost.json)" 5 "... five runs still read apart"
+is "$(jq '.aggregate[0].runs' lost.json)" 4 "... four summarised: run 2's configuration is unknown"
+# 4 KiB of 0xff inside run 3: that run is left out, named, with why.
+cp a2.data hit.data
+head -c 4096 /dev/zero | tr '\0' '\377' |
+	dd of=hit.data bs=1 seek=$(((third + fourth) / 2)) conv=notrunc 2>/dev/null
+"$FOLIOSTAT" compare --json a1.data hit.data >hit.json 2>err; is $? 0 "compare with a run damaged inside: exit 0"
+is "$(jq -c '[.sides[1].runs, .sides[1].left_out[].run]' hit.json)" "[4,2]" \
+	"... the damaged run (number 3) left out, four compared"
+grep -q "run 3 (64K) left out: damaged: 1 region" err; ok $? "... and the warning names it and why"
+# A recording with no whole run: nothing to compare, and it says so.
+head -c 4096 a2.data >tiny.data
+"$FOLIOSTAT" compare a1.data tiny.data >/dev/null 2>err; is $? 1 "compare with a file cut to 4 KiB: exit 1"
+grep -q "tiny.data has no whole run to compare" err; ok $? "... it has no whole run to compare"
+

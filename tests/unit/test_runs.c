@@ -24,8 +24,12 @@ static void add_run(struct rb *b, int idx, int runs, const char *config, int nfa
 	char j[256];
 
 	if (idx >= 0) {
-		snprintf(j, sizeof(j), "{\"run\":%d,\"runs\":%d,\"sweep\":\"mthp\",\"config\":\"%s\"}", idx,
-			 runs, config);
+		/* config "": record -r, no sweep. */
+		if (config[0])
+			snprintf(j, sizeof(j), "{\"run\":%d,\"runs\":%d,\"sweep\":\"mthp\",\"config\":\"%s\"}",
+				 idx, runs, config);
+		else
+			snprintf(j, sizeof(j), "{\"run\":%d,\"runs\":%d}", idx, runs);
 		rb_json(b, FOL_CHUNK_RUN, j);
 		snprintf(j, sizeof(j), "{\"run\":%d,\"config\":\"%s\",\"duration_ns\":5000,\"exit_code\":0,"
 			 "\"phases\":[{\"phase\":\"touch\",\"start_ns\":100,\"end_ns\":%d}]}", idx, config,
@@ -130,6 +134,12 @@ static void test_skip_empty_run(void **state)
 	assert_int_equal(rs.n, 2);
 	assert_int_equal(rs.v[0].r.s.faults, 5);
 	assert_int_equal(rs.v[1].r.s.faults, 9);
+	/* Numbered by their RUN chunks: the one skipped is said to be missing. */
+	assert_int_equal(rs.v[1].index, 2);
+	assert_int_equal(rs.whole, 2);
+	assert_int_equal(rs.nout, 1);
+	assert_int_equal(rs.out[0].index, 1);
+	assert_int_equal(rs.out[0].last, 1);
 	fol_runs_free(&rs);
 	unlink(b.path);
 }
@@ -148,8 +158,14 @@ static void test_truncated(void **state)
 	assert_int_equal(fol_writer_close(b.w), 0);
 	cut_end(b.path, 300);
 	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
-	assert_int_equal(rs.n, 2); /* the third, without its END, left out */
-	assert_true(rs.dropped);
+	assert_int_equal(rs.n, 3);
+	assert_int_equal(rs.whole, 2); /* the third, without its END, left out */
+	assert_string_equal(rs.v[0].why, "");
+	assert_string_equal(rs.v[1].why, "");
+	assert_string_equal(rs.v[2].why, "cut short: the file ends inside it");
+	assert_int_equal(rs.nout, 1);
+	assert_int_equal(rs.out[0].index, 2);
+	assert_int_equal(rs.out[0].last, 2);
 	assert_int_equal(rs.v[0].r.s.faults, 5);
 	assert_int_equal(rs.v[1].r.s.faults, 6);
 	assert_true(rs.file.truncated);
@@ -174,8 +190,111 @@ static void test_cut_in_next_header(void **state)
 	cut_end(b.path, 40);
 	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
 	assert_int_equal(rs.n, 2);
+	assert_int_equal(rs.whole, 2);
 	assert_int_equal(rs.planned, 3);
+	assert_int_equal(rs.nout, 1);
+	assert_int_equal(rs.out[0].index, 2);
+	assert_string_equal(rs.out[0].why, "not in the file: it was cut short before them");
 	assert_true(rs.file.truncated);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+/* Bytes of the file at off overwritten with 0xff: a chunk's magic, or its payload. */
+static void smash(const char *path, long off, size_t n)
+{
+	FILE *f = fopen(path, "r+");
+	char buf[8192];
+
+	assert_non_null(f);
+	assert_true(n <= sizeof(buf));
+	memset(buf, 0xff, n);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	fclose(f);
+}
+
+/* The RUN chunk between two runs lost: the first run ends where the second's metadata
+ * begins, never merged with it. Outside a sweep the second stands (numbered after the
+ * first); in a sweep its configuration is unknown and it is left out. */
+static void test_lost_run_chunk(void **state)
+{
+	for (int sweep = 0; sweep < 2; sweep++) {
+		const char *config = sweep ? "4K" : "";
+		struct fol_runs rs;
+		struct rb b;
+		long at;
+
+		(void)state;
+		rb_open(&b);
+		add_run(&b, 0, 3, config, 5, 1000, 1);
+		at = (long)fol_writer_bytes(b.w);
+		add_run(&b, 1, 3, config, 6, 1000, 1);
+		add_run(&b, 2, 3, config, 7, 1000, 1);
+		assert_int_equal(fol_writer_close(b.w), 0);
+		smash(b.path, at, 4);
+		assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+		assert_int_equal(rs.n, 3);
+		assert_int_equal(rs.v[0].r.s.faults, 5);
+		assert_string_equal(rs.v[0].why, "");
+		assert_int_equal(rs.v[1].r.s.faults, 6);
+		assert_int_equal(rs.v[1].index, 1);
+		assert_false(rs.v[1].numbered);
+		assert_int_equal(rs.v[2].index, 2);
+		assert_int_equal(rs.whole, sweep ? 2 : 3);
+		assert_int_equal(rs.nout, sweep);
+		if (sweep)
+			assert_non_null(strstr(rs.v[1].why, "RUN chunk was lost"));
+		fol_runs_free(&rs);
+		unlink(b.path);
+	}
+}
+
+/* Damage inside a run (its records): that run left out, named, the others whole. */
+static void test_damage_inside_run(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+	long from, to;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, 0, 3, "", 5, 1000, 1);
+	from = (long)fol_writer_bytes(b.w);
+	add_run(&b, 1, 3, "", 60, 1000, 1);
+	to = (long)fol_writer_bytes(b.w);
+	add_run(&b, 2, 3, "", 7, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	/* In the middle of the second run: its records chunk, by far its largest. */
+	smash(b.path, from + (to - from) / 2, 64);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 3);
+	assert_int_equal(rs.whole, 2);
+	assert_string_equal(rs.v[0].why, "");
+	assert_non_null(strstr(rs.v[1].why, "damaged: 1 region"));
+	assert_string_equal(rs.v[2].why, "");
+	assert_int_equal(rs.v[2].r.s.faults, 7);
+	assert_int_equal(rs.nout, 1);
+	assert_int_equal(rs.out[0].index, 1);
+	fol_runs_free(&rs);
+	unlink(b.path);
+}
+
+/* A recording of one run cut short: no whole run in it. */
+static void test_single_run_cut(void **state)
+{
+	struct fol_runs rs;
+	struct rb b;
+
+	(void)state;
+	rb_open(&b);
+	add_run(&b, -1, 1, "", 50, 1000, 1);
+	assert_int_equal(fol_writer_close(b.w), 0);
+	cut_end(b.path, 300);
+	assert_int_equal(fol_runs_load(b.path, &all, &rs), 0);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.whole, 0);
+	assert_string_equal(rs.v[0].why, "cut short: the file ends inside it");
 	fol_runs_free(&rs);
 	unlink(b.path);
 }
@@ -293,6 +412,9 @@ int main(void)
 		cmocka_unit_test(test_skip_empty_run),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_cut_in_next_header),
+		cmocka_unit_test(test_lost_run_chunk),
+		cmocka_unit_test(test_damage_inside_run),
+		cmocka_unit_test(test_single_run_cut),
 		cmocka_unit_test(test_compare_sides),
 		cmocka_unit_test(test_faults_between),
 		cmocka_unit_test(test_absent_in_a_run),
