@@ -20,9 +20,10 @@ int cmd_archive(int argc, char **argv);
 /* compare, from tui A B too */
 int compare_main(int argc, char **argv, int tui);
 /* A recording of several runs: aggregated (one configuration) or side by side (a sweep),
- * as text on f, JSON on f, or in the TUI. */
+ * as text on f, JSON on f, mmtests' layout on f, or in the TUI. */
 struct fol_runs;
 #include <stdio.h>
-int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f);
+enum runs_format { RUNS_TEXT, RUNS_JSON, RUNS_TUI, RUNS_MMTESTS };
+int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f);
 
 #endif

@@ -168,13 +168,13 @@ static void print_first_warnings(const struct fol_runs *rs, FILE *f)
 	}
 }
 
-int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
+int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f)
 {
 	struct sides sd = { 0 };
 	struct fol_cmp c;
 	char esc[256];
 	/* The text's columns say what was swept; JSON keeps the configuration as it is. */
-	int ret = sides_add(&sd, rs, NULL, json || tui ? NULL : rs->sweep);
+	int ret = sides_add(&sd, rs, NULL, how == RUNS_JSON || how == RUNS_TUI ? NULL : rs->sweep);
 
 	if (!ret && !sd.n)
 		ret = -ENODATA;
@@ -189,13 +189,18 @@ int print_runs(const struct fol_runs *rs, int json, int tui, FILE *f)
 		sides_free(&sd);
 		return 1;
 	}
-	if (tui) {
+	if (how == RUNS_TUI) {
 		ret = fol_tui_compare(&c, esc, sizeof(esc));
 		if (ret)
 			error("%s", esc);
 		ret = !!ret;
-	} else if (json) {
+	} else if (how == RUNS_JSON) {
 		ret = print_json(runs_json(rs, &c), f);
+	} else if (how == RUNS_MMTESTS) {
+		fol_cmp_mmtests(&c, f);
+		for (int i = 0; i < rs->nout; i++)
+			fprintf(f, "# warning: %s left out: %s\n",
+				fol_run_out_text(&rs->out[i], esc, sizeof(esc)), rs->out[i].why);
 	} else {
 		if (sd.n > 1)
 			fprintf(f, "# sweep of %s over %d configurations, %d runs\n",
@@ -229,6 +234,12 @@ static void compare_usage(FILE *f)
 		"never a maximum or a kernel counter.\n"
 		"\n"
 		"      --fdr Q            the marks' false-discovery rate (default 0.05)\n"
+		"      --figures GLOBS    show only the figures whose keys match these patterns,\n"
+		"                         comma-separated ('latency.*,order.64K.*'); the test\n"
+		"                         still counts every figure\n"
+		"      --format FMT       text (default), json, or mmtests: Amean, Stddev,\n"
+		"                         CoeffVar, Min, Max per side, + better, the 95%% interval\n"
+		"                         of each change and a Gmean row, to paste into a mail\n"
 		"      --json             foliostat/compare/v2 on stdout (man foliostat-compare)\n"
 		"      --tui              the comparison, interactive\n"
 		"  -h, --help             this text\n"
@@ -285,7 +296,16 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 			rs->whole == 1 ? "" : "s");
 }
 
-static int compare_files(char **paths, int n, int json, int tui, double fdr)
+enum format { FMT_TEXT, FMT_JSON, FMT_MMTESTS };
+
+struct compare_cli {
+	enum format fmt;
+	int tui;
+	double fdr;
+	const char *figures;	/* --figures, or NULL */
+};
+
+static int compare_files(char **paths, int n, const struct compare_cli *o)
 {
 	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
 	struct fol_runs *rs = calloc((size_t)n, sizeof(*rs));
@@ -321,14 +341,19 @@ static int compare_files(char **paths, int n, int json, int tui, double fdr)
 		}
 	}
 	if (!status) {
-		ret = fol_compare(sd.v, sd.n, fdr, &c);
+		ret = fol_compare(sd.v, sd.n, o->fdr, &c);
 		if (ret) {
 			error("%s", fol_strerror(ret));
 			status = 1;
 		} else {
-			if (json) {
+			if (o->figures && !fol_cmp_select(&c, o->figures))
+				warning("--figures %s: no figure's key matches (compare --json lists "
+					"the keys)", o->figures);
+			if (o->fmt == FMT_JSON) {
 				status = print_json(fol_cmp_json(&c), stdout);
-			} else if (tui) {
+			} else if (o->fmt == FMT_MMTESTS) {
+				fol_cmp_mmtests(&c, stdout);
+			} else if (o->tui) {
 				if (fol_tui_compare(&c, err, sizeof(err))) {
 					error("%s", err);
 					status = 1;
@@ -349,32 +374,44 @@ static int compare_files(char **paths, int n, int json, int tui, double fdr)
 
 int compare_main(int argc, char **argv, int tui)
 {
-	enum { O_JSON = 256, O_TUI, O_FDR };
+	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES };
 	static const struct option opts[] = {
+		{ "figures", required_argument, NULL, O_FIGURES },
 		{ "fdr", required_argument, NULL, O_FDR },
+		{ "format", required_argument, NULL, O_FORMAT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int ch, json = 0, x, y, ret;
-	double fdr = FOL_CMP_FDR;
+	struct compare_cli o = { .fmt = FMT_TEXT, .tui = tui, .fdr = FOL_CMP_FDR };
+	int ch, x, y, ret;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case O_FDR:
-			ret = fol_parse_decimal(optarg, 0.0001, 0.5, &fdr);
+			ret = fol_parse_decimal(optarg, 0.0001, 0.5, &o.fdr);
 			if (ret)
 				return print_bad_number("--fdr", "a rate from 0.0001 to 0.5 (0.05)", optarg, ret);
 			break;
+		case O_FIGURES:
+			o.figures = optarg;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "mmtests"))
+				o.fmt = optarg[0] == 't' ? FMT_TEXT : optarg[0] == 'j' ? FMT_JSON : FMT_MMTESTS;
+			else
+				return usage_error("--format %s: text, json or mmtests", optarg);
+			o.tui = 0;
+			break;
 		case O_JSON:
-			json = 1;
-			tui = 0;
+			o.fmt = FMT_JSON;
+			o.tui = 0;
 			break;
 		case O_TUI:
-			tui = 1;
-			json = 0;
+			o.tui = 1;
+			o.fmt = FMT_TEXT;
 			break;
 		default:
 			return usage_exit(ch, compare_usage);
@@ -386,7 +423,7 @@ int compare_main(int argc, char **argv, int tui)
 	if (same_file(argv + optind, argc - optind, &x, &y))
 		return usage_error("%s and %s are the same file: compare two recordings "
 				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);
-	return compare_files(argv + optind, argc - optind, json, tui, fdr);
+	return compare_files(argv + optind, argc - optind, &o);
 }
 
 int cmd_compare(int argc, char **argv)

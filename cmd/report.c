@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"                         of those the recording carries\n"
 		"      --format FMT       text, json, csv (the faults table), openmetrics, or\n"
 		"                         prometheus (the text format node_exporter's textfile\n"
-		"                         collector reads)\n"
+		"                         collector reads); mmtests: a recording of several\n"
+		"                         runs as mmtests compares (man foliostat-compare)\n"
 		"      --csv[=TABLE]      a table as CSV: faults (order x class; default), reuse,\n"
 		"                         calls, sites (by --sort's keys)\n"
 		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
@@ -127,6 +128,7 @@ struct report_cli {
 	const char *csv;	/* --csv: the table */
 	const char *archive;	/* --archive: extracted to a private symfs for the report */
 	int metrics;		/* --format openmetrics|prometheus: 1 + enum fol_metrics */
+	int mmtests;		/* --format mmtests: a recording of several runs */
 };
 
 static int show_one(struct fol_report *r, const struct report_cli *c, const char *filter)
@@ -250,9 +252,10 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		r->metrics = !strcmp(arg, "openmetrics") ? 1 + FOL_METRICS_OPENMETRICS
 			   : !strcmp(arg, "prometheus") ? 1 + FOL_METRICS_PROMETHEUS : 0;
 		r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
-		if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv)
-			return usage_error("--format is text, json, csv, openmetrics or prometheus, "
-					   "not '%s'", arg);
+		r->mmtests = !strcmp(arg, "mmtests");
+		if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv && !r->mmtests)
+			return usage_error("--format is text, json, csv, openmetrics, prometheus or "
+					   "mmtests, not '%s'", arg);
 		return 0;
 	case O_CSV:
 		if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&
@@ -344,13 +347,17 @@ static int report_runs(struct report_cli *r)
 	if (r->run && !fol_runs_find(&rs, r->run - 1)) {
 		ret = usage_error("--run %d: %s has no run %d: %s", r->run, r->input, r->run,
 				  missing_run(&rs, r->run - 1));
+	} else if (r->mmtests && (!rs.several || r->run)) {
+		ret = usage_error("--format mmtests is of a recording of several runs (record -r N, "
+				  "--sweep): %s", r->run ? "not with --run" : "this one has one");
 	} else if (rs.several && !r->run && (r->csv || r->metrics || r->folded)) {
 		/* Those outputs are of one run's tables: no aggregate of them is defined. */
 		ret = usage_error("%s is a recording of %d runs: %s shows one run, chosen with "
 				  "--run N (1-%d)", r->input, rs.n, r->csv ? "--csv" : r->folded ?
 				  "--folded" : "--format openmetrics/prometheus", rs.n);
 	} else if (rs.several && !r->run) {
-		ret = print_runs(&rs, r->json, r->tui, stdout);
+		ret = print_runs(&rs, r->tui ? RUNS_TUI : r->json ? RUNS_JSON : r->mmtests ? RUNS_MMTESTS : RUNS_TEXT,
+				 stdout);
 		/* Damage skipped (a run's metadata, say): the runs that could be read are shown,
 		 * and the exit status says the file is not whole, as for one run. */
 		if (!ret && rs.file.corrupt_chunks)

@@ -143,7 +143,7 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 	if (!st->runs.n)
 		return 1;
 	if (st->runs.several)
-		return print_runs(&st->runs, c->json, 0, c->json ? stdout : stderr);
+		return print_runs(&st->runs, c->json ? RUNS_JSON : RUNS_TEXT, c->json ? stdout : stderr);
 	r = &st->runs.v[0].r;
 	if (c->json && c->interval_ms) {
 		/* After the interval lines, the report on one line too: JSON Lines throughout. */

@@ -2,6 +2,7 @@
 #include "compare.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, co
 	cell->test = FOL_TEST_NONE;
 	cell->tested = cell->candidate = cell->significant = 0;
 	cell->marker = 0;
+	cell->ci_lo = cell->ci_hi = NAN;
 	memset(&cell->t, 0, sizeof(cell->t));
 	memset(&cell->mwu, 0, sizeof(cell->mwu));
 	if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)
@@ -31,6 +33,10 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, co
 	cell->test = FOL_TEST_WELCH;
 	fol_welch(v, nv, base, nb, &cell->t);
 	fol_mann_whitney(v, nv, base, nb, &cell->mwu);
+	if (b.mean != 0) {
+		cell->ci_lo = cell->t.lo / fabs(b.mean);
+		cell->ci_hi = cell->t.hi / fabs(b.mean);
+	}
 	/* A latency percentile is a histogram bucket's bound: five runs may all land on one
 	 * bound, and Welch's t without variance would call the next bound certain (p 0: an
 	 * A/A test marked p90s so). Such a figure with a side that does not vary is ranked
@@ -199,7 +205,7 @@ static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 
 			cell->have = n;
 			fol_desc_of(s ? v : base, n, &cell->d);
-			cell->change = NAN;
+			cell->change = cell->ci_lo = cell->ci_hi = NAN;
 			if (s && n && nb)
 				fol_cmp_decide(&row->fig, base, nb, v, n, cell);
 		}
@@ -207,6 +213,35 @@ static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 	free(base);
 	free(v);
 	return ret ? ret : mark_all(c);
+}
+
+/* A row in the geometric mean: a time, not a maximum or a machine's counter, above 0 on
+ * every side. */
+static int in_gmean(const struct fol_cmp *c, const struct fol_cmp_row *row)
+{
+	if (row->fig.unit != FOL_UNIT_NS || row->fig.single || row->fig.system_wide)
+		return 0;
+	for (int s = 0; s < c->nsides; s++)
+		if (!row->cell[s].have || !(row->cell[s].d.mean > 0))
+			return 0;
+	return 1;
+}
+
+static int gmean(struct fol_cmp *c)
+{
+	c->gmean = calloc((size_t)c->nsides, sizeof(*c->gmean));
+	if (!c->gmean)
+		return -ENOMEM;
+	for (int k = 0; k < c->nrows; k++) {
+		if (!in_gmean(c, &c->rows[k]))
+			continue;
+		for (int s = 0; s < c->nsides; s++)
+			c->gmean[s] += log(c->rows[k].cell[s].d.mean);
+		c->gmean_n++;
+	}
+	for (int s = 0; s < c->nsides; s++)
+		c->gmean[s] = c->gmean_n ? exp(c->gmean[s] / c->gmean_n) : NAN;
+	return 0;
 }
 
 /* Phase times of the untraced runs of a side, by name, into per-name arrays. */
@@ -315,6 +350,8 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 		ret = collect_rows(c, figs);
 	if (!ret)
 		ret = fill_cells(c, figs, maxruns);
+	if (!ret)
+		ret = gmean(c);
 	for (int s = 0; s < nsides && !ret; s++)
 		ret = side_probe(c, s);
 	for (int s = 0; figs && s < nsides; s++) {
@@ -328,6 +365,35 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 	return ret;
 }
 
+static int matches(const char *key, const char *globs)
+{
+	char pat[256];
+
+	for (const char *p = globs; *p;) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(pat, sizeof(pat), "%.*s", (int)n, p);
+		if (pat[0] && !fnmatch(pat, key, 0))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int fol_cmp_select(struct fol_cmp *c, const char *globs)
+{
+	int n = 0;
+
+	for (int k = 0; k < c->nrows; k++) {
+		if (matches(c->rows[k].fig.key, globs))
+			c->rows[n++] = c->rows[k];
+		else
+			free(c->rows[k].cell);
+	}
+	c->nrows = n;
+	return n;
+}
+
 void fol_cmp_free(struct fol_cmp *c)
 {
 	for (int k = 0; k < c->nrows; k++)
@@ -335,6 +401,7 @@ void fol_cmp_free(struct fol_cmp *c)
 	for (int s = 0; c->probe && s < c->nsides; s++)
 		free(c->probe[s]);
 	free(c->rows);
+	free(c->gmean);
 	free(c->probe);
 	free(c->nprobe);
 	free(c->sides);

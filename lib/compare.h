@@ -53,6 +53,10 @@ struct fol_cmp_cell {
 	enum fol_cmp_test test;
 	struct fol_test t;		/* the test's result */
 	struct fol_test mwu;		/* Mann-Whitney over the runs, alongside Welch */
+	/* The FOL_CI_LEVEL confidence interval of change: Welch's over the runs for the
+	 * difference of the means, over the base mean (its own spread not counted); NAN
+	 * without a test. */
+	double ci_lo, ci_hi;
 	int tested;			/* in the family the false-discovery rate holds over */
 	int candidate;			/* past the floors: marked if the rate keeps its p */
 	int significant;
@@ -79,6 +83,11 @@ struct fol_cmp {
 	int nrows;
 	struct fol_cmp_probe **probe;	/* per side */
 	int *nprobe;
+	/* The geometric mean, per side, of the means of the time figures (ns) that every
+	 * side has above 0, outside maxima and kernel counters: mmtests' Gmean summary, one
+	 * figure for "faster or slower overall". gmean_n figures; 0: none. */
+	double *gmean;
+	int gmean_n;
 	double fdr;			/* the false-discovery rate the marks hold */
 	int tested;			/* figures tested (cells, beyond the base) */
 	double p_kept;			/* the largest p-value the rate keeps; -1: none */
@@ -87,6 +96,10 @@ struct fol_cmp {
 /* fdr: the false-discovery rate of the marks (FOL_CMP_FDR; 0 < fdr < 1). */
 int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c);
 void fol_cmp_free(struct fol_cmp *c);
+/* Keep only the rows whose key matches one of the comma-separated shell patterns in
+ * globs ("latency.*,order.64K.*"), for the output: the marks, the tested family and the
+ * Gmean stay those of every figure. Returns the rows kept. */
+int fol_cmp_select(struct fol_cmp *c, const char *globs);
 /* The rule, in two steps a test can reach. One cell against the base cell: its test, p,
  * whether it is in the tested family and past the floors, and its provisional marker. */
 void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, const double *v,
@@ -102,8 +115,14 @@ const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf
 const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len);
 /* The figure's value as text: "65536", "12.3 µs", "16.00", "6.2%". */
 const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len);
+/* The header of a comparison as text: the sides (file, runs, kernel, command) and the test. */
+void fol_cmp_header(const struct fol_cmp *c, FILE *f);
 /* Text: the sides against the base, 80 columns for two sides. */
 void fol_cmp_text(const struct fol_cmp *c, FILE *f);
+/* Text as mmtests' compare-kernels prints it: per figure Amean, Stddev, CoeffVar, Min and
+ * Max of each side with the change oriented so that + is better, the confidence interval
+ * of the change, and a Gmean row; 80 columns for two sides (compare_mmtests.c). */
+void fol_cmp_mmtests(const struct fol_cmp *c, FILE *f);
 /* Text: one side's runs aggregated, as perf stat -r prints them. */
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f);
 /* The probe effect of each side with untraced runs, with the standard error of each

@@ -176,6 +176,37 @@ static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_ce
 		fputs("    ", f);
 }
 
+void fol_cmp_header(const struct fol_cmp *c, FILE *f)
+{
+	side_header(&c->sides[0], "base", f);
+	for (int s = 1; s < c->nsides; s++)
+		side_header(&c->sides[s], "new", f);
+	test_legend(c, f);
+}
+
+/* The geometric mean of the time figures, as the table's last row. */
+static void gmean_text(const struct fol_cmp *c, FILE *f)
+{
+	char v[32], label[48];
+
+	if (!c->gmean_n)
+		return;
+	snprintf(label, sizeof(label), "gmean of %d time figures", c->gmean_n);
+	fprintf(f, "summary\n  %-28.28s", label);
+	for (int s = 0; s < c->nsides; s++) {
+		fputc(' ', f);
+		rcol(f, fol_cmp_value(FOL_UNIT_NS, c->gmean[s], v, sizeof(v)), 12);
+		if (s) {
+			snprintf(v, sizeof(v), "%+.2f%%", 100 * (c->gmean[s] / c->gmean[0] - 1));
+			fputc(' ', f);
+			rcol(f, v, 9);
+			if (s + 1 < c->nsides)
+				fputs("    ", f);
+		}
+	}
+	fputc('\n', f);
+}
+
 void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 {
 	const char *section = NULL;
@@ -186,10 +217,7 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 		fol_cmp_runs_text(c, 0, f);
 		return;
 	}
-	side_header(&c->sides[0], "base", f);
-	for (int s = 1; s < c->nsides; s++)
-		side_header(&c->sides[s], "new", f);
-	test_legend(c, f);
+	fol_cmp_header(c, f);
 	fprintf(f, "\n%-30s", "figure (mean over runs)");
 	for (int s = 0; s < c->nsides; s++) {
 		fprintf(f, " %12.12s", fol_escape(c->sides[s].name, esc, sizeof(esc)));
@@ -216,6 +244,7 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	gmean_text(c, f);
 }
 
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f)
@@ -396,6 +425,14 @@ static cJSON *cell_json(const struct fol_cmp_cell *cell, int base)
 		add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
 		cJSON_AddBoolToObject(o, "tested", cell->tested);
 	}
+	if (isfinite(cell->ci_lo) && isfinite(cell->ci_hi)) {
+		cJSON *ci = cJSON_AddArrayToObject(o, "ci95");
+
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(cell->ci_lo));
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(cell->ci_hi));
+	} else {
+		cJSON_AddNullToObject(o, "ci95");
+	}
 	cJSON_AddBoolToObject(o, "significant", cell->significant);
 	if (cell->marker == 'I' || cell->marker == 'R')
 		cJSON_AddStringToObject(o, "marker", cell->marker == 'I' ? "improvement" : "regression");
@@ -408,7 +445,7 @@ static cJSON *cell_json(const struct fol_cmp_cell *cell, int base)
 
 cJSON *fol_cmp_json(const struct fol_cmp *c)
 {
-	cJSON *o = cJSON_CreateObject(), *sides, *figs, *t;
+	cJSON *o = cJSON_CreateObject(), *sides, *figs, *t, *gm, *gv;
 
 	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v2");
 	sides = cJSON_AddArrayToObject(o, "sides");
@@ -433,6 +470,11 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 	add_num_or_null(t, "p_kept", c->p_kept >= 0 ? c->p_kept : NAN);
 	cJSON_AddNumberToObject(t, "floor", FOL_CMP_FLOOR);
 	cJSON_AddNumberToObject(t, "count_sigmas", FOL_CMP_COUNT_SIGMAS);
+	gm = cJSON_AddObjectToObject(o, "gmean");
+	cJSON_AddNumberToObject(gm, "figures", c->gmean_n);
+	gv = cJSON_AddArrayToObject(gm, "values");
+	for (int s = 0; s < c->nsides; s++)
+		cJSON_AddItemToArray(gv, c->gmean_n ? cJSON_CreateNumber(c->gmean[s]) : cJSON_CreateNull());
 	figs = cJSON_AddArrayToObject(o, "figures");
 	for (int k = 0; k < c->nrows; k++) {
 		cJSON *fo = figure_json(&c->rows[k].fig), *vals = cJSON_AddArrayToObject(fo, "values");

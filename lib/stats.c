@@ -53,6 +53,7 @@ int fol_welch(const double *a, int na, const double *b, int nb, struct fol_test 
 	mb = gsl_stats_mean(b, 1, (size_t)nb);
 	va = gsl_stats_variance_m(a, 1, (size_t)na, ma) / na;
 	vb = gsl_stats_variance_m(b, 1, (size_t)nb, mb) / nb;
+	t->lo = t->hi = ma - mb;
 	if (va + vb == 0) {
 		t->stat = ma == mb ? 0 : copysign(INFINITY, ma - mb);
 		t->p = ma == mb ? 1 : 0;
@@ -61,6 +62,8 @@ int fol_welch(const double *a, int na, const double *b, int nb, struct fol_test 
 	t->stat = (ma - mb) / sqrt(va + vb);
 	df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
 	t->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t->stat), df));
+	t->lo -= gsl_cdf_tdist_Pinv(1 - (1 - FOL_CI_LEVEL) / 2, df) * sqrt(va + vb);
+	t->hi += gsl_cdf_tdist_Pinv(1 - (1 - FOL_CI_LEVEL) / 2, df) * sqrt(va + vb);
 	return 0;
 }
 

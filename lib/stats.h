@@ -22,7 +22,11 @@ struct fol_test {
 	double stat;		/* t (Welch), U of the first sample (Mann-Whitney) */
 	double effect;		/* Mann-Whitney: P(a > b) + P(a = b) / 2, 0.5 = no shift */
 	int exact;		/* Mann-Whitney: exact distribution, not the normal approximation */
+	double lo, hi;		/* Welch: the FOL_CI_LEVEL confidence interval of mean(a) -
+				 * mean(b) (both ends the difference when neither side varies) */
 };
+
+#define FOL_CI_LEVEL 0.95
 
 /* Welch's unequal-variance t-test. -EDOM when a side has fewer than 2 values. Both
  * sides without variance: p is 1 when the means are equal, else 0 (a shift with no

@@ -19,6 +19,9 @@ def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "sch
 			t(["sides", $s, "left_out", $o, "last"]; "number"), t(["sides", $s, "left_out", $o, "why"]; "string"))),
 	(["fdr","min_runs","tested","floor","count_sigmas"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
 	(if ($c.test.p_kept | type) | IN("number","null") then empty else "test.p_kept" end),
+	t(["gmean", "figures"]; "number"), t(["gmean", "values"]; "array"),
+	(($c.gmean.values | keys[]) as $s | t(["gmean", "values", $s]; "number|null")),
+	(if ($c.gmean.values | length) == ($c.sides | length) then empty else "gmean.values" end),
 	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f
 		| ($c | figure(["figures", $i])),
 		(if ($f.values | length) == ($c.sides | length) then empty else "figures.\($i): values" end),
@@ -26,6 +29,7 @@ def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "sch
 			| if $v == null then empty
 			elif $s == 0 then ($v | desc([]))
 			else ($v | desc([]), t(["change"]; "number|null"), t(["test"]; "string"),
+				t(["ci95"]; "array|null"),
 				t(["significant"]; "boolean"), t(["marker"]; "string|null"),
 				(if ($v.test | IN("welch","mann-whitney","none")) then empty else "test \($v.test)" end),
 				(if $v.test != "none" then (t(["p"]; "number|null"), t(["mann_whitney_p"]; "number|null"),

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..54"
+echo "1..57"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -110,6 +110,14 @@ check "text report of a sweep" "$T/stxt" "$d/sweep.txt"
 check "JSON report of a sweep" "$T/sjson" "$d/sweep.json"
 jq -r -f "$d/compare-schema.jq" "$T/sjson" >"$T/violations"
 check "sweep JSON matches schema foliostat/runs/v1" "$T/violations" /dev/null
+"$FOLIOSTAT" report --format mmtests -i "$d/sweep.data" >"$T/smm"
+check "a sweep in mmtests' layout" "$T/smm" "$d/sweep-mmtests.txt"
+is "$(awk 'length($0) > 80' "$T/smm" | grep -vc '^Amean *mthp-\|^[A-Za-z]* *mthp-\|^#')" 0 \
+	"... in 80 columns (but for the kernel's long mTHP counter names)"
+# Its Amean lines and the JSON agree: the change, + better, of the fault time.
+g=$(jq -r '.compare.figures[] | select(.key == "fault_time_ns") | .values[1].change * -100 | . * 100 | round / 100' "$T/sjson")
+is "$(awk '$1 == "Amean" && $2 == "fault-time" { gsub(/[*()%]/, "", $NF); print $NF + 0 }' "$T/smm")" "$g" \
+	"... fault time's change, + better, is the JSON's change turned"
 "$FOLIOSTAT" compare "$d/small.data" "$d/sweep.data" >"$T/ctxt" 2>"$T/cerr"
 check "compare, text" "$T/ctxt" "$d/compare.txt"
 grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files ran other commands"

@@ -16,6 +16,7 @@ NOSYM=/nonexistent-symfs
 "$f" report --symfs "$NOSYM" -i "$d/kernel.data" >"$d/kernel.txt"
 "$f" report --symfs "$NOSYM" -i "$d/sweep.data" >"$d/sweep.txt"
 "$f" report --json --symfs "$NOSYM" -i "$d/sweep.data" >"$d/sweep.json"
+"$f" report --format mmtests -i "$d/sweep.data" >"$d/sweep-mmtests.txt"
 "$f" report --symfs "$NOSYM" --sort dso,sym -i "$d/ksyms.data" >"$d/ksyms.txt"
 "$f" compare "$d/small.data" "$d/sweep.data" >"$d/compare.txt" 2>/dev/null
 "$f" compare --json "$d/small.data" "$d/sweep.data" >"$d/compare.json" 2>/dev/null

@@ -350,6 +350,44 @@ static void test_compare_sides(void **state)
 	assert_int_equal(c.probe[0][0].bare.n, 6); /* every BARE chunk was given to side 0 */
 	assert_true(c.probe[0][0].traced.n == 3);
 	assert_true(fabs(c.probe[0][0].traced.mean - 101 * 2100.0) < 1e-6);
+	/* The interval of the change: Welch's for the difference, over the base mean. */
+	rw = row(&c, "faults");
+	assert_true(fabs(rw->cell[1].ci_lo - rw->cell[1].t.lo / 101) < 1e-12);
+	assert_true(rw->cell[1].ci_lo < rw->cell[1].change && rw->cell[1].change < rw->cell[1].ci_hi);
+	assert_true(isnan(rw->cell[0].ci_lo));
+	/* The Gmean: every time figure both sides have above 0, but maxima. */
+	{
+		double lg[2] = { 0, 0 };
+		int n = 0;
+
+		for (int k = 0; k < c.nrows; k++) {
+			const struct fol_cmp_row *x = &c.rows[k];
+
+			if (x->fig.unit != FOL_UNIT_NS || x->fig.single || x->fig.system_wide ||
+			    !x->cell[0].have || !x->cell[1].have || !(x->cell[0].d.mean > 0) ||
+			    !(x->cell[1].d.mean > 0))
+				continue;
+			lg[0] += log(x->cell[0].d.mean);
+			lg[1] += log(x->cell[1].d.mean);
+			n++;
+		}
+		assert_true(n > 3);
+		assert_int_equal(c.gmean_n, n);
+		assert_true(fabs(c.gmean[0] / exp(lg[0] / n) - 1) < 1e-12);
+		assert_true(fabs(c.gmean[1] / exp(lg[1] / n) - 1) < 1e-12);
+		assert_true(c.gmean[1] < c.gmean[0]); /* 1000 ns faults against 2000 */
+	}
+	/* --figures: the rows chosen, the family and Gmean as they were. */
+	{
+		int tested = c.tested, gn = c.gmean_n;
+
+		assert_int_equal(fol_cmp_select(&c, "faults,order.*.mean_ns"), 2);
+		assert_string_equal(c.rows[0].fig.key, "faults");
+		assert_string_equal(c.rows[1].fig.key, "order.4K.anon_alloc.mean_ns");
+		assert_int_equal(c.tested, tested);
+		assert_int_equal(c.gmean_n, gn);
+		assert_int_equal(fol_cmp_select(&c, "nothing"), 0);
+	}
 	fol_cmp_free(&c);
 	fol_runs_free(&rs);
 	unlink(b.path);

@@ -76,6 +76,8 @@ static void test_welch(void **state)
 		assert_int_equal(ret, 0);
 		near(t.stat, c->welch_t, 1e-9, "welch t", c->name);
 		near(t.p, c->welch_p, 1e-6, "welch p", c->name);
+		near(t.lo, c->welch_lo, 1e-9, "welch 95% interval, low end", c->name);
+		near(t.hi, c->welch_hi, 1e-9, "welch 95% interval, high end", c->name);
 	}
 }
 
