@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "errors.h"
 #include "compare.h"
+#include "compare_sites.h"
 #include "escape.h"
 #include "runs.h"
 #include "tui.h"
@@ -237,6 +238,13 @@ static void compare_usage(FILE *f)
 		"      --figures GLOBS    show only the figures whose keys match these patterns,\n"
 		"                         comma-separated ('latency.*,order.64K.*'); the test\n"
 		"                         still counts every figure\n"
+		"      --sort KEYS        site by site, as perf diff: faults and fault time per\n"
+		"                         group of order, class, sym, dso, map, comm (report's\n"
+		"                         --sort keys), each change tested over runs; text: that\n"
+		"                         table alone, JSON: added as \"sites\"\n"
+		"      --top N            with --sort: the N sites with most time (default 40;\n"
+		"                         0: all)\n"
+		"      --symfs DIR        with --sort: the recorded binaries under DIR\n"
 		"      --format FMT       text (default), json, or mmtests: Amean, Stddev,\n"
 		"                         CoeffVar, Min, Max per side, + better, the 95%% interval\n"
 		"                         of each change and a Gmean row, to paste into a mail\n"
@@ -303,11 +311,30 @@ struct compare_cli {
 	int tui;
 	double fdr;
 	const char *figures;	/* --figures, or NULL */
+	int sort[FOL_SORT_NR], nsort; /* --sort: site by site */
+	int top;		/* --top: the sites with most time */
+	const char *symfs;	/* --symfs: where the recorded binaries are */
 };
+
+/* --sort: the sites' table as text, or the sites added to the JSON. */
+static int compare_sites(const struct sides *sd, const struct compare_cli *o, cJSON *json)
+{
+	struct fol_cmp_sites cs;
+	int ret = fol_compare_sites(sd->v, sd->n, o->sort, o->nsort, o->fdr, &cs);
+
+	if (ret)
+		return error("%s", fol_strerror(ret));
+	if (json)
+		cJSON_AddItemToObject(json, "sites", fol_cmp_sites_json(&cs, o->top));
+	else
+		fol_cmp_sites_text(&cs, o->top, stdout);
+	fol_cmp_sites_free(&cs);
+	return 0;
+}
 
 static int compare_files(char **paths, int n, const struct compare_cli *o)
 {
-	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY, .symfs = o->symfs };
 	struct fol_runs *rs = calloc((size_t)n, sizeof(*rs));
 	struct sides sd = { 0 };
 	struct fol_cmp c;
@@ -350,7 +377,13 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 				warning("--figures %s: no figure's key matches (compare --json lists "
 					"the keys)", o->figures);
 			if (o->fmt == FMT_JSON) {
-				status = print_json(fol_cmp_json(&c), stdout);
+				cJSON *j = fol_cmp_json(&c);
+
+				if (j && o->nsort)
+					status = compare_sites(&sd, o, j);
+				status = status ? (cJSON_Delete(j), status) : print_json(j, stdout);
+			} else if (o->nsort) {
+				status = compare_sites(&sd, o, NULL);
 			} else if (o->fmt == FMT_MMTESTS) {
 				fol_cmp_mmtests(&c, stdout);
 			} else if (o->tui) {
@@ -374,9 +407,12 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 
 int compare_main(int argc, char **argv, int tui)
 {
-	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES };
+	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES, O_SORT, O_TOP, O_SYMFS };
 	static const struct option opts[] = {
 		{ "figures", required_argument, NULL, O_FIGURES },
+		{ "sort", required_argument, NULL, O_SORT },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "fdr", required_argument, NULL, O_FDR },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "json", no_argument, NULL, O_JSON },
@@ -384,7 +420,8 @@ int compare_main(int argc, char **argv, int tui)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_cli o = { .fmt = FMT_TEXT, .tui = tui, .fdr = FOL_CMP_FDR };
+	struct compare_cli o = { .fmt = FMT_TEXT, .tui = tui, .fdr = FOL_CMP_FDR, .top = 40 };
+	char err[256];
 	int ch, x, y, ret;
 
 	optind = 1;
@@ -397,6 +434,18 @@ int compare_main(int argc, char **argv, int tui)
 			break;
 		case O_FIGURES:
 			o.figures = optarg;
+			break;
+		case O_SORT:
+			if (fol_sort_parse(optarg, o.sort, &o.nsort, err, sizeof(err)))
+				return usage_error("--sort: %s", err);
+			break;
+		case O_SYMFS:
+			o.symfs = optarg;
+			break;
+		case O_TOP:
+			ret = parse_int(optarg, 0, 1 << 30, &o.top);
+			if (ret)
+				return print_bad_number("--top", "a number of rows (0: all)", optarg, ret);
 			break;
 		case O_FORMAT:
 			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "mmtests"))
@@ -417,6 +466,8 @@ int compare_main(int argc, char **argv, int tui)
 			return usage_exit(ch, compare_usage);
 		}
 	}
+	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS))
+		return usage_error("--sort is for the text and JSON outputs");
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)
 		return usage_error("give two recordings or more (at most %d): BASE NEW...",
 			MAX_SIDES);

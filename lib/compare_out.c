@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_priv.h"
 #include "escape.h"
 
 const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len)
@@ -26,8 +27,7 @@ const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len)
 	return buf;
 }
 
-/* s right-aligned in w terminal columns ("µ" is two bytes, one column). */
-static void rcol(FILE *f, const char *s, int w)
+void fol_cmp_rcol(FILE *f, const char *s, int w)
 {
 	int cols = 0;
 
@@ -156,8 +156,8 @@ static void test_legend(const struct fol_cmp *c, FILE *f)
 	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured\n");
 }
 
-static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
-			FILE *f)
+void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
+			 FILE *f)
 {
 	char t[24];
 
@@ -169,7 +169,7 @@ static void cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_ce
 		snprintf(t, sizeof(t), "from 0");
 	else
 		snprintf(t, sizeof(t), "%+.2f%%", 100 * cell->change);
-	rcol(f, t, 9);
+	fol_cmp_rcol(f, t, 9);
 	if (cell->marker)
 		fprintf(f, " (%c)", cell->marker);
 	else if (!last)
@@ -195,11 +195,11 @@ static void gmean_text(const struct fol_cmp *c, FILE *f)
 	fprintf(f, "summary\n  %-28.28s", label);
 	for (int s = 0; s < c->nsides; s++) {
 		fputc(' ', f);
-		rcol(f, fol_cmp_value(FOL_UNIT_NS, c->gmean[s], v, sizeof(v)), 12);
+		fol_cmp_rcol(f, fol_cmp_value(FOL_UNIT_NS, c->gmean[s], v, sizeof(v)), 12);
 		if (s) {
 			snprintf(v, sizeof(v), "%+.2f%%", 100 * (c->gmean[s] / c->gmean[0] - 1));
 			fputc(' ', f);
-			rcol(f, v, 9);
+			fol_cmp_rcol(f, v, 9);
 			if (s + 1 < c->nsides)
 				fputs("    ", f);
 		}
@@ -235,11 +235,11 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f)
 		fprintf(f, "  %-28.28s", fol_escape(row->fig.label, esc, sizeof(esc)));
 		for (int s = 0; s < c->nsides; s++) {
 			fputc(' ', f);
-			rcol(f, row->cell[s].have ? fol_cmp_value(row->fig.unit, row->cell[s].d.mean, v, sizeof(v)) : "-",
+			fol_cmp_rcol(f, row->cell[s].have ? fol_cmp_value(row->fig.unit, row->cell[s].d.mean, v, sizeof(v)) : "-",
 			     12);
 			if (s) {
 				fputc(' ', f);
-				cell_change(&row->cell[s], &row->cell[0], s + 1 == c->nsides, f);
+				fol_cmp_cell_change(&row->cell[s], &row->cell[0], s + 1 == c->nsides, f);
 			}
 		}
 		fputc('\n', f);
@@ -265,16 +265,16 @@ void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f)
 			fprintf(f, "%s\n", section);
 		}
 		fprintf(f, "  %-24.24s ", fol_escape(row->fig.label, esc, sizeof(esc)));
-		rcol(f, fol_cmp_value(row->fig.unit, cell->d.mean, v, sizeof(v)), 10);
+		fol_cmp_rcol(f, fol_cmp_value(row->fig.unit, cell->d.mean, v, sizeof(v)), 10);
 		snprintf(cv, sizeof(cv), "%.1f%%", 100 * cell->d.cv);
 		fputc(' ', f);
-		rcol(f, cell->d.n > 1 ? cv : "-", 7);
+		fol_cmp_rcol(f, cell->d.n > 1 ? cv : "-", 7);
 		fputc(' ', f);
-		rcol(f, fol_cmp_value(row->fig.unit, cell->d.min, v, sizeof(v)), 10);
+		fol_cmp_rcol(f, fol_cmp_value(row->fig.unit, cell->d.min, v, sizeof(v)), 10);
 		fputc(' ', f);
-		rcol(f, fol_cmp_value(row->fig.unit, cell->d.median, v, sizeof(v)), 10);
+		fol_cmp_rcol(f, fol_cmp_value(row->fig.unit, cell->d.median, v, sizeof(v)), 10);
 		fputc(' ', f);
-		rcol(f, fol_cmp_value(row->fig.unit, cell->d.max, v, sizeof(v)), 10);
+		fol_cmp_rcol(f, fol_cmp_value(row->fig.unit, cell->d.max, v, sizeof(v)), 10);
 		fputc('\n', f);
 	}
 }
@@ -298,7 +298,7 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 			c->nsides > 1 ? " of " : "",
 			c->nsides > 1 ? fol_escape(c->sides[s].name, esc, sizeof(esc)) : "");
 		fprintf(f, "  %-15s %10s %10s %11s ", "phase", "untraced", "recorded", "added");
-		rcol(f, "± se", 9);
+		fol_cmp_rcol(f, "± se", 9);
 		fprintf(f, " %8s %9s\n", "faults", "per fault");
 		for (int i = 0; i < c->nprobe[s]; i++) {
 			const struct fol_cmp_probe *p = &c->probe[s][i];
@@ -308,15 +308,15 @@ void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f)
 					 p->bare.sd * p->bare.sd / p->bare.n);
 
 			fprintf(f, "  %-15.15s ", fol_escape(p->phase, esc, sizeof(esc)));
-			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->bare.mean, t, sizeof(t)), 10);
+			fol_cmp_rcol(f, fol_cmp_value(FOL_UNIT_NS, p->bare.mean, t, sizeof(t)), 10);
 			fputc(' ', f);
-			rcol(f, fol_cmp_value(FOL_UNIT_NS, p->traced.mean, t, sizeof(t)), 10);
+			fol_cmp_rcol(f, fol_cmp_value(FOL_UNIT_NS, p->traced.mean, t, sizeof(t)), 10);
 			fputc(' ', f);
-			rcol(f, signed_ns(added, t, sizeof(t)), 11);
+			fol_cmp_rcol(f, signed_ns(added, t, sizeof(t)), 11);
 			fputc(' ', f);
-			rcol(f, fol_cmp_value(FOL_UNIT_NS, se, t, sizeof(t)), 9);
+			fol_cmp_rcol(f, fol_cmp_value(FOL_UNIT_NS, se, t, sizeof(t)), 9);
 			fprintf(f, " %8.0f ", p->faults);
-			rcol(f, p->faults >= 1 ? signed_ns(added / p->faults, t, sizeof(t)) : "-", 9);
+			fol_cmp_rcol(f, p->faults >= 1 ? signed_ns(added / p->faults, t, sizeof(t)) : "-", 9);
 			fputc('\n', f);
 		}
 		fprintf(f, "  (means of %d untraced and %d recorded runs, alternating; se: the standard\n"
@@ -407,7 +407,7 @@ static void add_num_or_null(cJSON *o, const char *k, double v)
 		cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *cell_json(const struct fol_cmp_cell *cell, int base)
+cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base)
 {
 	cJSON *o;
 
@@ -480,7 +480,7 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 		cJSON *fo = figure_json(&c->rows[k].fig), *vals = cJSON_AddArrayToObject(fo, "values");
 
 		for (int s = 0; s < c->nsides; s++)
-			cJSON_AddItemToArray(vals, cell_json(&c->rows[k].cell[s], s == 0));
+			cJSON_AddItemToArray(vals, fol_cmp_cell_json(&c->rows[k].cell[s], s == 0));
 		cJSON_AddItemToArray(figs, fo);
 	}
 	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);

@@ -22,6 +22,12 @@ def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "sch
 	t(["gmean", "figures"]; "number"), t(["gmean", "values"]; "array"),
 	(($c.gmean.values | keys[]) as $s | t(["gmean", "values", $s]; "number|null")),
 	(if ($c.gmean.values | length) == ($c.sides | length) then empty else "gmean.values" end),
+	(if $c.sites then ($c.sites as $st | t(["sites", "keys"]; "array"), t(["sites", "rows_total"]; "number"),
+		t(["sites", "test", "tested"]; "number"), t(["sites", "test", "p_kept"]; "number|null"),
+		(($st.rows | keys[]) as $r | t(["sites", "rows", $r, "key"]; "object"),
+			(["faults", "time_ns"][] as $k | ($st.rows[$r][$k] | keys[]) as $s
+				| t(["sites", "rows", $r, $k, $s, "mean"]; "number"))))
+	else empty end),
 	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f
 		| ($c | figure(["figures", $i])),
 		(if ($f.values | length) == ($c.sides | length) then empty else "figures.\($i): values" end),

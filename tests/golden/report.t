@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..57"
+echo "1..61"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -125,6 +125,15 @@ grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files r
 check "compare, JSON" "$T/cjson" "$d/compare.json"
 jq -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
 check "compare JSON matches schema foliostat/compare/v2" "$T/violations" /dev/null
+# Site by site (perf diff's job): the table, and its JSON against the report's own sites.
+"$FOLIOSTAT" compare --sort dso,sym --top 12 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csites" 2>/dev/null
+check "compare --sort dso,sym, text" "$T/csites" "$d/compare-sites.txt"
+"$FOLIOSTAT" compare --json --sort dso,sym --top 0 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csj" 2>/dev/null
+jq -r -f "$d/compare-schema.jq" "$T/csj" >"$T/violations"
+check "... its JSON matches the schema" "$T/violations" /dev/null
+is "$(jq '[.sites.rows[].faults[0].mean] | add' "$T/csj")" "$(jq .totals.faults "$T/json")" \
+	"... the base's sites hold all its faults (the report's total)"
+is "$(jq '.sites.rows | length' "$T/csj")" "$(jq .sites.rows_total "$T/csj")" "... --top 0: every site"
 fpf() { jq -r --arg c "$1" --arg k "$2" '.aggregate[] | select(.config == $c) | .figures[] | select(.key == $k) | .value.mean' "$T/sjson"; }
 is "$(fpf 4K reuse.4K.faults_per_folio)" 1 "sweep 4K: 1 reuse fault per 4K folio"
 is "$(fpf 64K reuse.64K.faults_per_folio)" 16 "sweep 64K: 16 reuse faults per 64K folio"

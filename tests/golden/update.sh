@@ -20,4 +20,5 @@ NOSYM=/nonexistent-symfs
 "$f" report --symfs "$NOSYM" --sort dso,sym -i "$d/ksyms.data" >"$d/ksyms.txt"
 "$f" compare "$d/small.data" "$d/sweep.data" >"$d/compare.txt" 2>/dev/null
 "$f" compare --json "$d/small.data" "$d/sweep.data" >"$d/compare.json" 2>/dev/null
+"$f" compare --sort dso,sym --top 12 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$d/compare-sites.txt" 2>/dev/null
 "$f" report --symfs "$NOSYM" -i "$d/bpf.data" >"$d/bpf.txt"

@@ -7,7 +7,7 @@
 # here got 0 to 7 marks each, 21 in all.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 6
+plan 8
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -52,6 +52,14 @@ rec base.data 4M 5 && rec big.data 8M 5
 m=$(marked base.data big.data)
 case " $m " in *" faults:regression "*) ok 0 "A/B: the region doubled, faults marked a regression";; *) ok 1 "A/B: the region doubled, faults marked a regression ($m)";; esac
 case " $m " in *" order.4K.anon_alloc.faults:regression "*) ok 0 "... and the 4K first-touch faults";; *) ok 1 "... and the 4K first-touch faults ($m)";; esac
+# Site by site (compare --sort sym, perf diff's job): one code path touched the region,
+# and it alone gained faults, one a page of the 4M more; no other site is marked.
+pg=$(getconf PAGESIZE)
+sites=$("$FOLIOSTAT" compare --json --sort sym --top 0 base.data big.data 2>/dev/null |
+	jq -c '[.sites.rows[] | select(.faults[1].marker != null) | [.faults[0].mean, .faults[1].mean, .faults[1].marker]]')
+is "$(echo "$sites" | jq length)" 1 "--sort sym: one site's faults marked ($sites)"
+is "$(echo "$sites" | jq -c '.[0]')" "[$(((4 << 20) / pg)),$(((8 << 20) / pg)),\"regression\"]" \
+	"... the one that touched the region: a fault a page, doubled, a regression"
 # One run a side: nothing tested, the header says what it takes.
 rec one.data 4M 1 && rec two.data 8M 1
 is "$(marked one.data two.data)" "" "one run a side: no marks, though the faults doubled"
