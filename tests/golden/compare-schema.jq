@@ -1,10 +1,13 @@
 # Checks foliostat/compare/v2 (man foliostat-compare), and foliostat/runs/v1 (its
 # "aggregate" and "compare"), as schema.jq does the report. Prints the violations.
+# jq -L tests/golden: the figures' keys are figure-keys.jq's.
+include "figure-keys";
 def t($p; $want): (getpath($p) | type) as $got
 	| if ($want | split("|") | any(.[]; . == $got)) then empty
 	else "\($p | map(tostring) | join(".")): \($got), want \($want)" end;
 def desc($p): t($p; "object"), (["n","mean","stddev","cv","min","median","max"][] as $k | t($p + [$k]; "number"));
 def figure($p): (["key","label","section","unit","better"][] as $k | t($p + [$k]; "string")),
+	(getpath($p) | key_check(.section; .key)),
 	t($p + ["system_wide"]; "boolean"),
 	(if (getpath($p + ["unit"]) | IN("count","ns","ratio","percent")) then empty else "\($p | map(tostring) | join(".")): unit" end),
 	(if (getpath($p + ["better"]) | IN("lower","higher","none")) then empty else "\($p | map(tostring) | join(".")): better" end);

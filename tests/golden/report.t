@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..61"
+echo "1..63"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -108,7 +108,7 @@ is "$(jq '.orders[] | select(.order == 4) | .reuse.effectiveness' "$T/json")" 0.
 check "text report of a sweep" "$T/stxt" "$d/sweep.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/sweep.data" >"$T/sjson"
 check "JSON report of a sweep" "$T/sjson" "$d/sweep.json"
-jq -r -f "$d/compare-schema.jq" "$T/sjson" >"$T/violations"
+jq -L "$d" -r -f "$d/compare-schema.jq" "$T/sjson" >"$T/violations"
 check "sweep JSON matches schema foliostat/runs/v1" "$T/violations" /dev/null
 "$FOLIOSTAT" report --format mmtests -i "$d/sweep.data" >"$T/smm"
 check "a sweep in mmtests' layout" "$T/smm" "$d/sweep-mmtests.txt"
@@ -123,13 +123,23 @@ check "compare, text" "$T/ctxt" "$d/compare.txt"
 grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files ran other commands"
 "$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cjson" 2>/dev/null
 check "compare, JSON" "$T/cjson" "$d/compare.json"
-jq -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
+jq -L "$d" -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
 check "compare JSON matches schema foliostat/compare/v2" "$T/violations" /dev/null
+# man foliostat-compare, the schema and the output agree: the man page lists the figure
+# keys figure-keys.jq holds (which the schema checks above test every key against), and
+# its JSON SCHEMA names the same sections.
+man="$d/../../man/foliostat-compare.1"
+sed -n '/^\.SH FIGURE KEYS/,/^\.SH/p' "$man" | awk 'NF == 2 && $1 ~ /^[a-z]+$/ { print $1, $2 }' >"$T/mankeys"
+jq -n -L "$d" -r 'include "figure-keys"; key_patterns[] | "\(.[0]) \(.[1])"' >"$T/schemakeys"
+check "man foliostat-compare lists the figure keys of the schema" "$T/mankeys" "$T/schemakeys"
+is "$(sed -n '/"section":/,/"unit":/p' "$man" | sed 's/.*"section"://; /"unit":/d' | grep -o '"[a-z]*"' | tr -d '"' | xargs)" \
+	"$(jq -n -L "$d" -r 'include "figure-keys"; reduce key_patterns[][0] as $x ([]; if index([$x]) then . else . + [$x] end) | join(" ")')" \
+	"... and the sections its JSON SCHEMA names"
 # Site by site (perf diff's job): the table, and its JSON against the report's own sites.
 "$FOLIOSTAT" compare --sort dso,sym --top 12 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csites" 2>/dev/null
 check "compare --sort dso,sym, text" "$T/csites" "$d/compare-sites.txt"
 "$FOLIOSTAT" compare --json --sort dso,sym --top 0 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csj" 2>/dev/null
-jq -r -f "$d/compare-schema.jq" "$T/csj" >"$T/violations"
+jq -L "$d" -r -f "$d/compare-schema.jq" "$T/csj" >"$T/violations"
 check "... its JSON matches the schema" "$T/violations" /dev/null
 is "$(jq '[.sites.rows[].faults[0].mean] | add' "$T/csj")" "$(jq .totals.faults "$T/json")" \
 	"... the base's sites hold all its faults (the report's total)"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 50
+plan 52
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -22,6 +22,8 @@ nocopy="this kernel copies each page of a 64K folio written after fork (pagemap:
 is "$(pols)" "$before" "the THP policies are put back after the sweep"
 "$FOLIOSTAT" report --json -i a1.data >a1.json
 is "$(jq '.runs | length' a1.json)" 5 "five runs in the recording"
+jq -L "$GOLDEN" -r -f "$GOLDEN/compare-schema.jq" a1.json >bad
+is "$(cat bad)" "" "its JSON matches foliostat/runs/v1 and the figure key patterns"
 is "$(jq '[.runs[].run] | join(",")' a1.json)" '"0,1,2,3,4"' "each run has its index"
 # The kernel's symbols are written once, in the first run, and every run's report names
 # kernel code by them; the build-id recorded is the running kernel's own note.
@@ -105,7 +107,7 @@ is "$(pols)" "$before" "the THP policies are put back after stat --sweep"
 # size (a swap file made and removed by the workload).
 noswap=$(swapfile_unusable)
 if [ -n "$noswap" ]; then
-	skip 3 "$noswap"
+	skip 4 "$noswap"
 else
 	swp=/var/tmp/foliostat-test.$$.swap
 	"$FOLIOSTAT" stat --json --sweep mthp=64K,2M -- "$fw" workload pageout --size 16M --swapfile "$swp" >po.json 2>/dev/null
@@ -114,6 +116,8 @@ else
 	n=$(jq '[.aggregate[] | .figures[] | select(.key == "calls.madvise_pageout.time_ns") | .value.mean > 0] | all' po.json)
 	is "$n" true "... each with its time"
 	[ ! -e "$swp" ]; ok $? "... and the swap file is gone"
+	jq -L "$GOLDEN" -r -f "$GOLDEN/compare-schema.jq" po.json >bad
+	is "$(cat bad)" "" "... its JSON, calls and swap-out figures too, matches foliostat/runs/v1 and its key patterns"
 fi
 
 # Errors, with their exit codes.

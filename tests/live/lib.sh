@@ -5,6 +5,9 @@ FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
 WORKLOAD_BIN=${WORKLOAD_BIN:-$FOLIOSTAT}
 WORKLOAD_BIN=$(cd "$(dirname "$WORKLOAD_BIN")" && pwd)/$(basename "$WORKLOAD_BIN")
+# The JSON schemas the golden tests keep (compare-schema.jq, figure-keys.jq): the live
+# outputs hold figures the golden recordings lack (calls, swap-out).
+GOLDEN=$(cd "$(dirname "$0")/../golden" && pwd)
 T=$(mktemp -d /tmp/foliostat-live.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 # The Makefile's TEST_TIMEOUT ends a hung test with SIGTERM: leave through the EXIT trap,
