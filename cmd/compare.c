@@ -245,9 +245,12 @@ static void compare_usage(FILE *f)
 		"      --top N            with --sort: the N sites with most time (default 40;\n"
 		"                         0: all)\n"
 		"      --symfs DIR        with --sort: the recorded binaries under DIR\n"
-		"      --format FMT       text (default), json, or mmtests: Amean, Stddev,\n"
+		"      --format FMT       text (default), json, html, or mmtests: Amean, Stddev,\n"
 		"                         CoeffVar, Min, Max per side, + better, the 95%% interval\n"
 		"                         of each change and a Gmean row, to paste into a mail\n"
+		"      --html             one self-contained HTML page on stdout: each figure's\n"
+		"                         runs, means and intervals, the latency distributions\n"
+		"                         of each order and class overlaid (--format html)\n"
 		"      --json             foliostat/compare/v2 on stdout (man foliostat-compare)\n"
 		"      --tui              the comparison, interactive\n"
 		"  -h, --help             this text\n"
@@ -304,7 +307,7 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 			rs->whole == 1 ? "" : "s");
 }
 
-enum format { FMT_TEXT, FMT_JSON, FMT_MMTESTS };
+enum format { FMT_TEXT, FMT_JSON, FMT_MMTESTS, FMT_HTML };
 
 struct compare_cli {
 	enum format fmt;
@@ -386,6 +389,10 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 				status = compare_sites(&sd, o, NULL);
 			} else if (o->fmt == FMT_MMTESTS) {
 				fol_cmp_mmtests(&c, stdout);
+			} else if (o->fmt == FMT_HTML) {
+				ret = fol_cmp_html(&c, stdout);
+				if (ret)
+					status = error("%s", fol_strerror(ret));
 			} else if (o->tui) {
 				if (fol_tui_compare(&c, err, sizeof(err))) {
 					error("%s", err);
@@ -407,7 +414,7 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 
 int compare_main(int argc, char **argv, int tui)
 {
-	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES, O_SORT, O_TOP, O_SYMFS };
+	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES, O_SORT, O_TOP, O_SYMFS, O_HTML };
 	static const struct option opts[] = {
 		{ "figures", required_argument, NULL, O_FIGURES },
 		{ "sort", required_argument, NULL, O_SORT },
@@ -415,6 +422,7 @@ int compare_main(int argc, char **argv, int tui)
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "fdr", required_argument, NULL, O_FDR },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "html", no_argument, NULL, O_HTML },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "help", no_argument, NULL, 'h' },
@@ -448,10 +456,16 @@ int compare_main(int argc, char **argv, int tui)
 				return print_bad_number("--top", "a number of rows (0: all)", optarg, ret);
 			break;
 		case O_FORMAT:
-			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "mmtests"))
-				o.fmt = optarg[0] == 't' ? FMT_TEXT : optarg[0] == 'j' ? FMT_JSON : FMT_MMTESTS;
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "mmtests") ||
+			    !strcmp(optarg, "html"))
+				o.fmt = optarg[0] == 't' ? FMT_TEXT : optarg[0] == 'j' ? FMT_JSON :
+					optarg[0] == 'm' ? FMT_MMTESTS : FMT_HTML;
 			else
-				return usage_error("--format %s: text, json or mmtests", optarg);
+				return usage_error("--format %s: text, json, mmtests or html", optarg);
+			o.tui = 0;
+			break;
+		case O_HTML:
+			o.fmt = FMT_HTML;
 			o.tui = 0;
 			break;
 		case O_JSON:
@@ -466,7 +480,7 @@ int compare_main(int argc, char **argv, int tui)
 			return usage_exit(ch, compare_usage);
 		}
 	}
-	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS))
+	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS || o.fmt == FMT_HTML))
 		return usage_error("--sort is for the text and JSON outputs");
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)
 		return usage_error("give two recordings or more (at most %d): BASE NEW...",

@@ -123,6 +123,10 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f);
  * Max of each side with the change oriented so that + is better, the confidence interval
  * of the change, and a Gmean row; 80 columns for two sides (compare_mmtests.c). */
 void fol_cmp_mmtests(const struct fol_cmp *c, FILE *f);
+/* One self-contained HTML page (inline SVG, no script, nothing fetched): per figure the
+ * runs as dots with each side's mean and 95% interval, and per folio order and class the
+ * sides' latency distributions overlaid (compare_html.c). 0 or -ENOMEM. */
+int fol_cmp_html(const struct fol_cmp *c, FILE *f);
 /* Text: one side's runs aggregated, as perf stat -r prints them. */
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f);
 /* The probe effect of each side with untraced runs, with the standard error of each

@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libncurses-dev
 libdeflate-dev libcmocka-dev tmux perl linux-perf xz-utils binutils jq time
 clang libclang-rt-14-dev libgsl-dev python3-scipy bash-completion procps strace
-libdw-dev libelf-dev python3-prometheus-client libbpf-dev bpftool"
+libdw-dev libelf-dev python3-prometheus-client libbpf-dev bpftool chromium fonts-liberation"
 
 missing=
 for p in $pkgs; do

@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..48"
+echo "1..53"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -175,9 +175,23 @@ wait_for "faults   "; screen | sed -n 6p | grep -q "^faults "; ok $? "g: back to
 keys NPage
 screen | sed -n 6p | grep -q "^faults "; [ $? -ne 0 ]; ok $? "PgDn: a page down"
 keys m
-wait_for "significant changes only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
+wait_for "marked only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
 keys j j j j j
 sleep 0.3; screen | sed -n 6p | grep -q "^faults "; ok $? "... and j does not scroll them off a screen they fit"
+# d: the latency distributions, an order and class at a time, as many as have latencies
+# (a mean latency figure) on some side.
+ncell=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq '[.compare.figures[] | select(.key | test("^order\\.[^.]+\\.[^.]+\\.mean_ns$"))] | length')
+keys d
+wait_for "latency distributions"; screen | grep -q "(1 of $ncell; j/k for another)"; ok $? "d: the latency distributions, 1 of $ncell orders and classes"
+base=$(screen | sed -n 3p)
+echo "$base" | grep -q "4K: [0-9]* faults" && echo "$base" | grep -q "64K: [0-9]* faults"
+ok $? "... each side's faults in a column"
+sum=$(screen | awk 'NR > 3 && $1 ~ /^[0-9.]+$/ { for (i = 1; i <= NF; i++) if ($i ~ /%$/) { s += $i; break } } END { printf "%.0f", s }')
+[ "$sum" -ge 98 ] && [ "$sum" -le 102 ]; ok $? "... the base's column adds up to 100% ($sum)"
+keys j
+wait_for "(2 of $ncell;"; ok $? "j: the next order and class"
+keys d
+wait_for "d distributions"; ok $? "d again: back to the figures"
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# compare --html as a browser shows it: headless Chromium loads the page (a file, no
+# network), its DOM is read back against compare --json (every figure, each side's mean,
+# its label; the latency distributions of every side), and its screenshot must show each
+# side's colour drawn (html_check.py).
+set -u
+export LC_ALL=C.UTF-8
+FOLIOSTAT=${FOLIOSTAT:-./foliostat}
+d=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+	echo "1..0 # SKIP no chromium (make deps installs Debian's)"
+	exit 0
+fi
+echo "1..5"
+"$FOLIOSTAT" compare --html "$d/small.data" "$d/sweep.data" >"$T/page.html" 2>/dev/null; ok $? "compare --html: exit 0"
+grep -Eq 'https?:|<script|src=' "$T/page.html"; [ $? -ne 0 ]; ok $? "... a page that fetches nothing and runs no script"
+"$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cmp.json" 2>/dev/null
+# Chromium wants a HOME it can write, and no sandbox as root.
+run() { HOME=$T timeout 60 "$browser" --headless --no-sandbox --disable-gpu --no-first-run "$@" 2>>"$T/chromium.log"; }
+run --dump-dom "file://$T/page.html" >"$T/dom.html"
+grep -q '<tr data-key="faults"' "$T/dom.html"; ok $? "Chromium loads it ($(wc -c <"$T/dom.html") bytes of DOM)"
+(cd "$T" && run --screenshot="$T/shot.png" --window-size=1000,900 "file://$T/page.html" >/dev/null)
+[ -s "$T/shot.png" ]; ok $? "... and takes its screenshot"
+"$d/html_check.py" "$T/dom.html" "$T/cmp.json" "$T/shot.png" >"$T/bad" 2>&1
+[ ! -s "$T/bad" ]; r=$?
+ok $r "the page's figures read back equal compare --json's, each side's colour drawn"
+[ $r -eq 0 ] || sed 's/^/#   /' "$T/bad" | head -20
+exit $fail
