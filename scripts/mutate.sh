@@ -58,6 +58,12 @@ lib/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RUN chu
 lib/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
 lib/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
 lib/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
+lib/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
+lib/compare.c@s/cell->ci_lo = cell->t.lo \/ fabs(b.mean);/cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
+lib/compare.c@s/c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
+lib/compare.c@s/if (row->fig.unit != FOL_UNIT_NS || row->fig.single/if (row->fig.single/@the Gmean is of time figures only
+lib/compare_sites.c@s/fol_cmp_decide(\&ff, bf/if (0) fol_cmp_decide(\&ff, bf/@a site's faults are tested
+lib/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
 lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "compare_sites.h"
 #include "recbuild.h"
 #include "runs.h"
 
@@ -387,6 +388,27 @@ static void test_compare_sides(void **state)
 		assert_int_equal(c.tested, tested);
 		assert_int_equal(c.gmean_n, gn);
 		assert_int_equal(fol_cmp_select(&c, "nothing"), 0);
+	}
+	/* Site by site: every fault is in some site; the sides' sites tested and marked. */
+	{
+		struct fol_cmp_sites cs;
+		int keys[] = { FOL_SORT_ORDER, FOL_SORT_CLASS }, found = 0;
+
+		assert_int_equal(fol_compare_sites(sides, 2, keys, 2, FOL_CMP_FDR, &cs), 0);
+		assert_true(cs.n >= 1);
+		for (size_t i = 0; i < cs.n; i++) {
+			if (strcmp(cs.v[i].part[FOL_SORT_ORDER], "4K") ||
+			    strcmp(cs.v[i].part[FOL_SORT_CLASS], "anon_alloc"))
+				continue;
+			found = 1;
+			assert_true(cs.v[i].faults[0].d.mean == 101 && cs.v[i].faults[1].d.mean == 51);
+			assert_int_equal(cs.v[i].faults[1].marker, 'I');
+			assert_int_equal(cs.v[i].time[1].marker, 'I'); /* 2000 ns faults to 1000 */
+			assert_true(cs.v[i].weight == cs.v[i].time[0].d.mean);
+		}
+		assert_true(found);
+		assert_true(cs.head.tested >= 2 && cs.head.p_kept >= 0);
+		fol_cmp_sites_free(&cs);
 	}
 	fol_cmp_free(&c);
 	fol_runs_free(&rs);
