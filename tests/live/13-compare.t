@@ -58,8 +58,10 @@ pg=$(getconf PAGESIZE)
 sites=$("$FOLIOSTAT" compare --json --sort sym --top 0 base.data big.data 2>/dev/null |
 	jq -c '[.sites.rows[] | select(.faults[1].marker != null) | [.faults[0].mean, .faults[1].mean, .faults[1].marker]]')
 is "$(echo "$sites" | jq length)" 1 "--sort sym: one site's faults marked ($sites)"
-is "$(echo "$sites" | jq -c '.[0]')" "[$(((4 << 20) / pg)),$(((8 << 20) / pg)),\"regression\"]" \
-	"... the one that touched the region: a fault a page, doubled, a regression"
+# A fault a page, and now and then one more (seen: 1024.8 against 2048.6 over 5 runs).
+n=$(((4 << 20) / pg))
+is "$(echo "$sites" | jq -r --argjson n "$n" '.[0] | [.[0] >= $n and .[0] < $n * 1.01, .[1] >= 2 * $n and .[1] < 2 * $n * 1.01, .[2]] | join(" ")')" \
+	"true true regression" "... the one that touched the region: a fault a page ($n, then $((2 * n))), a regression"
 # One run a side: nothing tested, the header says what it takes.
 rec one.data 4M 1 && rec two.data 8M 1
 is "$(marked one.data two.data)" "" "one run a side: no marks, though the faults doubled"
