@@ -2,6 +2,7 @@
 /* A recording analysed: the model run over its events, and what the file says about how
  * it was recorded, checked into warnings. Rendered by report_json.c and report_text.c. */
 #include "report.h"
+#include "symbols.h"
 #include "ksyms.h"
 
 #include <errno.h>
@@ -382,6 +383,10 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->pagecache = json_dup(fol_session_pagecache(sess));
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);
+	r->symcache = fol_symbols_new(r->ksyms, r->symfs,
+				      (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	if (!r->symcache)
+		return -ENOMEM;
 	dec = fol_session_decoder(sess);
 	r->nevents = fol_decoder_nr_events(dec);
 	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
@@ -437,6 +442,7 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 
 void fol_report_free(struct fol_report *r)
 {
+	fol_symbols_free(r->symcache);
 	fol_model_free(r->model);
 	fol_summary_free(&r->s);
 	cJSON_Delete(r->meta);

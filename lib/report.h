@@ -45,6 +45,9 @@ struct fol_report {
 	int sort[FOL_SORT_NR], nsort;
 	int top;
 	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
+	/* The files' and kernel's symbols, looked up once for every table and output of the
+	 * report (made by fol_report_end; NULL before). */
+	struct fol_symbols_cache *symcache;
 	const char *kallsyms;	/* report --kallsyms FILE, or NULL */
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols (ksyms.h), NULL: none */
 	const char *ksyms_from;	/* where they come from: "recording", a file, "none" */

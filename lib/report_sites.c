@@ -187,10 +187,19 @@ static int fill_group(struct fol_group *gr, const struct parts *p, const int *ke
 	return 0;
 }
 
+/* The report's symbols, or (a report not ended, as in the unit tests) a cache of this
+ * call's own, which *own says to free. */
+static struct fol_symbols_cache *symbols_of(const struct fol_report *r, int *own)
+{
+	*own = !r->symcache;
+	return r->symcache ? r->symcache
+			   : fol_symbols_new(r->ksyms, r->symfs, (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+}
+
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g)
 {
-	struct fol_symbols_cache *sc = fol_symbols_new(r->ksyms, r->symfs,
-						       (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	int own;
+	struct fol_symbols_cache *sc = symbols_of(r, &own);
 	struct fol_indexed groups;
 	size_t n = 0;
 	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
@@ -221,7 +230,8 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		g->time_ns += all[i].time_ns;
 	}
 	g->v = fol_indexed_take(&groups, &g->n);
-	fol_symbols_free(sc);
+	if (own)
+		fol_symbols_free(sc);
 	if (ret) {
 		fol_grouping_free(g);
 		return ret;
@@ -347,7 +357,7 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 	const struct fol_stack *st = r->s.sites ? fol_sites_stacks(r->s.sites, &n) : NULL;
 	struct fol_symbols_cache *sc;
 	struct fol_indexed lines;
-	int ret;
+	int ret, own;
 
 	memset(out, 0, sizeof(*out));
 	if (!n)
@@ -355,8 +365,7 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 	if (g && gi >= g->n)
 		return -EINVAL;
 	ret = fol_indexed_init(&lines, sizeof(struct fol_folded)); /* cleared even when it fails */
-	sc = fol_symbols_new(r->ksyms, r->symfs,
-			     (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	sc = symbols_of(r, &own);
 	if (!sc)
 		ret = -ENOMEM;
 	for (size_t i = 0; i < n && !ret; i++) {
@@ -367,7 +376,8 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 		fold(r, sc, &st[i], line, sizeof(line));
 		ret = add_line(&lines, line, &st[i]);
 	}
-	fol_symbols_free(sc);
+	if (own)
+		fol_symbols_free(sc);
 	out->v = fol_indexed_take(&lines, &out->n);
 	if (ret) {
 		fol_folded_free(out);

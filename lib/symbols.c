@@ -3,6 +3,8 @@
 
 #include "indexed.h"
 #include "ksyms.h"
+#include "symtab.h"
+#include "u64map.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -63,6 +65,14 @@ int fol_open_recorded(const char *root, const char *path)
 	return ret ? ret : fd;
 }
 
+/* A lookup's answer, kept: the same offset of a file is asked for again by every process
+ * that maps it (a build's 410 address spaces, each with its own libc and cc1), and
+ * libdwfl's address lookup was a third of a build report's time. */
+struct answer {
+	char *sym, *src;	/* "name+0x1a"; "file.c:42" or "" (NULL: not looked up) */
+	int ret;
+};
+
 /* One ELF file, reported to its own Dwfl: modules of different processes never clash. */
 struct dso {
 	char *path;
@@ -71,7 +81,15 @@ struct dso {
 	Dwfl *dwfl;
 	Dwfl_Module *mod; /* NULL: no ELF file of that build-id was found */
 	int stale;	  /* path is there, with another build-id */
+	struct fol_u64map *answers; /* by file offset: struct answer */
+	struct fol_symtab *tab; /* its symbols by address (symtab.h), once read */
+	int tab_read;
+	int tab_mixed;		/* some symbols come from another ELF file (debug info) */
+	/* Stretches (symtab.h) of a section where libdwfl named nothing: keyed by stretch
+	 * and section, no value. */
+	struct fol_u64map *nothing;
 };
+
 
 struct fol_symbols_cache {
 	char symfs[1024];	/* "" for / */
@@ -105,6 +123,19 @@ struct fol_symbols_cache *fol_symbols_new(struct fol_ksyms *ksyms, const char *s
 	return c;
 }
 
+static void free_answers(struct fol_u64map *m)
+{
+	struct answer *a;
+	size_t pos = 0;
+	uint64_t off;
+
+	while (m && (a = fol_u64map_next(m, &pos, &off))) {
+		free(a->sym);
+		free(a->src);
+	}
+	fol_u64map_free(m);
+}
+
 void fol_symbols_free(struct fol_symbols_cache *c)
 {
 	if (!c)
@@ -115,6 +146,9 @@ void fol_symbols_free(struct fol_symbols_cache *c)
 		if (d->dwfl)
 			dwfl_end(d->dwfl);
 		free(d->path);
+		free_answers(d->answers);
+		fol_symtab_free(d->tab);
+		fol_u64map_free(d->nothing);
 	}
 	fol_ksyms_put(c->ksyms);
 	fol_indexed_free(&c->dsos);
@@ -242,29 +276,103 @@ static int offset_to_addr(Dwfl_Module *mod, uint64_t off, Dwarf_Addr *addr)
 	return -ENOENT;
 }
 
-int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
-		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+/* libdwfl's preference among bindings (dwfl_module_addrsym.c), higher is better. */
+static int binding(const GElf_Sym *sym)
 {
-	struct dso *d;
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL: return 3;
+	case STB_WEAK: return 2;
+	case STB_LOCAL: return 1;
+	default: return 0;
+	}
+}
+
+/* The symbols libdwfl's address lookup considers, sorted (symtab.h). Without memory or
+ * symbols, none: every lookup asks libdwfl. */
+static void read_symtab(struct dso *d)
+{
+	int n = dwfl_module_getsymtab(d->mod);
+	struct fol_sym *v = n > 0 ? malloc(sizeof(*v) * (size_t)n) : NULL;
+	size_t k = 0;
+
+	Dwarf_Addr bias;
+	Elf *main = dwfl_module_getelf(d->mod, &bias);
+
+	d->tab_read = 1;
+	for (int i = 1; v && i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf = NULL;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, &elf, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !name[0] || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS)
+			continue;
+		d->tab_mixed |= elf != main;
+		v[k++] = (struct fol_sym){ addr, sym.st_size, binding(&sym), i, shndx, name };
+	}
+	if (v)
+		d->tab = fol_symtab_from(v, k);
+	free(v);
+}
+
+/* The section of the module's main ELF file that holds addr, found as libdwfl finds it
+ * for its sizeless symbols: the first whose range holds it, or SHN_ABS. */
+static uint32_t section_of(const struct dso *d, Dwarf_Addr addr)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(d->mod, &bias);
+	Elf_Scn *scn = NULL;
+
+	if (!elf || d->tab_mixed)
+		return FOL_SYMTAB_ANY_SECTION;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && addr - bias >= sh.sh_addr && addr - bias < sh.sh_addr + sh.sh_size)
+			return (uint32_t)elf_ndxscn(scn);
+	}
+	return SHN_ABS;
+}
+
+/* The module's answer for off: sym (as fol_symbols_lookup gives it) and, when src is not
+ * NULL, the source line. */
+static int resolve(struct dso *d, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+{
+	const struct fol_sym *fs;
 	const char *name;
+	uint64_t stretch, key;
+	uint32_t shndx;
+	int found, created;
 	Dwarf_Addr addr;
 	GElf_Off soff;
 	GElf_Sym s;
 	Dwfl_Line *line;
 
-	if (src)
-		src[0] = '\0';
-	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
-	if (!strcmp(path, "[kernel]"))
-		return fol_ksyms_lookup(c->ksyms, off, sym, symlen);
-	d = dso_get(c, path, bid, bidlen);
-	if (d && !d->mod && d->stale)
-		return -ESTALE;
-	if (!d || !d->mod || offset_to_addr(d->mod, off, &addr))
+	if (offset_to_addr(d->mod, off, &addr))
 		return -ENOENT;
-	name = dwfl_module_addrinfo(d->mod, addr, &soff, &s, NULL, NULL, NULL);
-	if (!name)
+	if (!d->tab_read)
+		read_symtab(d);
+	shndx = d->tab ? section_of(d, addr) : FOL_SYMTAB_ANY_SECTION;
+	found = d->tab ? fol_symtab_find(d->tab, addr, shndx, &fs) : 0;
+	stretch = !found && shndx != FOL_SYMTAB_ANY_SECTION ? fol_symtab_stretch(d->tab, addr) : UINT64_MAX;
+	/* A stretch is below 2^32 (symbols counted), a section index too. */
+	key = stretch << 32 | shndx;
+	if (found < 0 || (stretch != UINT64_MAX && d->nothing && fol_u64map_get(d->nothing, key)))
 		return -ENOENT;
+	if (found) {
+		name = fs->name;
+		soff = addr - fs->value;
+	} else {
+		name = dwfl_module_addrinfo(d->mod, addr, &soff, &s, NULL, NULL, NULL);
+		if (!name && stretch < (1ull << 32) &&
+		    (d->nothing || (d->nothing = fol_u64map_new(1))))
+			fol_u64map_put(d->nothing, key, &created);
+		if (!name)
+			return -ENOENT;
+	}
 	snprintf(sym, symlen, "%s+0x%" PRIx64, name, (uint64_t)soff);
 	line = src ? dwfl_module_getsrc(d->mod, addr) : NULL;
 	if (line) {
@@ -276,6 +384,62 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 			snprintf(src, srclen, "%s:%d", base ? base + 1 : file, lineno);
 	}
 	return 0;
+}
+
+/* The answer for off, looked up once (and once more for a source line not asked for the
+ * first time). Out of memory, it is looked up every time. */
+static int answer(struct dso *d, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+{
+	char s[512], l[256] = "";
+	struct answer *a;
+	int created, ret;
+
+	if (!d->answers)
+		d->answers = fol_u64map_new(sizeof(struct answer));
+	a = d->answers ? fol_u64map_put(d->answers, off, &created) : NULL;
+	if (a && !created && (a->src || !src)) {
+		if (a->sym)
+			snprintf(sym, symlen, "%s", a->sym);
+		if (src)
+			snprintf(src, srclen, "%s", a->src);
+		return a->ret;
+	}
+	ret = resolve(d, off, s, sizeof(s), src ? l : NULL, sizeof(l));
+	if (!ret)
+		snprintf(sym, symlen, "%s", s);
+	if (src)
+		snprintf(src, srclen, "%s", l);
+	if (!a)
+		return ret;
+	free(a->sym);
+	free(a->src);
+	a->sym = ret ? NULL : strdup(s);
+	a->src = src ? strdup(l) : NULL;
+	a->ret = ret;
+	if ((!ret && !a->sym) || (src && !a->src)) { /* out of memory: not kept */
+		free(a->sym);
+		free(a->src);
+		fol_u64map_del(d->answers, off, NULL);
+	}
+	return ret;
+}
+
+int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
+		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+{
+	struct dso *d;
+
+	if (src)
+		src[0] = '\0';
+	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
+	if (!strcmp(path, "[kernel]"))
+		return fol_ksyms_lookup(c->ksyms, off, sym, symlen);
+	d = dso_get(c, path, bid, bidlen);
+	if (d && !d->mod && d->stale)
+		return -ESTALE;
+	if (!d || !d->mod)
+		return -ENOENT;
+	return answer(d, off, sym, symlen, src, srclen);
 }
 
 /* The NT_GNU_BUILD_ID note of one note segment, or 0. */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* symtab.c names code addresses without libdwfl's linear search, and must name them as
+ * libdwfl does: on real files (this machine's libc, libm, and the large C++ libraries
+ * with sizeless aliases and stripped static code where present), every sampled offset of
+ * their code looked up through fol_symbols_lookup against dwfl_module_addrinfo directly.
+ * And the rule on a synthetic table. */
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <link.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "symbols.h"
+#include "symtab.h"
+
+static const Dwfl_Callbacks cb = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* libdwfl's own answer for file offset off, formatted as fol_symbols_lookup does. */
+static int dwfl_answer(Dwfl_Module *mod, uint64_t off, const char *path, char *out, size_t len)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t n;
+
+	snprintf(out, len, "%s+0x%" PRIx64, path, off);
+	if (!elf || elf_getphdrnum(elf, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && off >= ph.p_offset &&
+		    off < ph.p_offset + ph.p_filesz) {
+			GElf_Off soff;
+			GElf_Sym s;
+			const char *name = dwfl_module_addrinfo(mod, off - ph.p_offset + ph.p_vaddr + bias, &soff, &s,
+							       NULL, NULL, NULL);
+
+			if (!name)
+				return -1;
+			snprintf(out, len, "%s+0x%" PRIx64, name, (uint64_t)soff);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Every step-th offset of path's executable segments, at most max: the two answers. */
+static int compare_file(const char *path, uint64_t step, int max)
+{
+	Dwfl *dwfl = dwfl_begin(&cb);
+	int fd = open(path, O_RDONLY), checked = 0;
+	Dwfl_Module *mod = fd >= 0 ? dwfl_report_offline(dwfl, path, path, fd) : NULL;
+	struct fol_symbols_cache *c = fol_symbols_new(NULL, NULL, 0);
+	Dwarf_Addr bias;
+	Elf *elf;
+	size_t n;
+
+	if (!mod) {
+		dwfl_end(dwfl);
+		fol_symbols_free(c);
+		return 0;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	elf = dwfl_module_getelf(mod, &bias);
+	assert_non_null(c);
+	assert_int_equal(elf_getphdrnum(elf, &n), 0);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		for (uint64_t off = ph.p_offset; off < ph.p_offset + ph.p_filesz && checked < max; off += step) {
+			char want[512], got[512];
+			int w = dwfl_answer(mod, off, path, want, sizeof(want));
+			int g = fol_symbols_lookup(c, path, NULL, 0, off, got, sizeof(got), NULL, 0);
+
+			if ((w == 0) != (g == 0) || strcmp(want, got))
+				fail_msg("%s+0x%" PRIx64 ": symbols.c says %s (%d), libdwfl %s (%d)", path, off, got, g,
+					 want, w);
+			checked++;
+		}
+	}
+	dwfl_end(dwfl);
+	fol_symbols_free(c);
+	return checked;
+}
+
+static int found_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const char **want = data;
+
+	(void)size;
+	if (strstr(info->dlpi_name, want[0]))
+		want[1] = strdup(info->dlpi_name);
+	return want[1] != NULL;
+}
+
+/* The path this process loaded a library from (libc: "libc.so"). */
+static char *loaded(const char *name)
+{
+	const char *want[2] = { name, NULL };
+
+	dl_iterate_phdr(found_lib, want);
+	return (char *)want[1];
+}
+
+static void test_like_libdwfl(void **state)
+{
+	const char *big[] = { "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/lib/llvm-14/lib/libclang-cpp.so.14",
+			      "/usr/lib/aarch64-linux-gnu/libLLVM-14.so.1" };
+	char *libc = loaded("libc.so"), *libm = loaded("libm.so");
+	int n = 0, k;
+
+	(void)state;
+	assert_non_null(libc);
+	/* Small steps over libc: every function, its aliases, its sizeless labels. */
+	n += k = compare_file(libc, 97, 20000);
+	print_message("# %s: %d offsets\n", libc, k);
+	if (libm) {
+		n += k = compare_file(libm, 37, 8000);
+		print_message("# %s: %d offsets\n", libm, k);
+	}
+	/* Large C++ libraries (dynsym only): thousands of bytes apart. */
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		if (access(big[i], R_OK) == 0) {
+			n += k = compare_file(big[i], 40009, 300);
+			print_message("# %s: %d offsets\n", big[i], k);
+		}
+	print_message("# %d offsets named as libdwfl names them\n", n);
+	assert_true(n > 10000);
+	free(libc);
+	free(libm);
+}
+
+/* The rule: a nearer start or a stronger binding wins only with the other; else ask. */
+static void test_rule(void **state)
+{
+	const struct fol_sym v[] = {
+		{ 0x1000, 0x100, 3, 5, 1, "outer" },	/* global, holds 0x1000-0x10ff */
+		{ 0x1040, 0x20, 3, 6, 1, "inner" },	/* global, nearer */
+		{ 0x1080, 0x40, 1, 7, 1, "local" },	/* nearer but local: ask */
+		{ 0x2000, 0x10, 3, 8, 1, "a" },
+		{ 0x2000, 0x10, 3, 9, 1, "b" },		/* an alias: the first in the table */
+		{ 0x2000, 0x8, 3, 10, 1, "small" },	/* same start, smaller: it */
+		{ 0x3000, 0, 3, 11, 1, "label" },	/* sizeless at 0x3000 */
+		{ 0x10f0, 0, 3, 12, 1, "inside" },	/* sizeless, inside "outer" */
+	};
+	struct fol_symtab *t = fol_symtab_from(v, sizeof(v) / sizeof(v[0]));
+	const struct fol_sym *s;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(fol_symtab_find(t, 0x1010, 1, &s), 1);
+	assert_string_equal(s->name, "outer");
+	assert_int_equal(fol_symtab_find(t, 0x1050, 1, &s), 1);
+	assert_string_equal(s->name, "inner");
+	assert_int_equal(fol_symtab_find(t, 0x1090, 1, &s), 0);
+	assert_int_equal(fol_symtab_find(t, 0x2004, 1, &s), 1);
+	assert_string_equal(s->name, "small");
+	assert_int_equal(fol_symtab_find(t, 0x200c, 1, &s), 1);
+	assert_string_equal(s->name, "a");
+	assert_int_equal(fol_symtab_find(t, 0x3000, 1, &s), 0);	/* a label at addr */
+	assert_int_equal(fol_symtab_find(t, 0x10f0, 1, &s), 0);	/* ... even inside a function */
+	assert_int_equal(fol_symtab_find(t, 0x10f8, 1, &s), 1);	/* past it, the function's */
+	assert_string_equal(s->name, "outer");
+	assert_int_equal(fol_symtab_find(t, 0x3010, 1, &s), 0);	/* a label of its section below */
+	assert_int_equal(fol_symtab_find(t, 0x3010, 2, &s), -1);	/* another section's */
+	assert_int_equal(fol_symtab_find(t, 0x2800, 1, &s), -1);	/* nothing holds it */
+	assert_true(fol_symtab_stretch(t, 0x2800) != UINT64_MAX);
+	assert_int_equal(fol_symtab_stretch(t, 0x2800), fol_symtab_stretch(t, 0x2900));
+	assert_true(fol_symtab_stretch(t, 0x1010) == UINT64_MAX);
+	fol_symtab_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_like_libdwfl),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
