@@ -135,7 +135,8 @@ static void ci_line(const struct fol_cmp *c, const struct fol_cmp_row *row, int 
 	for (int s = 1; s < c->nsides; s++) {
 		const struct fol_cmp_cell *cell = &row->cell[s];
 		int flip = row->fig.better == FOL_BETTER_LOWER;
-		double lo = flip ? -cell->ci_hi : cell->ci_lo, hi = flip ? -cell->ci_lo : cell->ci_hi;
+		/* + 0.0: an exact interval of a count that did not change is [0, 0], not -0. */
+		double lo = (flip ? -cell->ci_hi : cell->ci_lo) + 0.0, hi = (flip ? -cell->ci_lo : cell->ci_hi) + 0.0;
 
 		if (isfinite(cell->ci_lo))
 			fprintf(f, " [%7.2f%%,%7.2f%%]", 100 * lo, 100 * hi);

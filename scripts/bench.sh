@@ -210,6 +210,57 @@ echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 } | tee "$out"
 [ "${BENCH_ONLY:-}" != writepass ] || exit 0
 
+# A real program: a make -j2 build of this project (hundreds of processes, each with its
+# own address space and libraries), recorded by both tools with the same events. The
+# report against foliostat's own script of the file and perf report of perf's, and how
+# soon the TUI shows its first screen (tmux, polled every 10 ms).
+{
+git -C "$(dirname "$0")/.." archive --format=tar HEAD | (mkdir -p "$T/src" && tar -x -C "$T/src")
+ln -s "$(cd "$(dirname "$0")/.." && pwd)/deps" "$T/src/deps"
+"$F" record -q "${FEV[@]}" -o "$T/build.data" -- make -s -C "$T/src" -j2 foliostat >/dev/null 2>&1
+settle
+make -s -C "$T/src" clean >/dev/null 2>&1
+perf record -q -c 1 -d "${PEV[@]}" -o "$T/pbuild.data" -- make -s -C "$T/src" -j2 foliostat >/dev/null 2>&1
+timed() { # FILE-PREFIX COMMAND...: median ms and peak RSS of RUNS runs, as "ms kb"
+	local p=$1 i t0 t1
+	shift
+	: >"$T/$p"
+	for i in $(seq "$RUNS"); do
+		t0=$(now); /usr/bin/time -f "%M" -o "$T/$p.rss" "$@" >/dev/null 2>&1; t1=$(now)
+		echo "$((t1 - t0)) $(cat "$T/$p.rss")" >>"$T/$p"
+	done
+	echo "$(ms "$(cut -d' ' -f1 <"$T/$p" | median)") $(cut -d' ' -f2 <"$T/$p" | median)"
+}
+set -- $(timed bt "$F" report -i "$T/build.data"); bt=$1 btm=$2
+set -- $(timed bj "$F" report --json -i "$T/build.data"); bj=$1 bjm=$2
+set -- $(timed bs "$F" script -i "$T/build.data"); bs=$1
+set -- $(timed bp perf report --stdio --sort dso,sym -i "$T/pbuild.data"); bp=$1 bpm=$2
+echo "# a make -j2 build of foliostat: $(stat -c %s "$T/build.data") bytes, $("$F" report --json -i "$T/build.data" | jq '[.recording.events[].count] | add') samples, $("$F" report --json -i "$T/build.data" | jq .totals.processes) processes"
+echo "build.report.ms.foliostat $bt"
+echo "build.report_json.ms.foliostat $bj"
+echo "build.script.ms.foliostat $bs"
+echo "build.report.ms.perf_report_dso_sym $bp"
+echo "build.report.over_script $(awk -v a="$bt" -v b="$bs" 'BEGIN {printf "%.2f", b ? a / b : 0}')"
+echo "build.report_json.over_script $(awk -v a="$bj" -v b="$bs" 'BEGIN {printf "%.2f", b ? a / b : 0}')"
+echo "build.speedup.foliostat_over_perf_report $(awk -v a="$bp" -v b="$bt" 'BEGIN {printf "%.2f", b ? a / b : 0}')"
+echo "build.report.peak_rss_kb.foliostat $btm"
+echo "build.report_json.peak_rss_kb.foliostat $bjm"
+echo "build.report.peak_rss_kb.perf_report $bpm"
+if command -v tmux >/dev/null; then
+	: >"$T/tui"
+	for i in $(seq "$RUNS"); do
+		tmux kill-session -t fbench 2>/dev/null || true
+		t0=$(now)
+		tmux new-session -d -s fbench -x 120 -y 40 "$F tui -i $T/build.data"
+		until tmux capture-pane -p -t fbench 2>/dev/null | grep -q "Overview"; do sleep 0.01; done
+		t1=$(now)
+		echo $((t1 - t0)) >>"$T/tui"
+		tmux kill-session -t fbench 2>/dev/null || true
+	done
+	echo "build.tui_first_screen.ms $(ms "$(median <"$T/tui")")"
+fi
+} | tee -a "$out"
+
 # Memory against recording length: a recording 8x longer must not need 8x the memory.
 {
 # PTE-mapped 2M THP: 8x the faults of the same kind on 8x the (few) folios.
