@@ -58,18 +58,24 @@ int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, s
 
 /* The build-id the recording read for the file at path (END chunk "build_ids"): its
  * length, 0 when it has none. */
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+}
+
 static int recorded_build_id(const struct fol_report *r, const char *path, uint8_t *b)
 {
 	const char *hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(r->end, "build_ids"), path));
 	int n = 0;
 
+	/* By hand: sscanf() was a twentieth of a build's report, 20 calls a site. */
 	for (; hex && hex[0] && hex[1] && n < 20; hex += 2) {
-		unsigned v;
+		int hi = hex_digit(hex[0]), lo = hex_digit(hex[1]);
 
-		if (sscanf(hex, "%2x", &v) != 1)
+		if (hi < 0 || lo < 0)
 			return 0;
-		b[n++] = (uint8_t)v;
+		b[n++] = (uint8_t)(hi << 4 | lo);
 	}
 	return hex && !*hex ? n : 0;
 }

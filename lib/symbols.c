@@ -291,7 +291,7 @@ static int binding(const GElf_Sym *sym)
  * symbols, none: every lookup asks libdwfl. */
 static void read_symtab(struct dso *d)
 {
-	int n = dwfl_module_getsymtab(d->mod);
+	int n = dwfl_module_getsymtab(d->mod), first;
 	struct fol_sym *v = n > 0 ? malloc(sizeof(*v) * (size_t)n) : NULL;
 	size_t k = 0;
 
@@ -313,8 +313,9 @@ static void read_symtab(struct dso *d)
 		d->tab_mixed |= elf != main;
 		v[k++] = (struct fol_sym){ addr, sym.st_size, binding(&sym), i, shndx, name };
 	}
-	if (v)
-		d->tab = fol_symtab_from(v, k);
+	first = dwfl_module_getsymtab_first_global(d->mod);
+	if (v && first >= 0)
+		d->tab = fol_symtab_from(v, k, first);
 	free(v);
 }
 
@@ -356,17 +357,17 @@ static int resolve(struct dso *d, uint64_t off, char *sym, size_t symlen, char *
 	if (!d->tab_read)
 		read_symtab(d);
 	shndx = d->tab ? section_of(d, addr) : FOL_SYMTAB_ANY_SECTION;
-	found = d->tab ? fol_symtab_find(d->tab, addr, shndx, &fs) : 0;
-	stretch = !found && shndx != FOL_SYMTAB_ANY_SECTION ? fol_symtab_stretch(d->tab, addr) : UINT64_MAX;
+	stretch = shndx != FOL_SYMTAB_ANY_SECTION ? fol_symtab_stretch(d->tab, addr) : UINT64_MAX;
 	/* A stretch is below 2^32 (symbols counted), a section index too. */
 	key = stretch << 32 | shndx;
-	if (found < 0 || (stretch != UINT64_MAX && d->nothing && fol_u64map_get(d->nothing, key)))
+	if (stretch != UINT64_MAX && d->nothing && fol_u64map_get(d->nothing, key))
 		return -ENOENT;
-	if (found) {
+	found = d->tab ? fol_symtab_find(d->tab, addr, shndx, &fs) : 0;
+	if (found > 0) {
 		name = fs->name;
 		soff = addr - fs->value;
 	} else {
-		name = dwfl_module_addrinfo(d->mod, addr, &soff, &s, NULL, NULL, NULL);
+		name = found < 0 ? NULL : dwfl_module_addrinfo(d->mod, addr, &soff, &s, NULL, NULL, NULL);
 		if (!name && stretch < (1ull << 32) &&
 		    (d->nothing || (d->nothing = fol_u64map_new(1))))
 			fol_u64map_put(d->nothing, key, &created);

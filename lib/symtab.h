@@ -20,17 +20,20 @@ struct fol_sym {
 struct fol_symtab;
 
 /* The symbols libdwfl would consider (named, defined, not a section, file or TLS
- * symbol), n of them, in any order; copied. NULL out of memory. */
-struct fol_symtab *fol_symtab_from(const struct fol_sym *v, size_t n);
+ * symbol), n of them, in any order; copied. first_global: the index libdwfl's search
+ * starts at (dwfl_module_getsymtab_first_global), the ones below it searched after. NULL
+ * out of memory. */
+struct fol_symtab *fol_symtab_from(const struct fol_sym *v, size_t n, int first_global);
 void fol_symtab_free(struct fol_symtab *t);
 /* 1 and the symbol naming addr when it is certain: among the sized symbols holding addr,
  * one starts nearest below addr and binds most strongly, and the smallest such (the
  * first in the table of equals) is unique in start, binding and size; and no sizeless
- * symbol starts at addr. libdwfl then names it however it orders its search (globals
- * before locals, each in table order). -1 when certainly none does: no sized symbol
- * holds addr and no sizeless one starts at or below it in addr's section, addr_shndx
- * (libdwfl takes a sizeless symbol, an assembly label, only from that section): the
- * code of a stripped file's static functions. 0: ask libdwfl. */
+ * symbol starts at addr; and, when it is of the symbols searched last, none of those
+ * searched first holds addr. libdwfl then names it whatever the order of its search.
+ * -1 when certainly none does: no sized symbol holds addr, and no sizeless one it could
+ * take (an assembly label of addr's section, addr_shndx, that no symbol before it ends
+ * past) starts at or below it: the code of a stripped file's static functions. 0: ask
+ * libdwfl. */
 int fol_symtab_find(const struct fol_symtab *t, uint64_t addr, uint32_t addr_shndx,
 		    const struct fol_sym **sym);
 /* Where fol_symtab_find says 0 because no sized symbol holds addr (a sizeless one might,

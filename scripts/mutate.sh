@@ -64,7 +64,9 @@ lib/compare.c@s/c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/c->gmean[s]
 lib/compare.c@s/if (row->fig.unit != FOL_UNIT_NS || row->fig.single/if (row->fig.single/@the Gmean is of time figures only
 lib/compare_sites.c@s/fol_cmp_decide(\&ff, bf/if (0) fol_cmp_decide(\&ff, bf/@a site's faults are tested
 lib/symtab.c@s/a->size < b->size ? 1 :/a->size > b->size ? 1 :/@of two symbols alike, libdwfl names the smaller
-lib/symtab.c@s/if (!s->size \&\& s->shndx == addr_shndx \&\& s->value >= passed)/if (0)/@an assembly label below the address may name it
+lib/symtab.c@s/if (!v\[i\].size \&\& v\[i\].value < ends_get(\&e, rank))/if (0)/@a label that a symbol before it ends past is never taken
+lib/symtab.c@s/if (best->index < t->first_global \&\& global)/if (0)/@globals are searched before locals
+lib/symtab.c@s/return lo \&\& t->labels\[lo - 1\].shndx == shndx \&\& t->labels\[lo - 1\].reach > addr;/return 0;/@an assembly label below the address may name it
 lib/symtab.c@s/if (k \&\& t->sizeless\[k - 1\] == addr)/if (0)/@a label at the address is libdwfl's to judge
 lib/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap

@@ -158,7 +158,7 @@ static void test_rule(void **state)
 		{ 0x3000, 0, 3, 11, 1, "label" },	/* sizeless at 0x3000 */
 		{ 0x10f0, 0, 3, 12, 1, "inside" },	/* sizeless, inside "outer" */
 	};
-	struct fol_symtab *t = fol_symtab_from(v, sizeof(v) / sizeof(v[0]));
+	struct fol_symtab *t = fol_symtab_from(v, sizeof(v) / sizeof(v[0]), 0);
 	const struct fol_sym *s;
 
 	(void)state;
@@ -185,10 +185,40 @@ static void test_rule(void **state)
 	fol_symtab_free(t);
 }
 
+/* libdwfl searches the globals (from first_global) first: a local that wins by start
+ * and binding is its answer only when no global holds the address; and a label that a
+ * symbol before it (in its phase) ends past is never taken. */
+static void test_phases(void **state)
+{
+	const struct fol_sym v[] = {
+		{ 0x1000, 0x100, 1, 1, 1, "loc" },	/* a local, before first_global */
+		{ 0x1040, 0x20, 1, 2, 1, "inner" },	/* local too, nearer */
+		{ 0x1000, 0x200, 1, 3, 1, "after" },	/* local binding, searched with globals */
+		{ 0x2000, 0x100, 3, 4, 1, "f" },	/* a global function */
+		{ 0x2010, 0, 3, 5, 1, "alias" },	/* a label inside it, after it: never taken */
+		{ 0x3000, 0, 1, 0, 1, "early" },	/* a label before all (index 0) */
+	};
+	struct fol_symtab *t = fol_symtab_from(v, sizeof(v) / sizeof(v[0]), 3);
+	const struct fol_sym *s;
+
+	(void)state;
+	assert_non_null(t);
+	/* "inner" wins by start and binding, but "after" is searched first and holds it. */
+	assert_int_equal(fol_symtab_find(t, 0x1050, 1, &s), 0);
+	assert_int_equal(fol_symtab_find(t, 0x1150, 1, &s), 1);
+	assert_string_equal(s->name, "after");
+	/* Past "f": nothing holds it; "alias" cannot be taken ("f" is before it and ends past
+	 * it), "early" is above. */
+	assert_int_equal(fol_symtab_find(t, 0x2200, 1, &s), -1);
+	assert_int_equal(fol_symtab_find(t, 0x3100, 1, &s), 0);	/* "early" may be taken */
+	fol_symtab_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_like_libdwfl),
 	};
 
