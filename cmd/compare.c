@@ -234,7 +234,8 @@ static void compare_usage(FILE *f)
 		"figure tested (Benjamini-Hochberg); never under 1%% or the run-to-run spread,\n"
 		"never a maximum or a kernel counter.\n"
 		"\n"
-		"      --fdr Q            the marks' false-discovery rate (default 0.05)\n"
+		"      --fdr Q            the marks' false-discovery rate (default 0.05; --alpha\n"
+		"                         is the same option)\n"
 		"      --figures GLOBS    show only the figures whose keys match these patterns,\n"
 		"                         comma-separated ('latency.*,order.64K.*'); the test\n"
 		"                         still counts every figure\n"
@@ -421,6 +422,7 @@ int compare_main(int argc, char **argv, int tui)
 		{ "top", required_argument, NULL, O_TOP },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "fdr", required_argument, NULL, O_FDR },
+		{ "alpha", required_argument, NULL, O_FDR },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "html", no_argument, NULL, O_HTML },
 		{ "json", no_argument, NULL, O_JSON },

@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..63"
+echo "1..65"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -135,6 +135,11 @@ check "man foliostat-compare lists the figure keys of the schema" "$T/mankeys" "
 is "$(sed -n '/"section":/,/"unit":/p' "$man" | sed 's/.*"section"://; /"unit":/d' | grep -o '"[a-z]*"' | tr -d '"' | xargs)" \
 	"$(jq -n -L "$d" -r 'include "figure-keys"; reduce key_patterns[][0] as $x ([]; if index([$x]) then . else . + [$x] end) | join(" ")')" \
 	"... and the sections its JSON SCHEMA names"
+# The marks' rate: --fdr, or --alpha as mmtests users say it; out of range, a usage error.
+is "$("$FOLIOSTAT" compare --json --alpha 0.01 "$d/small.data" "$d/sweep.data" 2>/dev/null | jq .test.fdr)" 0.01 \
+	"compare --alpha 0.01: the rate the marks hold"
+"$FOLIOSTAT" compare --fdr 0.9 "$d/small.data" "$d/sweep.data" >/dev/null 2>&1
+is $? 2 "... --fdr 0.9 (above 0.5): exit 2"
 # Site by site (perf diff's job): the table, and its JSON against the report's own sites.
 "$FOLIOSTAT" compare --sort dso,sym --top 12 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csites" 2>/dev/null
 check "compare --sort dso,sym, text" "$T/csites" "$d/compare-sites.txt"
