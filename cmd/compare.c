@@ -157,6 +157,16 @@ static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 	return fol_escape_json(o) ? o : (cJSON_Delete(o), NULL);
 }
 
+/* The runs left out of the summary, each with why. */
+static void print_left_out(const struct fol_runs *rs, FILE *f)
+{
+	char run[160];
+
+	for (int i = 0; i < rs->nout; i++)
+		fprintf(f, "# warning: %s left out: %s\n", fol_run_out_text(&rs->out[i], run, sizeof(run)),
+			rs->out[i].why);
+}
+
 /* The first whole run's warnings: what the others most likely share. */
 static void print_first_warnings(const struct fol_runs *rs, FILE *f)
 {
@@ -199,18 +209,14 @@ int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f)
 		ret = print_json(runs_json(rs, &c), f);
 	} else if (how == RUNS_MMTESTS) {
 		fol_cmp_mmtests(&c, f);
-		for (int i = 0; i < rs->nout; i++)
-			fprintf(f, "# warning: %s left out: %s\n",
-				fol_run_out_text(&rs->out[i], esc, sizeof(esc)), rs->out[i].why);
+		print_left_out(rs, f);
 	} else {
 		if (sd.n > 1)
 			fprintf(f, "# sweep of %s over %d configurations, %d runs\n",
 				fol_escape(rs->sweep, esc, sizeof(esc)), sd.n, rs->n);
 		fol_cmp_text(&c, f);
 		fol_cmp_probe_text(&c, f);
-		for (int i = 0; i < rs->nout; i++)
-			fprintf(f, "# warning: %s left out: %s\n",
-				fol_run_out_text(&rs->out[i], esc, sizeof(esc)), rs->out[i].why);
+		print_left_out(rs, f);
 		print_first_warnings(rs, f);
 		fprintf(f, "\n# one run in full: foliostat report --run N (1-%d)\n", rs->v[rs->n - 1].index + 1);
 	}

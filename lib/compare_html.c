@@ -98,14 +98,12 @@ static void strip(const struct fol_cmp *c, struct fol_figures *const *figs, cons
 	double lo = INFINITY, hi = -INFINITY;
 	int h = STRIP_ROW * c->nsides + 4;
 
+	/* The scale: the runs' extremes (the side's min and max) and the intervals' ends. */
 	for (int s = 0; s < c->nsides; s++) {
 		const struct fol_desc *d = &row->cell[s].d;
-		int n = row->cell[s].have ? run_values(c, figs, s, row, v) : 0;
 
-		for (int i = 0; i < n; i++)
-			lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
-		if (n)
-			lo = fmin(lo, d->mean - half_ci(d)), hi = fmax(hi, d->mean + half_ci(d));
+		if (row->cell[s].have && d->n)
+			lo = fmin(lo, fmin(d->min, d->mean - half_ci(d))), hi = fmax(hi, fmax(d->max, d->mean + half_ci(d)));
 	}
 	if (!(hi > lo))
 		lo -= 1, hi += 1;

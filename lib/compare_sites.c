@@ -50,14 +50,12 @@ static void site_figures(struct fol_figure *faults, struct fol_figure *time)
 /* The site of the entries e[0..n) (one key): its parts, and each side's values over its
  * runs, tested against the base's. */
 static int fill_site(struct fol_cmp_sites *c, struct fol_cmp_site *site, const struct entry *e, int n,
-		     double *vals)
+		     double *vals, int maxruns)
 {
 	const struct fol_side *sides = c->head.sides;
-	int nsides = c->head.nsides, maxruns = 0;
+	int nsides = c->head.nsides;
 	struct fol_figure ff, ft;
 
-	for (int s = 0; s < nsides; s++)
-		maxruns = sides[s].n > maxruns ? sides[s].n : maxruns;
 	site_figures(&ff, &ft);
 	site->key = strdup(e[0].g->key);
 	site->faults = calloc((size_t)nsides, sizeof(*site->faults));
@@ -165,7 +163,7 @@ static int build(struct fol_cmp_sites *c, const struct entry *e, size_t n)
 
 		while (j < n && !strcmp(e[j].g->key, e[i].g->key))
 			j++;
-		ret = fill_site(c, &c->v[c->n++], &e[i], (int)(j - i), vals);
+		ret = fill_site(c, &c->v[c->n++], &e[i], (int)(j - i), vals, maxruns);
 		i = j;
 	}
 	free(vals);

@@ -41,7 +41,7 @@ _foliostat()
 		return
 		;;
 	--format)
-		COMPREPLY=($(compgen -W "text json csv openmetrics prometheus mmtests" -- "$cur"))
+		COMPREPLY=($(compgen -W "text json csv openmetrics prometheus mmtests html" -- "$cur"))
 		return
 		;;
 	--latency-method)
