@@ -53,13 +53,16 @@ m=$(marked base.data big.data)
 case " $m " in *" faults:regression "*) ok 0 "A/B: the region doubled, faults marked a regression";; *) ok 1 "A/B: the region doubled, faults marked a regression ($m)";; esac
 case " $m " in *" order.4K.anon_alloc.faults:regression "*) ok 0 "... and the 4K first-touch faults";; *) ok 1 "... and the 4K first-touch faults ($m)";; esac
 # Site by site (compare --sort sym, perf diff's job): one code path touched the region,
-# and it alone gained faults, one a page of the 4M more; no other site is marked.
+# and it alone gained faults, one a page of the 4M more. Other sites may be marked for a
+# fault or two that differs in every run (seen: 2 against 1, the size argument's parse: an
+# exact count, marked by rule), never for hundreds.
 pg=$(getconf PAGESIZE)
-sites=$("$FOLIOSTAT" compare --json --sort sym --top 0 base.data big.data 2>/dev/null |
-	jq -c '[.sites.rows[] | select(.faults[1].marker != null) | [.faults[0].mean, .faults[1].mean, .faults[1].marker]]')
-is "$(echo "$sites" | jq length)" 1 "--sort sym: one site's faults marked ($sites)"
-# A fault a page, and now and then one more (seen: 1024.8 against 2048.6 over 5 runs).
 n=$(((4 << 20) / pg))
+sites=$("$FOLIOSTAT" compare --json --sort sym --top 0 base.data big.data 2>/dev/null |
+	jq -c --argjson n "$n" '[.sites.rows[] | select(.faults[1].marker != null and
+		((.faults[1].mean - .faults[0].mean) | fabs) >= $n / 2) | [.faults[0].mean, .faults[1].mean, .faults[1].marker]]')
+is "$(echo "$sites" | jq length)" 1 "--sort sym: one site's faults marked for a change of $((n / 2)) or more ($sites)"
+# A fault a page, and now and then one more (seen: 1024.8 against 2048.6 over 5 runs).
 is "$(echo "$sites" | jq -r --argjson n "$n" '.[0] | [.[0] >= $n and .[0] < $n * 1.01, .[1] >= 2 * $n and .[1] < 2 * $n * 1.01, .[2]] | join(" ")')" \
 	"true true regression" "... the one that touched the region: a fault a page ($n, then $((2 * n))), a regression"
 # One run a side: nothing tested, the header says what it takes.
