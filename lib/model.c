@@ -1454,6 +1454,7 @@ static int on_fault_exit(struct fol_model *m, struct thread *t, const struct fol
 {
 	int major = ev->kind == FOL_EV_FAULT_EXIT_MAJ;
 
+	m->s.retimed_exits += ev->retimed;
 	if (m->o.sampled) {
 		int ret;
 

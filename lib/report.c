@@ -124,13 +124,14 @@ static void event_warnings(struct fol_report *r)
 			     "of the tables (their class and time are not known)", s->in_flight);
 	if (r->st.retimed)
 		fol_msgs_add(&r->warnings,
-			     "%" PRIu64 " samples had a time out of place in their ring buffer: another "
-			     "tool sampling the same events on these tasks (e.g. perf record -e "
-			     "minor-faults -p PID) hands them its own sample data, clock included "
-			     "(do_perf_sw_event()), or the clock read for a sample stepped back (seen "
-			     "in emulated arm64 guests, ~1 in 5000); placed by their position, so counts and classes "
-			     "hold, but the %" PRIu64 " faults they closed have no latency or gap",
-			     r->st.retimed, s->untimed);
+			     "%" PRIu64 " samples (%" PRIu64 " fault exits) had a time out of place in "
+			     "their ring buffer: another tool sampling the same events on these "
+			     "tasks (e.g. perf record -e minor-faults -p PID) hands them its own "
+			     "sample data, clock included (do_perf_sw_event()), or the clock read "
+			     "for a sample stepped back (seen in emulated guests, ~1 in 5000); "
+			     "placed by their position, so counts and classes hold, but the %"
+			     PRIu64 " faults they closed have no latency or gap",
+			     r->st.retimed, s->retimed_exits, s->untimed);
 	if (r->st.out_of_order)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " records arrived after newer ones had been released (a file "

@@ -324,6 +324,7 @@ static cJSON *totals_json(const struct fol_summary *s)
 	add_u64(t, "in_flight_faults", s->in_flight);
 	add_u64(t, "exits_without_entry", s->orphan_exits);
 	add_u64(t, "untimed_faults", s->untimed);
+	add_u64(t, "retimed_exits", s->retimed_exits);
 	u = cJSON_AddObjectToObject(t, "unknown_order");
 	for (int i = 0; i < FOL_NR_UNKNOWN; i++)
 		add_u64(u, fol_unknown_name((enum fol_unknown)i), s->unknown[i]);

@@ -146,6 +146,9 @@ struct fol_summary {
 	 * allowed it) but which took a second one: the 4K zero page was mapped there. */
 	uint64_t huge_zero_refuted;
 	uint64_t untimed;		/* faults whose exit carried another sampler's time */
+	/* Exits placed by their position (a retimed sample, session.h); the rest of the
+	 * retimed samples are entries and allocations, whose clock stepped back. */
+	uint64_t retimed_exits;
 	uint64_t first_ns, last_ns;	/* time span of the events seen */
 	uint64_t lost;
 	uint64_t outside_cgroup;	/* samples of tasks outside record -G's cgroup */

@@ -221,12 +221,14 @@ is "$(jr alone.data '.recording.retimed_samples')" 0 "without perf, no sample is
 # moved to another has nothing after it to be judged by: such an exit stays where its time
 # puts it, unpaired, and its fault unclosed (seen once in 10 runs here). The report counts
 # them in pairs, and perf's own count bounds the retimed exits.
-# (In the 6.12 guest, 6 of 81,808 retimed exits closed no fault untimed and left none
-# unpaired either: not understood; up to 1 in 10,000 is let through, and shown.)
-acc=$(jr two.data '"\(.recording.retimed_samples) \(.totals.untimed_faults) \(.totals.exits_without_entry) \(.totals.unclosed_faults)"')
+# In an emulated guest the clock read for a sample can also step back between CPUs
+# (seen: 6 of 81,808 retimed samples in 6.12, the only one of a run in 6.1): such a
+# sample, entry or allocation as well as exit, is placed the same way; only the exits
+# among them are bound to close a fault untimed or stay unpaired.
+acc=$(jr two.data '"\(.recording.retimed_samples) \(.totals.retimed_exits) \(.totals.untimed_faults) \(.totals.exits_without_entry) \(.totals.unclosed_faults)"')
 set -- $acc
-[ "$4" -eq "$3" ] && [ "$1" -le "$nperf" ] && [ "$3" -le 3 ] && [ $(($1 - $2)) -le $(($3 + $1 / 10000)) ]
-ok $? "with perf attached: $1 exits retimed (<= perf's $nperf samples), $2 closed their fault untimed; unpaired, counted in pairs, at most 3: $3 exits without entry, $4 unclosed"
+[ "$5" -eq "$4" ] && [ "$1" -le "$nperf" ] && [ "$2" -le "$1" ] && [ "$4" -le 3 ] && [ $(($2 - $3)) -le "$4" ]
+ok $? "with perf attached: $1 samples retimed (<= perf's $nperf samples), $2 of them exits, $3 closed their fault untimed; unpaired, counted in pairs, at most 3: $4 exits without entry, $5 unclosed"
 # A fault the kernel counts as major (a page of the binary read back in) is counted by
 # major-faults, not minor-faults (seen once in CI: 262,863 faults, 262,862 minor).
 is "$(jr two.data '.totals.faults')" "$(jr two.data '[.pmu[] | select(.event=="minor-faults" or .event=="major-faults") | .value] | add')" \
@@ -237,16 +239,20 @@ is "$(jr two.data "$q | .folios_allocated")" "$(jr alone.data "$q | .folios_allo
 # Two runs of the same workload differ by the odd retried fault (seen: +-1 in 262144), by
 # what a run lost (a sanitized recorder drains slower: 368 lost once), and by the faults a
 # CPU takes again on a page already writable (stale TLB entries: +26 in 262144 on a
-# paravirtualised guest), which are those past one a page of the 2M folios.
-# The write faults, reuses or (where the kernel copies a PTE-mapped large folio's pages,
-# 6.12) copies, of every order.
+# paravirtualised guest), which are those past one a page of a reused folio, of any
+# order. The write faults, reuses or (where the kernel copies a PTE-mapped large folio's
+# pages, 6.12) copies, of every order; where they differ by more, each order's are shown.
 wp() { jr "$1" '[.orders[] | (.faults.wp_reuse // 0) + (.faults.wp_copy // 0)] | add // 0'; }
 a=$(wp alone.data); b=$(wp two.data)
 lost=$(jr alone.data '.recording.lost_events + (.recording.lost_samples // 0)')
 lost=$((lost + $(jr two.data '.recording.lost_events + (.recording.lost_samples // 0)')))
-again() { jr "$1" "[$q | [(.reuse.faults // 0) - (.reuse.folios // 0) * 512, 0] | max] | add // 0"; }
+again() { jr "$1" '[.orders[] | select(.order >= 0) | [(.reuse.faults // 0) - (.reuse.folios // 0) * pow(2; .order), 0] | max] | add // 0'; }
 sp=$(($(again alone.data) + $(again two.data)))
-[ $((a > b ? a - b : b - a)) -le $((8 + lost + sp)) ]
+d=$((a > b ? a - b : b - a))
+[ "$d" -le $((8 + lost + sp)) ] || for f in alone.data two.data; do
+	echo "#   $f, [order, wp_reuse, wp_copy, reuse folios, reuse faults]: $(jr $f '[.orders[] | select(.faults.wp_reuse or .faults.wp_copy) | [.order, .faults.wp_reuse, .faults.wp_copy, .reuse.folios, .reuse.faults]] | tostring')" >&2
+done
+[ "$d" -le $((8 + lost + sp)) ]
 ok $? "... and so are their write faults: $b with perf, $a without ($lost samples lost, $sp taken again on writable pages)"
 grep -q "out of place" <("$FOLIOSTAT" report -i two.data 2>&1); [ $? -eq $((retimed == 0)) ]
 ok $? "... and the report says another sampler interfered where it saw so ($retimed)"

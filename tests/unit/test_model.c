@@ -642,6 +642,7 @@ static void test_untimed_exit(void **state)
 	assert_int_equal(s.unclosed, 0);
 	assert_int_equal(s.orphan_exits, 0);
 	assert_int_equal(s.untimed, 1);
+	assert_int_equal(s.retimed_exits, 1);
 	assert_int_equal(s.all_lat.count, 2);
 	assert_int_equal(s.all_lat.sum, 600);
 	assert_int_equal(s.all_gap.count, 0);
@@ -680,6 +681,8 @@ static void test_misplaced_exit(void **state)
 	assert_int_equal(s.unclosed, 1);
 	assert_int_equal(s.orphan_exits, 1);
 	assert_int_equal(s.mismatched_exits, 0);
+	/* Each retimed exit closed a fault untimed or was counted alone. */
+	assert_int_equal(s.retimed_exits, 2);
 	assert_int_equal(s.all_lat.count, 1);
 	assert_int_equal(s.all_lat.sum, 100);
 	fol_summary_free(&s);
