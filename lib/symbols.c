@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols.h"
 
+#include "debugfile.h"
 #include "indexed.h"
 #include "ksyms.h"
 #include "symtab.h"
@@ -100,9 +101,80 @@ struct fol_symbols_cache {
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols, or NULL: none known */
 };
 
+/* Whether the module's main ELF file holds DWARF of its own: libdwfl then asks for a
+ * separate file only for what it links to (a dwz file). */
+static int has_dwarf(Dwfl_Module *mod)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstr))
+		return 1;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstr, sh.sh_name) : NULL;
+
+		if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+			return 1;
+	}
+	return 0;
+}
+
+/* The module's debug file where libdwfl looks first, /usr/lib/debug/.build-id/, inflated
+ * (debugfile.h): a descriptor and its name (libdwfl's to free), or -1 to leave the search
+ * to libdwfl. */
+static int inflated_debug_file(Dwfl_Module *mod, char **name)
+{
+	const unsigned char *bits;
+	uint8_t found[20];
+	char hex[41], path[80];
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &bits, &vaddr), fd, inflated;
+
+	if (n <= 0 || n > 20 || has_dwarf(mod))
+		return -1;
+	for (int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
+	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (fol_symbols_file_build_id(path, found, sizeof(found)) != n || memcmp(found, bits, (size_t)n))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	inflated = fd < 0 ? -1 : fol_debugfile_inflated(fd);
+	if (fd >= 0)
+		close(fd);
+	if (inflated >= 0 && !(*name = strdup(path))) {
+		close(inflated);
+		inflated = -1;
+	}
+	return inflated < 0 ? -1 : inflated;
+}
+
+/* libdwfl's search for a separate debug file, its first answer (the build-id's file)
+ * taken here when it can be inflated faster than libdw would. The module's userdata
+ * marks that the first request has been seen: later ones are for the files it links to. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	static char asked;
+
+	if (!*userdata) {
+		int fd;
+
+		*userdata = &asked;
+		fd = inflated_debug_file(mod, debuginfo_file_name);
+		if (fd >= 0)
+			return fd;
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 

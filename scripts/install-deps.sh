@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what foliostat needs on Debian 12: the libraries from Debian, libperf built from
 # Debian's kernel source package. Safe to run again: it installs only what is missing.
+# libc6-dbg: libc's source lines, in a compressed debug file (test_symtab reads them).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libncurses-dev
 libdeflate-dev libcmocka-dev tmux perl linux-perf xz-utils binutils jq time
 clang libclang-rt-14-dev libgsl-dev python3-scipy bash-completion procps strace
-libdw-dev libelf-dev python3-prometheus-client libbpf-dev bpftool chromium fonts-liberation"
+libdw-dev libelf-dev python3-prometheus-client libbpf-dev bpftool chromium fonts-liberation
+libc6-dbg"
 
 missing=
 for p in $pkgs; do

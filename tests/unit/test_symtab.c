@@ -28,8 +28,23 @@ static const Dwfl_Callbacks cb = {
 	.section_address = dwfl_offline_section_address,
 };
 
-/* libdwfl's own answer for file offset off, formatted as fol_symbols_lookup does. */
-static int dwfl_answer(Dwfl_Module *mod, uint64_t off, const char *path, char *out, size_t len)
+/* libdwfl's own source line for addr, formatted as fol_symbols_lookup does. */
+static void dwfl_src(Dwfl_Module *mod, Dwarf_Addr addr, char *src, size_t len)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+	int lineno = 0;
+	const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	const char *base = file ? strrchr(file, '/') : NULL;
+
+	src[0] = '\0';
+	if (file)
+		snprintf(src, len, "%s:%d", base ? base + 1 : file, lineno);
+}
+
+/* libdwfl's own answer for file offset off, formatted as fol_symbols_lookup does, and
+ * its source line. */
+static int dwfl_answer(Dwfl_Module *mod, uint64_t off, const char *path, char *out, size_t len,
+		       char *src, size_t srclen)
 {
 	Dwarf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
@@ -51,14 +66,17 @@ static int dwfl_answer(Dwfl_Module *mod, uint64_t off, const char *path, char *o
 			if (!name)
 				return -1;
 			snprintf(out, len, "%s+0x%" PRIx64, name, (uint64_t)soff);
+			dwfl_src(mod, off - ph.p_offset + ph.p_vaddr + bias, src, srclen);
 			return 0;
 		}
 	}
 	return -1;
 }
 
-/* Every step-th offset of path's executable segments, at most max: the two answers. */
-static int compare_file(const char *path, uint64_t step, int max)
+/* Every step-th offset of path's executable segments, at most max: the two answers,
+ * source lines included (libdwfl reading the distribution's compressed debug file itself;
+ * symbols.c, through debugfile.c, its copy inflated). How many had a line: *lines. */
+static int compare_file(const char *path, uint64_t step, int max, int *lines)
 {
 	Dwfl *dwfl = dwfl_begin(&cb);
 	int fd = open(path, O_RDONLY), checked = 0;
@@ -83,13 +101,14 @@ static int compare_file(const char *path, uint64_t step, int max)
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
 		for (uint64_t off = ph.p_offset; off < ph.p_offset + ph.p_filesz && checked < max; off += step) {
-			char want[512], got[512];
-			int w = dwfl_answer(mod, off, path, want, sizeof(want));
-			int g = fol_symbols_lookup(c, path, NULL, 0, off, got, sizeof(got), NULL, 0);
+			char want[512], got[512], wsrc[256] = "", gsrc[256];
+			int w = dwfl_answer(mod, off, path, want, sizeof(want), wsrc, sizeof(wsrc));
+			int g = fol_symbols_lookup(c, path, NULL, 0, off, got, sizeof(got), gsrc, sizeof(gsrc));
 
-			if ((w == 0) != (g == 0) || strcmp(want, got))
-				fail_msg("%s+0x%" PRIx64 ": symbols.c says %s (%d), libdwfl %s (%d)", path, off, got, g,
-					 want, w);
+			if ((w == 0) != (g == 0) || strcmp(want, got) || (!w && strcmp(wsrc, gsrc)))
+				fail_msg("%s+0x%" PRIx64 ": symbols.c says %s %s (%d), libdwfl %s %s (%d)", path, off,
+					 got, gsrc, g, want, wsrc, w);
+			*lines += !w && wsrc[0];
 			checked++;
 		}
 	}
@@ -122,21 +141,23 @@ static void test_like_libdwfl(void **state)
 	const char *big[] = { "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/lib/llvm-14/lib/libclang-cpp.so.14",
 			      "/usr/lib/aarch64-linux-gnu/libLLVM-14.so.1" };
 	char *libc = loaded("libc.so"), *libm = loaded("libm.so");
-	int n = 0, k;
+	int n = 0, k, lines = 0;
 
 	(void)state;
 	assert_non_null(libc);
 	/* Small steps over libc: every function, its aliases, its sizeless labels. */
-	n += k = compare_file(libc, 97, 20000);
-	print_message("# %s: %d offsets\n", libc, k);
+	n += k = compare_file(libc, 97, 20000, &lines);
+	print_message("# %s: %d offsets, %d with a source line\n", libc, k, lines);
+	/* libc6-dbg (make deps) holds libc's lines, its DWARF compressed. */
+	assert_true(lines > k / 2);
 	if (libm) {
-		n += k = compare_file(libm, 37, 8000);
+		n += k = compare_file(libm, 37, 8000, &lines);
 		print_message("# %s: %d offsets\n", libm, k);
 	}
 	/* Large C++ libraries (dynsym only): thousands of bytes apart. */
 	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		if (access(big[i], R_OK) == 0) {
-			n += k = compare_file(big[i], 40009, 300);
+			n += k = compare_file(big[i], 40009, 300, &lines);
 			print_message("# %s: %d offsets\n", big[i], k);
 		}
 	print_message("# %d offsets named as libdwfl names them\n", n);
