@@ -288,6 +288,7 @@ static int ksym_cmp(const void *a, const void *b)
 static void parse(struct fol_ksyms *k, const char *text, size_t n)
 {
 	size_t cap = 0, used = 0;
+	int sorted = 1;
 
 	k->names = malloc(n + 1);
 	for (const char *p = text, *nl; k->names && p < text + n; p = nl + 1) {
@@ -295,9 +296,13 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 		size_t nlen;
 		uint64_t a;
 
-		nl = line_end(p, text + n);
-		if (!text_symbol(p, nl, &a, &name, &nlen))
+		/* The name ends the line (or a module's name follows it): the line's end is
+		 * searched for from there, not from its start again. */
+		if (!text_symbol(p, text + n, &a, &name, &nlen)) {
+			nl = line_end(p, text + n);
 			continue;
+		}
+		nl = line_end(name + nlen, text + n);
 		if (k->n == cap) {
 			struct ksym *g = realloc(k->v, sizeof(*g) * (cap ? cap * 2 : 65536));
 
@@ -306,6 +311,7 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 			k->v = g;
 			cap = cap ? cap * 2 : 65536;
 		}
+		sorted &= !k->n || k->v[k->n - 1].addr <= a;
 		k->v[k->n].addr = a;
 		k->v[k->n].name = (uint32_t)used;
 		memcpy(k->names + used, name, nlen);
@@ -313,7 +319,10 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 		used += nlen + 1;
 		k->n++;
 	}
-	if (k->n)
+	/* The kernel lists its own symbols by address (modules' come after, in their own
+	 * order): without modules, already in the order a stable sort leaves them, and the
+	 * sort was 8% of a small report's time (glibc's merge sort, 120,000 symbols). */
+	if (k->n && !sorted)
 		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
 }
 

@@ -68,6 +68,11 @@ lib/symtab.c@s/if (!v\[i\].size \&\& v\[i\].value < ends_get(\&e, rank))/if (0)/
 lib/symtab.c@s/if (best->index < t->first_global \&\& global)/if (0)/@globals are searched before locals
 lib/symtab.c@s/return lo \&\& t->labels\[lo - 1\].shndx == shndx \&\& t->labels\[lo - 1\].reach > addr;/return 0;/@an assembly label below the address may name it
 lib/symtab.c@s/if (k \&\& t->sizeless\[k - 1\] == addr)/if (0)/@a label at the address is libdwfl's to judge
+lib/debugfile.c@s/sh\[z\[i\].index\].sh_flags \&= ~(uint64_t)SHF_COMPRESSED;/;/@an inflated section is no longer marked compressed
+lib/debugfile.c@s/sh\[i\].sh_size > len - sh\[i\].sh_offset ||/0 ||/@a compressed section within the file
+lib/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@compressed sections do not overlap
+lib/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
+lib/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
 lib/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
