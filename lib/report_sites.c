@@ -11,6 +11,7 @@
 #include "sites.h"
 #include "symbols.h"
 #include "indexed.h"
+#include "u64map.h"
 
 static const char *const sort_names[FOL_SORT_NR] = { "order", "class", "sym", "dso", "map",
 						     "comm", "pid" };
@@ -56,13 +57,13 @@ int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, s
 	return 0;
 }
 
-/* The build-id the recording read for the file at path (END chunk "build_ids"): its
- * length, 0 when it has none. */
 static int hex_digit(char c)
 {
 	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
 }
 
+/* The build-id the recording read for the file at path (END chunk "build_ids"): its
+ * length, 0 when it has none. */
 static int recorded_build_id(const struct fol_report *r, const char *path, uint8_t *b)
 {
 	const char *hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
@@ -80,6 +81,39 @@ static int recorded_build_id(const struct fol_report *r, const char *path, uint8
 	return hex && !*hex ? n : 0;
 }
 
+/* What naming a site's code needs, for one grouping: the symbols, and the recorded
+ * build-ids by the file's interned name (the END chunk's object is searched from its
+ * first key: 3% of a build's report, once per site). */
+struct namer {
+	const struct fol_report *r;
+	struct fol_symbols_cache *sc;
+	struct fol_u64map *bids;	/* by string id: struct bid */
+};
+
+struct bid {
+	int n;
+	uint8_t b[20];
+};
+
+static int namer_build_id(struct namer *nm, int id, uint8_t *b)
+{
+	struct bid *m = nm->bids ? fol_u64map_get(nm->bids, (uint64_t)(unsigned)id) : NULL;
+	int created;
+
+	if (!m) {
+		int n = recorded_build_id(nm->r, fol_sites_str(nm->r->s.sites, id), b);
+
+		m = nm->bids ? fol_u64map_put(nm->bids, (uint64_t)(unsigned)id, &created) : NULL;
+		if (m) {
+			m->n = n;
+			memcpy(m->b, b, (size_t)n);
+		}
+		return n;
+	}
+	memcpy(b, m->b, (size_t)m->n);
+	return m->n;
+}
+
 /* A site's value of each key. sym is the function without its offset: a function is one
  * group, as in perf report. */
 struct parts {
@@ -87,24 +121,18 @@ struct parts {
 	const char *dso, *comm;
 };
 
-static void site_parts(const struct fol_report *r, struct fol_symbols_cache *sc,
-		       const struct fol_site *s, int want_sym, struct parts *p)
+static void site_sym(struct namer *nm, const struct fol_site *s, struct parts *p)
 {
-	const char *dso = fol_sites_str(r->s.sites, s->ip_map), *map;
+	const char *dso = fol_sites_str(nm->r->s.sites, s->ip_map);
 	char *plus;
 
-	fol_order_size(s->order, r->page_size, p->order, sizeof(p->order));
-	snprintf(p->cls, sizeof(p->cls), "%s", fol_class_name((enum fol_class)s->cls));
-	/* Symbols (opening the files, reading their DWARF) only for a grouping by them. */
-	if (!want_sym) {
-		p->sym[0] = p->src[0] = '\0';
-	} else if (s->ip_map < 0) {
+	if (s->ip_map < 0) {
 		snprintf(p->sym, sizeof(p->sym), "0x%llx", (unsigned long long)s->ip);
 		p->src[0] = '\0';
 	} else {
 		uint8_t bid[20];
-		int n = recorded_build_id(r, dso, bid);
-		int ret = fol_symbols_lookup(sc, dso, n ? bid : NULL, n, s->ip, p->sym, sizeof(p->sym),
+		int n = namer_build_id(nm, s->ip_map, bid);
+		int ret = fol_symbols_lookup(nm->sc, dso, n ? bid : NULL, n, s->ip, p->sym, sizeof(p->sym),
 					     p->src, sizeof(p->src));
 
 		if (!ret && (plus = strrchr(p->sym, '+')))
@@ -112,13 +140,40 @@ static void site_parts(const struct fol_report *r, struct fol_symbols_cache *sc,
 		else if (ret == -ESTALE)
 			strncat(p->sym, " [not the recorded file]", sizeof(p->sym) - strlen(p->sym) - 1);
 	}
-	p->dso = s->ip_map < 0 ? "[unknown]" : dso;
+}
+
+/* The parts of the keys given (a bit each, by FOL_SORT_*): symbols (opening the files,
+ * reading their DWARF) only for a grouping by them. */
+static void site_parts(struct namer *nm, const struct fol_site *s, unsigned want, struct parts *p)
+{
+	const struct fol_report *r = nm->r;
+	const char *map;
+
+	if (want & 1u << FOL_SORT_ORDER)
+		fol_order_size(s->order, r->page_size, p->order, sizeof(p->order));
+	if (want & 1u << FOL_SORT_CLASS)
+		snprintf(p->cls, sizeof(p->cls), "%s", fol_class_name((enum fol_class)s->cls));
+	p->sym[0] = p->src[0] = '\0';
+	if (want & 1u << FOL_SORT_SYM)
+		site_sym(nm, s, p);
+	p->dso = s->ip_map < 0 ? "[unknown]" : fol_sites_str(r->s.sites, s->ip_map);
 	/* As /proc/PID/maps names them: perf's "//anon" is plain anonymous memory. */
-	map = s->map < 0 ? "[unknown]" : fol_sites_str(r->s.sites, s->map);
-	snprintf(p->map, sizeof(p->map), "%s%s", strcmp(map, "//anon") ? map : "[anon]",
-		 s->shared ? " (shared)" : "");
+	if (want & 1u << FOL_SORT_MAP) {
+		size_t n;
+
+		map = s->map < 0 ? "[unknown]" : fol_sites_str(r->s.sites, s->map);
+		if (!strcmp(map, "//anon"))
+			map = "[anon]";
+		/* By hand: snprintf() of two strings was 2% of a build's report. */
+		n = strlen(map) < sizeof(p->map) - 1 ? strlen(map) : sizeof(p->map) - 1;
+		memcpy(p->map, map, n);
+		p->map[n] = '\0';
+		if (s->shared)
+			strncat(p->map, " (shared)", sizeof(p->map) - n - 1);
+	}
 	p->comm = fol_sites_str(r->s.sites, s->comm);
-	snprintf(p->pid, sizeof(p->pid), "%d", s->pid);
+	if (want & 1u << FOL_SORT_PID)
+		snprintf(p->pid, sizeof(p->pid), "%d", s->pid);
 }
 
 static const char *part_of(const struct parts *p, int key)
@@ -152,22 +207,31 @@ static int same_group(const void *x, const void *y)
 	return !strcmp(((const struct fol_group *)x)->key, ((const struct fol_group *)y)->key);
 }
 
-/* What makes sites one group: the values of the keys, joined. */
+/* What makes sites one group: the values of the keys, each ended by 0x1f, cut to fit
+ * len (what did not fit is left out, as snprintf() leaves it). */
 static void group_key(const struct parts *p, const int *keys, int nkeys, char *key, size_t len)
 {
 	size_t used = 0;
 
-	key[0] = '\0';
-	for (int k = 0; k < nkeys && used < len; k++)
-		used += (size_t)snprintf(key + used, len - used, "%s\x1f", part_of(p, keys[k]));
+	for (int k = 0; k < nkeys && used < len; k++) {
+		const char *v = part_of(p, keys[k]);
+		size_t n = strlen(v), room = len - used - 1;
+
+		memcpy(key + used, v, n < room ? n : room);
+		if (n < room)
+			key[used + n] = '\x1f';
+		used += n + 1;
+	}
+	key[used < len ? used : len - 1] = '\0';
 }
 
-static int wants_sym(const int *keys, int nkeys)
+static unsigned wanted(const int *keys, int nkeys)
 {
+	unsigned want = 0;
+
 	for (int k = 0; k < nkeys; k++)
-		if (keys[k] == FOL_SORT_SYM)
-			return 1;
-	return 0;
+		want |= 1u << keys[k];
+	return want;
 }
 
 static int fill_group(struct fol_group *gr, const struct parts *p, const int *keys, int nkeys,
@@ -205,14 +269,14 @@ static struct fol_symbols_cache *symbols_of(const struct fol_report *r, int *own
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g)
 {
 	int own;
-	struct fol_symbols_cache *sc = symbols_of(r, &own);
+	struct namer nm = { r, symbols_of(r, &own), fol_u64map_new(sizeof(struct bid)) };
 	struct fol_indexed groups;
 	size_t n = 0;
 	const struct fol_site *all = r->s.sites ? fol_sites_all(r->s.sites, &n) : NULL;
 	int ret = fol_indexed_init(&groups, sizeof(struct fol_group)); /* cleared even when it fails */
-	int want_sym = wants_sym(keys, nkeys);
+	unsigned mask = wanted(keys, nkeys);
 
-	if (!sc)
+	if (!nm.sc)
 		ret = -ENOMEM;
 	memset(g, 0, sizeof(*g));
 	memcpy(g->keys, keys, sizeof(int) * (size_t)nkeys);
@@ -223,7 +287,7 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		char key[1024];
 		int created;
 
-		site_parts(r, sc, &all[i], want_sym, &p);
+		site_parts(&nm, &all[i], mask, &p);
 		group_key(&p, keys, nkeys, key, sizeof(key));
 		want.key = key;
 		gr = fol_indexed_get(&groups, fol_fnv(FOL_FNV_INIT, key, strlen(key)), &want, same_group, &created);
@@ -237,7 +301,8 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 	}
 	g->v = fol_indexed_take(&groups, &g->n);
 	if (own)
-		fol_symbols_free(sc);
+		fol_symbols_free(nm.sc);
+	fol_u64map_free(nm.bids);
 	if (ret) {
 		fol_grouping_free(g);
 		return ret;
@@ -275,19 +340,18 @@ static void folded_safe(char *name, size_t len)
 }
 
 /* A frame's name for a folded line: its function, or [file+0xoff]. */
-static void frame_name(const struct fol_report *r, struct fol_symbols_cache *sc,
-		       const struct fol_frame *fr, char *out, size_t len)
+static void frame_name(struct namer *nm, const struct fol_frame *fr, char *out, size_t len)
 {
 	char *plus;
 
 	if (fr->map < 0) {
 		snprintf(out, len, "[unknown]");
 	} else {
-		const char *path = fol_sites_str(r->s.sites, fr->map);
+		const char *path = fol_sites_str(nm->r->s.sites, fr->map);
 		uint8_t bid[20];
-		int n = recorded_build_id(r, path, bid);
+		int n = namer_build_id(nm, fr->map, bid);
 
-		if (!fol_symbols_lookup(sc, path, n ? bid : NULL, n, fr->off, out, len, NULL, 0) &&
+		if (!fol_symbols_lookup(nm->sc, path, n ? bid : NULL, n, fr->off, out, len, NULL, 0) &&
 		    (plus = strrchr(out, '+')))
 			*plus = '\0';
 		else
@@ -308,30 +372,29 @@ static int same_line(const void *x, const void *y)
 }
 
 /* A stack as a folded line: the thread's name, then its frames from the outermost. */
-static void fold(const struct fol_report *r, struct fol_symbols_cache *sc, const struct fol_stack *st,
-		 char *line, size_t len)
+static void fold(struct namer *nm, const struct fol_stack *st, char *line, size_t len)
 {
 	char name[256];
 	size_t used;
 
-	snprintf(name, sizeof(name), "%s", fol_sites_str(r->s.sites, st->site.comm));
+	snprintf(name, sizeof(name), "%s", fol_sites_str(nm->r->s.sites, st->site.comm));
 	folded_safe(name, sizeof(name));
 	used = (size_t)snprintf(line, len, "%s", name);
 	/* The stack is innermost first; a flame graph reads callers first. */
 	for (int k = st->n - 1; k >= 0 && used < len; k--) {
-		frame_name(r, sc, &st->f[k], name, sizeof(name));
+		frame_name(nm, &st->f[k], name, sizeof(name));
 		used += (size_t)snprintf(line + used, len - used, ";%s", name);
 	}
 }
 
 /* Is the stack's site one of group gi's (the same values of g's keys)? */
-static int in_group(const struct fol_report *r, struct fol_symbols_cache *sc, const struct fol_stack *st,
-		    const struct fol_grouping *g, size_t gi)
+static int in_group(struct namer *nm, const struct fol_stack *st, const struct fol_grouping *g,
+		    size_t gi)
 {
 	struct parts p;
 	char key[1024];
 
-	site_parts(r, sc, &st->site, wants_sym(g->keys, g->nkeys), &p);
+	site_parts(nm, &st->site, wanted(g->keys, g->nkeys), &p);
 	group_key(&p, g->keys, g->nkeys, key, sizeof(key));
 	return !strcmp(key, g->v[gi].key);
 }
@@ -361,7 +424,7 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 {
 	size_t n = 0;
 	const struct fol_stack *st = r->s.sites ? fol_sites_stacks(r->s.sites, &n) : NULL;
-	struct fol_symbols_cache *sc;
+	struct namer nm = { r, NULL, NULL };
 	struct fol_indexed lines;
 	int ret, own;
 
@@ -371,19 +434,21 @@ int fol_report_stacks(const struct fol_report *r, const struct fol_grouping *g, 
 	if (g && gi >= g->n)
 		return -EINVAL;
 	ret = fol_indexed_init(&lines, sizeof(struct fol_folded)); /* cleared even when it fails */
-	sc = symbols_of(r, &own);
-	if (!sc)
+	nm.sc = symbols_of(r, &own);
+	nm.bids = fol_u64map_new(sizeof(struct bid));
+	if (!nm.sc)
 		ret = -ENOMEM;
 	for (size_t i = 0; i < n && !ret; i++) {
 		char line[FOL_STACK_MAX * 160 + 64];
 
-		if (g && !in_group(r, sc, &st[i], g, gi))
+		if (g && !in_group(&nm, &st[i], g, gi))
 			continue;
-		fold(r, sc, &st[i], line, sizeof(line));
+		fold(&nm, &st[i], line, sizeof(line));
 		ret = add_line(&lines, line, &st[i]);
 	}
 	if (own)
-		fol_symbols_free(sc);
+		fol_symbols_free(nm.sc);
+	fol_u64map_free(nm.bids);
 	out->v = fol_indexed_take(&lines, &out->n);
 	if (ret) {
 		fol_folded_free(out);

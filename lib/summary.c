@@ -64,8 +64,10 @@ const char *fol_order_size(int order, unsigned page_size, char *buf, int len)
 {
 	unsigned long long b;
 
-	if (order < 0)
-		return "unknown";
+	if (order < 0) {
+		snprintf(buf, (size_t)len, "unknown");
+		return buf;
+	}
 	b = (unsigned long long)page_size << order;
 	if (b >= (1ull << 30) && !(b & ((1ull << 30) - 1)))
 		snprintf(buf, (size_t)len, "%lluG", b >> 30);
