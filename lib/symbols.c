@@ -459,6 +459,20 @@ static int resolve(struct dso *d, uint64_t off, char *sym, size_t symlen, char *
 	return 0;
 }
 
+/* A kept answer into the caller's buffer, cut to fit as snprintf() cuts (a fifth of a
+ * build's report was snprintf() copying strings). */
+static void copy(char *to, size_t len, const char *from)
+{
+	size_t n = strlen(from);
+
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(to, from, n);
+	to[n] = '\0';
+}
+
 /* The answer for off, looked up once (and once more for a source line not asked for the
  * first time). Out of memory, it is looked up every time. */
 static int answer(struct dso *d, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
@@ -472,9 +486,9 @@ static int answer(struct dso *d, uint64_t off, char *sym, size_t symlen, char *s
 	a = d->answers ? fol_u64map_put(d->answers, off, &created) : NULL;
 	if (a && !created && (a->src || !src)) {
 		if (a->sym)
-			snprintf(sym, symlen, "%s", a->sym);
+			copy(sym, symlen, a->sym);
 		if (src)
-			snprintf(src, srclen, "%s", a->src);
+			copy(src, srclen, a->src);
 		return a->ret;
 	}
 	ret = resolve(d, off, s, sizeof(s), src ? l : NULL, sizeof(l));
@@ -497,14 +511,29 @@ static int answer(struct dso *d, uint64_t off, char *sym, size_t symlen, char *s
 	return ret;
 }
 
-int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
-		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+/* "path+0x1a", as snprintf() would write it: most of a build's sites are in files
+ * without symbols (cc1), and their names were a tenth of its report in snprintf(). */
+static void path_offset(char *out, size_t len, const char *path, uint64_t off)
+{
+	char tail[20] = "+0x", digits[16];
+	int n = 0;
+
+	do
+		digits[n++] = "0123456789abcdef"[off & 15];
+	while (off >>= 4);
+	for (int i = 0; i < n; i++)
+		tail[3 + i] = digits[n - 1 - i];
+	tail[3 + n] = '\0';
+	copy(out, len, path);
+	if (len)
+		copy(out + strlen(out), len - strlen(out), tail);
+}
+
+static int lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid, int bidlen,
+		  uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
 {
 	struct dso *d;
 
-	if (src)
-		src[0] = '\0';
-	snprintf(sym, symlen, "%s+0x%" PRIx64, path, off);
 	if (!strcmp(path, "[kernel]"))
 		return fol_ksyms_lookup(c->ksyms, off, sym, symlen);
 	d = dso_get(c, path, bid, bidlen);
@@ -513,6 +542,19 @@ int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint
 	if (!d || !d->mod)
 		return -ENOENT;
 	return answer(d, off, sym, symlen, src, srclen);
+}
+
+int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
+		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen)
+{
+	int ret;
+
+	if (src)
+		src[0] = '\0';
+	ret = lookup(c, path, bid, bidlen, off, sym, symlen, src, srclen);
+	if (ret)
+		path_offset(sym, symlen, path, off);
+	return ret;
 }
 
 /* The NT_GNU_BUILD_ID note of one note segment, or 0. */

@@ -5,6 +5,7 @@
  * their code looked up through fol_symbols_lookup against dwfl_module_addrinfo directly.
  * And the rule on a synthetic table. */
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -168,6 +169,27 @@ static void test_like_libdwfl(void **state)
 	free(libm);
 }
 
+/* No file there: the name is its path and offset, as snprintf() writes it, cut to fit. */
+static void test_no_file(void **state)
+{
+	struct fol_symbols_cache *c = fol_symbols_new(NULL, NULL, 0);
+	const char *path = "/nonexistent/lib.so";
+	const uint64_t offs[] = { 0, 0x9, 0x1a2b3c, UINT64_MAX };
+
+	(void)state;
+	assert_non_null(c);
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		for (size_t len = 1; len < 48; len++) {
+			char got[48], want[48];
+
+			memset(got, 'x', sizeof(got));
+			assert_int_equal(fol_symbols_lookup(c, path, NULL, 0, offs[i], got, len, NULL, 0), -ENOENT);
+			snprintf(want, len, "%s+0x%" PRIx64, path, offs[i]);
+			assert_string_equal(got, want);
+		}
+	fol_symbols_free(c);
+}
+
 /* The rule: a nearer start or a stronger binding wins only with the other; else ask. */
 static void test_rule(void **state)
 {
@@ -241,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_no_file),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_like_libdwfl),
 	};
