@@ -57,6 +57,10 @@ struct fol_decoder {
 	struct evd *ev;
 	int n;
 	struct fol_u64map *ids; /* sample id -> event index + 1 */
+	/* The same, for the ids that first took their slot here (by the id's low bits): the
+	 * kernel numbers a recording's file descriptors in a row, so all fit, and a record's
+	 * event is found without the map (twice a record: its time, then its payload). */
+	struct { uint64_t id; int idx; } near[64];
 	uint64_t ranges[16];	/* fault handler text, [start, end) pairs */
 	int nranges;
 	/* The first event of each kind (the recorded target's): where a BPF path record's
@@ -342,6 +346,16 @@ static int parse_format(struct fol_decoder *d, struct evd *e, const char *name, 
 	return 0;
 }
 
+static void near_put(struct fol_decoder *d, uint64_t id, int idx)
+{
+	size_t i = id % (sizeof(d->near) / sizeof(d->near[0]));
+
+	if (!d->near[i].id || d->near[i].id == id) {
+		d->near[i].id = id;
+		d->near[i].idx = idx;
+	}
+}
+
 /* The sample ids of the event's file descriptors, to event index n. */
 static int add_ids(struct fol_decoder *d, const cJSON *ids, int n)
 {
@@ -358,6 +372,7 @@ static int add_ids(struct fol_decoder *d, const cJSON *ids, int n)
 		if (!slot)
 			return -ENOMEM;
 		*slot = n + 1;
+		near_put(d, (uint64_t)id->valuedouble, n + 1);
 	}
 	return 0;
 }
@@ -464,8 +479,14 @@ const struct fol_evdesc *fol_decoder_event(const struct fol_decoder *d, int idx)
 
 static int lookup(const struct fol_decoder *d, uint64_t id)
 {
-	const int *slot = id ? fol_u64map_get(d->ids, id) : NULL;
+	size_t i = id % (sizeof(d->near) / sizeof(d->near[0]));
+	const int *slot;
 
+	if (!id)
+		return -1;
+	if (d->near[i].id == id)
+		return d->near[i].idx - 1;
+	slot = fol_u64map_get(d->ids, id);
 	return slot ? *slot - 1 : -1;
 }
 
@@ -714,10 +735,22 @@ int fol_decoder_ring(const struct fol_decoder *d, const void *rec, size_t size)
 static int number_field(const struct tep_format_field *fl, const struct fol_event *ev,
 			unsigned long long *v)
 {
+	uint64_t x = 0;
+
 	*v = 0;
-	if (!fl || (unsigned)fl->offset + (unsigned)fl->size > ev->raw_size || fl->size > 8 ||
-	    tep_read_number_field((struct tep_format_field *)fl, ev->raw, v))
+	if (!fl || (unsigned)fl->offset + (unsigned)fl->size > ev->raw_size ||
+	    (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8))
 		return -EBADMSG;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Into x's low bytes, as tep_read_number_field() reads it (the decoder's tep keeps
+	 * this machine's byte order, in which the kernel wrote the records), without its two
+	 * calls a field: they were a tenth of a build's report. */
+	memcpy(&x, (const char *)ev->raw + fl->offset, (size_t)fl->size);
+#else
+	if (tep_read_number_field((struct tep_format_field *)fl, ev->raw, (unsigned long long *)&x))
+		return -EBADMSG;
+#endif
+	*v = x;
 	if ((fl->flags & TEP_FIELD_IS_SIGNED) && fl->size < 8 && (*v >> (fl->size * 8 - 1)) & 1)
 		*v |= ~0ull << (fl->size * 8);
 	return 0;
