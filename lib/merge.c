@@ -180,31 +180,40 @@ static int seal(struct fol_merge *m)
 	return 0;
 }
 
-int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size)
+static struct run *open_run(struct fol_merge *m)
 {
 	struct run *r = m->open;
 
 	if (!r) {
 		r = m->open = calloc(1, sizeof(*r));
 		if (!r)
-			return -ENOMEM;
+			return NULL;
 		r->seq = m->seq++;
 		m->bytes += RUN_COST;
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct rec *g = realloc(r->recs, cap * sizeof(*g));
+	return r;
+}
 
+/* Room in r for n more records (at least doubling) and bytes more of data. */
+static int grow(struct run *r, size_t n, size_t bytes)
+{
+	if (r->n + n > r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct rec *g;
+
+		while (cap < r->n + n)
+			cap *= 2;
+		g = realloc(r->recs, cap * sizeof(*g));
 		if (!g)
 			return -ENOMEM;
 		r->recs = g;
 		r->cap = cap;
 	}
-	if (r->used + size > r->dcap) {
+	if (r->used + bytes > r->dcap) {
 		size_t cap = r->dcap ? r->dcap * 2 : 1024;
 		char *g;
 
-		while (cap < r->used + size)
+		while (cap < r->used + bytes)
 			cap *= 2;
 		g = realloc(r->data, cap);
 		if (!g)
@@ -212,6 +221,22 @@ int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t s
 		r->data = g;
 		r->dcap = cap;
 	}
+	return 0;
+}
+
+int fol_merge_reserve(struct fol_merge *m, size_t n, size_t bytes)
+{
+	struct run *r = open_run(m);
+
+	return r ? grow(r, n, bytes) : -ENOMEM;
+}
+
+int fol_merge_push(struct fol_merge *m, uint64_t time, const void *rec, size_t size)
+{
+	struct run *r = open_run(m);
+
+	if (!r || grow(r, 1, size))
+		return -ENOMEM;
 	if (r->n && time < r->recs[r->n - 1].time)
 		r->unsorted = 1;
 	memcpy(r->data + r->used, rec, size);

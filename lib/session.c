@@ -601,6 +601,8 @@ static int push_run(struct fol_session *s, struct ring *g, const char *buf, size
 		s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n, s->run_time[0] != 0);
 	for (size_t i = n - keep; i < n; i++)
 		s->st.retimed -= s->run_flag[i]; /* judged again with the next chunk */
+	if (n - keep > 1)
+		ret = fol_merge_reserve(s->merge, n - keep - 1, len);
 	for (size_t i = 1; i < n - keep && !ret; i++)
 		ret = fol_merge_push(s->merge, s->run_time[i], buf + s->run_off[i], s->run_size[i]);
 	s->st.records += n - keep - 1; /* the held ones count when they go in */
