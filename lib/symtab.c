@@ -132,14 +132,19 @@ static void label_bounds(const struct fol_sym *v, size_t n, int first_global, co
 	struct ends e = { calloc(nstarts + 1, sizeof(uint64_t)), nstarts };
 	/* The lowest start above a rank: a Fenwick tree over reversed ranks. */
 	struct ends f = { calloc(nstarts + 1, sizeof(uint64_t)), nstarts };
+	/* Each symbol's rank among the starts, found once. */
+	size_t *ranks = malloc(sizeof(*ranks) * (n + 1));
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		next[i] = UINT64_MAX;
-	for (int phase = 0; e.max && f.max && phase < 2; phase++) {
+		if (ranks)
+			ranks[i] = upto(starts, nstarts, v[i].value) - 1;
+	}
+	for (int phase = 0; e.max && f.max && ranks && phase < 2; phase++) {
 		memset(e.max, 0, sizeof(uint64_t) * (nstarts + 1));
 		memset(f.max, 0, sizeof(uint64_t) * (nstarts + 1));
 		for (size_t i = 0; i < n; i++) {
-			size_t rank = upto(starts, nstarts, v[i].value) - 1;
+			size_t rank = ranks[i];
 
 			if ((v[i].index >= first_global) != !phase)
 				continue;
@@ -154,6 +159,7 @@ static void label_bounds(const struct fol_sym *v, size_t n, int first_global, co
 	}
 	free(e.max);
 	free(f.max);
+	free(ranks);
 }
 
 /* The labels libdwfl may take, by section and start, with their reach. */
@@ -187,7 +193,11 @@ static int labels(struct fol_symtab *t, const struct fol_sym *given, size_t n)
 		return -1;
 	}
 	memcpy(v, given, sizeof(*v) * n);
-	qsort(v, n, sizeof(*v), by_index);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].index < v[i - 1].index) {
+			qsort(v, n, sizeof(*v), by_index);
+			break;
+		}
 	for (size_t i = 0; i < n; i++)
 		starts[i] = v[i].value;
 	qsort(starts, n, sizeof(*starts), by_u64);
@@ -223,7 +233,8 @@ struct fol_symtab *fol_symtab_from(const struct fol_sym *v, size_t n, int first_
 	qsort(t->sized, t->nsized, sizeof(*t->sized), by_value);
 	qsort(t->sizeless, t->nsizeless, sizeof(*t->sizeless), by_u64);
 	set_below(t);
-	if (labels(t, v, n)) {
+	/* Without a sizeless symbol there is no label to bound. */
+	if (t->nsizeless && labels(t, v, n)) {
 		fol_symtab_free(t);
 		return NULL;
 	}
