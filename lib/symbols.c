@@ -459,8 +459,8 @@ static int resolve(struct dso *d, uint64_t off, char *sym, size_t symlen, char *
 	return 0;
 }
 
-/* A kept answer into the caller's buffer, cut to fit as snprintf() cuts (a fifth of a
- * build's report was snprintf() copying strings). */
+/* A kept answer into the caller's buffer, cut to fit as snprintf() cuts: snprintf() of
+ * one string costs a thousand instructions, and a build's report copies 85,000. */
 static void copy(char *to, size_t len, const char *from)
 {
 	size_t n = strlen(from);
@@ -511,8 +511,8 @@ static int answer(struct dso *d, uint64_t off, char *sym, size_t symlen, char *s
 	return ret;
 }
 
-/* "path+0x1a", as snprintf() would write it: most of a build's sites are in files
- * without symbols (cc1), and their names were a tenth of its report in snprintf(). */
+/* "path+0x1a", as snprintf() would write it, by hand: most of a build's sites are in
+ * files without symbols (cc1), named so. */
 static void path_offset(char *out, size_t len, const char *path, uint64_t off)
 {
 	char tail[20] = "+0x", digits[16];
