@@ -584,7 +584,7 @@ static int folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int o
 		return -ENOMEM;
 	f->pfn = pfn;
 	mm->orders |= 1u << order;
-	return pfn ? fol_swapout_alloc(m->swap, pfn, order) : 0;
+	return pfn && !m->o.no_swap_writes ? fol_swapout_alloc(m->swap, pfn, order) : 0;
 }
 
 int fol_model_mm_thread(const struct fol_model *m, int tid)
@@ -1486,21 +1486,29 @@ static int on_fault_exit(struct fol_model *m, struct thread *t, const struct fol
 	return close_fault(m, ev->tid, t, ev->time, major);
 }
 
+/* The kernel's own pages (slab, page tables: no __GFP_MOVABLE), known by frame, so that
+ * freeing them inside a call is not counted among the folios it freed. */
+static int note_kernel_page(struct fol_model *m, const struct fol_event *ev)
+{
+	int *order;
+
+	if (ev->page.gfp & FOL_GFP_MOVABLE) {
+		fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL); /* its free was not seen */
+		return 0;
+	}
+	order = fol_u64map_put(m->kernel_pages, ev->page.pfn, NULL);
+	if (!order)
+		return -ENOMEM;
+	*order = ev->page.order;
+	return 0;
+}
+
 static int on_page_alloc(struct fol_model *m, struct thread *t, const struct fol_event *ev)
 {
 	if (m->o.sampled)
 		open_sampled(t, ev->time);
-	/* The kernel's own pages (slab, page tables: no __GFP_MOVABLE), known by frame, so
-	 * that freeing them inside a call is not counted among the folios it freed. */
-	if (!(ev->page.gfp & FOL_GFP_MOVABLE)) {
-		int *order = fol_u64map_put(m->kernel_pages, ev->page.pfn, NULL);
-
-		if (!order)
-			return -ENOMEM;
-		*order = ev->page.order;
-	} else {
-		fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL); /* its free was not seen */
-	}
+	if (!m->o.no_page_frees && note_kernel_page(m, ev))
+		return -ENOMEM;
 	if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
 		return 0;
 	if (ev->page.order > t->f.alloc_order) {
@@ -1629,7 +1637,8 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 			fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL);
 		else if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
 			t->call.freed[ev->page.order]++;
-		fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);
+		if (!m->o.no_swap_writes)
+			fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);
 		return 0;
 	}
 	case FOL_EV_WRITE_FOLIO:

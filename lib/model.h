@@ -50,6 +50,13 @@ struct fol_model_opts {
 	/* The recording's page cache at the end (a PAGECACHE chunk), or NULL: the order of
 	 * file faults on pages already cached. */
 	const struct cJSON *pagecache;
+	/* The recording has no swap write event (vmscan:mm_vmscan_write_folio): the folios
+	 * allocated are not kept by page frame for one (a build's million allocations, a
+	 * tenth of its report's time). */
+	int no_swap_writes;
+	/* ... nor a page free event (kmem:mm_page_free): the kernel's own pages are not kept
+	 * by frame to tell their frees apart. */
+	int no_page_frees;
 };
 
 #define FOL_ANY (-100)

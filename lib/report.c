@@ -297,6 +297,17 @@ static int huge_zero_policy(const cJSON *before, unsigned page_size, int pmd_ord
 	return !strcmp(policy, "madvise") ? FOL_HZ_MADVISE : FOL_HZ_UNKNOWN;
 }
 
+/* Whether the recording has an event of this kind. */
+static int has_kind(const struct fol_session *sess, enum fol_kind kind)
+{
+	const struct fol_decoder *dec = fol_session_decoder(sess);
+
+	for (int i = 0; i < fol_decoder_nr_events(dec); i++)
+		if (fol_decoder_event(dec, i)->fkind == kind)
+			return 1;
+	return 0;
+}
+
 int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
 {
 	struct fol_model_opts mo = *o;
@@ -337,6 +348,8 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))
 		mo.cgroups = &r->cg;
 	mo.pagecache = fol_session_pagecache(sess);
+	mo.no_swap_writes = !has_kind(sess, FOL_EV_WRITE_FOLIO);
+	mo.no_page_frees = !has_kind(sess, FOL_EV_PAGE_FREE);
 	r->model = fol_model_new(&mo);
 	return r->model ? 0 : -ENOMEM;
 }
