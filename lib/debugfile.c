@@ -10,8 +10,11 @@
 #include <elf.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libdeflate.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -176,5 +179,77 @@ int fol_debugfile_inflated(int fd)
 		return -errno;
 	ret = fol_debugfile_inflate_image(p, (size_t)st.st_size);
 	munmap(p, (size_t)st.st_size);
+	return ret;
+}
+
+/* Every directory above path, made where missing (0700: a user's cache). */
+static int make_dirs(const char *path)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* The data of in (its holes skipped, SEEK_DATA) into out at the same offsets. */
+static int copy_data(int in, int out, off_t size)
+{
+	char buf[1 << 16];
+	off_t at = 0;
+
+	while (at < size) {
+		off_t data = lseek(in, at, SEEK_DATA), hole;
+
+		if (data < 0)
+			return errno == ENXIO ? 0 : -errno;
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			return -errno;
+		for (at = data; at < hole;) {
+			size_t want = (size_t)(hole - at) < sizeof(buf) ? (size_t)(hole - at) : sizeof(buf);
+			ssize_t n = pread(in, buf, want, at);
+
+			if (n <= 0)
+				return n < 0 ? -errno : -EIO;
+			ssize_t w = pwrite(out, buf, (size_t)n, at);
+
+			if (w != n)
+				return w < 0 ? -errno : -EIO;
+			at += n;
+		}
+	}
+	return 0;
+}
+
+int fol_debugfile_keep(int inflated, const char *path)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	int out, ret;
+
+	if (fstat(inflated, &st))
+		return -errno;
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	ret = make_dirs(path);
+	if (ret)
+		return ret;
+	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -errno;
+	ret = ftruncate(out, st.st_size) ? -errno : copy_data(inflated, out, st.st_size);
+	if (close(out) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
 	return ret;
 }

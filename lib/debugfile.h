@@ -20,4 +20,9 @@ int fol_debugfile_inflated(int fd);
 /* The same, of an ELF image in memory (tests, fuzzing). */
 int fol_debugfile_inflate_image(const void *image, size_t len);
 
+/* A copy of an inflated file (one of the above) kept at path, its directories made: written
+ * under a temporary name beside it and renamed, holes left holes. 0, or -errno with
+ * nothing left behind. */
+int fol_debugfile_keep(int inflated, const char *path);
+
 #endif

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -188,6 +190,35 @@ static void test_cut(void **state)
 	}
 }
 
+/* A copy kept: its directories made, the same bytes, nothing else left beside it; and
+ * where it cannot be made (a file where a directory should be), nothing at all. */
+static void test_keep(void **state)
+{
+	char dir[] = "/tmp/foliostat-keep.XXXXXX", path[256], cmd[700];
+	struct image im;
+	struct stat a, b;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	build(&im, 1);
+	fd = fol_debugfile_inflate_image(im.buf, im.len);
+	assert_true(fd >= 0);
+	snprintf(path, sizeof(path), "%s/x/y/z.debug", dir);
+	assert_int_equal(fol_debugfile_keep(fd, path), 0);
+	assert_int_equal(stat(path, &b), 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	assert_int_equal(a.st_size, b.st_size);
+	snprintf(cmd, sizeof(cmd), "cmp -s /proc/%d/fd/%d %s && test $(ls %s/x/y | wc -l) = 1", (int)getpid(), fd,
+		 path, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/x/y/z.debug/under-a-file.debug", dir);
+	assert_true(fol_debugfile_keep(fd, path) < 0);
+	snprintf(cmd, sizeof(cmd), "test $(ls %s/x/y | wc -l) = 1 && rm -rf %s", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_left_alone),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_keep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

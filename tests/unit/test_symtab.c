@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -144,8 +145,14 @@ static void test_like_libdwfl(void **state)
 	char *libc = loaded("libc.so"), *libm = loaded("libm.so");
 	int n = 0, k, lines = 0;
 
+	char cache[] = "/tmp/foliostat-test-cache.XXXXXX", kept[256];
+	struct stat st;
+
 	(void)state;
 	assert_non_null(libc);
+	/* The inflated debug files are kept in a cache of this test's own. */
+	assert_non_null(mkdtemp(cache));
+	setenv("XDG_CACHE_HOME", cache, 1);
 	/* Small steps over libc: every function, its aliases, its sizeless labels. */
 	n += k = compare_file(libc, 97, 20000, &lines);
 	print_message("# %s: %d offsets, %d with a source line\n", libc, k, lines);
@@ -153,6 +160,16 @@ static void test_like_libdwfl(void **state)
 	if (lines <= k / 2)
 		fail_msg("%d of %d libc offsets with a source line: is libc6-dbg (make deps) libc's version?",
 			 lines, k);
+	/* ... and its copy, kept, names them the same the next time. */
+	snprintf(kept, sizeof(kept), "%s/foliostat/debug", cache);
+	assert_int_equal(stat(kept, &st), 0);
+	lines = 0;
+	k = compare_file(libc, 997, 2000, &lines);
+	print_message("# %s again, from the kept copy: %d offsets, %d with a source line\n", libc, k, lines);
+	assert_true(lines > k / 2);
+	snprintf(kept, sizeof(kept), "rm -rf %s", cache);
+	assert_int_equal(system(kept), 0);
+	unsetenv("XDG_CACHE_HOME");
 	if (libm) {
 		n += k = compare_file(libm, 37, 8000, &lines);
 		print_message("# %s: %d offsets\n", libm, k);
