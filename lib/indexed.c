@@ -82,12 +82,22 @@ void fol_indexed_unget(struct fol_indexed *a)
 	a->n--;
 }
 
-uint64_t fol_fnv(uint64_t h, const void *p, size_t n)
+/* FNV-1a's step, eight bytes at a time (a byte at a time, a build's report hashed each
+ * fault's site and every site's group key for 5% of its time), the high bits folded down
+ * after each word so that the next one's low bits meet them. */
+uint64_t fol_hash(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
+	for (; n >= 8; n -= 8, b += 8) {
+		uint64_t w;
+
+		memcpy(&w, b, sizeof(w));
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	for (; n; n--, b++)
+		h = (h ^ *b) * 0x100000001b3ull;
 	return h;
 }
 

@@ -36,8 +36,9 @@ void *fol_indexed_take(struct fol_indexed *a, size_t *n);
 void fol_indexed_unget(struct fol_indexed *a);
 #define FOL_INDEXED_AT(a, type, i) (&((type *)(a)->v)[i])
 
-/* FNV-1a over n bytes, from h (FOL_FNV_INIT to start): the elements' hashes. */
-#define FOL_FNV_INIT 0xcbf29ce484222325ull
-uint64_t fol_fnv(uint64_t h, const void *p, size_t n);
+/* A hash of n bytes, from h (FOL_HASH_INIT to start): the elements' hashes. Not kept
+ * anywhere, only for finding elements: the index's map mixes it with its own key. */
+#define FOL_HASH_INIT 0xcbf29ce484222325ull
+uint64_t fol_hash(uint64_t h, const void *p, size_t n);
 
 #endif

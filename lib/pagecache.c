@@ -35,10 +35,10 @@
 
 static uint64_t id_hash(const struct fol_file_id *id)
 {
-	uint64_t h = fol_fnv(FOL_FNV_INIT, &id->maj, sizeof(id->maj));
+	uint64_t h = fol_hash(FOL_HASH_INIT, &id->maj, sizeof(id->maj));
 
-	h = fol_fnv(h, &id->min, sizeof(id->min));
-	return fol_fnv(h, &id->ino, sizeof(id->ino));
+	h = fol_hash(h, &id->min, sizeof(id->min));
+	return fol_hash(h, &id->ino, sizeof(id->ino));
 }
 
 static int same_id(const struct fol_file_id *a, const struct fol_file_id *b)

@@ -1038,7 +1038,7 @@ static void note_code(struct fol_recorder *r, const char *name)
 
 	if (!r->code.index && fol_indexed_init(&r->code, sizeof(char *)))
 		return;
-	el = fol_indexed_get(&r->code, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str, &created);
+	el = fol_indexed_get(&r->code, fol_hash(FOL_HASH_INIT, name, strlen(name)), &name, fol_indexed_same_str, &created);
 	if (el && created && !(*el = strdup(name)))
 		fol_indexed_unget(&r->code);
 }

@@ -290,7 +290,7 @@ int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, str
 		site_parts(&nm, &all[i], mask, &p);
 		group_key(&p, keys, nkeys, key, sizeof(key));
 		want.key = key;
-		gr = fol_indexed_get(&groups, fol_fnv(FOL_FNV_INIT, key, strlen(key)), &want, same_group, &created);
+		gr = fol_indexed_get(&groups, fol_hash(FOL_HASH_INIT, key, strlen(key)), &want, same_group, &created);
 		if (gr && created && !(gr->key = strdup(key))) {
 			fol_indexed_unget(&groups);
 			gr = NULL;
@@ -404,7 +404,7 @@ static int add_line(struct fol_indexed *lines, const char *line, const struct fo
 	struct fol_folded want = { .line = (char *)line }, *fl;
 	int created;
 
-	fl = fol_indexed_get(lines, fol_fnv(FOL_FNV_INIT, line, strlen(line)), &want, same_line, &created);
+	fl = fol_indexed_get(lines, fol_hash(FOL_HASH_INIT, line, strlen(line)), &want, same_line, &created);
 	if (fl && created) {
 		fl->faults = fl->time_ns = 0;
 		if (!(fl->line = strdup(line))) {

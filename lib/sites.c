@@ -16,18 +16,17 @@ struct fol_sites {
 	struct fol_indexed names;  /* char *: the id is the index */
 };
 
+/* The key's fields packed into words, hashed a word at a time (once a fault). */
 static uint64_t site_hash(const struct fol_site *k)
 {
-	uint64_t h = FOL_FNV_INIT;
+	const uint64_t w[4] = {
+		(uint64_t)(uint32_t)k->pid << 32 | (uint32_t)k->comm,
+		(uint64_t)(uint32_t)k->ip_map << 32 | (uint32_t)k->map,
+		k->ip,
+		(uint64_t)(uint32_t)k->order << 32 | ((uint32_t)k->cls << 1 ^ (uint32_t)k->shared),
+	};
 
-	h = fol_fnv(h, &k->pid, sizeof(k->pid));
-	h = fol_fnv(h, &k->comm, sizeof(k->comm));
-	h = fol_fnv(h, &k->ip_map, sizeof(k->ip_map));
-	h = fol_fnv(h, &k->ip, sizeof(k->ip));
-	h = fol_fnv(h, &k->map, sizeof(k->map));
-	h = fol_fnv(h, &k->shared, sizeof(k->shared));
-	h = fol_fnv(h, &k->order, sizeof(k->order));
-	return fol_fnv(h, &k->cls, sizeof(k->cls));
+	return fol_hash(FOL_HASH_INIT, w, sizeof(w));
 }
 
 static int same_site(const void *x, const void *y)
@@ -43,10 +42,11 @@ static uint64_t stack_hash(const struct fol_stack *k)
 {
 	uint64_t h = site_hash(&k->site);
 
-	h = fol_fnv(h, &k->n, sizeof(k->n));
+	h = fol_hash(h, &k->n, sizeof(k->n));
 	for (int i = 0; i < k->n; i++) {
-		h = fol_fnv(h, &k->f[i].map, sizeof(k->f[i].map));
-		h = fol_fnv(h, &k->f[i].off, sizeof(k->f[i].off));
+		const uint64_t w[2] = { (uint64_t)(uint32_t)k->f[i].map, k->f[i].off };
+
+		h = fol_hash(h, w, sizeof(w));
 	}
 	return h;
 }
@@ -93,7 +93,7 @@ void fol_sites_free(struct fol_sites *s)
 int fol_sites_intern(struct fol_sites *s, const char *name)
 {
 	int created;
-	char **el = fol_indexed_get(&s->names, fol_fnv(FOL_FNV_INIT, name, strlen(name)), &name, fol_indexed_same_str,
+	char **el = fol_indexed_get(&s->names, fol_hash(FOL_HASH_INIT, name, strlen(name)), &name, fol_indexed_same_str,
 				    &created);
 
 	if (!el)

@@ -344,7 +344,7 @@ static struct dso *dso_get(struct fol_symbols_cache *c, const char *path, const 
 		memcpy(key.bid, bid, (size_t)bidlen);
 		key.bidlen = bidlen;
 	}
-	d = fol_indexed_get(&c->dsos, fol_fnv(fol_fnv(FOL_FNV_INIT, path, strlen(path)), key.bid,
+	d = fol_indexed_get(&c->dsos, fol_hash(fol_hash(FOL_HASH_INIT, path, strlen(path)), key.bid,
 					      (size_t)key.bidlen), &key, same_dso, &created);
 	if (!d || !created)
 		return d;
