@@ -198,12 +198,16 @@ static int labels(struct fol_symtab *t, const struct fol_sym *given, size_t n)
 			qsort(v, n, sizeof(*v), by_index);
 			break;
 		}
-	for (size_t i = 0; i < n; i++)
-		starts[i] = v[i].value;
-	qsort(starts, n, sizeof(*starts), by_u64);
-	for (size_t i = 0; i < n; i++)
-		if (!ns || starts[ns - 1] != starts[i])
-			starts[ns++] = starts[i];
+	/* The distinct starts, sorted: the sized symbols' and the sizeless ones', each
+	 * already sorted, merged. */
+	for (size_t i = 0, j = 0; i < t->nsized || j < t->nsizeless;) {
+		uint64_t x = j == t->nsizeless || (i < t->nsized && t->sized[i].value <= t->sizeless[j])
+				     ? t->sized[i++].value
+				     : t->sizeless[j++];
+
+		if (!ns || starts[ns - 1] != x)
+			starts[ns++] = x;
+	}
 	label_bounds(v, n, t->first_global, starts, ns, next);
 	set_labels(t, v, n, next);
 	free(v);
