@@ -13,6 +13,7 @@
 
 #include "report_priv.h"
 #include "pagecache.h"
+#include "pipe.h"
 
 const char *const fol_report_vmstat[] = {
 	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
@@ -367,12 +368,18 @@ int fol_report_drain(struct fol_report *r, struct fol_session *sess)
 	return ret;
 }
 
+static int to_model(void *model, const struct fol_event *ev)
+{
+	return fol_model_event(model, ev);
+}
+
 int fol_report_end(struct fol_report *r, struct fol_session *sess)
 {
 	const struct fol_decoder *dec;
 	int ret, have_exit = 0;
 
-	ret = fol_report_drain(r, sess);
+	/* What is left of the session, read in a thread of its own (pipe.h). */
+	ret = fol_pipe_drain(sess, to_model, r->model);
 	if (!ret)
 		ret = fol_model_finish(r->model, &r->s);
 	fol_model_free(r->model);

@@ -73,6 +73,8 @@ lib/debugfile.c@s/sh\[i\].sh_size > len - sh\[i\].sh_offset ||/0 ||/@a compresse
 lib/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@compressed sections do not overlap
 lib/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
 lib/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
+lib/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
+lib/pipe.c@s/		e->mmap.filename = address(b, e->mmap.filename);/		;/@a piped event's pointers are made addresses again
 lib/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
 lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
