@@ -7,6 +7,8 @@
  */
 #include "debugfile.h"
 
+#include "cache.h"
+
 #include <elf.h>
 #include <endian.h>
 #include <errno.h>
@@ -182,22 +184,6 @@ int fol_debugfile_inflated(int fd)
 	return ret;
 }
 
-/* Every directory above path, made where missing (0700: a user's cache). */
-static int make_dirs(const char *path)
-{
-	char dir[PATH_MAX];
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 /* The data of in (its holes skipped, SEEK_DATA) into out at the same offsets. */
 static int copy_data(int in, int out, off_t size)
 {
@@ -232,24 +218,13 @@ int fol_debugfile_keep(int inflated, const char *path)
 {
 	char tmp[PATH_MAX];
 	struct stat st;
-	int out, ret;
+	int out;
 
 	if (fstat(inflated, &st))
 		return -errno;
-	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	ret = make_dirs(path);
-	if (ret)
-		return ret;
-	out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	out = fol_cache_begin(path, tmp, sizeof(tmp));
 	if (out < 0)
-		return -errno;
-	ret = ftruncate(out, st.st_size) ? -errno : copy_data(inflated, out, st.st_size);
-	if (close(out) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+		return out;
+	return fol_cache_end(out, tmp, path,
+			     ftruncate(out, st.st_size) ? -errno : copy_data(inflated, out, st.st_size));
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ksyms.h"
 
+#include "cache.h"
+#include "indexed.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -8,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The chunk: magic, the text's length (u64, little-endian like the file's other binary
@@ -19,6 +24,7 @@
 struct ksym {
 	uint64_t addr;
 	uint32_t name; /* offset into names */
+	uint32_t zero; /* (written to the cache as it is) */
 };
 
 struct fol_ksyms {
@@ -30,6 +36,17 @@ struct fol_ksyms {
 	struct ksym *v;
 	size_t n;
 	char *names;
+	size_t names_len;
+	void *map;		/* v and names are a kept table's mapping (cache.h) */
+	size_t map_len;
+};
+
+/* A chunk's table as the user's cache keeps it: this header, v, names. The chunk's hash
+ * and length name the file and are checked again. */
+#define KEPT_MAGIC "FKSYMS01"
+struct kept {
+	char magic[8];
+	uint64_t n, names_len, chunk_hash, chunk_len;
 };
 
 /* Notes are 4-byte aligned: namesz, descsz, type, name, desc. */
@@ -244,8 +261,12 @@ void fol_ksyms_put(struct fol_ksyms *k)
 		return;
 	free(k->path);
 	free(k->chunk);
-	free(k->v);
-	free(k->names);
+	if (k->map) {
+		munmap(k->map, k->map_len);
+	} else {
+		free(k->v);
+		free(k->names);
+	}
 	free(k);
 }
 
@@ -309,8 +330,7 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 			cap = cap ? cap * 2 : 65536;
 		}
 		sorted &= !k->n || k->v[k->n - 1].addr <= a;
-		k->v[k->n].addr = a;
-		k->v[k->n].name = (uint32_t)used;
+		k->v[k->n] = (struct ksym){ .addr = a, .name = (uint32_t)used, .zero = 0 };
 		memcpy(k->names + used, name, nlen);
 		k->names[used + nlen] = '\0';
 		used += nlen + 1;
@@ -321,18 +341,105 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 	 * sort was 8% of a small report's time (glibc's merge sort, 120,000 symbols). */
 	if (k->n && !sorted)
 		qsort(k->v, k->n, sizeof(*k->v), ksym_cmp);
+	k->names_len = used;
 }
 
+/* The kept table at path for the chunk of hash h: 0 and k's table mapped, or -1 when
+ * there is none or it is not whole (every name inside, the addresses in order). */
+static int load_kept(struct fol_ksyms *k, const char *path, uint64_t h)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+	struct stat st;
+	struct kept hd;
+	const struct ksym *v;
+	const char *names;
+	char *map;
+
+	if (fd < 0)
+		return -1;
+	map = fstat(fd, &st) || st.st_size < (off_t)sizeof(hd) ? MAP_FAILED
+		: mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	memcpy(&hd, map, sizeof(hd));
+	ok = !memcmp(hd.magic, KEPT_MAGIC, 8) && hd.chunk_hash == h && hd.chunk_len == k->chunk_len &&
+	     hd.n && hd.n <= ((uint64_t)st.st_size - sizeof(hd)) / sizeof(*v) && hd.names_len &&
+	     hd.names_len <= (uint64_t)st.st_size &&
+	     (uint64_t)st.st_size == sizeof(hd) + hd.n * sizeof(*v) + hd.names_len;
+	v = (const struct ksym *)(map + sizeof(hd));
+	names = (const char *)(v + (ok ? hd.n : 0));
+	ok = ok && !names[hd.names_len - 1];
+	for (uint64_t i = 0; ok && i < hd.n; i++)
+		ok = v[i].name < hd.names_len && (!i || v[i - 1].addr <= v[i].addr);
+	if (!ok) {
+		munmap(map, (size_t)st.st_size);
+		return -1;
+	}
+	k->map = map;
+	k->map_len = (size_t)st.st_size;
+	k->v = (struct ksym *)v;
+	k->names = (char *)names;
+	k->n = hd.n;
+	k->names_len = hd.names_len;
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	for (const char *c = p; n;) {
+		ssize_t w = write(fd, c, n);
+
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* k's table kept at path for the next report of the same chunk. */
+static void keep(const struct fol_ksyms *k, const char *path, uint64_t h)
+{
+	struct kept hd = { KEPT_MAGIC, k->n, k->names_len, h, k->chunk_len };
+	char tmp[4096 + 32];
+	int fd = fol_cache_begin(path, tmp, sizeof(tmp)), ret;
+
+	if (fd < 0)
+		return;
+	ret = write_all(fd, &hd, sizeof(hd));
+	if (!ret)
+		ret = write_all(fd, k->v, k->n * sizeof(*k->v));
+	if (!ret)
+		ret = write_all(fd, k->names, k->names_len);
+	fol_cache_end(fd, tmp, path, ret);
+}
+
+/* A recording's table is parsed once and kept (cache.h): the chunk inflated and parsed
+ * was a fifth of a small report. A kallsyms file is read each time (it changes). */
 static void load(struct fol_ksyms *k)
 {
 	size_t n = 0;
-	char *text;
+	char *text, name[64], kept[4096];
+	uint64_t h = k->chunk ? fol_hash(FOL_HASH_INIT, k->chunk, k->chunk_len) : 0;
+	int cached = 0;
 
 	k->loaded = 1;
+	if (k->chunk) {
+		snprintf(name, sizeof(name), "%016" PRIx64 "-%zu", h, k->chunk_len);
+		cached = !fol_cache_path("ksyms", name, kept, sizeof(kept));
+	}
+	if (cached && !load_kept(k, kept, h)) {
+		free(k->chunk);
+		k->chunk = NULL;
+		return;
+	}
 	text = k->path ? read_file(k->path, FOL_KSYMS_TEXT_MAX, &n) : inflate_chunk(k, &n);
 	if (text)
 		parse(k, text, n);
 	free(text);
+	if (cached && k->n)
+		keep(k, kept, h);
 	free(k->chunk);
 	k->chunk = NULL;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols.h"
 
+#include "cache.h"
 #include "debugfile.h"
 #include "indexed.h"
 #include "ksyms.h"
@@ -130,25 +131,6 @@ static int has_build_id(const char *path, const unsigned char *bits, int n)
 	return fol_symbols_file_build_id(path, found, sizeof(found)) == n && !memcmp(found, bits, (size_t)n);
 }
 
-/* Where the inflated copy of a debug file is kept: the user's cache (XDG_CACHE_HOME, or
- * ~/.cache), foliostat/debug/<build-id>.debug; 0 there, -1 with no cache (no home, or
- * FOLIOSTAT_NO_CACHE set). */
-static int cache_path(const char *hex, char *out, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (getenv("FOLIOSTAT_NO_CACHE"))
-		return -1;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(out, len, "%s/foliostat/debug/%s.debug", xdg, hex);
-	else if (home && home[0] == '/')
-		n = snprintf(out, len, "%s/.cache/foliostat/debug/%s.debug", home, hex);
-	else
-		return -1;
-	return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
 /* The module's debug file where libdwfl looks first, /usr/lib/debug/.build-id/, inflated
  * (debugfile.h): a descriptor and its name (libdwfl's to free), or -1 to leave the search
  * to libdwfl. The copy is kept in the user's cache, and taken from there the next time:
@@ -156,7 +138,7 @@ static int cache_path(const char *hex, char *out, size_t len)
 static int inflated_debug_file(Dwfl_Module *mod, char **name)
 {
 	const unsigned char *bits;
-	char hex[41], path[80], kept[4096];
+	char hex[41], path[80], file[48], kept[4096];
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(mod, &bits, &vaddr), fd, inflated = -1, keep;
 
@@ -167,7 +149,8 @@ static int inflated_debug_file(Dwfl_Module *mod, char **name)
 	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	if (!has_build_id(path, bits, n))
 		return -1;
-	keep = !cache_path(hex, kept, sizeof(kept));
+	snprintf(file, sizeof(file), "%s.debug", hex);
+	keep = !fol_cache_path("debug", file, kept, sizeof(kept));
 	if (keep && has_build_id(kept, bits, n))
 		inflated = open(kept, O_RDONLY | O_CLOEXEC);
 	if (inflated < 0) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The kernel symbols a recording carries: packed from a kallsyms file, looked up after a
- * round trip; damaged chunks and files name nothing; the build-id note is found among
+ * round trip; the table kept in the user's cache and read back from there, unless it is
+ * damaged; damaged chunks and files name nothing; the build-id note is found among
  * others. */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include "ksyms.h"
 
 static char path[] = "/tmp/foliostat-test-ksyms.XXXXXX";
+static char cache[] = "/tmp/foliostat-test-cache.XXXXXX";
 
 static void put(const void *buf, size_t len)
 {
@@ -156,19 +158,83 @@ static void test_build_id(void **state)
 	assert_int_equal(fol_kernel_build_id("/nonexistent/notes", hex, sizeof(hex)), -ENOENT);
 }
 
+/* The one table kept in this test's cache: its path. */
+static void kept_file(char *out, size_t len)
+{
+	char cmd[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls %s/foliostat/ksyms/*", cache);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, (int)len, p));
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+/* The second report of a chunk reads the table kept by the first: a name changed in the
+ * kept file is the name looked up. A kept file cut short is not read: the chunk is parsed
+ * again, and the file made whole. */
+static void test_kept(void **state)
+{
+	struct fol_ksyms *k;
+	char kept[512], sym[64], buf[1 << 16];
+	void *chunk;
+	size_t len, n;
+	long whole;
+	FILE *f;
+	char *at;
+
+	(void)state;
+	put(kallsyms, strlen(kallsyms));
+	assert_int_equal(fol_ksyms_pack(path, &chunk, &len), 0);
+	k = fol_ksyms_from_chunk(chunk, len);
+	lookups(k);
+	fol_ksyms_put(k);
+	kept_file(kept, sizeof(kept));
+	f = fopen(kept, "r+b");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	whole = (long)n;
+	at = memmem(buf, n, "second", 7);
+	assert_non_null(at);
+	memcpy(at, "SECOND", 6);
+	rewind(f);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	fclose(f);
+	k = fol_ksyms_from_chunk(chunk, len);
+	assert_int_equal(fol_ksyms_lookup(k, 0xffffffff81002000ull, sym, sizeof(sym)), 0);
+	assert_string_equal(sym, "SECOND+0x0");
+	fol_ksyms_put(k);
+	assert_int_equal(truncate(kept, whole - 1), 0);
+	k = fol_ksyms_from_chunk(chunk, len);
+	lookups(k);
+	fol_ksyms_put(k);
+	f = fopen(kept, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	assert_int_equal(ftell(f), whole);
+	fclose(f);
+	free(chunk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_build_id),
 	};
 	int fd = mkstemp(path), ret;
+	char cmd[128];
 
-	if (fd < 0)
+	if (fd < 0 || !mkdtemp(cache))
 		return 1;
 	close(fd);
+	setenv("XDG_CACHE_HOME", cache, 1);
 	ret = cmocka_run_group_tests_name("ksyms", tests, NULL, NULL);
 	unlink(path);
-	return ret;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cache);
+	return system(cmd) ? 1 : ret;
 }
