@@ -197,6 +197,7 @@ for i in $(seq "$RUNS"); do
 	t0=$(now); FOLIOSTAT_NO_CACHE=1 "$F" report --json -i "$T/f.data" >/dev/null; t1=$(now)
 	echo "$((t1 - t0))" >>"$T/rn"
 done
+echo "# report: '$F report --json -i f.data' against 'perf script -i p.data', fork-reuse $SIZE recorded by each with -e ${EVENTS[*]} (perf: -c 1 -d)"
 echo "report.ms.foliostat_no_cache $(ms "$(median <"$T/rn")")"
 rf=$(cut -d' ' -f1 <"$T/rf" | median) rp=$(cut -d' ' -f1 <"$T/rp" | median)
 mf=$(cut -d' ' -f2 <"$T/rf" | median) mp=$(cut -d' ' -f2 <"$T/rp" | median)
@@ -252,6 +253,7 @@ set -- $(timed bn env FOLIOSTAT_NO_CACHE=1 "$F" report -i "$T/build.data"); bn=$
 set -- $(timed bj "$F" report --json -i "$T/build.data"); bj=$1 bjm=$2
 set -- $(timed bs "$F" script -i "$T/build.data"); bs=$1
 set -- $(timed bp perf report --stdio --sort dso,sym -i "$T/pbuild.data"); bp=$1 bpm=$2
+echo "# build: 'foliostat report -i build.data' (and --json, script) against 'perf report --stdio --sort dso,sym -i pbuild.data'; 'foliostat tui -i build.data' in tmux until its Overview shows"
 echo "# a make -j2 build of foliostat: $(stat -c %s "$T/build.data") bytes, $("$F" report --json -i "$T/build.data" | jq '[.recording.events[].count] | add') samples, $("$F" report --json -i "$T/build.data" | jq .totals.processes) processes"
 echo "build.report.ms.foliostat $bt"
 echo "build.report.ms.foliostat_no_cache $bn"
@@ -288,6 +290,7 @@ settle
 settle
 /usr/bin/time -f "%M" -o "$T/ms" "$F" report --json -i "$T/s.data" >/dev/null
 /usr/bin/time -f "%M" -o "$T/ml" "$F" report --json -i "$T/l.data" >/dev/null
+echo "# memory: peak RSS (/usr/bin/time -f %M) of 'foliostat report --json' of fork-reuse 128M and 1G"
 echo "memory.events.128M $("$F" report --json -i "$T/s.data" | jq '[.recording.events[].count] | add')"
 echo "memory.events.1G $("$F" report --json -i "$T/l.data" | jq '[.recording.events[].count] | add')"
 echo "memory.peak_rss_kb.128M $(cat "$T/ms")"
