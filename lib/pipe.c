@@ -17,6 +17,7 @@ void fol_pipe_set_batch(size_t n)
 struct batch {
 	struct fol_event *ev;
 	size_t n;
+	size_t *pointing, npointing;	/* the events that point to something */
 	char *arena;
 	size_t used, cap;
 	int ret;	/* the session's last answer: 1 more to come, 0 its end, or -errno */
@@ -62,6 +63,24 @@ static int piece(const struct fol_event *ev, int k, const void **p, size_t *size
 		return 1;
 	default:
 		return 0;
+	}
+}
+
+/* Whether the event points to anything (most do not: a fault, an allocation). */
+static int points(const struct fol_event *e)
+{
+	switch (e->kind) {
+	case FOL_EV_FAULT_USER:
+	case FOL_EV_FAULT_KERNEL:
+		return e->regs || e->stack || e->fault.chain;
+	case FOL_EV_MMAP:
+		return e->regs || e->stack || e->mmap.filename;
+	case FOL_EV_COMM:
+		return e->regs || e->stack || e->comm.comm;
+	case FOL_EV_CGROUP:
+		return e->regs || e->stack || e->cg.path;
+	default:
+		return e->regs || e->stack;
 	}
 }
 
@@ -115,8 +134,8 @@ static const void *address(const struct batch *b, const void *at)
 
 static void fix(struct batch *b)
 {
-	for (size_t i = 0; i < b->n; i++) {
-		struct fol_event *e = &b->ev[i];
+	for (size_t i = 0; i < b->npointing; i++) {
+		struct fol_event *e = &b->ev[b->pointing[i]];
 
 		e->regs = address(b, e->regs);
 		e->stack = address(b, e->stack);
@@ -152,7 +171,7 @@ static int room(struct batch *b, size_t more)
  * or error (b->ret). */
 static void fill(struct fol_session *s, struct batch *b)
 {
-	b->n = b->used = 0;
+	b->n = b->used = b->npointing = 0;
 	b->ret = 1;
 	while (b->n < batch_events) {
 		struct fol_event *e = &b->ev[b->n]; /* decoded in place: one copy less */
@@ -160,10 +179,17 @@ static void fill(struct fol_session *s, struct batch *b)
 		b->ret = fol_session_next(s, e);
 		if (b->ret != 1)
 			break;
+		if (!points(e)) {
+			e->raw = NULL;
+			e->raw_size = 0;
+			b->n++;
+			continue;
+		}
 		if (room(b, pieces_size(e))) {
 			b->ret = -ENOMEM;
 			break;
 		}
+		b->pointing[b->npointing++] = b->n;
 		put(b, e);
 	}
 	fix(b);
@@ -239,11 +265,16 @@ int fol_pipe_drain(struct fol_session *s, int (*consume)(void *arg, const struct
 	pthread_t t;
 	int ret;
 
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		p.b[i].ev = malloc(sizeof(struct fol_event) * batch_events);
-	if (!p.b[0].ev || !p.b[1].ev || pthread_mutex_init(&p.mu, NULL)) {
-		free(p.b[0].ev);
-		free(p.b[1].ev);
+		p.b[i].pointing = malloc(sizeof(size_t) * batch_events);
+	}
+	if (!p.b[0].ev || !p.b[1].ev || !p.b[0].pointing || !p.b[1].pointing ||
+	    pthread_mutex_init(&p.mu, NULL)) {
+		for (int i = 0; i < 2; i++) {
+			free(p.b[i].ev);
+			free(p.b[i].pointing);
+		}
 		return drain_here(s, consume, arg);
 	}
 	pthread_cond_init(&p.cv, NULL);
@@ -261,6 +292,7 @@ int fol_pipe_drain(struct fol_session *s, int (*consume)(void *arg, const struct
 	pthread_mutex_destroy(&p.mu);
 	for (int i = 0; i < 2; i++) {
 		free(p.b[i].ev);
+		free(p.b[i].pointing);
 		free(p.b[i].arena);
 	}
 	return ret;
