@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int fol_cache_path(const char *kind, const char *name, char *out, size_t len)
@@ -65,4 +67,62 @@ int fol_cache_end(int fd, const char *tmp, const char *path, int ret)
 	if (ret)
 		unlink(tmp);
 	return ret;
+}
+
+void fol_cache_used(const char *path)
+{
+	utimensat(AT_FDCWD, path, NULL, 0);
+}
+
+struct aged {
+	struct timespec mtime;
+	char name[256];
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct aged *)a)->mtime, *y = &((const struct aged *)b)->mtime;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? 1 : -1;
+	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
+}
+
+void fol_cache_prune(const char *kind, int keep)
+{
+	char dir[PATH_MAX];
+	struct aged *v = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (fol_cache_path(kind, "", dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat st;
+
+		/* Not the dot entries, nor another report's file still being written. */
+		if (e->d_name[0] == '.' || len >= sizeof(v->name) ||
+		    (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) ||
+		    fstatat(dirfd(d), e->d_name, &st, 0) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			struct aged *g = realloc(v, sizeof(*v) * (cap ? cap * 2 : 16));
+
+			if (!g)
+				break;
+			v = g;
+			cap = cap ? cap * 2 : 16;
+		}
+		v[n].mtime = st.st_mtim;
+		memcpy(v[n++].name, e->d_name, len + 1);
+	}
+	if (n > (size_t)keep) {
+		qsort(v, n, sizeof(*v), newest_first);
+		for (size_t i = (size_t)keep; i < n; i++)
+			unlinkat(dirfd(d), v[i].name, 0);
+	}
+	closedir(d);
+	free(v);
 }

@@ -22,4 +22,11 @@ int fol_cache_begin(const char *path, char *tmp, size_t tmplen);
  * or the -errno of the close or rename. */
 int fol_cache_end(int fd, const char *tmp, const char *path, int ret);
 
+/* The kept file at path was used: it is the newest of its kind (fol_cache_prune). */
+void fol_cache_used(const char *path);
+
+/* Only the keep newest files of a kind are kept, the others removed (a kind whose files
+ * are made per recording would grow by each). */
+void fol_cache_prune(const char *kind, int keep);
+
 #endif

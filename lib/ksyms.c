@@ -42,7 +42,10 @@ struct fol_ksyms {
 };
 
 /* A chunk's table as the user's cache keeps it: this header, v, names. The chunk's hash
- * and length name the file and are checked again. */
+ * and length name the file and are checked again. A recording's kallsyms differs from the
+ * last one's by the BPF programs loaded since: only the tables of the few recordings
+ * reported last are kept (5 MB each). */
+#define KEPT_TABLES 4
 #define KEPT_MAGIC "FKSYMS01"
 struct kept {
 	char magic[8];
@@ -430,6 +433,7 @@ static void load(struct fol_ksyms *k)
 		cached = !fol_cache_path("ksyms", name, kept, sizeof(kept));
 	}
 	if (cached && !load_kept(k, kept, h)) {
+		fol_cache_used(kept);
 		free(k->chunk);
 		k->chunk = NULL;
 		return;
@@ -438,8 +442,10 @@ static void load(struct fol_ksyms *k)
 	if (text)
 		parse(k, text, n);
 	free(text);
-	if (cached && k->n)
+	if (cached && k->n) {
 		keep(k, kept, h);
+		fol_cache_prune("ksyms", KEPT_TABLES);
+	}
 	free(k->chunk);
 	k->chunk = NULL;
 }

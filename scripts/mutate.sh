@@ -74,6 +74,8 @@ lib/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@comp
 lib/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
 lib/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(\*v) + hd.names_len;/	     1;/@a kept kernel symbol table is whole
 lib/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table
+lib/cache.c@s/		for (size_t i = (size_t)keep; i < n; i++)/		for (size_t i = n; i < n; i++)/@only the newest files of a kind are kept
+lib/cache.c@s/	utimensat(AT_FDCWD, path, NULL, 0);/	;/@a kept file used counts as new
 lib/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
 lib/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
 lib/pipe.c@s/		e->mmap.filename = address(b, e->mmap.filename);/		;/@a piped event's pointers are made addresses again
