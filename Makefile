@@ -43,7 +43,7 @@ MANDIR := $(PREFIX)/share/man
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1.0
 
-# The BPF fault path (lib/bpf_faults.c): its programs, lib/bpf/faults.bpf.c, compiled by
+# The BPF fault path (lib/record/bpf_faults.c): its programs, lib/record/bpf/faults.bpf.c, compiled by
 # clang and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
 # Debian's arm64 libbpf is not installed beside the native one); record then takes the
 # plain path and says why.
@@ -52,8 +52,8 @@ NO_BPF := 1
 endif
 ifeq ($(NO_BPF),)
 PKGS += libbpf
-BPF_SKEL := $(BUILD)/lib/bpf/faults.skel.h
-BPF_CFLAGS := -I$(BUILD)/lib/bpf
+BPF_SKEL := $(BUILD)/lib/record/bpf/faults.skel.h
+BPF_CFLAGS := -I$(BUILD)/lib/record/bpf
 else
 BPF_CFLAGS := -DFOL_NO_BPF
 endif
@@ -83,8 +83,8 @@ else
 Q := @
 endif
 
-LIB_SRCS := $(wildcard lib/*.c)
-CMD_SRCS := $(wildcard cmd/*.c)
+LIB_SRCS := $(wildcard lib/*/*.c)
+CMD_SRCS := $(wildcard cmd/*.c cmd/*/*.c)
 TUI_SRCS := $(wildcard tui/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/%.o)
@@ -94,7 +94,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
-.PHONY: all deps check check-all check-unit check-fuzz check-golden check-tui check-live \
+.PHONY: all deps check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
 	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps
 all: $(BIN)
 
@@ -114,15 +114,15 @@ $(BUILD)/%.o: %.c | need-deps
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # -I for <asm/types.h>, which Debian keeps under the multiarch directory.
-$(BUILD)/lib/bpf/faults.bpf.o: lib/bpf/faults.bpf.c lib/bpf_record.h | need-deps
+$(BUILD)/lib/record/bpf/faults.bpf.o: lib/record/bpf/faults.bpf.c lib/data/bpf_record.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
 	$(Q)clang -O2 -g -Wall -target bpf -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
 
-$(BUILD)/lib/bpf/faults.skel.h: $(BUILD)/lib/bpf/faults.bpf.o
+$(BUILD)/lib/record/bpf/faults.skel.h: $(BUILD)/lib/record/bpf/faults.bpf.o
 	$(Q)bpftool gen skeleton $< name fol_faults_bpf >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/lib/bpf_faults.o: $(BPF_SKEL)
+$(BUILD)/lib/record/bpf_faults.o: $(BPF_SKEL)
 
 $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
@@ -131,6 +131,11 @@ $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+# The house's rules that a reader would otherwise check by hand: lib/'s stages include
+# only earlier ones (lib/README.md).
+check-house:
+	$(Q)./scripts/check-includes.sh
 
 # The statistics' expected values are scipy's: regenerated and compared each time.
 check-unit: $(UNIT_BINS)
@@ -159,7 +164,7 @@ check-tui: $(BIN)
 # likely cause is fragmentation or reclaim touching the THPs the test counts.
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-all
-check-all: check-unit check-golden check-tui check-live check-fuzz
+check-all: check-house check-unit check-golden check-tui check-live check-fuzz
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
@@ -206,7 +211,7 @@ FUZZ_TARGETS := reader chunks events records archive
 FUZZ_CHECK_SECONDS ?= 8
 FUZZ_SECONDS ?= 60
 # The fuzzers link no libperf: the modules that open events stay out.
-FUZZ_LIB_SRCS := $(filter-out lib/record.c lib/check.c lib/calibrate.c lib/bpf_faults.c,$(LIB_SRCS))
+FUZZ_LIB_SRCS := $(filter-out lib/record/%,$(LIB_SRCS))
 FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
 # Deferred (=): expanded at parse time, its pkg-config would complain on a machine that has
 # not run make deps yet, before make run installs the packages.

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "data/archive.h"
 #include "cmd.h"
-#include "file.h"
+#include "data/file.h"
 #include "util.h"
 
 static void usage(FILE *f)

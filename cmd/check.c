@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "record/check.h"
 #include "cmd.h"
-#include "errors.h"
+#include "util/errors.h"
 #include "util.h"
 
 int cmd_check(int argc, char **argv)

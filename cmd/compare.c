@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "errors.h"
-#include "compare.h"
-#include "compare_sites.h"
-#include "escape.h"
-#include "runs.h"
+#include "util/errors.h"
+#include "compare/compare.h"
+#include "compare/compare_sites.h"
+#include "util/escape.h"
+#include "report/runs.h"
 #include "tui.h"
-#include "parse.h"
+#include "util/parse.h"
 #include "util.h"
 
 #define MAX_SIDES 64

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bare.h"
-#include "errors.h"
+#include "record/bare.h"
+#include "util/errors.h"
 #include "record_cli.h"
-#include "runs.h"
+#include "report/runs.h"
 #include "util.h"
 
 /* The command line of one configuration of a sweep: the built-in workload's own option

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "errors.h"
-#include "maps.h"
-#include "metadata.h"
+#include "util/errors.h"
+#include "sys/maps.h"
+#include "data/metadata.h"
 #include "util.h"
 
 static void usage(FILE *f)

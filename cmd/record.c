@@ -16,20 +16,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bare.h"
+#include "record/bare.h"
 #include "cmd.h"
-#include "clock.h"
-#include "errors.h"
-#include "file.h"
-#include "kprobe.h"
-#include "metadata.h"
-#include "parse.h"
-#include "record.h"
+#include "util/clock.h"
+#include "util/errors.h"
+#include "data/file.h"
+#include "record/kprobe.h"
+#include "data/metadata.h"
+#include "util/parse.h"
+#include "record/record.h"
 #include "record_cli.h"
-#include "report.h"
-#include "runs.h"
+#include "report/report.h"
+#include "report/runs.h"
 #include "util.h"
-#include "workload.h"
+#include "workloads/workloads.h"
 
 /* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
 #define FOL_DURATION_MAX (30.0 * 24 * 3600)

@@ -7,9 +7,9 @@
 
 #include <limits.h>
 
-#include "file.h"
-#include "mthp.h"
-#include "record.h"
+#include "data/file.h"
+#include "sys/mthp.h"
+#include "record/record.h"
 
 #define FOL_REPEAT_MAX 1000
 #define FOL_SWEEP_MAX 32

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
+#include "data/archive.h"
 #include "cmd.h"
-#include "errors.h"
-#include "metadata.h"
-#include "parse.h"
-#include "report.h"
-#include "report_sites.h"
-#include "runs.h"
+#include "util/errors.h"
+#include "data/metadata.h"
+#include "util/parse.h"
+#include "report/report.h"
+#include "report/report_sites.h"
+#include "report/runs.h"
 #include "tui.h"
 #include "util.h"
 

@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "errors.h"
-#include "comm.h"
-#include "escape.h"
-#include "decode.h"
+#include "util/errors.h"
+#include "data/comm.h"
+#include "util/escape.h"
+#include "data/decode.h"
 #include <cjson/cJSON.h>
-#include "session.h"
+#include "data/session.h"
 #include "util.h"
 
 static void usage(FILE *f)

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "util/clock.h"
 #include "cmd.h"
-#include "errors.h"
-#include "model.h"
+#include "util/errors.h"
+#include "model/model.h"
 #include <cjson/cJSON.h>
 #include "record_cli.h"
-#include "report.h"
-#include "runs.h"
-#include "session.h"
+#include "report/report.h"
+#include "report/runs.h"
+#include "data/session.h"
 #include "util.h"
 
 /* stat: the recording streams straight into the model, chunk by chunk; no file. With -r

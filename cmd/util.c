@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "errors.h"
-#include "escape.h"
-#include "parse.h"
-#include "session.h"
+#include "util/errors.h"
+#include "util/escape.h"
+#include "util/parse.h"
+#include "data/session.h"
 
 /* The command as the user typed it (report, tui, diff...), for every message. */
 static const char *cmd_name = "foliostat";

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "errors.h"
-#include "parse.h"
+#include "util/errors.h"
+#include "util/parse.h"
 #include "util.h"
-#include "workload.h"
+#include "workloads/workloads.h"
 
 /* A byte count with K/M/G/T suffixes, up to 1T: a larger one cannot be mapped here. */
 static int parse_size(const char *arg, uint64_t min, size_t *out)

@@ -25,7 +25,7 @@ WL=("$T/fw" workload fork-reuse --size "$SIZE")
 
 now() { date +%s%N; }
 # foliostat hands the kernel's tracepoint tear-down to a detached process (see
-# lib/record.c); let it finish so that it does not slow the next run, of either tool.
+# lib/record/record.c); let it finish so that it does not slow the next run, of either tool.
 settle() { while pgrep -x foliostat-tdown >/dev/null; do sleep 0.05; done; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ms() { awk -v n="$1" 'BEGIN {printf "%.1f", n / 1e6}'; }

@@ -10,103 +10,103 @@ set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
-lib/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
-lib/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
-lib/decode.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
-lib/decode.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
-lib/decode.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF record's raw copy no longer than its array
-lib/decode.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
-lib/decode.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
-lib/decode.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
-lib/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
-lib/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
-lib/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
-lib/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
-lib/u64map.c@s/if (!key) {/if (0) {/@key 0 in the hash map
-lib/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
-lib/file.c@s/if (!S_ISREG(st.st_mode) || !is_ours(path))/if (!S_ISREG(st.st_mode))/@only recordings replaced
-lib/file.c@s/|| !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))/)/@links followed only to devices and FIFOs
-lib/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
-lib/model.c@s/		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/		return FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
-lib/model.c@s/	if (!write \&\& !f->anon_rss)/	if (!write)/@zero page needs no anon rss
-lib/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
-lib/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
-lib/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
-lib/model.c@s|end_episode(m, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
-lib/model.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
-lib/model.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
-lib/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
-lib/model.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
-lib/model.c@s/	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))/	if (in_ranges(mm->nohuge, mm->nnohuge, addr))/@a second zero-page read in a PMD range proves 4K
-lib/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
-lib/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
-lib/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
-lib/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
-lib/compare.c@s/floor = fmax(fmax(FOL_CMP_FLOOR, 2 \* fig->resolution), fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
-lib/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
-lib/compare.c@s/(b.sd > 0 || n.sd > 0)/1/@a count without variance is exact
-lib/compare.c@s/if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)/if (nb < 1 || nv < 1)/@one run a side is never tested
-lib/compare.c@s/cell->tested = !fig->system_wide \&\& !fig->single;/cell->tested = 1;/@maxima and kernel counters never marked
-lib/compare.c@s/if (p\[k - 1\] <= (double)k \* fdr \/ m) {/if (p[k - 1] <= fdr) {/@Benjamini-Hochberg over the family
-lib/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
-lib/compare.c@s/		else if (row->fig.additive)/		else/@a run without a latency figure gives it no value
-lib/swapout.c@s/	if (order < f->order) {/	if (0) {/@pages freed at a smaller order: the folio was split
-lib/pagecache.c@s/		else if (index - r->index >= r->n << r->order)/		else if (0)/@a page-cache run covers only its folios
-lib/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n << last->order))/if (0)/@overlapping page-cache runs left out
-lib/session.c@s/(type == FOL_CHUNK_RUN \&\& (s->run || s->meta)) ||/0 ||/@a RUN chunk starts the next run
-lib/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RUN chunk was lost is not merged into the one before
-lib/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
-lib/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
-lib/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
-lib/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
-lib/compare.c@s/cell->ci_lo = cell->t.lo \/ fabs(b.mean);/cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
-lib/compare.c@s/c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
-lib/compare.c@s/if (row->fig.unit != FOL_UNIT_NS || row->fig.single/if (row->fig.single/@the Gmean is of time figures only
-lib/compare_sites.c@s/fol_cmp_decide(\&ff, bf/if (0) fol_cmp_decide(\&ff, bf/@a site's faults are tested
-lib/symtab.c@s/a->size < b->size ? 1 :/a->size > b->size ? 1 :/@of two symbols alike, libdwfl names the smaller
-lib/symtab.c@s/if (!v\[i\].size \&\& v\[i\].value < ends_get(\&e, rank))/if (0)/@a label that a symbol before it ends past is never taken
-lib/symtab.c@s/if (best->index < t->first_global \&\& global)/if (0)/@globals are searched before locals
-lib/symtab.c@s/return lo \&\& t->labels\[lo - 1\].shndx == shndx \&\& t->labels\[lo - 1\].reach > addr;/return 0;/@an assembly label below the address may name it
-lib/symtab.c@s/if (k \&\& t->sizeless\[k - 1\] == addr)/if (0)/@a label at the address is libdwfl's to judge
-lib/debugfile.c@s/sh\[z\[i\].index\].sh_flags \&= ~(uint64_t)SHF_COMPRESSED;/;/@an inflated section is no longer marked compressed
-lib/debugfile.c@s/sh\[i\].sh_size > len - sh\[i\].sh_offset ||/0 ||/@a compressed section within the file
-lib/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@compressed sections do not overlap
-lib/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
-lib/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(\*v) + hd.names_len;/	     1;/@a kept kernel symbol table is whole
-lib/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table
-lib/cache.c@s/		for (size_t i = (size_t)keep; i < n; i++)/		for (size_t i = n; i < n; i++)/@only the newest files of a kind are kept
-lib/cache.c@s/	utimensat(AT_FDCWD, path, NULL, 0);/	;/@a kept file used counts as new
-lib/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
-lib/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
-lib/pipe.c@s/		e->mmap.filename = address(b, e->mmap.filename);/		;/@a piped event's pointers are made addresses again
-lib/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
-lib/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
-lib/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
-lib/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
-lib/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
-lib/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
-lib/model_kernel.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
-lib/model_kernel.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
-lib/model_kernel.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
-lib/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
-lib/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
-lib/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
-lib/swapout.c@s/if (f->writes == 1 \&\& f->at_head \&\& !f->pieces_freed)/if (f->at_head \&\& !f->pieces_freed)/@a folio written in pieces is split, even with its first page among them
-lib/swapout.c@s/if (f \&\& f->order < k)/if (0)/@a folio holds only the frames of its order
-lib/model_kernel.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
-lib/model_kernel.c@s/	return fol_model_selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
-lib/model_kernel.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it
-lib/model_kernel.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
-lib/model_kernel.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
-lib/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the mm threads are not the workload's threads
-lib/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
-lib/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets
-lib/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart by the caller's equality
-lib/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
-lib/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
-lib/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
-lib/report_sites.c@s/		if (g \&\& !in_group(r, sc, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
-lib/decode.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
+lib/data/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/data/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
+lib/data/decode.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
+lib/data/decode.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
+lib/data/decode.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF record's raw copy no longer than its array
+lib/data/decode.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
+lib/data/decode.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
+lib/data/decode.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
+lib/data/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
+lib/data/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
+lib/util/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
+lib/util/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
+lib/util/u64map.c@s/if (!key) {/if (0) {/@key 0 in the hash map
+lib/data/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
+lib/data/file.c@s/if (!S_ISREG(st.st_mode) || !is_ours(path))/if (!S_ISREG(st.st_mode))/@only recordings replaced
+lib/data/file.c@s/|| !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))/)/@links followed only to devices and FIFOs
+lib/data/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
+lib/model/model.c@s/		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/		return FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
+lib/model/model.c@s/	if (!write \&\& !f->anon_rss)/	if (!write)/@zero page needs no anon rss
+lib/model/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
+lib/data/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
+lib/model/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
+lib/model/model.c@s|end_episode(m, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
+lib/model/model.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
+lib/model/model.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
+lib/model/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
+lib/model/model.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
+lib/model/model.c@s/	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))/	if (in_ranges(mm->nohuge, mm->nnohuge, addr))/@a second zero-page read in a PMD range proves 4K
+lib/model/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
+lib/util/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
+lib/util/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
+lib/util/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
+lib/compare/compare.c@s/floor = fmax(fmax(FOL_CMP_FLOOR, 2 \* fig->resolution), fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
+lib/compare/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
+lib/compare/compare.c@s/(b.sd > 0 || n.sd > 0)/1/@a count without variance is exact
+lib/compare/compare.c@s/if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)/if (nb < 1 || nv < 1)/@one run a side is never tested
+lib/compare/compare.c@s/cell->tested = !fig->system_wide \&\& !fig->single;/cell->tested = 1;/@maxima and kernel counters never marked
+lib/compare/compare.c@s/if (p\[k - 1\] <= (double)k \* fdr \/ m) {/if (p[k - 1] <= fdr) {/@Benjamini-Hochberg over the family
+lib/compare/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
+lib/compare/compare.c@s/		else if (row->fig.additive)/		else/@a run without a latency figure gives it no value
+lib/model/swapout.c@s/	if (order < f->order) {/	if (0) {/@pages freed at a smaller order: the folio was split
+lib/sys/pagecache.c@s/		else if (index - r->index >= r->n << r->order)/		else if (0)/@a page-cache run covers only its folios
+lib/sys/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n << last->order))/if (0)/@overlapping page-cache runs left out
+lib/data/session.c@s/(type == FOL_CHUNK_RUN \&\& (s->run || s->meta)) ||/0 ||/@a RUN chunk starts the next run
+lib/data/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RUN chunk was lost is not merged into the one before
+lib/report/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
+lib/report/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
+lib/report/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
+lib/util/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
+lib/compare/compare.c@s/cell->ci_lo = cell->t.lo \/ fabs(b.mean);/cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
+lib/compare/compare.c@s/c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
+lib/compare/compare.c@s/if (row->fig.unit != FOL_UNIT_NS || row->fig.single/if (row->fig.single/@the Gmean is of time figures only
+lib/compare/compare_sites.c@s/fol_cmp_decide(\&ff, bf/if (0) fol_cmp_decide(\&ff, bf/@a site's faults are tested
+lib/symbols/symtab.c@s/a->size < b->size ? 1 :/a->size > b->size ? 1 :/@of two symbols alike, libdwfl names the smaller
+lib/symbols/symtab.c@s/if (!v\[i\].size \&\& v\[i\].value < ends_get(\&e, rank))/if (0)/@a label that a symbol before it ends past is never taken
+lib/symbols/symtab.c@s/if (best->index < t->first_global \&\& global)/if (0)/@globals are searched before locals
+lib/symbols/symtab.c@s/return lo \&\& t->labels\[lo - 1\].shndx == shndx \&\& t->labels\[lo - 1\].reach > addr;/return 0;/@an assembly label below the address may name it
+lib/symbols/symtab.c@s/if (k \&\& t->sizeless\[k - 1\] == addr)/if (0)/@a label at the address is libdwfl's to judge
+lib/symbols/debugfile.c@s/sh\[z\[i\].index\].sh_flags \&= ~(uint64_t)SHF_COMPRESSED;/;/@an inflated section is no longer marked compressed
+lib/symbols/debugfile.c@s/sh\[i\].sh_size > len - sh\[i\].sh_offset ||/0 ||/@a compressed section within the file
+lib/symbols/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@compressed sections do not overlap
+lib/symbols/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
+lib/symbols/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(\*v) + hd.names_len;/	     1;/@a kept kernel symbol table is whole
+lib/symbols/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table
+lib/util/cache.c@s/		for (size_t i = (size_t)keep; i < n; i++)/		for (size_t i = n; i < n; i++)/@only the newest files of a kind are kept
+lib/util/cache.c@s/	utimensat(AT_FDCWD, path, NULL, 0);/	;/@a kept file used counts as new
+lib/model/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
+lib/data/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
+lib/data/pipe.c@s/		e->mmap.filename = address(b, e->mmap.filename);/		;/@a piped event's pointers are made addresses again
+lib/compare/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
+lib/report/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
+lib/model/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
+lib/model/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
+lib/model/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
+lib/model/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
+lib/model/model_kernel.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
+lib/model/model_kernel.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
+lib/model/model_kernel.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
+lib/model/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
+lib/model/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
+lib/data/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
+lib/model/swapout.c@s/if (f->writes == 1 \&\& f->at_head \&\& !f->pieces_freed)/if (f->at_head \&\& !f->pieces_freed)/@a folio written in pieces is split, even with its first page among them
+lib/model/swapout.c@s/if (f \&\& f->order < k)/if (0)/@a folio holds only the frames of its order
+lib/model/model_kernel.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
+lib/model/model_kernel.c@s/	return fol_model_selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
+lib/model/model_kernel.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it
+lib/model/model_kernel.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
+lib/model/model_kernel.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
+lib/model/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the mm threads are not the workload's threads
+lib/model/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
+lib/model/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets
+lib/util/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart by the caller's equality
+lib/model/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
+lib/data/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
+lib/report/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
+lib/report/report_sites.c@s/		if (g \&\& !in_group(r, sc, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
+lib/data/decode.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "tui.h"
 
-#include "compare.h"
-#include "report_sites.h"
-#include "sites.h"
-#include "escape.h"
+#include "compare/compare.h"
+#include "report/report_sites.h"
+#include "model/sites.h"
+#include "util/escape.h"
 
 #include <curses.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "report.h"
+#include "report/report.h"
 
 /* Runs until the user quits: 0; -ENOTTY when stdin/stdout is not a terminal; other
  * negative codes when the terminal cannot be set up (err says what). The terminal is

@@ -4,7 +4,7 @@
  * deflated bytes reach the extractor past the checksums. Seed: fuzz_seeds' archive/. */
 #include <sys/stat.h>
 
-#include "archive.h"
+#include "data/archive.h"
 #include "harness.h"
 
 #define MAX_CHUNKS 4096

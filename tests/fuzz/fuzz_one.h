@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare.h"
-#include "report.h"
-#include "runs.h"
+#include "compare/compare.h"
+#include "report/report.h"
+#include "report/runs.h"
 
 /* What foliostat script does with every event: its fields formatted. */
 static inline void fuzz_script(const char *path)

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "archive.h"
+#include "data/archive.h"
 #include "harness.h"
 
 static void put(const char *dir, const char *sub, int i, const void *a, size_t an,

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "data/file.h"
 #include "fuzz_one.h"
 
 #define FUZZ_FILE_HEADER 16

@@ -15,7 +15,7 @@ wp=wp_copy
 [ "$(large_folio_reuse)" = yes ] && wp=wp_reuse
 
 # fork-reuse of 32M of PTE-mapped THP: every reuse fault is the write pass's store into
-# the anonymous region (write_pass in lib/workload.c, the store inlined into it).
+# the anonymous region (write_pass in cmd/workloads/workloads.c, the store inlined into it).
 "$FOLIOSTAT" record -q -o f.data -- "$fw" workload fork-reuse --size 32M
 ok $? "record fork-reuse 32M"
 "$FOLIOSTAT" report --json -i f.data >f.json

@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "file.h"
+#include "data/file.h"
 
 #define RB_ST_TP (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		  PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)

@@ -19,10 +19,10 @@
 #include <cmocka.h>
 #include <libdeflate.h>
 
-#include "archive.h"
-#include "errors.h"
-#include "file.h"
-#include "symbols.h"
+#include "data/archive.h"
+#include "util/errors.h"
+#include "data/file.h"
+#include "symbols/symbols.h"
 
 static char dir[] = "/tmp/foliostat-test-archive.XXXXXX";
 static char rec[PATH_MAX], arc[PATH_MAX], out[PATH_MAX], self[PATH_MAX];

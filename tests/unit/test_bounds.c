@@ -20,13 +20,13 @@
 
 #include <cmocka.h>
 
-#include "figures.h"
-#include "maps.h"
-#include "merge.h"
-#include "model.h"
-#include "report.h"
-#include "runs.h"
-#include "u64map.h"
+#include "report/figures.h"
+#include "sys/maps.h"
+#include "data/merge.h"
+#include "model/model.h"
+#include "report/report.h"
+#include "report/runs.h"
+#include "util/u64map.h"
 
 #include "recbuild.h"
 

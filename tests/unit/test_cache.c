@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "cache.h"
+#include "util/cache.h"
 
 static char dir[] = "/tmp/foliostat-test-cache.XXXXXX";
 

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "cgroup.h"
-#include "model.h"
+#include "sys/cgroup.h"
+#include "model/model.h"
 
 static struct fol_cgroups scope(const char *json)
 {

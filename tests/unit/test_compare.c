@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 static struct fol_figure fig(enum fol_unit unit, int better)
 {

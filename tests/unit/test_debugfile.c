@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "debugfile.h"
+#include "symbols/debugfile.h"
 
 static const char shstr[] = "\0.debug_line\0.shstrtab\0.note";
 

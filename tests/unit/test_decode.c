@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "errors.h"
+#include "util/errors.h"
 
-#include "bpf_record.h"
-#include "decode.h"
-#include "symbolic.h"
+#include "data/bpf_record.h"
+#include "data/decode.h"
+#include "data/symbolic.h"
 
 #include "recbuild.h"
 

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "errors.h"
+#include "util/errors.h"
 
-#include "file.h"
+#include "data/file.h"
 
 #define NCHUNKS 6
 

@@ -19,16 +19,16 @@
 
 #include <cmocka.h>
 
-#include "errors.h"
+#include "util/errors.h"
 
-#include "decode.h"
-#include "escape.h"
-#include "merge.h"
-#include "metadata.h"
-#include "model.h"
-#include "report.h"
-#include "session.h"
-#include "symbols.h"
+#include "data/decode.h"
+#include "util/escape.h"
+#include "data/merge.h"
+#include "data/metadata.h"
+#include "model/model.h"
+#include "report/report.h"
+#include "data/session.h"
+#include "symbols/symbols.h"
 
 #include "recbuild.h"
 

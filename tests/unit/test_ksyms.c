@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "ksyms.h"
+#include "symbols/ksyms.h"
 
 static char path[] = "/tmp/foliostat-test-ksyms.XXXXXX";
 static char cache[] = "/tmp/foliostat-test-cache.XXXXXX";

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "merge.h"
+#include "data/merge.h"
 
 static int pop_all(struct fol_merge *m, uint64_t *out, int max)
 {

@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "hist.h"
-#include "model.h"
-#include "pagecache.h"
+#include "util/hist.h"
+#include "model/model.h"
+#include "sys/pagecache.h"
 
 #define PID 100
 #define BASE 0x7f0000000000ull

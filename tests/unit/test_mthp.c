@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "mthp.h"
+#include "sys/mthp.h"
 
 static char root[64];
 

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "pagecache.h"
+#include "sys/pagecache.h"
 
 static void id_of(const char *path, struct fol_file_id *id)
 {

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "pipe.h"
-#include "report.h"
-#include "session.h"
+#include "data/pipe.h"
+#include "report/report.h"
+#include "data/session.h"
 
 /* The JSON report of the file's first run: read in turn (serial), or through the pipe
  * with batches of batch events. NULL when the report cannot be made. */

@@ -9,10 +9,10 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
-#include "compare_sites.h"
+#include "compare/compare.h"
+#include "compare/compare_sites.h"
 #include "recbuild.h"
-#include "runs.h"
+#include "report/runs.h"
 
 static const struct fol_model_opts all = { .order = FOL_ANY, .cls = FOL_ANY };
 

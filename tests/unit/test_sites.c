@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "indexed.h"
-#include "model.h"
-#include "report.h"
-#include "report_sites.h"
-#include "sites.h"
+#include "util/indexed.h"
+#include "model/model.h"
+#include "report/report.h"
+#include "report/report_sites.h"
+#include "model/sites.h"
 
 /* One user fault of process pid (its only thread) at address addr, from entry t0 to
  * exit t1, its IP and (record -g) user call chain. */

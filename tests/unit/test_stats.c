@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "util/stats.h"
 #include "stats_reference.h"
 
 #define NCASES ((int)(sizeof(stats_cases) / sizeof(stats_cases[0])))

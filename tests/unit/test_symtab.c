@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "symbols.h"
-#include "symtab.h"
+#include "symbols/symbols.h"
+#include "symbols/symtab.h"
 
 static const Dwfl_Callbacks cb = {
 	.find_elf = dwfl_build_id_find_elf,

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the compare module's renderers share (compare_out.c's): not part of the public API. */
+#ifndef FOL_COMPARE_PRIV_H
+#define FOL_COMPARE_PRIV_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "compare/compare.h"
+
+/* s right-aligned in w terminal columns ("µ" is two bytes, one column). */
+void fol_cmp_rcol(FILE *f, const char *s, int w);
+/* A cell's change in 9 columns and its mark in 4 (" (I)"; spaces unless last). */
+void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
+			 FILE *f);
+/* A cell as JSON VALUE (man foliostat-compare); base: the base's, without a test. */
+cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base);
+
+#endif

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "record/bpf_faults.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "data/bpf_record.h"
+#include "record/tracepoint.h"
+
+int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
+	int ret = fol_tp_resolve("exceptions:page_fault_user", &tp, &n);
+
+	if (!ret)
+		ret = fol_tp_resolve("sched:sched_process_fork", &tp, &n);
+	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
+		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4))
+		ret = -ENOENT;
+	fol_tp_free(tp, n);
+	if (ret)
+		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
+				   "sched:sched_process_fork) are missing or not as expected");
+	l->entry_size = (uint32_t)size;
+	l->fork_child_off = (uint32_t)coff;
+	return ret;
+}
+
+#ifdef FOL_NO_BPF
+
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
+		       size_t len)
+{
+	(void)l;
+	*out = NULL;
+	snprintf(why, len, "this foliostat was built without BPF (NO_BPF=1)");
+	return -ENOSYS;
+}
+
+void fol_bpf_faults_free(struct fol_bpf_faults *b)
+{
+	(void)b;
+}
+
+int fol_bpf_faults_attach(struct fol_bpf_faults *b, enum fol_bpf_prog p, struct perf_evsel *e)
+{
+	(void)b;
+	(void)p;
+	(void)e;
+	return -ENOSYS;
+}
+
+
+int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct perf_evsel *into)
+{
+	(void)b;
+	(void)e;
+	(void)into;
+	return -ENOSYS;
+}
+
+int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec)
+{
+	(void)b;
+	(void)tid;
+	(void)at_exec;
+	return -ENOSYS;
+}
+
+void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid)
+{
+	(void)b;
+	(void)tid;
+}
+
+void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records)
+{
+	(void)b;
+	*threads = *records = 0;
+}
+
+#else
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <linux/perf_event.h>
+#include <perf/cpumap.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "util/u64map.h"
+
+#include "faults.skel.h"
+
+struct fol_bpf_faults {
+	struct fol_faults_bpf *skel;
+	struct fol_u64map *fd_of_id; /* perf event id -> this process's descriptor */
+};
+
+/* libbpf prints to stderr by default; lib/ never prints. */
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
+		       size_t len)
+{
+	struct fol_bpf_faults *b = calloc(1, sizeof(*b));
+	int ret;
+
+	*out = NULL;
+	if (!b)
+		return -ENOMEM;
+	libbpf_set_print(quiet);
+	b->skel = fol_faults_bpf__open();
+	if (!b->skel) {
+		ret = -errno;
+		snprintf(why, len, "cannot open the BPF programs: %s", strerror(errno));
+		free(b);
+		return ret;
+	}
+	b->skel->rodata->entry_size = l->entry_size;
+	b->skel->rodata->fork_child_off = l->fork_child_off;
+	ret = fol_faults_bpf__load(b->skel);
+	if (ret) {
+		snprintf(why, len, "the kernel refused the BPF programs (%s)%s", strerror(-ret),
+			 geteuid() ? ": run as root (CAP_BPF and CAP_PERFMON)" : "");
+		fol_faults_bpf__destroy(b->skel);
+		free(b);
+		return ret;
+	}
+	*out = b;
+	return 0;
+}
+
+void fol_bpf_faults_free(struct fol_bpf_faults *b)
+{
+	if (!b)
+		return;
+	fol_faults_bpf__destroy(b->skel);
+	fol_u64map_free(b->fd_of_id);
+	free(b);
+}
+
+static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)
+{
+	switch (p) {
+	case FOL_BPF_PROG_FAULT_USER:
+		return b->skel->progs.fault_user;
+	case FOL_BPF_PROG_FAULT_KERNEL:
+		return b->skel->progs.fault_kernel;
+	case FOL_BPF_PROG_EXIT:
+		return b->skel->progs.fault_exit;
+	case FOL_BPF_PROG_EXIT_MAJOR:
+		return b->skel->progs.fault_exit_major;
+	case FOL_BPF_PROG_FLUSH:
+		return b->skel->progs.flush;
+	case FOL_BPF_PROG_FORK:
+		return b->skel->progs.fork;
+	case FOL_BPF_PROG_EXEC:
+		return b->skel->progs.exec;
+	case FOL_BPF_PROG_THREAD_EXIT:
+		return b->skel->progs.exit_thread;
+	}
+	return NULL;
+}
+
+/* libperf keeps the file descriptors of the events it opened to itself (its public API
+ * has no accessor, its internal headers need the kernel tree's). An event's id is public
+ * (read with PERF_FORMAT_ID), and each perf descriptor of this process tells its own: the
+ * ids of all of them, looked at again when an id is new. */
+static int scan_fds(struct fol_bpf_faults *b)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!d)
+		return -errno;
+	fol_u64map_free(b->fd_of_id);
+	b->fd_of_id = fol_u64map_new(sizeof(int));
+	while (b->fd_of_id && (de = readdir(d))) {
+		char target[64];
+		int fd = atoi(de->d_name), *slot;
+		ssize_t n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		uint64_t id;
+
+		if (n <= 0 || de->d_name[0] == '.')
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, "anon_inode:[perf_event]") || ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			continue;
+		slot = fol_u64map_put(b->fd_of_id, id, NULL);
+		if (slot)
+			*slot = fd;
+	}
+	closedir(d);
+	return b->fd_of_id ? 0 : -ENOMEM;
+}
+
+static int evsel_fd(struct fol_bpf_faults *b, struct perf_evsel *e, int cpu_idx, int thread)
+{
+	struct perf_counts_values v = { 0 };
+	const int *fd;
+
+	if (perf_evsel__read(e, cpu_idx, thread, &v) || !v.id)
+		return -EINVAL;
+	fd = b->fd_of_id ? fol_u64map_get(b->fd_of_id, v.id) : NULL;
+	if (!fd && !scan_fds(b))
+		fd = fol_u64map_get(b->fd_of_id, v.id);
+	return fd ? *fd : -ENOENT;
+}
+
+int fol_bpf_faults_attach(struct fol_bpf_faults *b, enum fol_bpf_prog p, struct perf_evsel *e)
+{
+	struct bpf_program *pr = prog(b, p);
+	int ncpu = perf_cpu_map__nr(perf_evsel__cpus(e));
+	int nthr = perf_thread_map__nr(perf_evsel__threads(e));
+
+	if (!pr)
+		return -EINVAL;
+	for (int c = 0; c < ncpu; c++)
+		for (int t = 0; t < nthr; t++) {
+			int fd = evsel_fd(b, e, c, t);
+
+			if (fd < 0)
+				return fd;
+			/* Through the perf event's ioctl rather than a bpf_link: the program then
+			 * lives exactly as long as the event, libperf's to close. */
+			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, bpf_program__fd(pr)))
+				return -errno;
+		}
+	return 0;
+}
+
+int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct perf_evsel *into)
+{
+	struct perf_cpu_map *cpus = perf_evsel__cpus(e);
+
+	for (int c = 0; c < perf_cpu_map__nr(cpus); c++) {
+		uint32_t key = (uint32_t)perf_cpu_map__cpu(cpus, c).cpu;
+		int fd = evsel_fd(b, e, c, 0), to = into ? evsel_fd(b, into, c, 0) : 0;
+
+		if (fd < 0 || to < 0)
+			return fd < 0 ? fd : to;
+		if (into && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, to))
+			return -errno;
+		if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.out), &key, &fd, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec)
+{
+	uint32_t key = (uint32_t)tid;
+	struct fol_bpf_pending p = { .before_exec = !!at_exec };
+
+	return bpf_map_update_elem(bpf_map__fd(b->skel->maps.follow), &key, &p, BPF_ANY) ? -errno : 0;
+}
+
+void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid)
+{
+	uint32_t key = (uint32_t)tid;
+
+	bpf_map_delete_elem(bpf_map__fd(b->skel->maps.follow), &key);
+}
+
+void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records)
+{
+	int fd = bpf_map__fd(b->skel->maps.dropped);
+	uint32_t k0 = 0, k1 = 1;
+
+	*threads = *records = 0;
+	bpf_map_lookup_elem(fd, &k0, threads);
+	bpf_map_lookup_elem(fd, &k1, records);
+}
+
+#endif

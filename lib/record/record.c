@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "record/record_priv.h"
+
+#include <errno.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sys/counters.h"
+#include "sys/pagecache.h"
+
+int rec_fail(struct fol_recorder *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->res->error, sizeof(r->res->error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
+{
+	struct perf_mmap *map;
+	union perf_event *ev;
+	int ret = 0;
+
+	perf_evlist__for_each_mmap(evlist, map, false) {
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((ev = perf_mmap__read_event(map)) != NULL) {
+			size_t sz = ev->header.size;
+
+			if (r->chunk_used + sz > CHUNK_FLUSH && (ret = rec_flush_chunk(r)))
+				break;
+			memcpy(r->chunk + r->chunk_used, ev, sz);
+			r->chunk_used += sz;
+			r->res->records++;
+			if (ev->header.type == PERF_RECORD_SAMPLE)
+				r->res->samples++;
+			else if (ev->header.type == PERF_RECORD_MMAP2 && sz > sizeof(ev->mmap2) - PATH_MAX)
+				rec_note_mapping(r, ev);
+			else if (ev->header.type == PERF_RECORD_LOST)
+				r->res->lost += ev->lost.lost;
+			perf_mmap__consume(map);
+		}
+		/* No perf_mmap__read_done(): for a non-overwrite buffer it sets the read position
+		 * to the kernel's head as it is now, past any record written since the last
+		 * perf_mmap__read_event() returned NULL, and that record would be skipped with
+		 * no PERF_RECORD_LOST (seen here: one sample in ~300K missing, about one run in
+		 * twenty). perf_mmap__read_event() and perf_mmap__consume() keep the position. */
+		if (!ret)
+			ret = rec_flush_chunk(r);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int drain(struct fol_recorder *r)
+{
+	uint64_t before = r->res->records;
+	int ret = drain_evlist(r, r->evlist);
+
+	if (!ret && r->kevlist)
+		ret = drain_evlist(r, r->kevlist);
+	if (ret)
+		return ret;
+	/* A pass that found nothing ends no round: an idle target must not grow the file. */
+	if (r->res->records == before)
+		return 0;
+	ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, NULL, 0);
+	return ret ? ret : fol_writer_flush(r->w);
+}
+
+static void cleanup(struct fol_recorder *r)
+{
+	if (r->go_fd >= 0)
+		close(r->go_fd);
+	if (r->err_fd >= 0)
+		close(r->err_fd);
+	if (r->child > 0) {
+		/* Still corked: it never ran the workload. */
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	for (int i = 0; i < r->nr_counters; i++)
+		if (r->counters[i].evsel) {
+			perf_evsel__close(r->counters[i].evsel);
+			perf_evsel__delete(r->counters[i].evsel);
+		}
+	rec_close_mm_threads(r);
+	if (r->evlist) {
+		perf_evlist__munmap(r->evlist);
+		perf_evlist__close(r->evlist);
+		perf_evlist__delete(r->evlist);
+	}
+	rec_close_bpf(r);
+	for (int i = 0; i < r->nr_ev; i++) {
+		free(r->ev[i].name);
+		free(r->ev[i].format);
+	}
+	free(r->ev);
+	perf_cpu_map__put(r->cpus);
+	perf_thread_map__put(r->threads);
+	perf_cpu_map__put(r->kcpus);
+	perf_thread_map__put(r->kthreads);
+	fol_cgroups_free(&r->cg);
+	for (size_t i = 0; i < r->code.n; i++)
+		free(*FOL_INDEXED_AT(&r->code, char *, i));
+	fol_indexed_free(&r->code);
+	fol_pc_files_free(r->pc);
+	fol_msgs_free(&r->missing);
+	free(r->chunk);
+}
+
+int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
+{
+	pid_t w = 0;
+	int ret, st;
+
+	/* A thread that exits leaves its descriptors signalling POLLHUP for ever: they are
+	 * taken out of the poll set, or poll() would return at once and the loop spin. With
+	 * none left (every recorded thread exited) it sleeps instead. */
+	if (r->fds_left) {
+		if (perf_evlist__poll(r->evlist, timeout_ms) > 0)
+			r->fds_left = perf_evlist__filter_pollfd(r->evlist, POLLERR | POLLHUP);
+	} else {
+		poll(NULL, 0, timeout_ms);
+	}
+	ret = drain(r);
+	if (ret)
+		return rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret));
+	if (!r->o->argv)
+		return r->o->system_wide || !rec_target_gone(r->o->pid) ? 1 : 0;
+	if (r->child <= 0 || (w = waitpid(r->child, &st, WNOHANG)) != r->child)
+		return r->child > 0 && w == 0 ? 1 : 0;
+	if (WIFSTOPPED(st)) {
+		ret = rec_traced_stop(r, st);
+		return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 1;
+	}
+	r->res->wait_status = st;
+	r->child = 0;
+	return 0;
+}
+
+int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
+{
+	struct fol_recorder *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*rp = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->o = o;
+	r->res = &r->result;
+	r->res->wait_status = -1;
+	r->go_fd = r->err_fd = -1;
+	r->fds_left = 1;
+	*rp = r;
+	if (o->mmap_pages <= 0 || o->mmap_pages > FOL_RECORD_MAX_PAGES ||
+	    (o->mmap_pages & (o->mmap_pages - 1)))
+		return rec_fail(r, -EINVAL, "mmap pages must be a power of two up to %d, not %d",
+				FOL_RECORD_MAX_PAGES, o->mmap_pages);
+	r->evlist = perf_evlist__new();
+	r->chunk = malloc(CHUNK_FLUSH + 65536);
+	r->cpus = perf_cpu_map__new_online_cpus();
+	r->pc = fol_pc_files_new();
+	if (!r->evlist || !r->chunk || !r->cpus || !r->pc)
+		return rec_fail(r, -ENOMEM, "out of memory");
+	if (o->cgroup && !o->system_wide)
+		return rec_fail(r, -EINVAL, "-G (a cgroup) needs -a: it scopes a system-wide recording");
+	if (o->cgroup) {
+		char err[400];
+
+		ret = fol_cgroups_resolve(o->cgroup, &r->cg, err, sizeof(err));
+		if (ret)
+			return rec_fail(r, ret, "%s", err);
+	}
+	if (o->kprobes) {
+		char err[256];
+
+		if (fol_kprobes_create(&r->kp, err, sizeof(err)))
+			fol_msgs_add(&r->res->warnings, "%s: recorded without kprobes", err);
+	}
+	ret = rec_setup_events(r);
+	if (!ret)
+		ret = rec_setup_mm_threads(r);
+	return ret;
+}
+
+int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
+{
+	cJSON *before;
+	int ret;
+
+	r->w = w;
+	ret = rec_open_target(r);
+	if (!ret && r->bpf)
+		ret = rec_bpf_open_carriers(r);
+	if (ret)
+		return ret;
+	/* The exact method's cost per fault, measured here before anything runs: every
+	 * report can say what its latencies include. */
+	{
+		struct perf_event_attr stack = { 0 };
+
+		rec_user_stack_attr(r->o, &stack);
+		if (!r->sampled && !r->o->events &&
+		    fol_calibrate(FOL_CALIBRATE_PAGES, r->bpf, r->o->callchain ? &stack : NULL,
+				  &r->calibration))
+			memset(&r->calibration, 0, sizeof(r->calibration));
+	}
+	ret = rec_open_events(r);
+	if (ret)
+		return ret;
+	r->start_real = rec_now_ns(CLOCK_REALTIME);
+	r->start_mono = rec_now_ns(CLOCK_MONOTONIC);
+	ret = rec_write_meta(r, r->start_real, r->start_mono);
+	if (!ret)
+		ret = rec_write_events(r);
+	if (!ret && r->o->system_wide)
+		ret = rec_write_system_comms(r, r->start_mono);
+	else if (!ret && !r->o->argv)
+		ret = rec_write_synth(r, r->start_mono);
+	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
+	 * which counters are supported. */
+	rec_open_counters(r);
+	before = fol_counters_snapshot("");
+	if (!ret && before)
+		ret = fol_writer_chunk_json(w, FOL_CHUNK_COUNTERS, before);
+	cJSON_Delete(before);
+	if (!ret)
+		ret = fol_writer_flush(w);
+	return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 0;
+}
+
+int fol_recorder_start(struct fol_recorder *r)
+{
+	int ret;
+
+	if (r->o->mthp) {
+		ret = fol_mthp_apply(r->o->mthp);
+		if (ret)
+			return rec_fail(r, ret, "cannot set the THP policy (%s): %s",
+					r->o->mthp_spec ? r->o->mthp_spec : "",
+					ret == -EACCES || ret == -EPERM ? "run as root" : strerror(-ret));
+		r->mthp_applied = 1;
+	}
+	if (!rec_enabled_by_exec(r))
+		perf_evlist__enable(r->evlist);
+	if (r->kevlist)
+		perf_evlist__enable(r->kevlist);
+	if (r->o->argv) {
+		ret = rec_uncork(r);
+		if (ret)
+			return rec_fail(r, ret, "cannot execute '%s': %s", r->o->argv[0], strerror(-ret));
+	}
+	/* The workload runs: from here on the file is the recording, and whatever was at
+	 * the output path makes way for it. */
+	ret = fol_writer_commit(r->w);
+	if (ret) {
+		perf_evlist__disable(r->evlist);
+		if (r->child > 0) {
+			kill(r->child, SIGKILL);
+			waitpid(r->child, &r->res->wait_status, 0);
+			r->child = 0;
+		}
+	}
+	return ret;
+}
+
+static void restore_mthp(struct fol_recorder *r)
+{
+	if (r->mthp_applied)
+		fol_mthp_restore(r->o->mthp);
+	r->mthp_applied = 0;
+}
+
+int fol_recorder_stop(struct fol_recorder *r, int signal)
+{
+	cJSON *after;
+	uint64_t dur;
+	int ret = 0;
+
+	r->interrupted_by = signal;
+	/* Attached: the process lives on; what the run leaves in its page tables now. */
+	if (!r->o->argv && !r->o->system_wide && !rec_target_gone(r->o->pid))
+		ret = rec_write_maps(r, r->o->pid);
+	perf_evlist__disable(r->evlist);
+	if (r->kevlist)
+		perf_evlist__disable(r->kevlist);
+	if (!ret)
+		ret = drain(r);
+	dur = rec_now_ns(CLOCK_MONOTONIC) - r->start_mono;
+	/* After the events are off: its own faults on the files are not the workload's. */
+	if (!ret)
+		ret = rec_write_pagecache(r);
+	r->res->seconds = (double)dur / 1e9;
+	if (!ret)
+		ret = rec_write_counters_pmu(r);
+	after = fol_counters_snapshot("");
+	restore_mthp(r);
+	if (!ret && after)
+		ret = fol_writer_chunk_json(r->w, FOL_CHUNK_COUNTERS, after);
+	cJSON_Delete(after);
+	if (!ret)
+		ret = rec_write_phases(r);
+	/* At the end, not the start: packing them takes 0.2 s here (seconds in an emulated
+	 * guest), which would hold up the workload's start or an attach. */
+	if (!ret)
+		ret = rec_write_ksyms(r);
+	if (!ret)
+		ret = rec_write_end(r, dur);
+	/* A writer shared by several runs stays open: this run is on disk now. */
+	if (!ret)
+		ret = fol_writer_flush(r->w);
+	return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 0;
+}
+
+pid_t fol_recorder_pid(const struct fol_recorder *r)
+{
+	return r->child;
+}
+
+int fol_recorder_has_kprobes(const struct fol_recorder *r)
+{
+	return r->kp.n > 0;
+}
+
+const struct fol_record_result *fol_recorder_result(const struct fol_recorder *r)
+{
+	return r->res;
+}
+
+int fol_recorder_delete(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	if (!r)
+		return 0;
+	restore_mthp(r);
+	cleanup(r);
+	/* A kprobe event cannot be removed while a perf event uses it: after cleanup. */
+	if (r->kp.n && fol_kprobes_destroy(&r->kp))
+		ret = -EBUSY;
+	fol_msgs_free(&r->res->warnings);
+	free(r);
+	return ret;
+}

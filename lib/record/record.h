@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Recording: run or attach to a workload, record its events through libperf, write the
+ * foliostat data file (file.h) as the ring buffers are drained. */
+#ifndef FOL_RECORD_H
+#define FOL_RECORD_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "data/file.h"
+#include "util/msgs.h"
+#include "sys/mthp.h"
+
+struct fol_record_opts {
+	char *const *argv;	 /* workload to start; NULL with pid */
+	pid_t pid;		 /* attach to this process (all its threads) */
+	/* Every task on every CPU (perf record -a), while argv runs or until the caller
+	 * stops; the tasks that were there before have no folios seeded. */
+	int system_wide;
+	const char *const *events; /* -e names; NULL: the default set */
+	int nr_events;
+	int mmap_pages;		 /* per CPU ring buffer, pages (power of two) */
+	/* A count the caller's signal handler raises (NULL: none): a walk of the page
+	 * tables (seeding at attach, the maps at the end) stops when it changes. */
+	const volatile sig_atomic_t *signals;
+	/* Set before the workload starts, e.g. FOLIOSTAT_PHASES for built-in workloads;
+	 * whatever the workload writes to that file ends up in a WORKLOAD chunk. */
+	const char *phase_file;
+	/* THP/mTHP policy for the run (NULL: leave it): set by fol_recorder_start, put back
+	 * by fol_recorder_stop or fol_recorder_delete, whatever ended the run. */
+	struct fol_mthp *mthp;
+	const char *mthp_spec;	/* as given, for the file's metadata */
+	/* Add foliostat's own kprobe events (kprobe.h) where the kernel has them: created by
+	 * fol_recorder_new, removed by fol_recorder_delete. */
+	int kprobes;
+	/* How fault time is measured: FOL_METHOD_AUTO takes exact where the page fault
+	 * tracepoints exist, else sampled (a cpu-clock sampler every clock_period_ns with
+	 * kernel call chains). */
+	int method;
+	uint64_t clock_period_ns;
+	/* Do not record the kernel's mm threads (khugepaged, kswapd*, kcompactd*) beside the
+	 * workload or attached process; system-wide and -e recordings never do. */
+	int no_mm_threads;
+	/* With system_wide: only the tasks of this cgroup (v2, a path under its mount) and
+	 * the cgroups below it, as perf record -a -G (cgroup.h). */
+	const char *cgroup;
+	/* -g: the user call chain of every fault (exceptions:page_fault_user/kernel), by
+	 * frame pointers (FOL_CALLCHAIN_FP), or (--call-graph dwarf) the user registers and
+	 * stack_dump bytes of the user stack, unwound by the report with the binaries' CFI. */
+	int callchain;
+	unsigned stack_dump;
+	/* How a fault's entry and exit reach the file: FOL_PATH_AUTO takes the BPF path
+	 * (bpf_faults.h: one record per fault, paired in the kernel) where this recording and
+	 * machine allow it, else the samples of both events. */
+	int fault_path;
+	/* The kernel's symbols are in the file already (a later run of an experiment): no
+	 * FOL_CHUNK_KSYMS again. */
+	int no_ksyms;
+};
+
+enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };
+
+enum { FOL_CALLCHAIN_NONE, FOL_CALLCHAIN_FP, FOL_CALLCHAIN_DWARF };
+#define FOL_STACK_DUMP_DEFAULT 8192
+
+enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
+#define FOL_CLOCK_PERIOD_DEFAULT 100000
+
+#define FOL_RECORD_DEFAULT_PAGES 1024
+#define FOL_RECORD_DWARF_PAGES 8192 /* --call-graph dwarf: a stack copy in every fault sample */
+/* 1 GiB per CPU: more cannot be locked by default, and the wake-up watermark (a u32 of
+ * bytes) must not wrap. */
+#define FOL_RECORD_MAX_PAGES (256 * 1024)
+
+struct fol_record_result {
+	int wait_status;	/* of the workload, as from waitpid(); -1 in attach mode */
+	int exec_errno;		/* the workload could not be executed */
+	uint64_t records;	/* perf records written */
+	uint64_t samples;
+	uint64_t lost;		/* samples the kernel dropped (PERF_RECORD_LOST) */
+	double seconds;
+	struct fol_msgs warnings; /* skipped events, unsupported counters */
+	char error[512];	/* what failed and what to do, when the call fails */
+};
+
+/* The recorder, as perf_evlist: made, opened, started, polled, stopped, deleted. It
+ * never installs signal handlers or changes process-wide state: the caller keeps the
+ * policy (what a signal does, when to stop an attached recording, how the tear-down is
+ * paid for). Functions return 0 or a negative errno; the result's error says what failed
+ * and what to do. */
+struct fol_recorder;
+
+/* Check the options and make the events (the default set or o->events; kprobes). o must
+ * outlive the recorder. On failure *r is still made, for its result: delete it. */
+int fol_recorder_new(struct fol_recorder **r, const struct fol_record_opts *o);
+/* Start the workload corked (forked, waiting: nothing it does escapes the recording) or
+ * find the attach target's threads, open and map the events, write the header chunks
+ * (metadata, event descriptions, counters before) to w, which stays the caller's. */
+int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w);
+/* Set the THP policy, let the workload exec (or enable the events on the attached
+ * process), and commit the writer (fol_writer_commit): the run has begun. */
+int fol_recorder_start(struct fol_recorder *r);
+/* Wait up to timeout_ms for data, drain the ring buffers into the writer, look at the
+ * workload: 1 while it runs, 0 when it has exited (or the attached process is gone),
+ * negative on error. */
+int fol_recorder_poll(struct fol_recorder *r, int timeout_ms);
+/* End the run: a last drain, counters after, phases, the end chunk (signal: the one that
+ * ended the run, 0 for none), the THP policy put back, the writer flushed. */
+int fol_recorder_stop(struct fol_recorder *r, int signal);
+/* The workload's pid while it runs (0 when attached or ended): for passing signals on. */
+pid_t fol_recorder_pid(const struct fol_recorder *r);
+/* Whether kprobe events are in use: their perf events must be closed before the kprobes
+ * are removed, so the tear-down cannot be left to another process. */
+int fol_recorder_has_kprobes(const struct fol_recorder *r);
+const struct fol_record_result *fol_recorder_result(const struct fol_recorder *r);
+/* Close everything (a still corked workload is killed), put the THP policy back.
+ * -EBUSY when foliostat's kprobe events could not be removed. */
+int fol_recorder_delete(struct fol_recorder *r);
+
+#endif

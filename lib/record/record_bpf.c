@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The recorder's BPF fault path (bpf_faults.h): the events that carry its programs and the
+ * bpf-output events they write into, opened beside the plain event set. */
+#include "record/record_priv.h"
+
+#include <errno.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/tracepoint.h"
+
+static int carry(struct fol_recorder *r, struct perf_evsel *e, enum fol_bpf_prog p)
+{
+	struct carried *grown = realloc(r->carry, sizeof(*grown) * (size_t)(r->ncarry + 1));
+
+	if (!grown)
+		return -ENOMEM;
+	r->carry = grown;
+	grown[r->ncarry].evsel = e;
+	grown[r->ncarry++].prog = p;
+	return 0;
+}
+
+static int carried(const struct fol_recorder *r, const struct perf_evsel *e)
+{
+	for (int i = 0; i < r->ncarry; i++)
+		if (r->carry[i].evsel == e)
+			return 1;
+	return 0;
+}
+
+/* An event that only holds program p: disabled for good, on one CPU, for no task. A
+ * tracepoint runs its programs wherever it fires, whatever event they came with; an
+ * inherited event would take them along into each child, and the child's, at its exit,
+ * would take them off the tracepoint again (and wait for RCU doing so: ~12 ms each). */
+static int add_carrier(struct fol_recorder *r, uint64_t tp_id, enum fol_bpf_prog p)
+{
+	struct perf_event_attr a;
+	struct perf_evsel *e;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = tp_id;
+	a.read_format = PERF_FORMAT_ID;
+	a.disabled = 1;
+	if (!(e = perf_evsel__new(&a)))
+		return -ENOMEM;
+	perf_evlist__add(r->carriers, e);
+	return carry(r, e, p);
+}
+
+int rec_add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
+			  struct perf_event_attr *a)
+{
+	int ret;
+
+	a->disabled = 1;
+	a->enable_on_exec = 0;
+	a->inherit = 0;
+	ret = rec_add_event(r, r->carriers, name, "tracepoint", format, a);
+	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel,
+				 strcmp(name, "exceptions:page_fault_kernel") ? FOL_BPF_PROG_FAULT_USER
+									       : FOL_BPF_PROG_FAULT_KERNEL);
+}
+
+/* Why this recording takes the plain path whatever the machine can do; NULL: it need not. */
+static const char *bpf_unfit(const struct fol_recorder *r)
+{
+	const struct fol_record_opts *o = r->o;
+
+	if (o->fault_path == FOL_PATH_SAMPLES)
+		return "--fault-path samples";
+	if (o->events)
+		return "-e names the events";
+	if (o->system_wide)
+		return "system-wide recordings take it";
+	if (o->callchain)
+		return "-g and --call-graph take each fault's user stack from its entry sample";
+	/* Not root: the tracepoints were out of reach, which is why the method is sampled. */
+	if (r->sampled && o->method == FOL_METHOD_AUTO && geteuid())
+		return "it needs root (its programs need CAP_BPF and CAP_PERFMON, and the fault "
+		       "entry tracepoints are in tracefs, root's): run as root";
+	if (r->sampled)
+		return "the sampled method has no fault entry events";
+	if (r->kp.n)
+		return "--kprobes: kprobe events take it";
+	return NULL;
+}
+
+/* The threads' bookkeeping (fork, exec, exit) and the bpf-output events. */
+static int bpf_events(struct fol_recorder *r)
+{
+	static const struct {
+		const char *tp;
+		enum fol_bpf_prog prog;
+	} book[] = { { "sched:sched_process_fork", FOL_BPF_PROG_FORK },
+		     { "sched:sched_process_exec", FOL_BPF_PROG_EXEC },
+		     { "sched:sched_process_exit", FOL_BPF_PROG_THREAD_EXIT } };
+	struct perf_event_attr a;
+	char cpu[16];
+	int ret = 0;
+
+	snprintf(cpu, sizeof(cpu), "%d", perf_cpu_map__cpu(r->cpus, 0).cpu);
+	r->carriers = perf_evlist__new();
+	r->bevlist = perf_evlist__new();
+	r->no_thread = perf_thread_map__new_dummy();
+	r->carrier_cpu = perf_cpu_map__new(cpu);
+	if (!r->carriers || !r->bevlist || !r->no_thread || !r->carrier_cpu)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) && !ret; i++) {
+		struct fol_tp *tp = NULL;
+		int n = 0;
+
+		ret = fol_tp_resolve(book[i].tp, &tp, &n);
+		if (!ret)
+			ret = add_carrier(r, tp[0].id, book[i].prog);
+		fol_tp_free(tp, n);
+	}
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_BPF_OUTPUT;
+	a.sample_type = PERF_SAMPLE_RAW;
+	rec_sample_attr(r, &a, 0);
+	/* Per CPU, for every task: the programs choose what goes in. */
+	a.inherit = a.disabled = a.enable_on_exec = 0;
+	return rec_add_event(r, r->bevlist, "foliostat:faults", "bpf", NULL, &a);
+}
+
+int rec_bpf_setup(struct fol_recorder *r)
+{
+	const char *unfit = bpf_unfit(r);
+	struct fol_bpf_layout l;
+	char why[200];
+	int ret;
+
+	if (unfit && r->o->fault_path == FOL_PATH_BPF)
+		return rec_fail(r, -EINVAL, "--fault-path bpf is not for this recording: %s", unfit);
+	if (unfit) {
+		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
+		return 0;
+	}
+	ret = fol_bpf_faults_layout(&l, why, sizeof(why));
+	if (!ret)
+		ret = fol_bpf_faults_new(&r->bpf, &l, why, sizeof(why));
+	if (ret && r->o->fault_path == FOL_PATH_BPF)
+		return rec_fail(r, ret, "--fault-path bpf: %s", why);
+	if (ret) {
+		snprintf(r->path_why, sizeof(r->path_why), "%s", why);
+		return 0;
+	}
+	ret = bpf_events(r);
+	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
+}
+
+/* Each tracepoint recorded for the target flushes a thread's pending fault entry before
+ * its own sample: a carrier of flush per tracepoint. */
+static int bpf_flush_carriers(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	for (int i = 0, n = r->nr_ev; i < n && !ret; i++) {
+		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
+
+		if (a->type == PERF_TYPE_TRACEPOINT && !r->ev[i].mm_threads && !carried(r, r->ev[i].evsel))
+			ret = add_carrier(r, a->config, FOL_BPF_PROG_FLUSH);
+	}
+	return ret;
+}
+
+/* The exit programs on every descriptor of minor- and major-faults: a software event runs
+ * only its own program, and the inherited copies take it along. */
+static int bpf_attach_exits(struct fol_recorder *r)
+{
+	int ret = 0;
+
+	for (int i = 0; i < r->nr_ev && !ret; i++) {
+		if (r->ev[i].mm_threads)
+			continue;
+		if (!strcmp(r->ev[i].name, "minor-faults"))
+			ret = fol_bpf_faults_attach(r->bpf, FOL_BPF_PROG_EXIT, r->ev[i].evsel);
+		else if (!strcmp(r->ev[i].name, "major-faults"))
+			ret = fol_bpf_faults_attach(r->bpf, FOL_BPF_PROG_EXIT_MAJOR, r->ev[i].evsel);
+	}
+	return ret;
+}
+
+/* The records of each CPU's faults into its bpf-output event, which writes into the
+ * target's ring buffer of that CPU: one buffer, one poll, and a fault's entry before the
+ * samples inside it. */
+static int bpf_outputs(struct fol_recorder *r)
+{
+	return fol_bpf_faults_output(r->bpf, perf_evlist__next(r->bevlist, NULL),
+				     perf_evlist__next(r->evlist, NULL));
+}
+
+int rec_bpf_open_carriers(struct fol_recorder *r)
+{
+	int ret = bpf_flush_carriers(r);
+
+	perf_evlist__set_maps(r->carriers, r->carrier_cpu, r->no_thread);
+	if (!ret)
+		ret = perf_evlist__open(r->carriers);
+	for (int i = 0; i < r->ncarry && !ret; i++)
+		ret = fol_bpf_faults_attach(r->bpf, r->carry[i].prog, r->carry[i].evsel);
+	return ret ? rec_fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
+			      strerror(-ret)) : 0;
+}
+
+int rec_bpf_open_target(struct fol_recorder *r)
+{
+	int ret;
+
+	perf_evlist__set_maps(r->bevlist, r->cpus, r->no_thread);
+	ret = perf_evlist__open(r->bevlist);
+	if (!ret)
+		ret = bpf_attach_exits(r);
+	if (!ret)
+		ret = bpf_outputs(r);
+	for (int t = 0; t < perf_thread_map__nr(r->threads) && !ret; t++)
+		ret = fol_bpf_faults_follow(r->bpf, perf_thread_map__pid(r->threads, t), rec_enabled_by_exec(r));
+	return ret ? rec_fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
+			      strerror(-ret)) : 0;
+}
+
+void rec_close_bpf(struct fol_recorder *r)
+{
+	if (r->bevlist) {
+		perf_evlist__close(r->bevlist);
+		perf_evlist__delete(r->bevlist);
+	}
+	if (r->carriers) {
+		perf_evlist__close(r->carriers);
+		perf_evlist__delete(r->carriers);
+	}
+	perf_thread_map__put(r->no_thread);
+	perf_cpu_map__put(r->carrier_cpu);
+	fol_bpf_faults_free(r->bpf);
+	free(r->carry);
+	r->bevlist = r->carriers = NULL;
+	r->bpf = NULL;
+	r->carry = NULL;
+	r->ncarry = 0;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A recording analysed: the model run over its events, and what the file says about how
+ * it was recorded, checked into warnings. Rendered by report_json.c and report_text.c. */
+#include "report/report.h"
+#include "symbols/symbols.h"
+#include "symbols/ksyms.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_priv.h"
+#include "sys/pagecache.h"
+#include "data/pipe.h"
+
+const char *const fol_report_vmstat[] = {
+	"pgfault", "pgmajfault", "thp_fault_alloc", "thp_fault_fallback", "thp_split_pmd",
+	"thp_split_page", "thp_split_page_failed", "thp_deferred_split_page", "thp_collapse_alloc",
+	"thp_collapse_alloc_failed", "thp_migration_split", "pswpin", "pswpout", "pgmigrate_success",
+	"thp_swpout", "thp_swpout_fallback", "numa_hint_faults", NULL,
+};
+
+uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c)
+{
+	return s->sampled ? c->sampled_ns : c->lat.sum;
+}
+
+uint64_t fol_total_time(const struct fol_summary *s)
+{
+	uint64_t t = 0;
+
+	if (!s->sampled)
+		return s->all_lat.sum;
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
+		for (int c = 0; c < FOL_NR_CLASSES; c++)
+			t += s->order[slot].cell[c].sampled_ns;
+	return t;
+}
+
+const char *fol_scan_result(const struct fol_report *r, int status, char *buf, int len)
+{
+	const char *name = fol_symbols_name(&r->scan_names, status);
+
+	if (name)
+		return name;
+	snprintf(buf, (size_t)len, "status_%d", status);
+	return buf;
+}
+
+double fol_report_counter(const struct fol_report *r, const char *section, const char *name)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(r->before, section);
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->after, section);
+
+	return num(a, name, 0) - num(b, name, 0);
+}
+
+double fol_report_lost_samples(const struct fol_report *r)
+{
+	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
+	double n = 0;
+
+	if (!ls)
+		return -1;
+	cJSON_ArrayForEach(e, ls)
+		if (cJSON_IsNumber(e))
+			n += e->valuedouble;
+	return n;
+}
+
+/* What the recording and the file say went wrong: lost events, damage, metadata. */
+static void recording_warnings(struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "warnings"))
+		if (cJSON_IsString(w))
+			fol_msgs_add(&r->warnings, "%s", w->valuestring);
+	if (r->st.lost || s->lost)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " events were lost while recording: counts are low and faults "
+			     "may be misclassified; record again with a larger -m",
+			     r->st.lost ? r->st.lost : s->lost);
+	if (num(r->end, "bpf_threads_not_followed", 0) > 0)
+		fol_msgs_add(&r->warnings, "%.0f threads were not followed by the BPF path (its table "
+					   "of 32768 was full): their faults are missing; record with "
+					   "--fault-path samples", num(r->end, "bpf_threads_not_followed", 0));
+	if (num(r->end, "bpf_records_not_written", 0) > 0)
+		fol_msgs_add(&r->warnings, "the BPF path could not write %.0f fault records (ring "
+					   "buffer full): record again with a larger -m",
+			     num(r->end, "bpf_records_not_written", 0));
+	if (fol_report_lost_samples(r) > 0)
+		fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
+					   "record again with a larger -m", fol_report_lost_samples(r));
+	if (r->st.file.truncated || !r->st.file.complete)
+		fol_msgs_add(&r->warnings, "the recording ends early (cut short?): figures cover "
+					   "what was written");
+	if (r->st.file.corrupt_chunks)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " damaged region(s) of the file were skipped",
+			     r->st.file.corrupt_chunks);
+	if (r->st.bad_records)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " malformed records (bad layout or values out "
+					   "of range) were skipped", r->st.bad_records);
+	if (r->st.bad_metadata)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " metadata values of the wrong type or range "
+					   "were ignored", r->st.bad_metadata);
+}
+
+/* What the events say: faults left open or unmatched, another sampler's records. */
+static void event_warnings(struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+
+	if (s->unclosed)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
+			     "lost): counted, but not in latency",
+			     s->unclosed);
+	if (s->in_flight)
+		fol_msgs_add(&r->notes,
+			     "%" PRIu64 " faults were in flight when the recording ended: left out "
+			     "of the tables (their class and time are not known)", s->in_flight);
+	if (r->st.retimed)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " samples (%" PRIu64 " fault exits) had a time out of place in "
+			     "their ring buffer: another tool sampling the same events on these "
+			     "tasks (e.g. perf record -e minor-faults -p PID) hands them its own "
+			     "sample data, clock included (do_perf_sw_event()), or the clock read "
+			     "for a sample stepped back (seen in emulated guests, ~1 in 5000); "
+			     "placed by their position, so counts and classes hold, but the %"
+			     PRIu64 " faults they closed have no latency or gap",
+			     r->st.retimed, s->retimed_exits, s->untimed);
+	if (r->st.out_of_order)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " records arrived after newer ones had been released (a file "
+			     "with too few round markers, or damaged): events around them may be out "
+			     "of order", r->st.out_of_order);
+	if (r->st.unknown_records)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " records carry event ids this recording does not describe "
+			     "(another tool's events on the same tasks share the kernel's sample data, "
+			     "or the file is damaged): skipped, and faults they would have closed "
+			     "count as unclosed", r->st.unknown_records);
+	if (s->orphan_exits)
+		fol_msgs_add(&r->warnings,
+			     "%" PRIu64 " fault exits had no entry (at exec the software events are "
+			     "enabled a moment before the tracepoints, or an entry was lost)",
+			     s->orphan_exits);
+	if (s->mismatched_exits)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " fault exits had another address than their "
+					   "entry", s->mismatched_exits);
+	if (s->huge_zero_refuted)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " PMD ranges took a second read fault after "
+					   "a first one the THP policy let map the huge zero page: the "
+					   "4K zero page was there, but their first is counted 2M",
+			     s->huge_zero_refuted);
+}
+
+/* Where the folio map could not know an order, and why. */
+static void order_warnings(struct fol_report *r)
+{
+	const struct fol_summary *s = &r->s;
+
+	/* File faults on page cache the program found there (its own text, its libraries'):
+	 * every run has them, and no event can tell their folio's order. A note, not a
+	 * warning: nothing went wrong. */
+	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
+		if (s->unknown[u])
+			fol_msgs_add(u == FOL_U_FILE_CACHED || u == FOL_U_FILE_EVICTED ||
+					     u == FOL_U_FILE_UNREAD ? &r->notes : &r->warnings,
+				     "%" PRIu64 " faults of order unknown: %s", s->unknown[u],
+				     fol_unknown_text((enum fol_unknown)u));
+	if (s->file_order[FOL_PC_ADDED] || s->file_order[FOL_PC_AT_END])
+		fol_msgs_add(&r->notes, "%" PRIu64 " file faults on pages already in the page cache "
+					"have the order of the page cache's folio: %" PRIu64 " added "
+					"earlier in the recording, %" PRIu64 " as read at its end",
+			     s->file_order[FOL_PC_ADDED] + s->file_order[FOL_PC_AT_END],
+			     s->file_order[FOL_PC_ADDED], s->file_order[FOL_PC_AT_END]);
+	if (s->moved_unaligned)
+		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
+					   "aligned to their size: the folio map cannot key them",
+			     s->moved_unaligned);
+	if (str(r->synth, "folios_error"))
+		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
+					   "tables (%s): faults on memory older than the attach have "
+					   "order unknown", str(r->synth, "folios_error"));
+	if (num(r->synth, "unaligned_folios", 0) > 0)
+		fol_msgs_add(&r->warnings, "%.0f folios in the page tables at attach were not naturally "
+					   "aligned (moved by mremap): not seeded, faults on them have "
+					   "order unknown", num(r->synth, "unaligned_folios", 0));
+	if (s->seed_dropped)
+		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach ran past "
+					   "the top of the address space and were not seeded",
+			     s->seed_dropped);
+}
+
+/* The workload's collapses that made a huge page: khugepaged's scans and failed attempts
+ * change no folio. */
+static uint64_t collapses_done(const struct fol_report *r)
+{
+	uint64_t n = 0;
+	char name[64];
+
+	for (int st = 0; st < FOL_SCAN_RESULTS; st++)
+		if (r->s.collapse.collapses[st] &&
+		    !strcmp(fol_scan_result(r, st, name, sizeof(name)), "succeeded"))
+			n += r->s.collapse.collapses[st];
+	return n;
+}
+
+/* What the kernel did to large folios meanwhile, system-wide: the map may be stale. A PMD
+ * mapping split (thp_split_pmd) leaves the folio whole, its order true: not counted. */
+static void kernel_warnings(struct fol_report *r)
+{
+	const cJSON *mthp, *sz;
+	double split = 0, collapse;
+	uint64_t done = collapses_done(r);
+
+	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
+		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
+					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
+	split += fol_report_counter(r, "vmstat", "thp_split_page");
+	collapse = fol_report_counter(r, "vmstat", "thp_collapse_alloc");
+	mthp = cJSON_GetObjectItemCaseSensitive(r->after, "mthp");
+	cJSON_ArrayForEach(sz, mthp)
+	{
+		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
+							 sz->string),
+			"stats");
+		const cJSON *as = cJSON_GetObjectItemCaseSensitive(sz, "stats");
+
+		split += num(as, "split", 0) - num(bs, "split", 0);
+	}
+	if (split > 0 || collapse > 0 || done)
+		fol_msgs_add(&r->warnings,
+			     "the kernel split %.0f and collapsed %.0f large folios during the run "
+			     "(system-wide counters; the workload's own collapses: %" PRIu64 "): "
+			     "orders from the folio map may be stale",
+			     split, collapse, done);
+}
+
+static void add_warnings(struct fol_report *r)
+{
+	recording_warnings(r);
+	event_warnings(r);
+	order_warnings(r);
+	kernel_warnings(r);
+}
+
+/* The recording kernel's symbols: --kallsyms FILE as the user says; else those the
+ * recording carries; else the running kernel's, but only where its build-id is the
+ * recording's (a release string is the same across builds). Under a --symfs the running
+ * kernel is not where the recording's files are: not asked. */
+static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
+{
+	const char *bid = str(r->meta, "kernel_build_id");
+	char here[129];
+
+	if (r->kallsyms) {
+		r->ksyms = fol_ksyms_from_file(r->kallsyms);
+		r->ksyms_from = r->kallsyms;
+	} else if (fol_session_ksyms(sess)) {
+		r->ksyms = fol_ksyms_get(fol_session_ksyms(sess));
+		r->ksyms_from = "recording";
+	} else if (bid && !r->symfs && fol_kernel_build_id("/sys/kernel/notes", here, sizeof(here)) > 0 &&
+		   !strcmp(here, bid)) {
+		r->ksyms = fol_ksyms_from_file("/proc/kallsyms");
+		r->ksyms_from = "/proc/kallsyms";
+	}
+	if (!r->ksyms)
+		r->ksyms_from = "none";
+}
+
+/* Where the recorded kernel maps the huge zero page at a read fault, from its THP settings
+ * at the start (the counters' snapshot): the PMD size's own policy unless it inherits. */
+static int huge_zero_policy(const cJSON *before, unsigned page_size, int pmd_order)
+{
+	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(before, "thp");
+	const cJSON *zero = cJSON_GetObjectItemCaseSensitive(thp, "use_zero_page");
+	const char *policy = str(thp, "enabled"), *own;
+	char kb[32];
+
+	if (!cJSON_IsNumber(zero) || !policy || pmd_order <= 0)
+		return FOL_HZ_UNKNOWN;
+	snprintf(kb, sizeof(kb), "%llukB", ((unsigned long long)page_size << pmd_order) >> 10);
+	own = str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(before, "mthp"), kb),
+		  "enabled");
+	if (own && strcmp(own, "inherit"))
+		policy = own;
+	if (!zero->valueint || !strcmp(policy, "never"))
+		return FOL_HZ_NONE;
+	if (!strcmp(policy, "always"))
+		return FOL_HZ_ALWAYS;
+	return !strcmp(policy, "madvise") ? FOL_HZ_MADVISE : FOL_HZ_UNKNOWN;
+}
+
+/* Whether the recording has an event of this kind. */
+static int has_kind(const struct fol_session *sess, enum fol_kind kind)
+{
+	const struct fol_decoder *dec = fol_session_decoder(sess);
+
+	for (int i = 0; i < fol_decoder_nr_events(dec); i++)
+		if (fol_decoder_event(dec, i)->fkind == kind)
+			return 1;
+	return 0;
+}
+
+int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
+{
+	struct fol_model_opts mo = *o;
+	const char *method;
+	int mm_tids[64];
+
+	memset(r, 0, sizeof(*r));
+	r->meta = json_dup(fol_session_meta(sess));
+	r->symfs = o->symfs;
+	r->kallsyms = o->kallsyms;
+	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
+	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
+		r->page_size = 4096;
+	r->pmd_order = (int)num(r->meta, "pmd_order", -1);
+	method = str(r->meta, "latency_method");
+	mo.page_size = r->page_size;
+	mo.sampled = method && !strcmp(method, "sampled");
+	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
+	mo.huge_zero = huge_zero_policy(fol_session_counters_before(sess), r->page_size, mo.pmd_order);
+	/* The kernel's mm threads by tid, where the recording names them (a workload can
+	 * be named khugepaged: the kernel's selftest is). */
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "kernel_mm_threads"), *t;
+
+		if (!k) /* recorded before kernel_mm_threads: those it recorded, if any */
+			k = cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads");
+
+		if (cJSON_IsArray(k)) {
+			mo.mm_threads_known = 1;
+			cJSON_ArrayForEach(t, k)
+				if (cJSON_IsNumber(t) && mo.nr_mm_threads < 64)
+					mm_tids[mo.nr_mm_threads++] = t->valueint;
+			mo.mm_threads = mm_tids;
+		}
+	}
+	/* A recording scoped by -G: its samples of other tasks are left out here. */
+	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
+	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))
+		mo.cgroups = &r->cg;
+	mo.pagecache = fol_session_pagecache(sess);
+	mo.no_swap_writes = !has_kind(sess, FOL_EV_WRITE_FOLIO);
+	mo.no_page_frees = !has_kind(sess, FOL_EV_PAGE_FREE);
+	r->model = fol_model_new(&mo);
+	return r->model ? 0 : -ENOMEM;
+}
+
+int fol_report_drain(struct fol_report *r, struct fol_session *sess)
+{
+	struct fol_event ev;
+	int ret;
+
+	while ((ret = fol_session_next(sess, &ev)) == 1) {
+		ret = fol_model_event(r->model, &ev);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+static int to_model(void *model, const struct fol_event *ev)
+{
+	return fol_model_event(model, ev);
+}
+
+int fol_report_end(struct fol_report *r, struct fol_session *sess)
+{
+	const struct fol_decoder *dec;
+	int ret, have_exit = 0;
+
+	/* What is left of the session, read in a thread of its own (pipe.h). */
+	ret = fol_pipe_drain(sess, to_model, r->model);
+	if (!ret)
+		ret = fol_model_finish(r->model, &r->s);
+	fol_model_free(r->model);
+	r->model = NULL;
+	if (ret)
+		return ret;
+	r->st = fol_session_stats(sess);
+	/* One run of several: the file's damage elsewhere is not this run's. */
+	if (fol_session_run(sess)) {
+		r->st.file.corrupt_chunks = r->st.run_corrupt_chunks;
+		r->st.file.corrupt_bytes = r->st.run_corrupt_bytes;
+		r->st.file.complete = fol_session_end(sess) != NULL;
+		r->st.file.truncated &= !r->st.file.complete;
+	}
+	r->pmu = json_dup(fol_session_pmu(sess));
+	r->before = json_dup(fol_session_counters_before(sess));
+	r->after = json_dup(fol_session_counters_after(sess));
+	r->end = json_dup(fol_session_end(sess));
+	r->phases = json_dup(fol_session_phases(sess));
+	r->synth = json_dup(fol_session_synth(sess));
+	r->maps = json_dup(fol_session_maps(sess));
+	r->pagecache = json_dup(fol_session_pagecache(sess));
+	/* The recording's symbols come after its records (record writes them at the end). */
+	kernel_symbols(r, sess);
+	r->symcache = fol_symbols_new(r->ksyms, r->symfs,
+				      (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+	if (!r->symcache)
+		return -ENOMEM;
+	dec = fol_session_decoder(sess);
+	r->nevents = fol_decoder_nr_events(dec);
+	r->events = calloc((size_t)r->nevents + 1, sizeof(*r->events));
+	if (!r->events)
+		return -ENOMEM;
+	for (int i = 0, n = r->nevents; i < n; i++) {
+		const struct fol_evdesc *d = fol_decoder_event(dec, i);
+
+		if (d->status && !r->scan_names.n)
+			r->scan_names = *d->status;
+		if (d->fkind == FOL_EV_FAULT_EXIT)
+			have_exit = 1;
+		if (!strcmp(d->kind, "tracking")) {
+			r->nevents--; /* it carries MMAP/COMM/FORK/EXIT records, not samples */
+			continue;
+		}
+		snprintf(r->events[i - (n - r->nevents)].name, sizeof(r->events[0].name), "%s", d->name);
+		r->events[i - (n - r->nevents)].count = d->samples;
+		r->events[i - (n - r->nevents)].mm_threads = d->mm_threads;
+		r->events[i - (n - r->nevents)].carrier = d->fkind == FOL_EV_PAIRED;
+	}
+	r->method = !have_exit ? "none" : r->s.sampled ? "sampled" : "exact";
+	add_warnings(r);
+	if (r->s.sampled && r->s.clock_samples)
+		fol_msgs_add(&r->warnings,
+			     "sampled method: fault time = cpu-clock samples in the fault handler "
+			     "x %.0f ns (%" PRIu64 " of %" PRIu64 " samples); classes without the "
+			     "error code; no per-fault percentiles",
+			     num(r->meta, "sample_period_ns", 0), r->s.clock_in_fault, r->s.clock_samples);
+	if (!have_exit)
+		fol_msgs_add(&r->warnings, "no minor-faults samples in this recording: fault counts "
+					   "and classes only, no latency");
+	return 0;
+}
+
+int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r)
+{
+	struct fol_session *sess;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = fol_session_open(&sess, path);
+	if (ret)
+		return ret;
+	ret = fol_report_begin(r, sess, o);
+	if (!ret)
+		ret = fol_report_end(r, sess);
+	fol_session_close(sess);
+	if (ret)
+		fol_report_free(r);
+	return ret;
+}
+
+void fol_report_free(struct fol_report *r)
+{
+	fol_symbols_free(r->symcache);
+	fol_model_free(r->model);
+	fol_summary_free(&r->s);
+	cJSON_Delete(r->meta);
+	cJSON_Delete(r->pmu);
+	cJSON_Delete(r->before);
+	cJSON_Delete(r->after);
+	cJSON_Delete(r->end);
+	cJSON_Delete(r->phases);
+	cJSON_Delete(r->synth);
+	cJSON_Delete(r->maps);
+	cJSON_Delete(r->pagecache);
+	fol_ksyms_put(r->ksyms);
+	free(r->events);
+	fol_msgs_free(&r->warnings);
+	fol_msgs_free(&r->notes);
+	fol_cgroups_free(&r->cg);
+	memset(r, 0, sizeof(*r));
+}
+

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A recording analysed: the model's summary plus what the file says about how it was
+ * recorded; rendered as text or JSON (schema foliostat/report/v1, man/foliostat-report.1). */
+#ifndef FOL_REPORT_H
+#define FOL_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "util/msgs.h"
+#include "data/session.h"
+#include "model/summary.h"
+#include "data/symbolic.h"
+#include "sys/cgroup.h"
+#include "report/sort.h"
+
+struct fol_report_event {
+	char name[64];
+	uint64_t count;
+	int mm_threads;	/* recorded in the kernel's mm threads, not the target */
+	int carrier;	/* the BPF path's records: counted as the fault events they stand for */
+};
+
+struct fol_report {
+	struct fol_summary s;
+	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
+	cJSON *pmu, *before, *after, *end, *phases;
+	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */
+	cJSON *maps;		/* the page tables at the end (foliostat/maps/v1), or NULL */
+	cJSON *pagecache;	/* the page cache at the end (PAGECACHE chunk), or NULL */
+	struct fol_report_event *events;
+	int nevents;
+	struct fol_session_stats st;
+	unsigned page_size;
+	int pmd_order;
+	const char *method;	/* "exact", or "none" when no exit samples were recorded */
+	struct fol_msgs warnings;
+	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
+	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
+	char filter[256];	/* the narrowing options, for the header; "" when none */
+	struct fol_cgroups cg;	/* record -G's scope (ids NULL: none) */
+	/* report --sort: the keys of the sites table (report_sites.h); 0 keys: the default
+	 * (text: sym,map, top 10; JSON: order,class,dso,sym,map, all). top: rows shown, 0 all. */
+	int sort[FOL_SORT_NR], nsort;
+	int top;
+	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
+	/* The files' and kernel's symbols, looked up once for every table and output of the
+	 * report (made by fol_report_end; NULL before). */
+	struct fol_symbols_cache *symcache;
+	const char *kallsyms;	/* report --kallsyms FILE, or NULL */
+	struct fol_ksyms *ksyms; /* the recording kernel's symbols (ksyms.h), NULL: none */
+	const char *ksyms_from;	/* where they come from: "recording", a file, "none" */
+	struct fol_model *model; /* while events stream in */
+};
+
+/* Read the whole recording through the model. Negative codes as fol_session_open. */
+int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r);
+/* The same in steps, for a session fed as it is recorded: begin once the header is in
+ * (fol_session_ready), drain whenever chunks came, end after fol_session_feed_end. */
+int fol_report_begin(struct fol_report *r, struct fol_session *s, const struct fol_model_opts *o);
+int fol_report_drain(struct fol_report *r, struct fol_session *s);
+int fol_report_end(struct fol_report *r, struct fol_session *s);
+void fol_report_free(struct fol_report *r);
+cJSON *fol_report_json(const struct fol_report *r);
+/* The fault time of a cell by the recording's method: the sum of exact latencies, or
+ * cpu-clock samples x period. */
+uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c);
+uint64_t fol_total_time(const struct fol_summary *s);
+/* The /proc/vmstat counters a report shows (NULL-terminated), and a counter's change over
+ * the run: after - before, section "vmstat". */
+extern const char *const fol_report_vmstat[];
+double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
+void fol_report_text(const struct fol_report *r, FILE *f);
+/* What went to swap: "64K 256 whole, 64K 12 split first (192 pieces)"; brief (the TUI)
+ * leaves the pieces out. "" when nothing. */
+const char *fol_swapout_text(const struct fol_swapout *sw, unsigned page_size, int brief,
+			     char *buf, size_t len);
+/* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
+ * -EINVAL for another name, -ENOMEM. */
+int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
+/* The figures in the OpenMetrics text format (report_om.c). */
+enum fol_metrics { FOL_METRICS_OPENMETRICS, FOL_METRICS_PROMETHEUS };
+void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f);
+
+/* A recorded command line as text, escaped (escape.h); a built-in workload's program
+ * as "foliostat", not where it was installed. */
+const char *fol_command_text(const cJSON *command, char *buf, size_t len);
+
+/* A collapse result's name ("exceed_none_pte"), or "status_N" in buf when the recording
+ * does not name it. */
+const char *fol_scan_result(const struct fol_report *r, int status, char *buf, int len);
+
+/* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */
+void fol_fmt_set_ascii(int ascii);
+/* Human units: "12.3 µs". */
+const char *fol_fmt_ns(uint64_t ns, char *buf, int len);
+/* The same right-aligned to w columns of the terminal ("µ" is two bytes, one column);
+ * "-" when !have. */
+const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What report.c (computing) shares with its renderers, report_json.c and report_text.c:
+ * small readers of the recording's JSON metadata. Not part of the public API. */
+#ifndef FOL_REPORT_PRIV_H
+#define FOL_REPORT_PRIV_H
+
+#include <cjson/cJSON.h>
+
+#include "report/report.h"
+
+static inline cJSON *json_dup(const cJSON *j)
+{
+	return j ? cJSON_Duplicate(j, 1) : NULL;
+}
+
+static inline double num(const cJSON *o, const char *k, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static inline const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Samples the kernel dropped, summed over the events (PERF_FORMAT_LOST); -1 when the
+ * recording predates that count or the kernel has none. */
+double fol_report_lost_samples(const struct fol_report *r);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "sys/cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/u64map.h"
+
+/* Where cgroup2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host. */
+static int cgroup2_root(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[64], dir[4096], type[64];
+	int found = 0;
+
+	while (f && !found && fscanf(f, "%63s %4095s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2") && strlen(dir) < len) {
+			strcpy(out, dir);
+			found = 1;
+		}
+	if (f)
+		fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+static int cgroup_id(const char *dir, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[64];
+	} h;
+	int mount_id;
+
+	h.fh.handle_bytes = sizeof(h.bytes);
+	if (name_to_handle_at(AT_FDCWD, dir, &h.fh, &mount_id, 0) < 0)
+		return -errno;
+	if (h.fh.handle_bytes < sizeof(*id))
+		return -EINVAL;
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+/* The cgroup at dir and those below it, depth first; depth bounds the walk. */
+static int walk(const char *dir, struct fol_cgroups *c, int depth)
+{
+	struct dirent *de;
+	uint64_t id = 0;
+	DIR *d;
+	int ret = cgroup_id(dir, &id);
+
+	if (ret)
+		return ret;
+	if (!fol_u64map_put(c->ids, id, NULL))
+		return -ENOMEM;
+	if (depth > 64 || !(d = opendir(dir)))
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		char sub[4096];
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
+			continue;
+		ret = walk(sub, c, depth + 1);
+		if (ret == -ENOENT) /* removed while we looked */
+			ret = 0;
+	}
+	closedir(d);
+	return ret;
+}
+
+int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, size_t errlen)
+{
+	char root[4096], dir[4096 + 256];
+	struct stat st;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!*path) {
+		snprintf(err, errlen, "an empty cgroup path: give a cgroup's path (or / for every "
+				      "task's)");
+		return -EINVAL;
+	}
+	if (cgroup2_root(root, sizeof(root))) {
+		snprintf(err, errlen, "no cgroup2 file system is mounted (mount -t cgroup2 none "
+				      "/sys/fs/cgroup)");
+		return -ENOENT;
+	}
+	while (*path == '/')
+		path++;
+	if (strlen(path) + 2 > sizeof(out->path) || strstr(path, "..")) {
+		snprintf(err, errlen, "'%s': give a cgroup's path under %s", path, root);
+		return -EINVAL;
+	}
+	snprintf(out->path, sizeof(out->path), "/%s", path);
+	while (strlen(out->path) > 1 && out->path[strlen(out->path) - 1] == '/')
+		out->path[strlen(out->path) - 1] = '\0';
+	snprintf(dir, sizeof(dir), "%s%s", root, out->path);
+	/* A cgroup is a directory: its files (cgroup.procs...) have ids of their own. */
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cgroup '%s' (%s): no such cgroup", out->path, dir);
+		return -ENOENT;
+	}
+	out->ids = fol_u64map_new(1);
+	if (!out->ids)
+		return -ENOMEM;
+	ret = walk(dir, out, 0);
+	if (ret)
+		snprintf(err, errlen, "cgroup '%s' (%s): %s", out->path, dir,
+			 ret == -ENOENT || ret == -ENOTDIR ? "no such cgroup" : strerror(-ret));
+	return ret;
+}
+
+cJSON *fol_cgroups_json(const struct fol_cgroups *c)
+{
+	cJSON *o = cJSON_CreateObject(), *ids = o ? cJSON_AddArrayToObject(o, "ids") : NULL;
+	size_t pos = 0;
+	uint64_t id;
+	char hex[24];
+
+	if (!ids) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	cJSON_AddStringToObject(o, "path", c->path);
+	/* 64-bit ids do not fit a JSON number: hex strings. */
+	while (fol_u64map_next(c->ids, &pos, &id)) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)id);
+		cJSON_AddItemToArray(ids, cJSON_CreateString(hex));
+	}
+	return o;
+}
+
+int fol_cgroups_from_json(const cJSON *j, struct fol_cgroups *out)
+{
+	const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "path"));
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "ids"), *i;
+
+	memset(out, 0, sizeof(*out));
+	if (!path || !cJSON_IsArray(ids) || strlen(path) >= sizeof(out->path))
+		return -EINVAL;
+	strcpy(out->path, path);
+	out->ids = fol_u64map_new(1);
+	if (!out->ids)
+		return -ENOMEM;
+	cJSON_ArrayForEach(i, ids)
+	{
+		const char *s = cJSON_GetStringValue(i);
+		char *end;
+		unsigned long long v;
+
+		if (!s || strncmp(s, "0x", 2))
+			continue;
+		errno = 0;
+		v = strtoull(s + 2, &end, 16);
+		if (errno || *end || end == s + 2)
+			continue;
+		if (!fol_u64map_put(out->ids, v, NULL))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int fol_cgroups_clone(const struct fol_cgroups *from, struct fol_cgroups *to)
+{
+	*to = *from;
+	if (!from->ids)
+		return 0;
+	to->ids = fol_u64map_clone(from->ids);
+	return to->ids ? 0 : -ENOMEM;
+}
+
+int fol_cgroups_has(const struct fol_cgroups *c, uint64_t id)
+{
+	return c->ids && fol_u64map_get(c->ids, id) != NULL;
+}
+
+int fol_cgroups_made(struct fol_cgroups *c, uint64_t id, const char *path)
+{
+	size_t n = strlen(c->path);
+
+	if (!c->ids)
+		return 0;
+	/* "/" scopes everything; "/a" takes "/a" and "/a/...", not "/ab". */
+	if (strcmp(c->path, "/") && (strncmp(path, c->path, n) || (path[n] && path[n] != '/')))
+		return 0;
+	return fol_u64map_put(c->ids, id, NULL) ? 0 : -ENOMEM;
+}
+
+void fol_cgroups_free(struct fol_cgroups *c)
+{
+	fol_u64map_free(c->ids);
+	c->ids = NULL;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "util/msgs.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int fol_msgs_add(struct fol_msgs *m, const char *fmt, ...)
+{
+	char **grown;
+	char *s;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	grown = realloc(m->v, sizeof(*m->v) * (size_t)(m->n + 1));
+	if (!grown) {
+		free(s);
+		return -ENOMEM;
+	}
+	m->v = grown;
+	m->v[m->n++] = s;
+	return 0;
+}
+
+void fol_msgs_free(struct fol_msgs *m)
+{
+	for (int i = 0; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}
