@@ -27,18 +27,18 @@ lib/data/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
 lib/data/file.c@s/if (!S_ISREG(st.st_mode) || !is_ours(path))/if (!S_ISREG(st.st_mode))/@only recordings replaced
 lib/data/file.c@s/|| !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))/)/@links followed only to devices and FIFOs
 lib/data/file.c@s/if (h.version == 0) {/if (0) {/@version 0 is damage
-lib/model/model.c@s/		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/		return FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
-lib/model/model.c@s/	if (!write \&\& !f->anon_rss)/	if (!write)/@zero page needs no anon rss
+lib/model/model_fault.c@s/		return f->alloc_order >= 0 ? FOL_C_WP_COPY : FOL_C_WP_REUSE;/		return FOL_C_WP_REUSE;/@wp_copy told from wp_reuse
+lib/model/model_fault.c@s/	if (!write \&\& !f->anon_rss)/	if (!write)/@zero page needs no anon rss
 lib/model/model.c@s/r->hist\[fol_reuse_bucket(f->reuse)\]++;/r->hist[0]++;/@reuse histogram bucket
 lib/data/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their ring buffer retimed
-lib/model/model.c@s/} else if (end \&\& f->untimed) {/} else if (0) {/@a retimed exit gives no latency
-lib/model/model.c@s|end_episode(m, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
-lib/model/model.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
-lib/model/model.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
-lib/model/model.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
-lib/model/model.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
-lib/model/model.c@s/	if (!created || in_ranges(mm->nohuge, mm->nnohuge, addr))/	if (in_ranges(mm->nohuge, mm->nnohuge, addr))/@a second zero-page read in a PMD range proves 4K
-lib/model/model.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
+lib/model/model_fault.c@s/} else if (end \&\& (f->untimed || end/} else if (end \&\& (0 || end/@a retimed exit gives no latency
+lib/model/model.c@s|fol_model_end_episode(m, parent, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
+lib/model/model_fault.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
+lib/model/model_space.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
+lib/model/model_fault.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
+lib/model/model_fault.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
+lib/model/model_fault.c@s/^\tif (!created) {$/\tif (0) {/@a second zero-page read in a PMD range proves 4K
+lib/model/model_space.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is only a shortcut (must not change results)
 lib/util/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
 lib/util/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
 lib/util/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
@@ -76,36 +76,36 @@ lib/symbols/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(
 lib/symbols/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table
 lib/util/cache.c@s/		for (size_t i = (size_t)keep; i < n; i++)/		for (size_t i = n; i < n; i++)/@only the newest files of a kind are kept
 lib/util/cache.c@s/	utimensat(AT_FDCWD, path, NULL, 0);/	;/@a kept file used counts as new
-lib/model/model.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
+lib/model/model_fault.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
 lib/data/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
 lib/data/pipe.c@s/		e->mmap.filename = address(b, e->mmap.filename);/		;/@a piped event's pointers are made addresses again
 lib/compare/compare_sites.c@s/f\[(size_t)nsides \* (size_t)maxruns\] += (double)e\[i\].g->time_ns;/f[0] += (double)e[i].g->time_ns;/@a site's time is its own figure
 lib/report/figures.c@s/n += (double)in \* (double)(ohi - olo) \/ (double)s->bin_ns;/n += (double)in;/@faults of a bin shared by overlap
 lib/model/model.c@s/(!m->o.comm || !strcmp(m->o.comm, fol_comms_get(m->comms, tid)))/1/@--comm filter
 lib/model/model.c@s/(o->t_end \&\& start >= o->t_end)/(o->t_end \&\& start > o->t_end)/@--time window is half-open
-lib/model/model.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
-lib/model/model.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
+lib/model/model_fault.c@s/m->s.bins\[(size_t)(2 \* i) \* FOL_NR_CLASSES + (size_t)c\] +$/m->s.bins[(size_t)(2 * i) * FOL_NR_CLASSES + (size_t)c] * 0 +/@timeline coarsening adds bins pairwise
+lib/model/model_fault.c@s/		m->s.mismatched_exits++;/		;/@an exit on another page is counted
 lib/model/model_kernel.c@s/	memset(c, 0, sizeof(\*c));/	c->start = 0;/@pages freed count only inside a call
 lib/model/model_kernel.c@s/		return FOL_CALL_MADV_PAGEOUT;/		return FOL_CALL_MADV_OTHER;/@madvise calls by advice
 lib/model/model_kernel.c@s/^	t->isolated_at = 0;/	;/@a collapse is timed from its own isolation only
-lib/model/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
-lib/model/model.c@s/		mm->seeded_at = ev->time;/		;/@the command's own exec keeps the folios seeded after it
+lib/model/model.c@s/	return mm \&\& ev->time > mm->seeded_at ? fol_model_drop_mm(m, ev->pid) : 0;/	return 0;/@an exec drops the old address space's folios
+lib/model/model_space.c@s/^\tmm->seeded_at = ev->time;/\t;/@the command's own exec keeps the folios seeded after it
 lib/data/symbolic.c@s/		if (len == FOL_SYMBOL_NAME_MAX - 1)/		if (0)/@a symbol's name is bounded
 lib/model/swapout.c@s/if (f->writes == 1 \&\& f->at_head \&\& !f->pieces_freed)/if (f->at_head \&\& !f->pieces_freed)/@a folio written in pieces is split, even with its first page among them
 lib/model/swapout.c@s/if (f \&\& f->order < k)/if (0)/@a folio holds only the frames of its order
 lib/model/model_kernel.c@s/	if (c->wrote)/	if (0)/@swap writes judged at the end of the call that made them
 lib/model/model_kernel.c@s/	return fol_model_selected(m, \*pid, \*pid);/	return 1;/@khugepaged's work on an unselected process is not the workload's
-lib/model/model_kernel.c@s/	if (!ev->lock.mm || fol_comm_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_comm_mm_thread(/@an mm thread locking an mm does not own it
-lib/model/model_kernel.c@s/	khugepaged = !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
+lib/model/model_kernel.c@s/	if (!ev->lock.mm || fol_model_mm_thread(/	if (!ev->lock.mm || 0 \&\& fol_model_mm_thread(/@an mm thread locking an mm does not own it
+lib/model/model_kernel.c@s/	khugepaged = fol_model_mm_thread(m, tid) \&\& !strcmp(fol_comms_get(m->comms, tid), "khugepaged");/	khugepaged = 1;/@MADV_COLLAPSE is not khugepaged's
 lib/model/model_kernel.c@s/			t->awake_since = m->s.first_ns;/			;/@kswapd asleep first was awake since the start
-lib/model/model.c@s/				!fol_comm_mm_thread(fol_comms_get(m->comms, tid));/				1;/@the mm threads are not the workload's threads
-lib/model/model.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
-lib/model/model.c@s/			v->pgoff += end - v->start;/			;/@a mapping cut at its head keeps its file offsets
+lib/model/model.c@s/				!fol_model_mm_thread(m, tid);/				1;/@the mm threads are not the workload's threads
+lib/model/model_fault.c@s/		.ip = code ? f->ip - code->start + code->pgoff : f->ip,/		.ip = code ? f->ip - code->start : f->ip,/@a site's IP is an offset in the file, the mapping's pgoff counted
+lib/model/model_space.c@s/		tail.pgoff += end - head.start;/		;/@a mapping cut at its head keeps its file offsets
 lib/util/indexed.c@s/		if (same(el, key))/		if (1)/@elements on one hash told apart by the caller's equality
 lib/model/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up again \*/|			;|@a renamed thread's faults take its new name
 lib/data/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 lib/report/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
-lib/report/report_sites.c@s/		if (g \&\& !in_group(r, sc, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
+lib/report/report_sites.c@s/		if (g \&\& !in_group(\&nm, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
 lib/data/decode.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
 EOF
 )

@@ -216,4 +216,100 @@ int fol_model_on_mmap_lock(struct fol_model *m, const struct fol_event *ev);
 void fol_model_on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 void fol_model_on_write_folio(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 
+/* Between model.c (the events), model_space.c and model_fault.c. */
+
+void fol_model_mm_release(struct mm *mm);
+
+struct mm *fol_model_get_mm(struct fol_model *m, int pid);
+
+/* The folio's reuse episode ends (it is shared again, or gone): into the summary, and
+ * its counts start over. */
+void fol_model_end_episode(struct fol_model *m, const struct mm *mm, uint64_t key, struct folio *f);
+
+int fol_model_drop_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end);
+
+/* The mappings of an address space, the runs of seeded folios and the range sets are
+ * search trees (glibc's tsearch) of disjoint ranges, where two that overlap compare equal,
+ * so that finding an address, or any element a range touches, takes log n: a recording
+ * can hold 100,000 mappings, and an array searched or kept sorted took seconds. */
+int fol_model_range_cmp(const void *a, const void *b);
+
+/* A copy of elem (size bytes, a struct range first) into the tree at root: 1 when it went
+ * in, 0 when an element there overlaps it (the callers cut those first), -ENOMEM. */
+int fol_model_tree_insert(void **root, const void *elem, size_t size);
+
+/* Every mapping [start, end) touches goes, a part outside it staying: each found one is
+ * deleted, its head and tail put back (they do not touch the range, so the search ends). */
+int fol_model_vma_remove(struct mm *mm, uint64_t start, uint64_t end);
+
+/* A mapping that ends before it starts (a length past the top of the address space)
+ * maps nothing. */
+int fol_model_vma_add(struct mm *mm, const struct vma *nv);
+
+/* Faults come in runs over one region: try where the last lookup (through last) hit. */
+const struct vma *fol_model_vma_find_from(struct mm *mm, uint64_t addr, struct vma **last);
+
+int fol_model_vma_each(const struct mm *mm, int (*fn)(const struct vma *v, void *arg), void *arg);
+
+const struct vma *fol_model_vma_find(struct mm *mm, uint64_t addr);
+
+/* Anonymous memory as perf names it; everything else with a path is a file (shmem and
+ * memfd included: their faults go through the page cache). */
+int fol_model_is_file(const char *name);
+
+/* The seeded folio at addr, if any, into the folio map (where it would have been had the
+ * runs been put there whole), and out of its run. A folio a fault made at its key since
+ * stays. */
+int fol_model_seed_take_at(struct fol_model *m, struct mm *mm, uint64_t addr);
+
+/* A forked child's copy of its parent's runs. */
+int fol_model_seeds_copy(const struct mm *parent, struct mm *child);
+
+/* A mapping of pages the kernel provides (a vm_special_mapping): a read there maps the
+ * kernel's page, as anon_zero would look, but it is neither anonymous memory nor a zero
+ * page (a C build's 642 "anon_zero" faults were all on these). */
+int fol_model_is_special(const char *name);
+
+struct folio *fol_model_folio_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order);
+
+int fol_model_folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int order, uint64_t pfn);
+
+int fol_model_accepted(struct fol_model *m, const struct thread *t, int tid, uint64_t start,
+		       int order, int cls);
+
+/* [start, end) into the set, merged with those it overlaps. */
+int fol_model_add_range(void **set, uint64_t start, uint64_t end);
+
+int fol_model_close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major);
+
+/* mremap moves the folios of [start, start + len) to wherever its exit says: they leave
+ * the map at the entry and come back at the exit, at the same offsets, with their reuse
+ * episodes going on (a move shares nothing). */
+int fol_model_move_begin(struct fol_model *m, struct mm *mm, const struct fol_event *ev);
+
+int fol_model_move_end(struct fol_model *m, struct mm *mm, int64_t ret);
+
+/* An mremap whose exit never came (a recording without sys_exit_mremap): its folios are
+ * gone from where the model can see them. */
+void fol_model_move_lost(struct fol_model *m, struct mm *mm);
+
+int fol_model_drop_mm(struct fol_model *m, int pid);
+
+int fol_model_copy_vma(const struct vma *v, void *child);
+
+/* Folios found in the page tables at attach: a run, as if the faults that made them had
+ * been recorded (their folios go into the map when a fault looks them up). One that would
+ * pass the top of the address space is cut there. */
+int fol_model_seed_folios(struct fol_model *m, const struct fol_event *ev);
+
+/* Sampled method: a thread is always inside its next fault, which began at its previous
+ * exit; nothing opens it but that. */
+void fol_model_open_sampled(struct thread *t, uint64_t time);
+
+int fol_model_on_fault_entry(struct fol_model *m, struct thread *t, const struct fol_event *ev);
+
+int fol_model_on_clock(struct fol_model *m, struct thread *t, const struct fol_event *ev);
+
+int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct fol_event *ev);
+
 #endif
