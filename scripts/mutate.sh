@@ -10,14 +10,14 @@ set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
-lib/data/decode.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
 lib/data/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
-lib/data/decode.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
-lib/data/decode.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
-lib/data/decode.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF record's raw copy no longer than its array
-lib/data/decode.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
-lib/data/decode.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
-lib/data/decode.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
+lib/data/decode_text.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
+lib/data/decode_text.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record
+lib/data/decode_event.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF record's raw copy no longer than its array
+lib/data/decode_event.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
+lib/data/decode_event.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
+lib/data/decode_event.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
 lib/data/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
 lib/data/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
 lib/util/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
@@ -106,7 +106,7 @@ lib/model/model.c@s|			t->comm_id = 0; /\* renamed: its sites' name is looked up
 lib/data/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_SYMBOLS_MAX + 40) {/@at most FOL_SYMBOLS_MAX symbols
 lib/report/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
 lib/report/report_sites.c@s/		if (g \&\& !in_group(\&nm, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
-lib/data/decode.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
+lib/data/decode_sample.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)
