@@ -13,6 +13,7 @@
 #include "util/errors.h"
 #include "sys/maps.h"
 #include "data/metadata.h"
+#include "record/start.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -45,19 +46,22 @@ static int print_maps(const struct fol_maps *m, int json, int vmas)
  * (PTRACE_EVENT_EXIT). Signals go through to it. 0 and *status, or -errno. */
 static int run_to_exit(char **argv, int json, int vmas, int *status)
 {
-	pid_t pid = fork();
-	int st, ret = 0, taken = 0;
+	struct fol_start_opts o = { .traced = 1 };
+	int st, ret, taken = 0, untraced;
+	struct fol_child c;
+	pid_t pid;
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		raise(SIGSTOP);
-		execvp(argv[0], argv);
-		error("cannot execute '%s': %s", argv[0], strerror(errno));
-		_exit(127);
+	ret = fol_start(argv, &o, &c);
+	if (ret)
+		return ret;
+	ret = fol_start_exec(&c, &untraced);
+	if (ret) {
+		error("cannot execute '%s': %s", argv[0], strerror(-ret));
+		*status = 127;
+		return 0;
 	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFSTOPPED(st))
+	pid = c.pid;
+	if (untraced || waitpid(pid, &st, 0) < 0 || !WIFSTOPPED(st))
 		return -ECHILD;
 	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
 	ptrace(PTRACE_CONT, pid, NULL, NULL);

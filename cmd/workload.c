@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "util/errors.h"
 #include "util/parse.h"
+#include "record/start.h"
 #include "util.h"
 #include "workloads/workloads.h"
 
@@ -171,7 +172,7 @@ int cmd_workload(int argc, char **argv)
 	while ((c = getopt_long(argc - 1, argv + 1, "s:P:S:M:t:h", wl_opts, NULL)) != -1)
 		if ((ret = wl_option(&o, c, optarg)))
 			return ret < 0 ? 0 : ret;
-	o.phase_file = getenv("FOLIOSTAT_PHASES");
+	o.phase_file = getenv(FOL_PHASES_ENV);
 	ret = fol_wl_run(&o);
 	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "record/bare.h"
 
-#include "util/clock.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "record/start.h"
+#include "util/clock.h"
 
 static cJSON *read_phases(const char *path)
 {
@@ -32,40 +28,12 @@ static cJSON *read_phases(const char *path)
 	return a;
 }
 
-/* The child: exec errors come back through the pipe as an errno. */
-static pid_t start(char *const *argv, const char *phase_file, int *err_fd)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		int e;
-
-		close(p[0]);
-		setenv("FOLIOSTAT_PHASES", phase_file, 1);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(p[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	*err_fd = p[0];
-	return pid;
-}
-
 int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mthp, cJSON **out)
 {
-	int fd, err_fd, e = 0, status = 0, ret = 0;
+	struct fol_start_opts so = { .phase_file = phase_file };
+	int fd, untraced, status = 0, ret = 0;
+	struct fol_child c;
 	uint64_t t0;
-	pid_t pid;
 	cJSON *o;
 
 	*out = NULL;
@@ -76,18 +44,14 @@ int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mth
 	if (mthp && (ret = fol_mthp_apply(mthp)))
 		return ret;
 	t0 = fol_mono_ns();
-	pid = start(argv, phase_file, &err_fd);
-	if (pid < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (read(err_fd, &e, sizeof(e)) == (ssize_t)sizeof(e))
-		ret = -e;
-	close(err_fd);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	ret = fol_start(argv, &so, &c);
 	if (ret)
 		goto out;
+	ret = fol_start_exec(&c, &untraced);
+	if (ret)
+		goto out;
+	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
+		;
 	o = cJSON_CreateObject();
 	if (!o) {
 		ret = -ENOMEM;

@@ -81,14 +81,11 @@ static int drain(struct fol_recorder *r)
 
 static void cleanup(struct fol_recorder *r)
 {
-	if (r->go_fd >= 0)
-		close(r->go_fd);
-	if (r->err_fd >= 0)
-		close(r->err_fd);
-	if (r->child > 0) {
+	fol_start_close(&r->child);
+	if (r->child.pid > 0) {
 		/* Still corked: it never ran the workload. */
-		kill(r->child, SIGKILL);
-		waitpid(r->child, NULL, 0);
+		kill(r->child.pid, SIGKILL);
+		waitpid(r->child.pid, NULL, 0);
 	}
 	for (int i = 0; i < r->nr_counters; i++)
 		if (r->counters[i].evsel) {
@@ -139,14 +136,14 @@ int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
 		return rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret));
 	if (!r->o->argv)
 		return r->o->system_wide || !rec_target_gone(r->o->pid) ? 1 : 0;
-	if (r->child <= 0 || (w = waitpid(r->child, &st, WNOHANG)) != r->child)
-		return r->child > 0 && w == 0 ? 1 : 0;
+	if (r->child.pid <= 0 || (w = waitpid(r->child.pid, &st, WNOHANG)) != r->child.pid)
+		return r->child.pid > 0 && w == 0 ? 1 : 0;
 	if (WIFSTOPPED(st)) {
 		ret = rec_traced_stop(r, st);
 		return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 1;
 	}
 	r->res->wait_status = st;
-	r->child = 0;
+	r->child.pid = 0;
 	return 0;
 }
 
@@ -161,7 +158,7 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 	r->o = o;
 	r->res = &r->result;
 	r->res->wait_status = -1;
-	r->go_fd = r->err_fd = -1;
+	r->child = (struct fol_child){ .go_fd = -1, .err_fd = -1 };
 	r->fds_left = 1;
 	*rp = r;
 	if (o->mmap_pages <= 0 || o->mmap_pages > FOL_RECORD_MAX_PAGES ||
@@ -267,10 +264,10 @@ int fol_recorder_start(struct fol_recorder *r)
 	ret = fol_writer_commit(r->w);
 	if (ret) {
 		perf_evlist__disable(r->evlist);
-		if (r->child > 0) {
-			kill(r->child, SIGKILL);
-			waitpid(r->child, &r->res->wait_status, 0);
-			r->child = 0;
+		if (r->child.pid > 0) {
+			kill(r->child.pid, SIGKILL);
+			waitpid(r->child.pid, &r->res->wait_status, 0);
+			r->child.pid = 0;
 		}
 	}
 	return ret;
@@ -326,7 +323,7 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 
 pid_t fol_recorder_pid(const struct fol_recorder *r)
 {
-	return r->child;
+	return r->child.pid;
 }
 
 int fol_recorder_has_kprobes(const struct fol_recorder *r)

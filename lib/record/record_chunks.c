@@ -108,7 +108,7 @@ int rec_write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t start_m
 	cJSON_AddStringToObject(m, "mode", r->o->system_wide ? "system-wide"
 						   : r->o->argv	 ? "workload"
 								 : "attach");
-	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child : r->o->pid);
+	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child.pid : r->o->pid);
 	cJSON_AddStringToObject(m, "kernel", u.release);
 	if (fol_kernel_build_id("/sys/kernel/notes", bid, sizeof(bid)) > 0)
 		cJSON_AddStringToObject(m, "kernel_build_id", bid);

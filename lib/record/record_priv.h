@@ -14,6 +14,7 @@
 #include "record/calibrate.h"
 #include "sys/cgroup.h"
 #include "record/kprobe.h"
+#include "record/start.h"
 #include "util/indexed.h"
 
 /* One sampled event of the recording, in the order it was added to the evlist. */
@@ -68,9 +69,7 @@ struct fol_recorder {
 	int no_format_lost;	 /* the kernel predates PERF_FORMAT_LOST */
 	uint64_t ranges[16];	 /* fault handler text, for the sampled method */
 	int nranges;
-	pid_t child;
-	int go_fd;
-	int err_fd;
+	struct fol_child child; /* the workload started (start.h) */
 	/* The BPF fault path (bpf_faults.h), NULL on the plain path. carriers: events that
 	 * only hold its tracepoint programs (carry[] says which); bevlist: a bpf-output event
 	 * per CPU, writing into evlist's ring buffers. */

@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <perf/threadmap.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,86 +14,39 @@
 #include "sys/maps.h"
 #include "sys/pagecache.h"
 
-/* The workload waits on a pipe until its events are open, so that nothing it does
- * escapes the recording; exec enables them (enable_on_exec). */
-/* What the corked child says on its error pipe before exec closes it: UNTRACED when
- * ptrace was refused (it runs untraced: no stop after exec will come), then the errno of
- * a failed exec. */
-#define UNTRACED (-1)
-
+/* The workload waits until its events are open, so that nothing it does escapes the
+ * recording; exec enables them (enable_on_exec). Traced, it is stopped right after exec
+ * and at exit, so that its page tables can be read at both ends of the recording
+ * (exec_stop, rec_traced_stop); without ptrace it runs the same. */
 static int start_corked(struct fol_recorder *r)
 {
-	int go[2], err[2];
-	pid_t pid;
+	struct fol_start_opts o = { .phase_file = r->o->phase_file, .corked = 1, .traced = 1 };
 
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = -errno;
-
-		close(go[0]);
-		close(go[1]);
-		close(err[0]);
-		close(err[1]);
-		return e;
-	}
-	if (pid == 0) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		if (r->o->phase_file)
-			setenv("FOLIOSTAT_PHASES", r->o->phase_file, 1);
-		/* Stopped right after exec and at exit, so that its page tables can be read at
-		 * both ends of the recording (record_loop). Without ptrace it runs the same. */
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0) {
-			int untraced = UNTRACED;
-
-			if (write(err[1], &untraced, sizeof(untraced)) < 0)
-				_exit(127);
-		}
-		execvp(r->o->argv[0], r->o->argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	r->child = pid;
-	r->go_fd = go[1];
-	r->err_fd = err[0];
-	return 0;
+	return fol_start(r->o->argv, &o, &r->child);
 }
 
+/* The workload after exec, stopped by ptrace (SIGTRAP): its folios as they are now go into
+ * the file (exec made them before the events could see it: the stack, the zeroed bss),
+ * then it is let go, with a stop at exit asked for. */
 static int exec_stop(struct fol_recorder *r)
 {
 	cJSON *j;
 	int st, ret;
 
-	if (waitpid(r->child, &st, 0) != r->child)
+	if (waitpid(r->child.pid, &st, 0) != r->child.pid)
 		return -errno;
 	if (!WIFSTOPPED(st)) {
 		/* Not traced (ptrace refused), and already gone. */
 		r->res->wait_status = st;
-		r->child = 0;
+		r->child.pid = 0;
 		return 0;
 	}
 	j = cJSON_CreateObject();
 	if (!j)
 		return -ENOMEM;
-	cJSON_AddNumberToObject(j, "pid", r->child);
+	cJSON_AddNumberToObject(j, "pid", r->child.pid);
 	cJSON_AddNumberToObject(j, "time_ns", (double)rec_now_ns(CLOCK_MONOTONIC));
-	rec_add_seed(r, j, r->child);
+	rec_add_seed(r, j, r->child.pid);
 	/* A reader takes one SYNTH chunk: the mm threads are named in this one. */
 	rec_add_mm_thread_comms(r, cJSON_AddObjectToObject(j, "comm"));
 	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_SYNTH, j);
@@ -103,42 +55,18 @@ static int exec_stop(struct fol_recorder *r)
 		return ret;
 	/* TRACEEXEC too: without it a traced process that execs again (env, a wrapper
 	 * script's exec) is sent a SIGTRAP, which passed on would kill it. */
-	ptrace(PTRACE_SETOPTIONS, r->child, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
-	ptrace(PTRACE_CONT, r->child, NULL, NULL);
+	ptrace(PTRACE_SETOPTIONS, r->child.pid, NULL, (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC));
+	ptrace(PTRACE_CONT, r->child.pid, NULL, NULL);
 	return 0;
 }
 
 int rec_uncork(struct fol_recorder *r)
 {
-	int msg[2], e = 0, untraced = 0;
-	size_t got = 0;
-	ssize_t n;
+	int untraced, ret = fol_start_exec(&r->child, &untraced);
 
-	if (write(r->go_fd, "g", 1) != 1)
-		return -errno;
-	close(r->go_fd);
-	r->go_fd = -1;
-	while (got < sizeof(msg)) {
-		n = read(r->err_fd, (char *)msg + got, sizeof(msg) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(r->err_fd);
-	r->err_fd = -1;
-	for (size_t i = 0; i < got / sizeof(int); i++) {
-		if (msg[i] == UNTRACED)
-			untraced = 1;
-		else
-			e = msg[i];
-	}
-	if (e) {
-		r->res->exec_errno = e;
-		waitpid(r->child, NULL, 0);
-		r->child = 0;
-		return -e;
+	if (ret) {
+		r->res->exec_errno = -ret;
+		return ret;
 	}
 	if (untraced) {
 		fol_msgs_add(&r->res->warnings, "the workload could not be traced (ptrace refused: "
@@ -228,14 +156,14 @@ int rec_traced_stop(struct fol_recorder *r, int st)
 	int sig = WSTOPSIG(st), ret = 0;
 
 	if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
-		ret = rec_write_maps(r, r->child);
+		ret = rec_write_maps(r, r->child.pid);
 		sig = 0;
 	} else if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
 		sig = 0;
-	} else if (ptrace(PTRACE_GETSIGINFO, r->child, NULL, &si) < 0) {
+	} else if (ptrace(PTRACE_GETSIGINFO, r->child.pid, NULL, &si) < 0) {
 		return 0; /* group stop: SIGCONT will resume it */
 	}
-	ptrace(PTRACE_CONT, r->child, NULL, (void *)(long)sig);
+	ptrace(PTRACE_CONT, r->child.pid, NULL, (void *)(long)sig);
 	return ret;
 }
 
@@ -254,7 +182,7 @@ int rec_open_target(struct fol_recorder *r)
 		ret = start_corked(r);
 		if (ret)
 			return rec_fail(r, ret, "cannot start the workload: %s", strerror(-ret));
-		r->threads = perf_thread_map__new_array(1, &r->child);
+		r->threads = perf_thread_map__new_array(1, &r->child.pid);
 		return r->threads ? 0 : rec_fail(r, -ENOMEM, "out of memory");
 	}
 	if (fol_pid_is_kernel_thread("", r->o->pid))
