@@ -133,9 +133,11 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 # The house's rules that a reader would otherwise check by hand: lib/'s stages include
-# only earlier ones (lib/README.md).
+# only earlier ones (lib/README.md); processes start in one place; comments name what
+# exists.
 check-house:
 	$(Q)./scripts/check-includes.sh
+	$(Q)./scripts/check-names.py
 
 # The statistics' expected values are scipy's: regenerated and compared each time.
 check-unit: $(UNIT_BINS)

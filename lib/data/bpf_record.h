@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The record foliostat's BPF programs write for a fault (lib/bpf/faults.bpf.c), one per
+/* The record foliostat's BPF programs write for a fault (lib/record/bpf/faults.bpf.c), one per
  * fault where two samples would be: shared by the programs and the decoder, so it holds
  * kernel UAPI types only. A recording stores it as the RAW field of a bpf-output sample;
  * the decoder turns it back into the fault entry and exit events of the plain path. */

@@ -40,7 +40,7 @@ struct vma {
 	int file;
 	int name;	/* sites.h id of its name: a path, [heap], [stack], //anon; -1 unknown */
 	int shared;	/* MAP_SHARED */
-	int special;	/* the kernel's own pages: [vdso], [vvar]... (model.c is_special) */
+	int special;	/* the kernel's own pages: [vdso], [vvar]... (fol_model_is_special) */
 	uint64_t pgoff;	/* file offset of start, bytes */
 	struct fol_file_id id; /* the file's device and inode; ino 0: not known */
 };

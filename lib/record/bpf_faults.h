@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The BPF fault path: programs (lib/bpf/faults.bpf.c) attached to perf events the caller
+/* The BPF fault path: programs (lib/record/bpf/faults.bpf.c) attached to perf events the caller
  * opened with libperf, which pair each fault's entry and exit in the kernel and write one
  * record (bpf_record.h) into the caller's bpf-output events instead of two samples.
  * Loading needs CAP_BPF and CAP_PERFMON (root); a build without libbpf (NO_BPF=1) has

@@ -85,7 +85,7 @@ void rec_sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int mm_t
 	a->sample_period = 1;
 	a->sample_id_all = 1;
 	/* LOST: samples the kernel dropped for this event, which PERF_RECORD_LOST alone
-	 * does not always tell (kernel 6.0+; older ones refuse it, see open_sampling). */
+	 * does not always tell (kernel 6.0+; older ones refuse it, see rec_open_events). */
 	a->read_format = PERF_FORMAT_ID | (r->no_format_lost ? 0 : PERF_FORMAT_LOST);
 	/* Per CPU (system-wide), an event sees every task already: inheriting is for tasks. */
 	a->inherit = !r->o->system_wide;
@@ -238,7 +238,7 @@ int rec_setup_events(struct fol_recorder *r)
 	 * record's misc bit for the other events' MMAP2 too (seen: a perf record of the same
 	 * task, which did not ask, read maj/min/ino as a build-id, asserted and smashed its
 	 * stack). The build-ids of the mapped code are read from the files at the end
-	 * instead (record_build_ids), as perf record does by default. */
+	 * instead (record_chunks.c, add_build_ids), as perf record does by default. */
 	rec_sample_attr(r, &a, 0);
 	ret = rec_add_event(r, r->evlist, "tracking", "tracking", NULL, &a);
 	if (ret)

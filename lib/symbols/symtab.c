@@ -98,7 +98,7 @@ static size_t upto(const uint64_t *a, size_t n, uint64_t x)
 	return lo;
 }
 
-/* A Fenwick tree of the largest end at or below a start (ranked), for may_label. */
+/* A Fenwick tree of the largest end at or below a start (ranked), for label_bounds. */
 struct ends {
 	uint64_t *max;
 	size_t n;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Pairs each fault's entry and exit in the kernel and writes one record where the plain
  * path writes two samples (issue 16: the second sample was most of the cost of tracing a
- * reuse fault). Attached by lib/bpf_faults.c to foliostat's own perf events.
+ * reuse fault). Attached by lib/record/bpf_faults.c to foliostat's own perf events.
  *
  * Ordering: the model needs a fault's entry before any event of the same thread inside
  * the fault (an allocation). So every other tracepoint foliostat records runs flush()
