@@ -134,10 +134,11 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
 
 # The house's rules that a reader would otherwise check by hand: lib/'s stages include
 # only earlier ones (lib/README.md); processes start in one place; comments name what
-# exists.
+# exists; commit messages are git's (a short subject, a body).
 check-house:
 	$(Q)./scripts/check-includes.sh
 	$(Q)./scripts/check-names.py
+	$(Q)./scripts/check-commits.sh
 
 # The statistics' expected values are scipy's: regenerated and compared each time.
 check-unit: $(UNIT_BINS)

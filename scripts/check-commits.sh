@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Commits as git's own are written: a subject of at most 72 characters in the imperative
+# (no full stop), a blank line, a body that says why and what was measured. Checked for
+# the commits since the convention was kept (SINCE; older history is what it is), by make
+# check: a red check before a push is cheaper than a log nobody can read.
+set -u
+cd "$(dirname "$0")/.."
+SINCE=${SINCE:-823e3e3}
+if ! git rev-parse -q --verify "$SINCE^{commit}" >/dev/null 2>&1; then
+	echo "ok - commits not checked: $SINCE is not in this clone's history (shallow?)"
+	exit 0
+fi
+bad=0
+for c in $(git rev-list "$SINCE..HEAD"); do
+	subject=$(git log -1 --format=%s "$c")
+	body=$(git log -1 --format=%b "$c" | grep -v '^[[:space:]]*$' | grep -cv '^[A-Za-z-]*: ')
+	short=$(git rev-parse --short "$c")
+	if [ "${#subject}" -gt 72 ]; then
+		echo "$short: the subject has ${#subject} characters (72 at most): $subject"
+		bad=1
+	fi
+	case $subject in
+	*.) echo "$short: the subject ends with a full stop: $subject"; bad=1 ;;
+	esac
+	if [ "$body" -eq 0 ]; then
+		echo "$short: no body: say why, and what was measured ($subject)"
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] && echo "ok - commits since $SINCE: short subjects, each with a body"
+exit "$bad"
