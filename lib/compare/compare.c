@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "compare/compare.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -112,7 +113,7 @@ static int by_rank(const void *x, const void *y)
 /* Every figure any run of any side has, once. */
 static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 {
-	int cap = 0;
+	size_t cap = 0;
 
 	for (int s = 0; s < c->nsides; s++)
 		for (int r = 0; r < c->sides[s].n; r++)
@@ -127,15 +128,8 @@ static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 					c->rows[k].fig.single |= f->single;
 					continue;
 				}
-				if (c->nrows == cap) {
-					int ncap = cap ? cap * 2 : 128;
-					struct fol_cmp_row *g = realloc(c->rows, (size_t)ncap * sizeof(*g));
-
-					if (!g)
-						return -ENOMEM;
-					c->rows = g;
-					cap = ncap;
-				}
+				if (FOL_GROW(c->rows, cap, (size_t)c->nrows + 1, 128))
+					return -ENOMEM;
 				c->rows[c->nrows].fig = *f;
 				c->rows[c->nrows].fig.v = 0;
 				c->rows[c->nrows++].cell = NULL;

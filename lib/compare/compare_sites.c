@@ -8,6 +8,7 @@
 
 #include "compare/compare_priv.h"
 #include "util/escape.h"
+#include "util/grow.h"
 
 /* One group of one run, for the merge of every run's groups by key. */
 struct entry {
@@ -106,17 +107,8 @@ static int gather(const struct fol_side *sides, int nsides, const int *keys, int
 		for (int r = 0; r < sides[s].n && !ret; r++, idx++) {
 			ret = fol_report_group(sides[s].runs[r], keys, nkeys, &gs[idx]);
 			for (size_t i = 0; i < gs[idx].n && !ret; i++) {
-				if (n == cap) {
-					size_t ncap = cap ? cap * 2 : 256;
-					struct entry *v = realloc(*out, ncap * sizeof(*v));
-
-					if (!v) {
-						ret = -ENOMEM;
-						break;
-					}
-					*out = v;
-					cap = ncap;
-				}
+				if ((ret = FOL_GROW(*out, cap, n + 1, 256)))
+					break;
 				(*out)[n++] = (struct entry){ &gs[idx].v[i], s, r };
 			}
 		}

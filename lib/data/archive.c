@@ -15,6 +15,7 @@
 #include "util/errors.h"
 #include "data/file.h"
 #include "symbols/symbols.h"
+#include "util/grow.h"
 
 /* A piece's header in its chunk, then the file's name, then the deflated bytes. A layout
  * of our own, not tar's: the chunked file already checksums and resynchronises, and one
@@ -59,15 +60,8 @@ static int plan_add(struct fol_archive_plan *l, const char *path, const char *he
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i].path, path) && !strcmp(l->v[i].hex, hex))
 			return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct entry *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (FOL_GROW(l->v, l->cap, l->n + 1, 16))
+		return -ENOMEM;
 	l->v[l->n] = (struct entry){ .path = strdup(path), .hex = strdup(hex) };
 	if (!l->v[l->n].path || !l->v[l->n].hex) {
 		l->n++;

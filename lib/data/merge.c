@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "data/merge.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -112,15 +113,8 @@ static int heap_add(struct fol_merge *m, struct run *r)
 {
 	size_t i;
 
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct run **h = realloc(m->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		m->heap = h;
-		m->cap = cap;
-	}
+	if (FOL_GROW(m->heap, m->cap, m->n + 1, 16))
+		return -ENOMEM;
 	i = m->n++;
 	while (i && before(r, m->heap[(i - 1) / 2])) {
 		m->heap[i] = m->heap[(i - 1) / 2];
@@ -197,30 +191,9 @@ static struct run *open_run(struct fol_merge *m)
 /* Room in r for n more records (at least doubling) and bytes more of data. */
 static int grow(struct run *r, size_t n, size_t bytes)
 {
-	if (r->n + n > r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct rec *g;
-
-		while (cap < r->n + n)
-			cap *= 2;
-		g = realloc(r->recs, cap * sizeof(*g));
-		if (!g)
-			return -ENOMEM;
-		r->recs = g;
-		r->cap = cap;
-	}
-	if (r->used + bytes > r->dcap) {
-		size_t cap = r->dcap ? r->dcap * 2 : 1024;
-		char *g;
-
-		while (cap < r->used + bytes)
-			cap *= 2;
-		g = realloc(r->data, cap);
-		if (!g)
-			return -ENOMEM;
-		r->data = g;
-		r->dcap = cap;
-	}
+	if (FOL_GROW(r->recs, r->cap, r->n + n, 16) ||
+	    FOL_GROW(r->data, r->dcap, r->used + bytes, 1024))
+		return -ENOMEM;
 	return 0;
 }
 

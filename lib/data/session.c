@@ -12,6 +12,7 @@
 #include "data/merge.h"
 #include "data/metadata.h"
 #include "util/parse.h"
+#include "util/grow.h"
 
 /* What the session keeps of a ring buffer between its chunks: the time of the last record
  * placed, and its last records themselves, held back until the buffer's next chunk, where
@@ -506,22 +507,16 @@ int fol_session_ready(const struct fol_session *s)
 static int run_add(struct fol_session *s, size_t off, uint32_t size, uint64_t t)
 {
 	if (s->nrun == s->run_cap) {
-		size_t cap = s->run_cap ? s->run_cap * 2 : 1024;
-		uint64_t *tm = realloc(s->run_time, cap * sizeof(*tm));
-		size_t *of = tm ? realloc(s->run_off, cap * sizeof(*of)) : NULL;
-		uint32_t *sz = of ? realloc(s->run_size, cap * sizeof(*sz)) : NULL;
-		uint8_t *fl = sz ? realloc(s->run_flag, cap) : NULL;
+		/* Four arrays side by side: each grown from the same room, the room moved on
+		 * once all four have it (one that grew alone is only larger than it says). */
+		size_t tm = s->run_cap, of = tm, sz = tm, fl = tm;
 
-		if (tm)
-			s->run_time = tm;
-		if (of)
-			s->run_off = of;
-		if (sz)
-			s->run_size = sz;
-		if (!fl)
+		if (FOL_GROW(s->run_time, tm, s->nrun + 1, 1024) ||
+		    FOL_GROW(s->run_off, of, s->nrun + 1, 1024) ||
+		    FOL_GROW(s->run_size, sz, s->nrun + 1, 1024) ||
+		    FOL_GROW(s->run_flag, fl, s->nrun + 1, 1024))
 			return -ENOMEM;
-		s->run_flag = fl;
-		s->run_cap = cap;
+		s->run_cap = tm;
 	}
 	s->run_time[s->nrun] = t;
 	s->run_off[s->nrun] = off;

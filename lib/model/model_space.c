@@ -11,18 +11,12 @@
 #include "util/madvise.h"
 #include "model/swapout.h"
 #include "util/u64map.h"
+#include "util/grow.h"
 
 static int take_one(struct taken *t, uint64_t key, const struct folio *f)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct taken_folio *g = realloc(t->v, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		t->v = g;
-		t->cap = cap;
-	}
+	if (FOL_GROW(t->v, t->cap, t->n + 1, 64))
+		return -ENOMEM;
 	t->v[t->n].key = key;
 	t->v[t->n].f = *f;
 	t->n++;
@@ -216,15 +210,8 @@ static int seed_insert(struct mm *mm, const struct seed *sd)
 
 static int seeds_add(struct seeds *to, const struct seed *sd)
 {
-	if (to->n == to->cap) {
-		size_t cap = to->cap ? to->cap * 2 : 8;
-		struct seed *v = realloc(to->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		to->v = v;
-		to->cap = cap;
-	}
+	if (FOL_GROW(to->v, to->cap, to->n + 1, 8))
+		return -ENOMEM;
 	to->v[to->n++] = *sd;
 	return 0;
 }

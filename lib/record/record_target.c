@@ -13,6 +13,7 @@
 
 #include "sys/maps.h"
 #include "sys/pagecache.h"
+#include "util/grow.h"
 
 /* The workload waits until its events are open, so that nothing it does escapes the
  * recording; exec enables them (enable_on_exec). Traced, it is stopped right after exec
@@ -102,8 +103,9 @@ static int threads_of(pid_t pid, struct perf_thread_map **out)
 {
 	char path[64];
 	pid_t *tids = NULL;
-	int n = 0, cap = 0;
+	size_t cap = 0;
 	struct dirent *de;
+	int n = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
@@ -113,15 +115,10 @@ static int threads_of(pid_t pid, struct perf_thread_map **out)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || task_dead(pid, de->d_name))
 			continue;
-		if (n == cap) {
-			pid_t *g = realloc(tids, sizeof(*g) * (size_t)(cap = cap ? cap * 2 : 64));
-
-			if (!g) {
-				free(tids);
-				closedir(d);
-				return -ENOMEM;
-			}
-			tids = g;
+		if (FOL_GROW(tids, cap, (size_t)n + 1, 64)) {
+			free(tids);
+			closedir(d);
+			return -ENOMEM;
 		}
 		tids[n++] = atoi(de->d_name);
 	}

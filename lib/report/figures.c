@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/figures.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,15 +26,8 @@ static struct fol_figure *add(struct fol_figures *f, enum section sec, uint32_t 
 	struct fol_figure *x;
 	va_list ap;
 
-	if (f->n == f->cap) {
-		int cap = f->cap ? f->cap * 2 : 64;
-		struct fol_figure *g = realloc(f->v, (size_t)cap * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		f->v = g;
-		f->cap = cap;
-	}
+	if (FOL_GROW(f->v, f->cap, (size_t)f->n + 1, 64))
+		return NULL;
 	x = &f->v[f->n++];
 	memset(x, 0, sizeof(*x));
 	va_start(ap, key_fmt);

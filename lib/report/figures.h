@@ -46,7 +46,8 @@ struct fol_figure {
 
 struct fol_figures {
 	struct fol_figure *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 int fol_figures_of(const struct fol_report *r, struct fol_figures *f);

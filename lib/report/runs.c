@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/session.h"
+#include "util/grow.h"
 
 /* Run numbers beyond any experiment's (record -r 1000 over a sweep): a hostile RUN chunk's
  * are not believed. */
@@ -30,15 +31,8 @@ int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, co
 
 	if (!rs->bare && !(rs->bare = cJSON_CreateArray()))
 		return -ENOMEM;
-	if (rs->n == rs->cap) {
-		int cap = rs->cap ? rs->cap * 2 : 8;
-		struct fol_run *v = realloc(rs->v, (size_t)cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		rs->v = v;
-		rs->cap = cap;
-	}
+	if (FOL_GROW(rs->v, rs->cap, (size_t)rs->n + 1, 8))
+		return -ENOMEM;
 	x = &rs->v[rs->n];
 	memset(x, 0, sizeof(*x));
 	x->r = *r;

@@ -28,7 +28,8 @@ struct fol_run_out {
 
 struct fol_runs {
 	struct fol_run *v;
-	int n, cap;
+	int n;
+	size_t cap;
 	cJSON *bare;		/* the untraced runs: BARE chunks, each with its config */
 	char sweep[64];		/* the swept key ("mthp", "mode"); "" */
 	int several;		/* the recording is made of RUN chunks */

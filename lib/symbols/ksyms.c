@@ -3,6 +3,7 @@
 
 #include "util/cache.h"
 #include "util/indexed.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -324,14 +325,8 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 		nl = line_end(p, text + n);
 		if (!text_symbol(p, nl, &a, &name, &nlen))
 			continue;
-		if (k->n == cap) {
-			struct ksym *g = realloc(k->v, sizeof(*g) * (cap ? cap * 2 : 65536));
-
-			if (!g)
-				break;
-			k->v = g;
-			cap = cap ? cap * 2 : 65536;
-		}
+		if (FOL_GROW(k->v, cap, (size_t)k->n + 1, 65536))
+			break;
 		sorted &= !k->n || k->v[k->n - 1].addr <= a;
 		k->v[k->n] = (struct ksym){ .addr = a, .name = (uint32_t)used, .zero = 0 };
 		memcpy(k->names + used, name, nlen);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/escape.h"
+#include "util/grow.h"
 
 /* /proc/PID/pagemap (Documentation/admin-guide/mm/pagemap.rst) */
 #define PM_SWAP (1ull << 62)
@@ -129,15 +130,8 @@ static int pm_at(struct pm *p, uint64_t i, uint64_t *e)
 
 static int add_folio(struct fol_maps *m, const struct fol_maps_folio *f)
 {
-	if (m->nfolios == m->folios_cap) {
-		size_t cap = m->folios_cap ? m->folios_cap * 2 : 256;
-		struct fol_maps_folio *g = realloc(m->folios, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		m->folios = g;
-		m->folios_cap = cap;
-	}
+	if (FOL_GROW(m->folios, m->folios_cap, m->nfolios + 1, 256))
+		return -ENOMEM;
 	m->folios[m->nfolios++] = *f;
 	return 0;
 }
@@ -282,8 +276,8 @@ static void read_smaps(struct fol_maps *m, const char *root)
 static int read_vmas(struct fol_maps *m, const char *root)
 {
 	char path[128], line[4096];
+	size_t cap = 0;
 	FILE *f;
-	int cap = 0;
 
 	snprintf(path, sizeof(path), "%s/proc/%d/maps", root, m->pid);
 	f = fopen(path, "re");
@@ -301,14 +295,9 @@ static int read_vmas(struct fol_maps *m, const char *root)
 		if (perms[3] != 'p' || !strcmp(name, "[vsyscall]") || !strcmp(name, "[vvar]") ||
 		    !strcmp(name, "[vdso]") || b <= a)
 			continue;
-		if (m->nvmas == cap) {
-			cap = cap ? cap * 2 : 64;
-			v = realloc(m->vmas, sizeof(*v) * (size_t)cap);
-			if (!v) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			m->vmas = v;
+		if (FOL_GROW(m->vmas, cap, (size_t)m->nvmas + 1, 64)) {
+			fclose(f);
+			return -ENOMEM;
 		}
 		v = &m->vmas[m->nvmas++];
 		memset(v, 0, sizeof(*v));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "util/cache.h"
+#include "util/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,14 +108,8 @@ void fol_cache_prune(const char *kind, int keep)
 		    (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) ||
 		    fstatat(dirfd(d), e->d_name, &st, 0) || !S_ISREG(st.st_mode))
 			continue;
-		if (n == cap) {
-			struct aged *g = realloc(v, sizeof(*v) * (cap ? cap * 2 : 16));
-
-			if (!g)
-				break;
-			v = g;
-			cap = cap ? cap * 2 : 16;
-		}
+		if (FOL_GROW(v, cap, n + 1, 16))
+			break;
 		v[n].mtime = st.st_mtim;
 		memcpy(v[n++].name, e->d_name, len + 1);
 	}

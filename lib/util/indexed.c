@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/u64map.h"
+#include "util/grow.h"
 
 int fol_indexed_init(struct fol_indexed *a, size_t size)
 {
@@ -40,15 +41,13 @@ void *fol_indexed_get(struct fol_indexed *a, uint64_t h, const void *key,
 			return el;
 	}
 	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		void *g = realloc(a->v, cap * a->size);
+		void *g = fol_grow_to(a->v, &a->cap, a->n + 1, a->size, 64);
 
 		if (!g) {
 			fol_u64map_del(a->index, h, NULL);
 			return NULL;
 		}
 		a->v = g;
-		a->cap = cap;
 	}
 	el = (char *)a->v + a->n * a->size;
 	memcpy(el, key, a->size);

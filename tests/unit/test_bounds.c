@@ -26,6 +26,7 @@
 #include "model/model.h"
 #include "report/report.h"
 #include "report/runs.h"
+#include "util/grow.h"
 #include "util/u64map.h"
 
 #include "recbuild.h"
@@ -496,9 +497,37 @@ static void test_walk_stops_at_signal(void **state)
 	assert_int_equal(system(dir), 0);
 }
 
+/* The one growth helper: room from first, doubled to fit, and on a size that would
+ * overflow nothing changed. */
+static void test_grow(void **state)
+{
+	uint64_t *v = NULL, *before;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(FOL_GROW(v, cap, 1, 16), 0);
+	assert_int_equal(cap, 16);
+	assert_int_equal(FOL_GROW(v, cap, 16, 16), 0);
+	assert_int_equal(cap, 16);
+	assert_int_equal(FOL_GROW(v, cap, 17, 16), 0);
+	assert_int_equal(cap, 32);
+	assert_int_equal(FOL_GROW(v, cap, 1000, 16), 0);
+	assert_int_equal(cap, 1024);
+	v[999] = 7;
+	before = v;
+	assert_int_equal(FOL_GROW(v, cap, SIZE_MAX / 4, 16), -ENOMEM);
+	assert_ptr_equal(v, before);
+	assert_int_equal(cap, 1024);
+	assert_int_equal(v[999], 7);
+	assert_null(fol_grow_to(v, &cap, SIZE_MAX, 1, 16));
+	assert_int_equal(cap, 1024);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_colliding_keys),
 		cmocka_unit_test(test_shared_map),
 		cmocka_unit_test(test_huge_seed),
