@@ -17,6 +17,7 @@
 #include "record/bpf_faults.h"
 #include "data/bpf_record.h"
 #include "util/clock.h"
+#include "record/drain.h"
 #include "record/events.h"
 #include "util/stats.h"
 #include "record/tracepoint.h"
@@ -172,26 +173,33 @@ static int bpf_exit(const union perf_event *ev)
 	return (rec.what & FOL_BPF_EXIT) != 0;
 }
 
+struct drained {
+	int bpf;
+	uint64_t samples, exits, bytes;
+};
+
+static int count(const union perf_event *ev, void *dp)
+{
+	struct drained *d = dp;
+
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return 0;
+	d->samples++;
+	d->bytes += ev->header.size;
+	d->exits += d->bpf && bpf_exit(ev);
+	return 0;
+}
+
 /* The samples waiting in the ring buffers, read and dropped; *exits counts the BPF path's
  * records that close a fault (bpf: the buffers are its outputs). */
 static uint64_t drain(struct perf_evlist *el, int bpf, uint64_t *exits, uint64_t *bytes)
 {
-	struct perf_mmap *map;
-	union perf_event *ev;
-	uint64_t n = 0;
+	struct drained d = { .bpf = bpf };
 
-	perf_evlist__for_each_mmap(el, map, false) {
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((ev = perf_mmap__read_event(map)) != NULL) {
-			n += ev->header.type == PERF_RECORD_SAMPLE;
-			*bytes += ev->header.type == PERF_RECORD_SAMPLE ? ev->header.size : 0;
-			*exits += bpf && ev->header.type == PERF_RECORD_SAMPLE && bpf_exit(ev);
-			perf_mmap__consume(map);
-		}
-		/* No perf_mmap__read_done(): the reason is in record.c's drain_evlist(). */
-	}
-	return n;
+	fol_drain(el, count, NULL, &d);
+	*exits += d.exits;
+	*bytes += d.bytes;
+	return d.samples;
 }
 
 int fol_calibrate(uint64_t pages, struct fol_bpf_faults *bpf, const struct perf_event_attr *stack,

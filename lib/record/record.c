@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "record/drain.h"
 #include "sys/counters.h"
 #include "sys/pagecache.h"
 
@@ -25,42 +26,36 @@ int rec_fail(struct fol_recorder *r, int err, const char *fmt, ...)
 	return err;
 }
 
+/* A record into the chunk being filled, which is written when full. */
+static int take_record(const union perf_event *ev, void *rp)
+{
+	struct fol_recorder *r = rp;
+	size_t sz = ev->header.size;
+	int ret;
+
+	if (r->chunk_used + sz > CHUNK_FLUSH && (ret = rec_flush_chunk(r)))
+		return ret;
+	memcpy(r->chunk + r->chunk_used, ev, sz);
+	r->chunk_used += sz;
+	r->res->records++;
+	if (ev->header.type == PERF_RECORD_SAMPLE)
+		r->res->samples++;
+	else if (ev->header.type == PERF_RECORD_MMAP2 && sz > sizeof(ev->mmap2) - PATH_MAX)
+		rec_note_mapping(r, ev);
+	else if (ev->header.type == PERF_RECORD_LOST)
+		r->res->lost += ev->lost.lost;
+	return 0;
+}
+
+/* A ring buffer's records in chunks of their own: a chunk holds one ring buffer's run. */
+static int ring_done(void *r)
+{
+	return rec_flush_chunk(r);
+}
+
 static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 {
-	struct perf_mmap *map;
-	union perf_event *ev;
-	int ret = 0;
-
-	perf_evlist__for_each_mmap(evlist, map, false) {
-		if (perf_mmap__read_init(map) < 0)
-			continue;
-		while ((ev = perf_mmap__read_event(map)) != NULL) {
-			size_t sz = ev->header.size;
-
-			if (r->chunk_used + sz > CHUNK_FLUSH && (ret = rec_flush_chunk(r)))
-				break;
-			memcpy(r->chunk + r->chunk_used, ev, sz);
-			r->chunk_used += sz;
-			r->res->records++;
-			if (ev->header.type == PERF_RECORD_SAMPLE)
-				r->res->samples++;
-			else if (ev->header.type == PERF_RECORD_MMAP2 && sz > sizeof(ev->mmap2) - PATH_MAX)
-				rec_note_mapping(r, ev);
-			else if (ev->header.type == PERF_RECORD_LOST)
-				r->res->lost += ev->lost.lost;
-			perf_mmap__consume(map);
-		}
-		/* No perf_mmap__read_done(): for a non-overwrite buffer it sets the read position
-		 * to the kernel's head as it is now, past any record written since the last
-		 * perf_mmap__read_event() returned NULL, and that record would be skipped with
-		 * no PERF_RECORD_LOST (seen here: one sample in ~300K missing, about one run in
-		 * twenty). perf_mmap__read_event() and perf_mmap__consume() keep the position. */
-		if (!ret)
-			ret = rec_flush_chunk(r);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return fol_drain(evlist, take_record, ring_done, r);
 }
 
 static int drain(struct fol_recorder *r)
