@@ -10,6 +10,7 @@
 #include "data/metadata.h"
 #include "util/errors.h"
 #include "util/u64map.h"
+#include "util/json.h"
 
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
@@ -114,13 +115,13 @@ static enum fol_kind kind_of(const char *name)
 /* An attr's number in [0, limit); else *ok is cleared. */
 static double num(const cJSON *o, const char *key, double limit, int *ok)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	double v = fol_json_num(o, key, -1);
 
-	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < limit)) {
+	if (!(v >= 0 && v < limit)) {
 		*ok = 0;
 		return 0;
 	}
-	return v->valuedouble;
+	return v;
 }
 
 /* A tracepoint's format text, as recorded, into libtraceevent (cleaned first: see

@@ -13,6 +13,7 @@
 #include "data/metadata.h"
 #include "util/parse.h"
 #include "util/grow.h"
+#include "util/json.h"
 
 /* What the session keeps of a ring buffer between its chunks: the time of the last record
  * placed, and its last records themselves, held back until the buffer's next chunk, where
@@ -120,13 +121,6 @@ static struct fol_event *synth_event(struct fol_session *s, enum fol_kind kind, 
 	return e;
 }
 
-static double synth_num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /* An attached process's threads, mappings and folios at the start, or a recorded
  * command's folios after exec, as events handed out before the recorded ones. Types and
  * ranges were checked by metadata.c. */
@@ -141,8 +135,8 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 	s->synth_json = parse_checked(s, FOL_CHUNK_SYNTH, buf, len);
 	if (!s->synth_json)
 		return;
-	pid = (int)synth_num(s->synth_json, "pid");
-	t = (uint64_t)synth_num(s->synth_json, "time_ns");
+	pid = (int)fol_json_num(s->synth_json, "pid", 0);
+	t = (uint64_t)fol_json_num(s->synth_json, "time_ns", 0);
 	maps = cJSON_GetObjectItemCaseSensitive(s->synth_json, "maps");
 	comms = cJSON_GetObjectItemCaseSensitive(s->synth_json, "comm");
 	runs = cJSON_GetObjectItemCaseSensitive(s->synth_json, "folios");
@@ -176,9 +170,9 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 		/* Recorded before the key was kept: no offset, and "" for anonymous memory. */
 		e->mmap.pgoff = off ? strtoull(off, NULL, 16) : 0;
 		e->mmap.filename = file[0] ? file : "//anon";
-		e->mmap.maj = (uint32_t)synth_num(m, "maj");
-		e->mmap.min = (uint32_t)synth_num(m, "min");
-		e->mmap.ino = (uint64_t)synth_num(m, "ino");
+		e->mmap.maj = (uint32_t)fol_json_num(m, "maj", 0);
+		e->mmap.min = (uint32_t)fol_json_num(m, "min", 0);
+		e->mmap.ino = (uint64_t)fol_json_num(m, "ino", 0);
 		if (perms && strlen(perms) == 4) {
 			e->mmap.prot = (perms[0] == 'r' ? PROT_READ : 0) |
 				       (perms[1] == 'w' ? PROT_WRITE : 0) | (perms[2] == 'x' ? PROT_EXEC : 0);
@@ -196,8 +190,8 @@ static void add_synth(struct fol_session *s, const void *buf, size_t len)
 			continue;
 		e = synth_event(s, FOL_EV_FOLIOS, t, pid, pid);
 		e->folios.start = strtoull(start, NULL, 16);
-		e->folios.order = (int)synth_num(m, "order");
-		e->folios.n = (uint64_t)synth_num(m, "n");
+		e->folios.order = (int)fol_json_num(m, "order", 0);
+		e->folios.n = (uint64_t)fol_json_num(m, "n", 0);
 	}
 }
 

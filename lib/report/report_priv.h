@@ -7,17 +7,17 @@
 #include <cjson/cJSON.h>
 
 #include "report/report.h"
+#include "util/json.h"
 
 static inline cJSON *json_dup(const cJSON *j)
 {
 	return j ? cJSON_Duplicate(j, 1) : NULL;
 }
 
+/* fol_json_num() under the short name the renderers' long lines use. */
 static inline double num(const cJSON *o, const char *k, double dflt)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+	return fol_json_num(o, k, dflt);
 }
 
 static inline const char *str(const cJSON *o, const char *k)

@@ -16,6 +16,7 @@
 #include "sys/maps.h"
 #include "util/order.h"
 #include "util/u64map.h"
+#include "util/json.h"
 
 /* linux/magic.h */
 #define OVERLAYFS_MAGIC 0x794c7630
@@ -476,10 +477,9 @@ static int run_cmp(const void *a, const void *b)
 
 static double member(const cJSON *o, const char *k, double lo, double hi)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	double v = fol_json_num(o, k, -1);
 
-	return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi ? v->valuedouble
-										 : -1;
+	return v >= lo && v <= hi ? v : -1;
 }
 
 /* One file of the snapshot: its runs, sorted, those that overlap another left out. */
