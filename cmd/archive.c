@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "data/file.h"
 #include "util.h"
+#include "util/msgs.h"
 
 static void usage(FILE *f)
 {
@@ -58,7 +59,7 @@ int cmd_archive(int argc, char **argv)
 	const char *input = "foliostat.data", *output = NULL;
 	struct fol_archive_plan *p;
 	struct fol_archive_stats st;
-	char def[4096], why[512];
+	char def[4096];
 	unsigned missing;
 	int c, ret;
 
@@ -91,8 +92,12 @@ int cmd_archive(int argc, char **argv)
 	if (ret == -ENODATA)
 		return error("none of the code files %s names is here with its recorded build-id: "
 			     "archive on the machine that recorded it", input);
-	if (ret)
-		return error("%s", fol_writer_strerror(ret, output, why, sizeof(why)));
+	if (ret) {
+		struct fol_msgs why = { 0 };
+
+		fol_writer_why(ret, output, &why);
+		return error_why(&why);
+	}
 	printf("%s: %u files, %.1f MB%s\n", output, st.files, (double)st.bytes / 1e6,
 	       missing ? " (some recorded files missing: their code stays unnamed)" : "");
 	printf("On another machine: foliostat report -i %s --archive %s\n", input, output);

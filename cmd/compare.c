@@ -16,6 +16,7 @@
 #include "tui.h"
 #include "util/parse.h"
 #include "util.h"
+#include "util/msgs.h"
 
 #define MAX_SIDES 64
 
@@ -437,7 +438,7 @@ int compare_main(int argc, char **argv, int tui)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_cli o = { .fmt = FMT_TEXT, .tui = tui, .fdr = FOL_CMP_FDR, .top = 40 };
-	char err[256];
+	struct fol_msgs why = { 0 };
 	int ch, x, y, ret;
 
 	optind = 1;
@@ -452,8 +453,11 @@ int compare_main(int argc, char **argv, int tui)
 			o.figures = optarg;
 			break;
 		case O_SORT:
-			if (fol_sort_parse(optarg, o.sort, &o.nsort, err, sizeof(err)))
-				return usage_error("--sort: %s", err);
+			if (fol_sort_parse(optarg, o.sort, &o.nsort, &why)) {
+				ret = usage_error("--sort: %s", fol_msgs_last(&why));
+				fol_msgs_free(&why);
+				return ret;
+			}
 			break;
 		case O_SYMFS:
 			o.symfs = optarg;

@@ -20,7 +20,7 @@ static char **config_argv(const struct rec_cli *c, int conf, struct fol_mthp *m,
 {
 	static const char *const policies[] = { [FOL_SWEEP_SMALL] = "small", [FOL_SWEEP_MTHP] = "mthp",
 						[FOL_SWEEP_PTE_THP] = "pte-thp", [FOL_SWEEP_THP] = "thp" };
-	char opt[64], err[256];
+	char opt[64];
 	const char *val = c->sweep_val[conf];
 	char **argv;
 	int n = 0, policy;
@@ -38,7 +38,7 @@ static char **config_argv(const struct rec_cli *c, int conf, struct fol_mthp *m,
 		return argv;
 	}
 	if (fol_mthp_sweep_spec(val, "", spec, speclen, &policy) ||
-	    fol_mthp_parse(spec, "", m, err, sizeof(err))) {
+	    fol_mthp_parse(spec, "", m, NULL)) {
 		free(argv);
 		return NULL;
 	}

@@ -30,6 +30,7 @@
 #include "report/runs.h"
 #include "util.h"
 #include "workloads/workloads.h"
+#include "util/msgs.h"
 
 /* 30 days: longer is a typo, and inf or 1e300 must not overflow the deadline. */
 #define FOL_DURATION_MAX (30.0 * 24 * 3600)
@@ -343,8 +344,9 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 					       [FOL_METHOD_SAMPLED] = "sampled" };
 	static const char *const fault_paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
 						   [FOL_PATH_SAMPLES] = "samples" };
+	struct fol_msgs why = { 0 };
 	const char **grown;
-	char err[256];
+	int ret;
 
 	switch (ch) {
 	case 'w':
@@ -391,8 +393,11 @@ static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
 	case O_CALL_GRAPH:
 		return parse_call_graph(arg, &c->o);
 	case O_MTHP:
-		if (fol_mthp_parse(arg, "", &c->mthp, err, sizeof(err)))
-			return usage_error("--mthp %s", err);
+		if (fol_mthp_parse(arg, "", &c->mthp, &why)) {
+			ret = usage_error("--mthp %s", fol_msgs_last(&why));
+			fol_msgs_free(&why);
+			return ret;
+		}
 		c->o.mthp = &c->mthp;
 		c->o.mthp_spec = arg;
 		return 0;
@@ -616,10 +621,10 @@ static void report_run(const struct rec_cli *c, const struct fol_record_result *
 {
 	for (int i = 0; i < res->warnings.n && (!c->quiet || ret); i++)
 		warning("%s", res->warnings.v[i]);
-	if (ret == -EINTR && !res->error[0])
+	if (ret == -EINTR && !res->errors.n)
 		error("interrupted (%s) before the workload started", strsignal(rec_signal()));
 	else if (ret)
-		error("%s", res->error[0] ? res->error : fol_strerror(ret));
+		error("%s", res->errors.n ? fol_msgs_last(&res->errors) : fol_strerror(ret));
 	if (ret)
 		return;
 	if (!c->quiet)
@@ -673,8 +678,8 @@ int record_one(struct rec_cli *c, struct fol_writer *w, int *status)
 int cmd_record(int argc, char **argv)
 {
 	struct rec_cli c = { 0 };
+	struct fol_msgs why = { 0 };
 	struct fol_writer *w;
-	char msg[512];
 	int status = rec_parse(argc, argv, &c, 0), ret;
 
 	if (status) {
@@ -684,7 +689,8 @@ int cmd_record(int argc, char **argv)
 	ret = fol_writer_open(&w, c.output);
 	if (ret) {
 		rec_cli_free(&c);
-		return error("%s", fol_writer_strerror(ret, c.output, msg, sizeof(msg)));
+		fol_writer_why(ret, c.output, &why);
+		return error_why(&why);
 	}
 	rec_signals_install();
 	if (rec_several(&c))

@@ -17,6 +17,7 @@
 #include "report/runs.h"
 #include "tui.h"
 #include "util.h"
+#include "util/msgs.h"
 
 /* A year of seconds: any recording fits, and the window in ns stays within a u64. */
 #define FOL_WINDOW_MAX (365.0 * 24 * 3600)
@@ -236,11 +237,13 @@ static int report_option(struct report_cli *r, int c, const char *arg)
 		ret = parse_int(arg, 1, 1 << 20, &r->run);
 		return ret ? print_bad_number("--run", "a run number from 1", arg, ret) : 0;
 	case O_SORT: {
-		char err[200];
+		struct fol_msgs why = { 0 };
 
-		if (fol_sort_parse(arg, r->sort, &r->nsort, err, sizeof(err)))
-			return usage_error("--sort: %s", err);
-		return 0;
+		ret = 0;
+		if (fol_sort_parse(arg, r->sort, &r->nsort, &why))
+			ret = usage_error("--sort: %s", fol_msgs_last(&why));
+		fol_msgs_free(&why);
+		return ret;
 	}
 	case O_FOLDED:
 		if (arg && strcmp(arg, "time") && strcmp(arg, "count"))

@@ -14,6 +14,7 @@
 #include "util/escape.h"
 #include "util/parse.h"
 #include "data/session.h"
+#include "util/msgs.h"
 
 /* The command as the user typed it (report, tui, diff...), for every message. */
 static const char *cmd_name = "foliostat";
@@ -47,6 +48,13 @@ int error(const char *fmt, ...)
 	va_start(ap, fmt);
 	say("", fmt, ap);
 	va_end(ap);
+	return 1;
+}
+
+int error_why(struct fol_msgs *why)
+{
+	error("%s", fol_msgs_last(why));
+	fol_msgs_free(why);
 	return 1;
 }
 

@@ -18,6 +18,10 @@ const char *get_cmd_name(void);
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* error() of what a lib/ call that failed said (the newest of why's messages), why then
+ * freed: 1. */
+struct fol_msgs;
+int error_why(struct fol_msgs *why);
 
 void print_open_error(const char *path, int err);
 /* Warn about a truncated or damaged file; 1 when data was damaged (exit non-zero). */

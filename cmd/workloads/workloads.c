@@ -473,14 +473,14 @@ static size_t anon_huge_bytes(void)
 static int collapse_by_khugepaged(struct region *g)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	char spec[160], err[256], thp[16] = "";
+	char spec[160], thp[16] = "";
 	uint64_t t0, deadline;
 	int ret;
 
 	fol_mthp_read_policy("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp));
 	snprintf(spec, sizeof(spec), "khugepaged.scan_sleep_millisecs=10,"
 		 "khugepaged.alloc_sleep_millisecs=10%s", strcmp(thp, "never") ? "" : ",thp=madvise");
-	ret = fol_mthp_parse(spec, "", &khugepaged_tuning, err, sizeof(err));
+	ret = fol_mthp_parse(spec, "", &khugepaged_tuning, NULL);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)

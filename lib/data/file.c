@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "data/file.h"
 #include "util/errors.h"
+#include "util/msgs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -258,46 +259,46 @@ int fol_writer_open(struct fol_writer **wp, const char *path)
 	return 0;
 }
 
-const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len)
+int fol_writer_why(int err, const char *path, struct fol_msgs *why)
 {
 	switch (err) {
 	case -ENOTEMPTY:
-		snprintf(buf, len, "%s exists and is not a foliostat recording: foliostat replaces "
-				   "only its own files; remove it or name another file with -o", path);
+		fol_msgs_add(why, "%s exists and is not a foliostat recording: foliostat replaces "
+				  "only its own files; remove it or name another file with -o", path);
 		break;
 	case -EEXIST:
-		snprintf(buf, len, "%s.old exists and is not a foliostat recording, and the recording "
-				   "now at %s would replace it: move one of them away", path, path);
+		fol_msgs_add(why, "%s.old exists and is not a foliostat recording, and the recording "
+				  "now at %s would replace it: move one of them away", path, path);
 		break;
 	case -ELOOP:
-		snprintf(buf, len, "%s is a symbolic link: foliostat follows links only to devices "
-				   "and FIFOs (through a link to a file a root process could create or "
-				   "replace anything); name the file itself", path);
+		fol_msgs_add(why, "%s is a symbolic link: foliostat follows links only to devices "
+				  "and FIFOs (through a link to a file a root process could create or "
+				  "replace anything); name the file itself", path);
 		break;
 	case -EISDIR:
-		snprintf(buf, len, "%s is a directory: name a file with -o", path);
+		fol_msgs_add(why, "%s is a directory: name a file with -o", path);
 		break;
 	case -ENOTBLK:
-		snprintf(buf, len, "%s is a block device: foliostat does not write recordings onto "
-				   "block devices", path);
+		fol_msgs_add(why, "%s is a block device: foliostat does not write recordings onto "
+				  "block devices", path);
 		break;
 	case -ENOTSOCK:
-		snprintf(buf, len, "%s is a socket: name a file, a FIFO or a character device", path);
+		fol_msgs_add(why, "%s is a socket: name a file, a FIFO or a character device", path);
 		break;
 	case -ENOTTY:
-		snprintf(buf, len, "%s is a terminal: redirect the recording to a file or a pipe", path);
+		fol_msgs_add(why, "%s is a terminal: redirect the recording to a file or a pipe", path);
 		break;
 	case -ENXIO:
-		snprintf(buf, len, "%s: no such device here (/dev/tty without a controlling "
-				   "terminal?): name a file", path);
+		fol_msgs_add(why, "%s: no such device here (/dev/tty without a controlling "
+				  "terminal?): name a file", path);
 		break;
 	case -EPIPE:
-		snprintf(buf, len, "%s is a FIFO that nobody reads: start its reader first", path);
+		fol_msgs_add(why, "%s is a FIFO that nobody reads: start its reader first", path);
 		break;
 	default:
-		snprintf(buf, len, "cannot create %s: %s", path, strerror(-err));
+		fol_msgs_add(why, "cannot create %s: %s", path, strerror(-err));
 	}
-	return buf;
+	return err;
 }
 
 int fol_writer_commit(struct fol_writer *w)

@@ -39,6 +39,7 @@ enum fol_chunk_type {
 				   * end (pagecache.h); read ahead, before the records */
 };
 
+struct fol_msgs;
 struct fol_writer;
 
 /* Where a writer without a file hands each chunk (foliostat stat: straight to the model). */
@@ -60,8 +61,9 @@ int fol_writer_open(struct fol_writer **w, const char *path);
 /* The new file takes its name (see fol_writer_open); a no-op for devices, sinks and
  * after the first call. */
 int fol_writer_commit(struct fol_writer *w);
-/* What a fol_writer_open() error means for path, and what to do, as one sentence. */
-const char *fol_writer_strerror(int err, const char *path, char *buf, size_t len);
+/* What a fol_writer_open() error err means for path, and what to do, as one sentence
+ * added to why; returns err. */
+int fol_writer_why(int err, const char *path, struct fol_msgs *why);
 /* No file: every chunk goes to sink, as it is written. */
 int fol_writer_open_sink(struct fol_writer **w, fol_chunk_sink sink, void *ctx);
 int fol_writer_chunk_buf(struct fol_writer *w, uint32_t type, const void *buf, size_t len);

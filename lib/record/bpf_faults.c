@@ -7,8 +7,9 @@
 
 #include "data/bpf_record.h"
 #include "record/tracepoint.h"
+#include "util/msgs.h"
 
-int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len)
+int fol_bpf_faults_layout(struct fol_bpf_layout *l, struct fol_msgs *why)
 {
 	struct fol_tp *tp = NULL;
 	int n = 0, off = 0, size = 0, coff = 0, csize = 0;
@@ -21,7 +22,7 @@ int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len)
 		ret = -ENOENT;
 	fol_tp_free(tp, n);
 	if (ret)
-		snprintf(why, len, "the tracepoints it needs (exceptions:page_fault_user, "
+		fol_msgs_add(why, "the tracepoints it needs (exceptions:page_fault_user, "
 				   "sched:sched_process_fork) are missing or not as expected");
 	l->entry_size = (uint32_t)size;
 	l->fork_child_off = (uint32_t)coff;
@@ -30,12 +31,11 @@ int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len)
 
 #ifdef FOL_NO_BPF
 
-int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
-		       size_t len)
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, struct fol_msgs *why)
 {
 	(void)l;
 	*out = NULL;
-	snprintf(why, len, "this foliostat was built without BPF (NO_BPF=1)");
+	fol_msgs_add(why, "this foliostat was built without BPF (NO_BPF=1)");
 	return -ENOSYS;
 }
 
@@ -113,8 +113,7 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
-		       size_t len)
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, struct fol_msgs *why)
 {
 	struct fol_bpf_faults *b = calloc(1, sizeof(*b));
 	int ret;
@@ -126,7 +125,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	b->skel = fol_faults_bpf__open();
 	if (!b->skel) {
 		ret = -errno;
-		snprintf(why, len, "cannot open the BPF programs: %s", strerror(errno));
+		fol_msgs_add(why, "cannot open the BPF programs: %s", strerror(errno));
 		free(b);
 		return ret;
 	}
@@ -134,7 +133,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	b->skel->rodata->fork_child_off = l->fork_child_off;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
-		snprintf(why, len, "the kernel refused the BPF programs (%s)%s", strerror(-ret),
+		fol_msgs_add(why, "the kernel refused the BPF programs (%s)%s", strerror(-ret),
 			 geteuid() ? ": run as root (CAP_BPF and CAP_PERFMON)" : "");
 		fol_faults_bpf__destroy(b->skel);
 		free(b);

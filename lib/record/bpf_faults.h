@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct fol_bpf_faults;
+struct fol_msgs;
 
 enum fol_bpf_prog {
 	FOL_BPF_PROG_FAULT_USER,   /* exceptions:page_fault_user, on a carrier event */
@@ -29,16 +30,15 @@ struct fol_bpf_layout {
 	uint32_t fork_child_off; /* sched_process_fork's child_pid */
 };
 
-/* The layout, from this kernel's tracepoint formats: 0, or -errno with why filled. */
-int fol_bpf_faults_layout(struct fol_bpf_layout *l, char *why, size_t len);
+/* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */
+int fol_bpf_faults_layout(struct fol_bpf_layout *l, struct fol_msgs *why);
 
 /* A tracepoint program on a perf event runs wherever its tracepoint fires, for every
  * task: "carrier" events are opened only to hold one (disabled, never enabled, no ring
  * buffer).
  *
- * 0, or -errno with why filled (-ENOSYS: built without BPF; -EPERM: not privileged). */
-int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, char *why,
-		       size_t len);
+ * 0, or -errno with what failed added to why (-ENOSYS: built without BPF; -EPERM: not privileged). */
+int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, struct fol_msgs *why);
 void fol_bpf_faults_free(struct fol_bpf_faults *b);
 /* Run program p on each descriptor of the open event e (PERF_EVENT_IOC_SET_BPF); e must
  * read its id (PERF_FORMAT_ID). */

@@ -20,6 +20,7 @@
 #include "record/events.h"
 #include "record/record.h"
 #include "record/tracepoint.h"
+#include "util/msgs.h"
 
 struct list {
 	struct fol_check_item *v;
@@ -249,19 +250,20 @@ static void check_bpf(struct list *l)
 {
 	struct fol_bpf_layout lay;
 	struct fol_bpf_faults *b = NULL;
-	char why[200] = "";
-	int ret = fol_bpf_faults_layout(&lay, why, sizeof(why));
+	struct fol_msgs why = { 0 };
+	int ret = fol_bpf_faults_layout(&lay, &why);
 
 	if (!ret)
-		ret = fol_bpf_faults_new(&b, &lay, why, sizeof(why));
+		ret = fol_bpf_faults_new(&b, &lay, &why);
 	fol_bpf_faults_free(b);
 	if (ret)
 		add(l, "perf", "BPF fault path", FOL_CHECK_WARN,
 		    "record takes the samples path (each fault's two samples): it costs more a fault",
-		    "%s", why);
+		    "%s", fol_msgs_last(&why));
 	else
 		add(l, "perf", "BPF fault path", FOL_CHECK_OK, NULL,
 		    "the programs load: record pairs each fault in the kernel (--fault-path)");
+	fol_msgs_free(&why);
 }
 
 int fol_check_run(struct fol_check_item **items)

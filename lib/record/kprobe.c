@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "record/tracepoint.h"
+#include "util/msgs.h"
 
 static int supported(void)
 {
@@ -20,14 +21,14 @@ static int supported(void)
 	return access(path, F_OK) == 0;
 }
 
-int fol_kprobes_create(struct fol_kprobes *k, char *err, size_t errlen)
+int fol_kprobes_create(struct fol_kprobes *k, struct fol_msgs *why)
 {
 	char ev[32], ret_ev[32];
 	struct tracefs_dynevent *probe, *retprobe;
 
 	memset(k, 0, sizeof(*k));
 	if (!supported()) {
-		snprintf(err, errlen, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
+		fol_msgs_add(why, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS)");
 		return -ENODEV;
 	}
 	snprintf(ev, sizeof(ev), "wp_%d", (int)getpid());
@@ -38,7 +39,7 @@ int fol_kprobes_create(struct fol_kprobes *k, char *err, size_t errlen)
 	if (!probe || !retprobe) {
 		tracefs_dynevent_free(probe);
 		tracefs_dynevent_free(retprobe);
-		snprintf(err, errlen, "cannot describe the kprobes on do_wp_page");
+		fol_msgs_add(why, "cannot describe the kprobes on do_wp_page");
 		return -ENOMEM;
 	}
 	k->ev[0] = probe;
@@ -47,7 +48,7 @@ int fol_kprobes_create(struct fol_kprobes *k, char *err, size_t errlen)
 		if (tracefs_dynevent_create(k->ev[i])) {
 			int e = errno ? -errno : -EIO;
 
-			snprintf(err, errlen, "cannot create the kprobe %s on do_wp_page: %s",
+			fol_msgs_add(why, "cannot create the kprobe %s on do_wp_page: %s",
 				 i ? ret_ev : ev, strerror(-e));
 			fol_kprobes_destroy(k);
 			for (int j = i; j < 2; j++) {

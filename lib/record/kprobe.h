@@ -9,6 +9,7 @@
 
 #define FOL_KPROBE_SYSTEM "foliostat"
 
+struct fol_msgs;
 struct tracefs_dynevent;
 
 struct fol_kprobes {
@@ -18,8 +19,8 @@ struct fol_kprobes {
 };
 
 /* A kprobe on do_wp_page (the write-protect fault handler) and a kretprobe with its return
- * value. -ENODEV when the kernel has no kprobe events; err says what failed. */
-int fol_kprobes_create(struct fol_kprobes *k, char *err, size_t errlen);
+ * value. -ENODEV when the kernel has no kprobe events; why says what failed. */
+int fol_kprobes_create(struct fol_kprobes *k, struct fol_msgs *why);
 /* Remove what create made; 0, or the first error (-EBUSY while a perf event still uses
  * one). Safe to call twice. */
 int fol_kprobes_destroy(struct fol_kprobes *k);

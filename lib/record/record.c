@@ -21,7 +21,7 @@ int rec_fail(struct fol_recorder *r, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->res->error, sizeof(r->res->error), fmt, ap);
+	fol_msgs_vadd(&r->res->errors, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -169,17 +169,21 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 	if (o->cgroup && !o->system_wide)
 		return rec_fail(r, -EINVAL, "-G (a cgroup) needs -a: it scopes a system-wide recording");
 	if (o->cgroup) {
-		char err[400];
+		struct fol_msgs why = { 0 };
 
-		ret = fol_cgroups_resolve(o->cgroup, &r->cg, err, sizeof(err));
+		ret = fol_cgroups_resolve(o->cgroup, &r->cg, &why);
 		if (ret)
-			return rec_fail(r, ret, "%s", err);
+			rec_fail(r, ret, "%s", fol_msgs_last(&why));
+		fol_msgs_free(&why);
+		if (ret)
+			return ret;
 	}
 	if (o->kprobes) {
-		char err[256];
+		struct fol_msgs why = { 0 };
 
-		if (fol_kprobes_create(&r->kp, err, sizeof(err)))
-			fol_msgs_add(&r->res->warnings, "%s: recorded without kprobes", err);
+		if (fol_kprobes_create(&r->kp, &why))
+			fol_msgs_add(&r->res->warnings, "%s: recorded without kprobes", fol_msgs_last(&why));
+		fol_msgs_free(&why);
 	}
 	ret = rec_setup_events(r);
 	if (!ret)
@@ -343,6 +347,7 @@ int fol_recorder_delete(struct fol_recorder *r)
 	if (r->kp.n && fol_kprobes_destroy(&r->kp))
 		ret = -EBUSY;
 	fol_msgs_free(&r->res->warnings);
+	fol_msgs_free(&r->res->errors);
 	free(r);
 	return ret;
 }

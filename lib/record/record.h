@@ -81,13 +81,13 @@ struct fol_record_result {
 	uint64_t lost;		/* samples the kernel dropped (PERF_RECORD_LOST) */
 	double seconds;
 	struct fol_msgs warnings; /* skipped events, unsupported counters */
-	char error[512];	/* what failed and what to do, when the call fails */
+	struct fol_msgs errors;	/* what failed and what to do, when a call fails */
 };
 
 /* The recorder, as perf_evlist: made, opened, started, polled, stopped, deleted. It
  * never installs signal handlers or changes process-wide state: the caller keeps the
  * policy (what a signal does, when to stop an attached recording, how the tear-down is
- * paid for). Functions return 0 or a negative errno; the result's error says what failed
+ * paid for). Functions return 0 or a negative errno; the result's errors say what failed
  * and what to do. */
 struct fol_recorder;
 

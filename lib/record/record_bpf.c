@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "record/tracepoint.h"
+#include "util/msgs.h"
 
 static int carry(struct fol_recorder *r, struct perf_evsel *e, enum fol_bpf_prog p)
 {
@@ -137,8 +138,8 @@ static int bpf_events(struct fol_recorder *r)
 int rec_bpf_setup(struct fol_recorder *r)
 {
 	const char *unfit = bpf_unfit(r);
+	struct fol_msgs why = { 0 };
 	struct fol_bpf_layout l;
-	char why[200];
 	int ret;
 
 	if (unfit && r->o->fault_path == FOL_PATH_BPF)
@@ -147,15 +148,16 @@ int rec_bpf_setup(struct fol_recorder *r)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
 	}
-	ret = fol_bpf_faults_layout(&l, why, sizeof(why));
+	ret = fol_bpf_faults_layout(&l, &why);
 	if (!ret)
-		ret = fol_bpf_faults_new(&r->bpf, &l, why, sizeof(why));
+		ret = fol_bpf_faults_new(&r->bpf, &l, &why);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
-		return rec_fail(r, ret, "--fault-path bpf: %s", why);
-	if (ret) {
-		snprintf(r->path_why, sizeof(r->path_why), "%s", why);
-		return 0;
-	}
+		rec_fail(r, ret, "--fault-path bpf: %s", fol_msgs_last(&why));
+	else if (ret)
+		snprintf(r->path_why, sizeof(r->path_why), "%s", fol_msgs_last(&why));
+	fol_msgs_free(&why);
+	if (ret)
+		return r->o->fault_path == FOL_PATH_BPF ? ret : 0;
 	ret = bpf_events(r);
 	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
 }

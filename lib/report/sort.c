@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/sort.h"
+#include "util/msgs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@ const char *fol_sort_name(int key)
 	return key >= 0 && key < FOL_SORT_NR ? sort_names[key] : "?";
 }
 
-int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, size_t errlen)
+int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, struct fol_msgs *why)
 {
 	const char *p = spec;
 
@@ -26,24 +27,24 @@ int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, s
 			if (strlen(sort_names[k]) == len && !strncmp(p, sort_names[k], len))
 				break;
 		if (k == FOL_SORT_NR) {
-			snprintf(err, errlen, "unknown sort key '%.*s': give order, class, sym, dso, "
+			fol_msgs_add(why, "unknown sort key '%.*s': give order, class, sym, dso, "
 					      "map, comm or pid, joined by commas", (int)len, p);
 			return -EINVAL;
 		}
 		for (int i = 0; i < *n; i++)
 			if (keys[i] == k) {
-				snprintf(err, errlen, "sort key '%s' given twice", sort_names[k]);
+				fol_msgs_add(why, "sort key '%s' given twice", sort_names[k]);
 				return -EINVAL;
 			}
 		keys[(*n)++] = k;
 		p += len;
 		if (*p == ',' && *++p == '\0') {
-			snprintf(err, errlen, "'%s': a comma ends it", spec);
+			fol_msgs_add(why, "'%s': a comma ends it", spec);
 			return -EINVAL;
 		}
 	}
 	if (!*n) {
-		snprintf(err, errlen, "give sort keys, e.g. --sort sym,map");
+		fol_msgs_add(why, "give sort keys, e.g. --sort sym,map");
 		return -EINVAL;
 	}
 	return 0;

@@ -6,11 +6,13 @@
 
 #include <stddef.h>
 
+struct fol_msgs;
+
 enum fol_sort { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_SYM, FOL_SORT_DSO, FOL_SORT_MAP,
 		FOL_SORT_COMM, FOL_SORT_PID, FOL_SORT_NR };
 
-/* "order,class,sym": the keys in order, each once. 0, or -EINVAL (err says which). */
-int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, char *err, size_t errlen);
+/* "order,class,sym": the keys in order, each once. 0, or -EINVAL (why says which). */
+int fol_sort_parse(const char *spec, int keys[FOL_SORT_NR], int *n, struct fol_msgs *why);
 const char *fol_sort_name(int key);
 
 #endif

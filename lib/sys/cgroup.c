@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "util/u64map.h"
+#include "util/msgs.h"
 
 /* Where cgroup2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host. */
 static int cgroup2_root(char *out, size_t len)
@@ -74,7 +75,7 @@ static int walk(const char *dir, struct fol_cgroups *c, int depth)
 	return ret;
 }
 
-int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, size_t errlen)
+int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_msgs *why)
 {
 	char root[4096], dir[4096 + 256];
 	struct stat st;
@@ -82,19 +83,19 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, si
 
 	memset(out, 0, sizeof(*out));
 	if (!*path) {
-		snprintf(err, errlen, "an empty cgroup path: give a cgroup's path (or / for every "
+		fol_msgs_add(why, "an empty cgroup path: give a cgroup's path (or / for every "
 				      "task's)");
 		return -EINVAL;
 	}
 	if (cgroup2_root(root, sizeof(root))) {
-		snprintf(err, errlen, "no cgroup2 file system is mounted (mount -t cgroup2 none "
+		fol_msgs_add(why, "no cgroup2 file system is mounted (mount -t cgroup2 none "
 				      "/sys/fs/cgroup)");
 		return -ENOENT;
 	}
 	while (*path == '/')
 		path++;
 	if (strlen(path) + 2 > sizeof(out->path) || strstr(path, "..")) {
-		snprintf(err, errlen, "'%s': give a cgroup's path under %s", path, root);
+		fol_msgs_add(why, "'%s': give a cgroup's path under %s", path, root);
 		return -EINVAL;
 	}
 	snprintf(out->path, sizeof(out->path), "/%s", path);
@@ -103,7 +104,7 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, si
 	snprintf(dir, sizeof(dir), "%s%s", root, out->path);
 	/* A cgroup is a directory: its files (cgroup.procs...) have ids of their own. */
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "cgroup '%s' (%s): no such cgroup", out->path, dir);
+		fol_msgs_add(why, "cgroup '%s' (%s): no such cgroup", out->path, dir);
 		return -ENOENT;
 	}
 	out->ids = fol_u64map_new(1);
@@ -111,7 +112,7 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, si
 		return -ENOMEM;
 	ret = walk(dir, out, 0);
 	if (ret)
-		snprintf(err, errlen, "cgroup '%s' (%s): %s", out->path, dir,
+		fol_msgs_add(why, "cgroup '%s' (%s): %s", out->path, dir,
 			 ret == -ENOENT || ret == -ENOTDIR ? "no such cgroup" : strerror(-ret));
 	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+struct fol_msgs;
 struct fol_u64map;
 
 struct fol_cgroups {
@@ -19,9 +20,9 @@ struct fol_cgroups {
 };
 
 /* Find path under the cgroup2 mount and the ids of its tree (name_to_handle_at: a kernfs
- * handle is the cgroup id). -ENOENT (no such cgroup, or no cgroup2 mount), -ENOMEM; err
+ * handle is the cgroup id). -ENOENT (no such cgroup, or no cgroup2 mount), -ENOMEM; why
  * says which. */
-int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, char *err, size_t errlen);
+int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_msgs *why);
 /* {"path": "/a", "ids": ["0x1f2", ...]} for the file's metadata, and back; ids that are
  * not hex strings are skipped. 0, -EINVAL (not such an object) or -ENOMEM. */
 cJSON *fol_cgroups_json(const struct fol_cgroups *c);

@@ -3,6 +3,7 @@
 #include "util/errors.h"
 
 #include "util/parse.h"
+#include "util/msgs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -61,17 +62,17 @@ int fol_sysfs_read(const char *path, char *out, size_t len)
 /* khugepaged.KNOB=N: one of khugepaged's numeric knobs, for a run that must see a
  * collapse in bounded time (scan_sleep_millisecs is 10 s by default). */
 static int parse_knob(struct fol_mthp_set *s, const char *knob, const char *value,
-		      const char *root, char *err, size_t errlen)
+		      const char *root, struct fol_msgs *why)
 {
 	uint64_t v;
 
 	if (!*knob || strchr(knob, '/') || knob[0] == '.') {
-		snprintf(err, errlen, "'khugepaged.%s': name a file of %s/sys/kernel/mm/"
+		fol_msgs_add(why, "'khugepaged.%s': name a file of %s/sys/kernel/mm/"
 				      "transparent_hugepage/khugepaged", knob, root);
 		return -EINVAL;
 	}
 	if (fol_parse_u64(value, 0, 1ull << 32, 0, &v)) {
-		snprintf(err, errlen, "'khugepaged.%s=%s': the value is a number", knob, value);
+		fol_msgs_add(why, "'khugepaged.%s=%s': the value is a number", knob, value);
 		return -EINVAL;
 	}
 	snprintf(s->want, sizeof(s->want), "%llu", (unsigned long long)v);
@@ -83,26 +84,26 @@ static int parse_knob(struct fol_mthp_set *s, const char *knob, const char *valu
 
 /* SIZE=POLICY, or thp=POLICY for the top-level switch. */
 static int parse_policy(struct fol_mthp_set *s, const char *item, const char *value,
-			const char *root, char *err, size_t errlen)
+			const char *root, struct fol_msgs *why)
 {
 	uint64_t bytes;
 
 	if (strcmp(value, "always") && strcmp(value, "madvise") && strcmp(value, "never") &&
 	    strcmp(value, "inherit")) {
-		snprintf(err, errlen, "'%s': the policy is always, madvise, never or inherit", value);
+		fol_msgs_add(why, "'%s': the policy is always, madvise, never or inherit", value);
 		return -EINVAL;
 	}
 	snprintf(s->want, sizeof(s->want), "%s", value);
 	if (!strcasecmp(item, "thp")) {
 		if (!strcmp(s->want, "inherit")) {
-			snprintf(err, errlen, "thp=inherit: inherit is for mTHP sizes");
+			fol_msgs_add(why, "thp=inherit: inherit is for mTHP sizes");
 			return -EINVAL;
 		}
 		snprintf(s->path, sizeof(s->path), "%s/sys/kernel/mm/transparent_hugepage/enabled", root);
 		return 0;
 	}
 	if (fol_parse_u64(item, 1024, 1ull << 40, 1, &bytes) || bytes % 1024) {
-		snprintf(err, errlen, "'%s': a size is 16K, 64K, 2M...", item);
+		fol_msgs_add(why, "'%s': a size is 16K, 64K, 2M...", item);
 		return -EINVAL;
 	}
 	snprintf(s->path, sizeof(s->path),
@@ -111,7 +112,7 @@ static int parse_policy(struct fol_mthp_set *s, const char *item, const char *va
 	return 0;
 }
 
-int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, size_t errlen)
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, struct fol_msgs *why)
 {
 	char *copy = strdup(spec), *save = NULL, *item;
 	int ret = 0;
@@ -124,19 +125,19 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 		struct fol_mthp_set *s;
 
 		if (!eq || m->n >= (int)(sizeof(m->s) / sizeof(m->s[0]))) {
-			snprintf(err, errlen, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
+			fol_msgs_add(why, "'%s': give SIZE=POLICY, e.g. 64K=always", item);
 			ret = -EINVAL;
 			break;
 		}
 		*eq = '\0';
 		s = &m->s[m->n];
 		ret = !strncmp(item, "khugepaged.", 11)
-			      ? parse_knob(s, item + 11, eq + 1, root, err, errlen)
-			      : parse_policy(s, item, eq + 1, root, err, errlen);
+			      ? parse_knob(s, item + 11, eq + 1, root, why)
+			      : parse_policy(s, item, eq + 1, root, why);
 		if (ret)
 			break;
 		if (access(s->path, F_OK)) {
-			snprintf(err, errlen, "%s: this kernel has no such %s (%s)", item,
+			fol_msgs_add(why, "%s: this kernel has no such %s (%s)", item,
 				 s->plain ? "khugepaged setting" : "THP size", s->path);
 			ret = -ENOENT;
 			break;
@@ -145,7 +146,7 @@ int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char 
 	}
 	free(copy);
 	if (!ret && !m->n) {
-		snprintf(err, errlen, "'%s': give SIZE=POLICY,..., e.g. 64K=always", spec);
+		fol_msgs_add(why, "'%s': give SIZE=POLICY,..., e.g. 64K=always", spec);
 		ret = -EINVAL;
 	}
 	return ret;

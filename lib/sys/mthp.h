@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+struct fol_msgs;
+
 struct fol_mthp_set {
 	char path[192];
 	char want[16];
@@ -21,10 +23,10 @@ struct fol_mthp {
 
 /* Check the spec against the sizes under root ("" for the running system): 0, or
  * -EINVAL (bad syntax or policy) / -ENOENT (no such size on this kernel) with a message
- * in err. A size is 16K..2M as the kernel offers them, or "thp" for the top-level switch
+ * in why. A size is 16K..2M as the kernel offers them, or "thp" for the top-level switch
  * of PMD THP. Policies: always, madvise, never, and inherit for mTHP sizes. Also
  * khugepaged.KNOB=N for a numeric file of khugepaged's (scan_sleep_millisecs, ...). */
-int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, char *err, size_t errlen);
+int fol_mthp_parse(const char *spec, const char *root, struct fol_mthp *m, struct fol_msgs *why);
 /* Save the current policies, then write the new ones; on failure, put back what was
  * written and return the error (-EACCES when not root). */
 int fol_mthp_apply(struct fol_mthp *m);

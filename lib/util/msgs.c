@@ -6,17 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int fol_msgs_add(struct fol_msgs *m, const char *fmt, ...)
+int fol_msgs_vadd(struct fol_msgs *m, const char *fmt, va_list ap)
 {
 	char **grown;
 	char *s;
-	va_list ap;
-	int ret;
 
-	va_start(ap, fmt);
-	ret = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (ret < 0)
+	if (!m)
+		return 0;
+	if (vasprintf(&s, fmt, ap) < 0)
 		return -ENOMEM;
 	grown = realloc(m->v, sizeof(*m->v) * (size_t)(m->n + 1));
 	if (!grown) {
@@ -26,6 +23,22 @@ int fol_msgs_add(struct fol_msgs *m, const char *fmt, ...)
 	m->v = grown;
 	m->v[m->n++] = s;
 	return 0;
+}
+
+int fol_msgs_add(struct fol_msgs *m, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = fol_msgs_vadd(m, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+const char *fol_msgs_last(const struct fol_msgs *m)
+{
+	return m->n ? m->v[m->n - 1] : "";
 }
 
 void fol_msgs_free(struct fol_msgs *m)

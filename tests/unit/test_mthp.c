@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "sys/mthp.h"
+#include "util/msgs.h"
 
 static char root[64];
 
@@ -71,11 +72,11 @@ static int teardown(void **state)
 static void test_apply_restore(void **state)
 {
 	struct fol_mthp m;
-	char err[256], buf[64];
+	char buf[64];
 
 	(void)state;
 	assert_int_equal(fol_mthp_parse("64K=always,khugepaged.scan_sleep_millisecs=10,thp=never",
-					root, &m, err, sizeof(err)), 0);
+					root, &m, NULL), 0);
 	assert_int_equal(m.n, 3);
 	assert_int_equal(fol_mthp_apply(&m), 0);
 	get("khugepaged/scan_sleep_millisecs", buf, sizeof(buf));
@@ -108,13 +109,14 @@ static void test_bad_specs(void **state)
 		{ "64K", -EINVAL },
 	};
 	struct fol_mthp m;
-	char err[256];
+	struct fol_msgs why = { 0 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		err[0] = '\0';
-		assert_int_equal(fol_mthp_parse(bad[i].spec, root, &m, err, sizeof(err)), bad[i].err);
-		assert_true(err[0] != '\0');
+		assert_int_equal(fol_mthp_parse(bad[i].spec, root, &m, &why), bad[i].err);
+		assert_int_equal(why.n, 1);
+		assert_true(fol_msgs_last(&why)[0] != '\0');
+		fol_msgs_free(&why);
 	}
 }
 

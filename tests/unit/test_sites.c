@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "report/report_sites.h"
 #include "model/sites.h"
+#include "util/msgs.h"
 
 /* One user fault of process pid (its only thread) at address addr, from entry t0 to
  * exit t1, its IP and (record -g) user call chain. */
@@ -289,22 +290,24 @@ static void test_renamed_thread(void **state)
 static void test_sort_parse(void **state)
 {
 	int keys[FOL_SORT_NR], n;
-	char err[200];
+	struct fol_msgs why = { 0 };
 
 	(void)state;
-	assert_int_equal(fol_sort_parse("sym,map", keys, &n, err, sizeof(err)), 0);
+	assert_int_equal(fol_sort_parse("sym,map", keys, &n, &why), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(keys[0], FOL_SORT_SYM);
 	assert_int_equal(keys[1], FOL_SORT_MAP);
-	assert_int_equal(fol_sort_parse("pid,comm,map,dso,sym,class,order", keys, &n, err, sizeof(err)), 0);
+	assert_int_equal(fol_sort_parse("pid,comm,map,dso,sym,class,order", keys, &n, &why), 0);
 	assert_int_equal(n, 7);
-	assert_int_equal(fol_sort_parse("sym,sym", keys, &n, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "twice"));
-	assert_int_equal(fol_sort_parse("sym,", keys, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(fol_sort_parse("", keys, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(fol_sort_parse("symbol", keys, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(fol_sort_parse("sy", keys, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(fol_sort_parse(",sym", keys, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fol_sort_parse("sym,sym", keys, &n, &why), -EINVAL);
+	assert_non_null(strstr(fol_msgs_last(&why), "twice"));
+	assert_int_equal(fol_sort_parse("sym,", keys, &n, &why), -EINVAL);
+	assert_int_equal(fol_sort_parse("", keys, &n, &why), -EINVAL);
+	assert_int_equal(fol_sort_parse("symbol", keys, &n, &why), -EINVAL);
+	assert_int_equal(fol_sort_parse("sy", keys, &n, &why), -EINVAL);
+	assert_int_equal(fol_sort_parse(",sym", keys, &n, &why), -EINVAL);
+	assert_int_equal(why.n, 6);
+	fol_msgs_free(&why);
 }
 
 int main(void)
