@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The model on synthetic event streams, no kernel needed: the kernel's own work on the
+ * workload's memory (bulk system calls, khugepaged's collapse, reclaim and swap-out, exec). */
+#include "model_events.h"
+
+static void sys(struct fol_model *m, enum fol_kind kind, uint64_t start, uint64_t len, int64_t advice,
+		int64_t ret, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
+				    .vm = { .start = start, .len = len, .behavior = advice, .ret = ret } });
+}
+
+static void page_free(struct fol_model *m, int order, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x2000, .order = order } });
+}
+
+/* munmap, madvise by advice, mprotect: timed from entry to exit, with the pages freed in
+ * between by order; an exit without its entry is not timed; failures counted. */
+static void test_calls(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+	const struct fol_call_stats *cs;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	page_free(m, 4, 1000); /* outside any call: not counted */
+	sys(m, FOL_EV_MUNMAP, BASE, 1 << 20, 0, 0, 2000);
+	page_free(m, 4, 2100);
+	page_free(m, 4, 2200);
+	page_free(m, 0, 2300);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 7000);
+	sys(m, FOL_EV_MADVISE, BASE + (1 << 20), 2 << 20, 21 /* MADV_PAGEOUT */, 0, 8000);
+	page_free(m, 9, 8500);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 20000);
+	sys(m, FOL_EV_MADVISE, BASE, 4096, 4 /* MADV_DONTNEED */, 0, 21000);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, -22 /* -EINVAL */, 21500);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 30000); /* no entry open */
+	/* Slab pages the process allocated (gfp 0x252800: no __GFP_MOVABLE), freed inside an
+	 * mprotect: not folios it freed; an order-2 page of unknown origin is counted. */
+	feed(m, (struct fol_event){ .time = 30500, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = 0x5000, .order = 2, .gfp = 0x252800 } });
+	sys(m, FOL_EV_MPROTECT, BASE, 4096, 0, 0, 31000);
+	feed(m, (struct fol_event){ .time = 31100, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x5000, .order = 2 } });
+	feed(m, (struct fol_event){ .time = 31200, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x6000, .order = 2 } });
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 31300);
+	s = finish(m);
+	assert_int_equal(s.calls[FOL_CALL_MPROTECT].freed[2], 1);
+	cs = &s.calls[FOL_CALL_MUNMAP];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->bytes, 1 << 20);
+	assert_int_equal(cs->time.sum, 5000);
+	assert_int_equal(cs->freed[4], 2);
+	assert_int_equal(cs->freed[0], 1);
+	cs = &s.calls[FOL_CALL_MADV_PAGEOUT];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->time.sum, 12000);
+	assert_int_equal(cs->freed[9], 1);
+	cs = &s.calls[FOL_CALL_MADV_DONTNEED];
+	assert_int_equal(cs->calls, 1);
+	assert_int_equal(cs->errors, 1);
+	assert_int_equal(s.calls[FOL_CALL_MPROTECT].calls, 1);
+	assert_int_equal(s.calls[FOL_CALL_MPROTECT].time.sum, 300);
+	assert_int_equal(s.calls[FOL_CALL_MADV_OTHER].calls, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
+				    .huge = { .mm = 0xffff888000001000ull, .status = status } });
+}
+
+/* Scans and collapses by result; a collapse timed from its isolation, one without an
+ * isolation not timed; results out of range not counted. */
+static void test_collapse(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	huge(m, FOL_EV_SCAN_PMD, 1, 1000);
+	huge(m, FOL_EV_SCAN_PMD, 5, 1100);
+	huge(m, FOL_EV_SCAN_PMD, 1, 1200);
+	huge(m, FOL_EV_COLLAPSE_ISOLATE, 1, 2000);
+	huge(m, FOL_EV_COLLAPSE, 1, 9000);
+	huge(m, FOL_EV_COLLAPSE, 3, 12000); /* no isolation before it */
+	huge(m, FOL_EV_SCAN_PMD, 64, 13000);
+	huge(m, FOL_EV_SCAN_PMD, -1, 13100);
+	s = finish(m);
+	assert_int_equal(s.collapse.scans[1], 2);
+	assert_int_equal(s.collapse.scans[5], 1);
+	assert_int_equal(s.collapse.collapses[1], 1);
+	assert_int_equal(s.collapse.collapses[3], 1);
+	assert_int_equal(s.collapse.time.count, 1);
+	assert_int_equal(s.collapse.time.sum, 7000);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+#define KHUGEPAGED 50
+#define KSWAPD 60
+#define MM_A 0xffff888000001000ull
+#define MM_B 0xffff888000002000ull
+#define MM_C 0xffff888000003000ull
+
+static void name(struct fol_model *m, int tid, const char *comm, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = FOL_EV_COMM,
+				    .comm = { .comm = comm } });
+}
+
+static void mm_lock(struct fol_model *m, int pid, uint64_t mm, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .kind = FOL_EV_MMAP_LOCK,
+				    .lock = { .mm = mm } });
+}
+
+static void huge_in(struct fol_model *m, int tid, enum fol_kind kind, uint64_t mm, int status,
+		    uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = kind,
+				    .huge = { .mm = mm, .status = status } });
+}
+
+/* khugepaged's work is the workload's when the mm is one a workload task locked: another
+ * recorded process's is "other" (with --pid), an mm nobody but khugepaged locked is not
+ * attributable. MADV_COLLAPSE in a selected thread is the workload's, not khugepaged's. */
+static void attribution(int filter_pid, uint64_t *scans, uint64_t *other, uint64_t *unattr,
+			uint64_t *kh_collapses, uint64_t *threads)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .pid = filter_pid };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	name(m, PID, "prog", 100);
+	name(m, 200, "other", 110);
+	name(m, KHUGEPAGED, "khugepaged", 120);
+	mm_lock(m, PID, MM_A, 1000);
+	mm_lock(m, 200, MM_B, 1100);
+	mm_lock(m, KHUGEPAGED, MM_C, 1200); /* khugepaged locking a process's mm owns it not */
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_A, 1, 2000);
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_B, 1, 2100);
+	huge_in(m, KHUGEPAGED, FOL_EV_SCAN_PMD, MM_C, 1, 2200);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 3000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_A, 1, 8000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_C, 1, 9000);
+	huge_in(m, PID, FOL_EV_SCAN_PMD, 0, 4, 10000); /* MADV_COLLAPSE */
+	s = finish(m);
+	*scans = s.collapse.scans[1] + s.collapse.scans[4];
+	*other = s.collapse.other_scans;
+	*unattr = s.collapse.unattributed_scans + s.collapse.unattributed_collapses;
+	*kh_collapses = s.collapse.khugepaged_collapses[1];
+	*threads = s.threads;
+	assert_int_equal(s.collapse.khugepaged_scans[4], 0);
+	assert_int_equal(s.collapse.time.count, *kh_collapses);
+	assert_int_equal(s.collapse.time.sum, 5000 * *kh_collapses);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void test_collapse_attribution(void **state)
+{
+	uint64_t scans, other, unattr, khc, threads;
+
+	(void)state;
+	attribution(0, &scans, &other, &unattr, &khc, &threads);
+	assert_int_equal(scans, 3); /* A's, B's (recorded, no filter), MADV_COLLAPSE's */
+	assert_int_equal(other, 0);
+	assert_int_equal(unattr, 2); /* C's scan and collapse */
+	assert_int_equal(khc, 1);
+	assert_int_equal(threads, 1); /* PID (its MADV_COLLAPSE): khugepaged is not a thread of it */
+	attribution(PID, &scans, &other, &unattr, &khc, &threads);
+	assert_int_equal(scans, 2);
+	assert_int_equal(other, 1); /* B's, with --pid PID */
+	assert_int_equal(unattr, 2);
+	assert_int_equal(khc, 1);
+}
+
+/* The kernel's khugepaged selftest binary is named khugepaged: known by name, its own
+ * MADV_COLLAPSE, its mm and its thread were taken for the kernel's (its 17 collapses "not
+ * attributable"). A recording that names the kernel's mm threads by tid tells them. */
+static void test_workload_named_khugepaged(void **state)
+{
+	static const int kernel_threads[] = { KHUGEPAGED, KSWAPD };
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .mm_threads = kernel_threads,
+				    .nr_mm_threads = 2, .mm_threads_known = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	name(m, PID, "khugepaged", 100);
+	name(m, KHUGEPAGED, "khugepaged", 110);
+	mm_lock(m, PID, MM_A, 1000);
+	huge_in(m, PID, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 2000);	/* MADV_COLLAPSE */
+	huge_in(m, PID, FOL_EV_COLLAPSE, MM_A, 1, 3000);
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE_ISOLATE, MM_A, 1, 4000); /* the kernel's */
+	huge_in(m, KHUGEPAGED, FOL_EV_COLLAPSE, MM_A, 1, 6000);
+	s = finish(m);
+	assert_int_equal(s.collapse.collapses[1], 2);
+	assert_int_equal(s.collapse.khugepaged_collapses[1], 1);
+	assert_int_equal(s.collapse.unattributed_collapses, 0);
+	assert_int_equal(s.threads, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void alloc_fault(struct fol_model *m, uint64_t addr, int order, uint64_t pfn)
+{
+	uint64_t t = now;
+
+	entry(m, PID, PID, addr, 0x6, t);
+	feed(m, (struct fol_event){ .time = t + 1, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = pfn, .order = order, .gfp = 0x140cca } });
+	leave(m, PID, PID, addr, t + 100);
+	now = t + 200;
+}
+
+static void write_folio(struct fol_model *m, int tid, uint64_t pfn)
+{
+	feed(m, (struct fol_event){ .pid = tid, .tid = tid, .kind = FOL_EV_WRITE_FOLIO,
+				    .page = { .pfn = pfn } });
+}
+
+/* Swap writes judged per folio at the end of the call: one write at a folio's first page
+ * is the folio whole, unless pages of it were freed at a smaller order; several are its
+ * pieces after a split; a write of a frame no known
+ * folio holds is unknown, and a folio freed unwritten is forgotten. */
+static void test_swapout(void **state)
+{
+	struct fol_model *m = model();
+	const struct fol_swapout *c;
+	struct fol_summary s;
+
+	(void)state;
+	name(m, KSWAPD, "kswapd0", 10);
+	anon_vma(m, PID, BASE, 1 << 20);
+	alloc_fault(m, BASE, 4, 0x10000);
+	alloc_fault(m, BASE + 0x10000, 4, 0x10010);
+	alloc_fault(m, BASE + 0x20000, 0, 0x20000);
+	alloc_fault(m, BASE + 0x30000, 4, 0x30000);
+	alloc_fault(m, BASE + 0x40000, 4, 0x40000);
+	alloc_fault(m, BASE + 0x50000, 4, 0x50000);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x30000, .order = 4 } });
+	sys(m, FOL_EV_MADVISE, BASE, 1 << 20, 21 /* MADV_PAGEOUT */, 0, now++);
+	/* Partly mapped: split, its unmapped pages freed, its first page alone written. */
+	for (uint64_t p = 0x40001; p < 0x40010; p++)
+		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+					    .page = { .pfn = p, .order = 0 } });
+	write_folio(m, PID, 0x40000);
+	/* Split for want of a large swap slot, its pieces written, none freed yet. */
+	for (uint64_t p = 0x50000; p < 0x50010; p++)
+		write_folio(m, PID, p);
+	/* A piece of a split folio freed at its first page: the folio is not forgotten. */
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_FREE,
+				    .page = { .pfn = 0x10010, .order = 0 } });
+	write_folio(m, PID, 0x10000);
+	for (uint64_t p = 0x10010; p < 0x10020; p++)
+		write_folio(m, PID, p);
+	write_folio(m, PID, 0x20000);
+	write_folio(m, PID, 0x20001); /* next to a 4K folio: not in it */
+	write_folio(m, PID, 0x30000); /* freed before: unknown */
+	write_folio(m, PID, 0x99999);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, now++);
+	write_folio(m, KSWAPD, 0x55555);
+	s = finish(m);
+	c = &s.calls[FOL_CALL_MADV_PAGEOUT].swapped;
+	assert_int_equal(c->whole[4], 1);
+	assert_int_equal(c->split[4], 3);
+	assert_int_equal(c->pieces[4], 33);
+	assert_int_equal(c->whole[0], 1);
+	assert_int_equal(c->unknown, 3);
+	assert_int_equal(s.swapout.whole[4], 1);
+	assert_int_equal(s.swapout.split[4], 3);
+	assert_int_equal(s.swapout.unknown, 4); /* and kswapd's */
+	assert_int_equal(s.threads, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void reclaim_ev(struct fol_model *m, int tid, enum fol_kind kind, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = tid, .tid = tid, .kind = kind,
+				    .reclaim = { .nr_reclaimed = 32 } });
+}
+
+/* Direct reclaim timed begin to end; kswapd awake from wake to sleep, from the start of
+ * the recording when its first event is a sleep, to its end when it is still awake. */
+static void test_reclaim(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	name(m, KSWAPD, "kswapd0", 500);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_BEGIN, 1000);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_END, 4000);
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_END, 4500); /* no begin: not counted */
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_SLEEP, 5000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 6000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_SLEEP, 9000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 10000);
+	reclaim_ev(m, KSWAPD, FOL_EV_KSWAPD_WAKE, 11000); /* awake already */
+	reclaim_ev(m, PID, FOL_EV_RECLAIM_BEGIN, 12000); /* open at the end: not counted */
+	s = finish(m);
+	assert_int_equal(s.reclaim.direct, 1);
+	assert_int_equal(s.reclaim.direct_time.sum, 3000);
+	assert_int_equal(s.reclaim.direct_reclaimed, 32);
+	assert_int_equal(s.reclaim.kswapd_wakes, 2);
+	assert_int_equal(s.reclaim.kswapd_ns, 4500 + 3000 + 2000);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+static void exec_comm(struct fol_model *m, int pid, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = pid, .tid = pid, .kind = FOL_EV_COMM,
+				    .comm = { .comm = "prog", .exec = 1 } });
+}
+
+/* An exec replaces the address space: folios the map knew go, except those seeded after
+ * the exec (the recorded command's own, read at its exec stop). */
+static void test_exec_drops_map(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	feed(m, (struct fol_event){ .time = 5000, .pid = PID, .tid = PID, .kind = FOL_EV_FOLIOS,
+				    .folios = { .start = BASE, .order = 4, .n = 1 } });
+	exec_comm(m, PID, 4000); /* the exec the seed was read after: kept */
+	now = 6000;
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 100); /* reuse on the seeded 64K folio */
+	exec_comm(m, PID, 7000); /* a second exec (env, a wrapper): the map goes */
+	anon_vma(m, PID, BASE, 1 << 20);
+	now = 8000;
+	fault(m, PID, PID, BASE + 8192, 0x7, -1, 100);
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, -1, FOL_C_WP_REUSE).faults, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
+/* A process once, whatever its execs: a build's 410 processes were counted 819 (each
+ * exec made a new address space, counted anew). A pid that a fork gives again is a new
+ * process. */
+static void test_processes_once(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	exec_comm(m, PID, now++);
+	anon_vma(m, PID, BASE, 1 << 20);
+	for (int i = 0; i < 3; i++) {
+		fork_proc(m, PID, 300 + i);
+		anon_vma(m, 300 + i, BASE, 1 << 20);
+		exec_comm(m, 300 + i, now++);
+		anon_vma(m, 300 + i, BASE, 1 << 20);
+		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+					    .fork = { .pid = 300 + i, .tid = 300 + i, .ppid = PID,
+						      .ptid = PID } });
+	}
+	fork_proc(m, PID, 300); /* pid 300 again */
+	anon_vma(m, 300, BASE, 1 << 20);
+	s = finish(m);
+	assert_int_equal(s.processes, 5);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_collapse),
+		cmocka_unit_test(test_collapse_attribution),
+		cmocka_unit_test(test_workload_named_khugepaged),
+		cmocka_unit_test(test_swapout),
+		cmocka_unit_test(test_reclaim),
+		cmocka_unit_test(test_exec_drops_map),
+		cmocka_unit_test(test_processes_once),
+	};
+
+	return cmocka_run_group_tests_name("model_kernel", tests, NULL, NULL);
+}
