@@ -4,6 +4,7 @@
 
 - lib/ starts processes in one place: fork, exec and signal handlers only in
   lib/record/start.c (cmd/ owns signals; the workloads are programs, in cmd/workloads/);
+- no source file over 1,000 lines (issue 27: a file past that is two files);
 - comments name only what exists: a file of this repository by its path or its name, a
   function or identifier that the code has, or one of a library header (/usr/include,
   libperf's) or of the kernel (listed below, each with where it is). A comment that names
@@ -31,6 +32,7 @@ EXTERNAL = {
     'compare-kernels.sh',			# mmtests
     'foo_total', 'wp_1234',			# examples in comments
 }
+MAX_LINES = 1000
 PROCESS_CALLS = re.compile(r'\b(fork|vfork|clone3?|exec[lv]p?e?|posix_spawnp?|signal|sigaction)\s*\(')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
 STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
@@ -50,6 +52,9 @@ def main():
     words = set()
     for c in code.values():
         words.update(re.findall(r'\b[A-Za-z_]\w*\b', c))
+    for f, t in text.items():
+        if t.count('\n') > MAX_LINES:
+            bad.append(f'{f}: {t.count(chr(10))} lines: split it along its seams (at most {MAX_LINES})')
     for f, c in code.items():
         # BPF programs (lib/record/bpf/) run in the kernel: theirs are tracepoint names.
         if f.startswith('lib/') and f != 'lib/record/start.c' and not f.startswith('lib/record/bpf/'):
@@ -91,7 +96,8 @@ def main():
         print(b)
     if bad:
         return 1
-    print(f'ok - lib/ starts processes in one place; comments of {len(files)} files name what exists')
+    print(f'ok - {len(files)} files of at most {MAX_LINES} lines; lib/ starts processes in one '
+          'place; comments name what exists')
     return 0
 
 
