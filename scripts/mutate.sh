@@ -4,8 +4,11 @@
 # copy of the tree, and run the unit tests there. Every mutant must be killed (a test
 # fails or crashes); a survivor is a hole in the tests. make mutate; exit 1 on a survivor.
 #
-# Each line: FILE@sed expression@what the change breaks. MUTATE_ONLY=REGEX: only the
-# lines it matches (a quick check of new mutants).
+# Each line: FILE@sed expression@what the change breaks[@by]. by says which tests must
+# kill it: unit (the default: the cmocka tests), golden (the golden-file tests, for the
+# renderers), or live:FILE (tests/live/FILE, for what only a real recording reaches; needs
+# root, else the mutant is skipped and said). MUTATE_ONLY=REGEX: only the lines it
+# matches (a quick check of new mutants).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -107,6 +110,17 @@ lib/data/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_S
 lib/report/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
 lib/report/report_sites.c@s/		if (g \&\& !in_group(\&nm, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
 lib/data/decode_sample.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
+lib/record/record.c@s/	    (o->mmap_pages \& (o->mmap_pages - 1)))/	    0)/@ring buffer pages a power of two
+lib/record/record.c@s/if (o->cgroup \&\& !o->system_wide)/if (0)/@-G only with -a
+lib/record/record.c@s/if (r->chunk_used + sz > CHUNK_FLUSH \&\& (ret = rec_flush_chunk(r)))/if (0 \&\& (ret = rec_flush_chunk(r)))/@a chunk written before its buffer overflows@live:04-report-geometry.t
+lib/record/start.c@s/	say(err_fd, errno);/	;/@exec's failure told to the parent
+lib/record/start.c@s/if (go_fd >= 0 \&\& read(go_fd, \&c, 1) != 1)/if (0)/@a corked command waits to be let go
+lib/util/grow.c@s/if (size \&\& n > SIZE_MAX \/ size)/if (0)/@an array's size in bytes cannot overflow
+lib/report/report_om.c@s/if ((i + 1) % (int)FOL_HIST_SUB \&\& i + 1 < FOL_HIST_BUCKETS)/if (0)/@OpenMetrics buckets only at the powers of two@golden
+lib/report/report_text.c@s/100.0 \* (double)ru->episodes \/ (double)ru->faults,/100.0 * (double)ru->faults \/ (double)ru->faults,/@the text's effectiveness is episodes over faults@golden
+lib/report/report_json.c@s/ratio(ru->episodes, ru->faults)/ratio(ru->faults, ru->episodes)/@the JSON's effectiveness is episodes over faults@golden
+lib/report/report_csv.c@s/order < 0 ? 0 : (uint64_t)r->page_size << order,/order < 0 ? 0 : (uint64_t)r->page_size << (order + 1),/@the CSV's folio size in bytes@golden
+lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->change);/snprintf(t, sizeof(t), "%.2f%%", 100 * cell->change);/@a compare's change signed@golden
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)
@@ -119,12 +133,31 @@ cp -r lib cmd tui tests scripts Makefile "$W/base/"
 ln -s "$ROOT/deps" "$W/base/deps"
 touch -r "$ROOT/deps/libperf/.stamp" "$W/base/scripts/"*
 # A mutant may leave a variable unused: warnings are not errors here.
-make -C "$W/base" -s -j2 DEVELOPER= $UNIT >"$W/log" 2>&1 || { cat "$W/log"; exit 1; }
+make -C "$W/base" -s -j2 DEVELOPER= $UNIT foliostat >"$W/log" 2>&1 || { cat "$W/log"; exit 1; }
 survivors=0
 killed=0
 equivalent=0
-while IFS='@' read -r file expr what; do
+# The tests a mutant must fail, run in the mutated tree: 0 when they all pass.
+run_tests() {
+	case $1 in
+	golden)
+		(cd "$W/t" && FOLIOSTAT=./foliostat prove tests/golden/*.t) >/dev/null 2>&1 ;;
+	live:*)
+		(cd "$W/t" && FOLIOSTAT=./foliostat WORKLOAD_BIN=./foliostat \
+			timeout 900 prove "tests/live/${1#live:}") >/dev/null 2>&1 ;;
+	*)
+		(cd "$W/t" && for t in build/tests/unit/test_*; do [ -x "$t" ] || continue
+			CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >/dev/null 2>&1 || exit 1; done) ;;
+	esac
+}
+skipped=0
+while IFS='@' read -r file expr what by; do
 	[ -n "$file" ] || continue
+	if [ "${by#live:}" != "$by" ] && [ "$(id -u)" -ne 0 ]; then
+		echo "skipped  $what: its live test needs root"
+		skipped=$((skipped + 1))
+		continue
+	fi
 	rm -rf "$W/t" && cp -a "$W/base" "$W/t"
 	sed -i "$expr" "$W/t/$file"
 	touch "$W/t/$file"
@@ -133,15 +166,14 @@ while IFS='@' read -r file expr what; do
 		survivors=$((survivors + 1))
 		continue
 	fi
-	if ! make -C "$W/t" -s -j2 DEVELOPER= $UNIT >"$W/log" 2>&1; then
+	if ! make -C "$W/t" -s -j2 DEVELOPER= $UNIT foliostat >"$W/log" 2>&1; then
 		echo "BROKEN   $what: the mutant does not build ($(grep -m1 error: "$W/log"))"
 		survivors=$((survivors + 1))
 		continue
 	fi
 	# A mutant that crashes a test leaves that test's files in /tmp: removed after it.
 	tmp_before=$(ls -d /tmp/foliostat-* 2>/dev/null | sort)
-	(cd "$W/t" && for t in build/tests/unit/test_*; do [ -x "$t" ] || continue
-		CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" >/dev/null 2>&1 || exit 1; done)
+	run_tests "${by:-unit}"
 	passed=$?
 	comm -13 <(echo "$tmp_before") <(ls -d /tmp/foliostat-* 2>/dev/null | sort) |
 		grep -E '/foliostat-(rb|out|in|test-file|fuzz)\.' | xargs -r rm -rf
@@ -159,5 +191,5 @@ while IFS='@' read -r file expr what; do
 		killed=$((killed + 1))
 	fi
 done <<<"$(echo "$MUTANTS" | grep -E -- "${MUTATE_ONLY:-.}")"
-echo "mutants: $killed killed, $survivors survived, $equivalent equivalent"
+echo "mutants: $killed killed, $survivors survived, $equivalent equivalent, $skipped skipped"
 [ "$survivors" -eq 0 ]

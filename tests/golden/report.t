@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..65"
+echo "1..67"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -70,6 +70,11 @@ PROMTOOL=${PROMTOOL:-$(dirname "$0")/../../deps/bin/promtool}
 "$PROMTOOL" check metrics <"$T/prom" >"$T/promcheck" 2>&1
 is "$?:$(cat "$T/promcheck")" "0:" "promtool check metrics: the Prometheus text format passes, no lint"
 check "Prometheus text format" "$T/prom" "$d/small.prom"
+# The CSV tables (RFC 4180: CRLF, quoted where a field needs it).
+"$FOLIOSTAT" report --csv --symfs "$NOSYM" -i "$d/small.data" >"$T/csv"
+check "CSV faults table" "$T/csv" "$d/small.csv"
+"$FOLIOSTAT" report --csv=sites --sort dso,comm --symfs "$NOSYM" -i "$d/small.data" >"$T/csv"
+check "CSV sites table" "$T/csv" "$d/small-sites.csv"
 # Folded stacks of a recording made with -g (fork-reuse of 2M): frames as file offsets.
 "$FOLIOSTAT" report --folded=count --symfs "$NOSYM" -i "$d/stacks.data" >"$T/folded"
 check "folded stacks (record -g)" "$T/folded" "$d/stacks.folded"

@@ -12,6 +12,8 @@ NOSYM=/nonexistent-symfs
 "$f" report --json --symfs "$NOSYM" -i "$d/small.data" >"$d/small.json"
 "$f" report --json --symfs "$NOSYM" -i "$d/small.data" --class wp_reuse --order 64K >"$d/small-filtered.json"
 "$f" report --format prometheus --symfs "$NOSYM" -i "$d/small.data" >"$d/small.prom"
+"$f" report --csv --symfs "$NOSYM" -i "$d/small.data" >"$d/small.csv"
+"$f" report --csv=sites --sort dso,comm --symfs "$NOSYM" -i "$d/small.data" >"$d/small-sites.csv"
 "$f" report --folded=count --symfs "$NOSYM" -i "$d/stacks.data" >"$d/stacks.folded"
 "$f" report --symfs "$NOSYM" -i "$d/kernel.data" >"$d/kernel.txt"
 "$f" report --symfs "$NOSYM" -i "$d/sweep.data" >"$d/sweep.txt"
