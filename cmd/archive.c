@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,28 +9,18 @@
 #include "data/file.h"
 #include "util.h"
 #include "util/msgs.h"
+#include "options.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat archive [-i FILE] [-o ARCHIVE]\n"
-		"\n"
-		"Pack the code files a recording names (the workload's binaries and libraries,\n"
-		"by the build-id recorded for each, with their separate debug info where installed)\n"
-		"into one file, for a report on another machine (as perf archive):\n"
-		"  foliostat report -i FILE --archive ARCHIVE\n"
-		"The kernel's symbols are in the recording already.\n"
-		"\n"
-		"  -i, --input FILE     the recording (default foliostat.data)\n"
-		"  -o, --output ARCHIVE write ARCHIVE (default FILE.archive)\n"
-		"  -h, --help           this text\n");
-}
-
-static const struct option archive_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct usage archive_usage = {
+	"usage: foliostat archive [-i FILE] [-o ARCHIVE]\n"
+	"\n"
+	"Pack the code files a recording names (the workload's binaries and libraries,\n"
+	"by the build-id recorded for each, with their separate debug info where installed)\n"
+	"into one file, for a report on another machine (as perf archive):\n"
+	"  foliostat report -i FILE --archive ARCHIVE\n"
+	"The kernel's symbols are in the recording already.\n"
+	"\n",
+	NULL,
 };
 
 /* What the archive holds and what it misses, one line a recorded file. */
@@ -60,17 +49,16 @@ int cmd_archive(int argc, char **argv)
 	struct fol_archive_plan *p;
 	struct fol_archive_stats st;
 	char def[4096];
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", &input, "FILE", "the recording (default foliostat.data)"),
+		OPT_STRING('o', "output", &output, "ARCHIVE", "write ARCHIVE (default FILE.archive)"),
+		OPT_END(),
+	};
 	unsigned missing;
-	int c, ret;
+	int ret = parse_options(argc, argv, opts, &archive_usage, 0);
 
-	while ((c = getopt_long(argc, argv, "i:o:h", archive_opts, NULL)) != -1) {
-		if (c == 'i')
-			input = optarg;
-		else if (c == 'o')
-			output = optarg;
-		else
-			return usage_exit(c, usage);
-	}
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!output) {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "util/parse.h"
 #include "util.h"
 #include "util/msgs.h"
+#include "options.h"
 
 #define MAX_SIDES 64
 
@@ -226,46 +226,23 @@ int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f)
 	return ret;
 }
 
-static void compare_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat compare [options] BASE.data NEW.data [MORE.data...]\n"
-		"       foliostat diff ...  (the same)\n"
-		"\n"
-		"Compare recordings figure by figure against the first: faults, fault time and\n"
-		"latency per folio order and class, reuse batching, folios, workload phases,\n"
-		"kernel counters. Each side is a recording's runs (record -r N); a sweep's\n"
-		"configurations are sides of their own. A change is marked (I) improvement or\n"
-		"(R) regression by Welch's t-test on the per-run values, both sides with 2+ runs\n"
-		"(one run a side: no marks), the marks holding a false-discovery rate over every\n"
-		"figure tested (Benjamini-Hochberg); never under 1%% or the run-to-run spread,\n"
-		"never a maximum or a kernel counter.\n"
-		"\n"
-		"      --fdr Q            the marks' false-discovery rate (default 0.05; --alpha\n"
-		"                         is the same option)\n"
-		"      --figures GLOBS    show only the figures whose keys match these patterns,\n"
-		"                         comma-separated ('latency.*,order.64K.*'); the test\n"
-		"                         still counts every figure\n"
-		"      --sort KEYS        site by site, as perf diff: faults and fault time per\n"
-		"                         group of order, class, sym, dso, map, comm (report's\n"
-		"                         --sort keys), each change tested over runs; text: that\n"
-		"                         table alone, JSON: added as \"sites\"\n"
-		"      --top N            with --sort: the N sites with most time (default 40;\n"
-		"                         0: all)\n"
-		"      --symfs DIR        with --sort: the recorded binaries under DIR\n"
-		"      --format FMT       text (default), json, html, or mmtests: Amean, Stddev,\n"
-		"                         CoeffVar, Min, Max per side, + better, the 95%% interval\n"
-		"                         of each change and a Gmean row, to paste into a mail\n"
-		"      --html             one self-contained HTML page on stdout: each figure's\n"
-		"                         runs, means and intervals, the latency distributions\n"
-		"                         of each order and class overlaid (--format html)\n"
-		"      --json             foliostat/compare/v2 on stdout (man foliostat-compare)\n"
-		"      --tui              the comparison, interactive\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Exit status: 0, 1 when a file cannot be read, 2 for usage errors (fewer than two\n"
-		"files, a file given twice).\n");
-}
+static const struct usage compare_usage = {
+	"usage: foliostat compare [options] BASE.data NEW.data [MORE.data...]\n"
+	"       foliostat diff ...  (the same)\n"
+	"\n"
+	"Compare recordings figure by figure against the first: faults, fault time and\n"
+	"latency per folio order and class, reuse batching, folios, workload phases,\n"
+	"kernel counters. Each side is a recording's runs (record -r N); a sweep's\n"
+	"configurations are sides of their own. A change is marked (I) improvement or\n"
+	"(R) regression by Welch's t-test on the per-run values, both sides with 2+ runs\n"
+	"(one run a side: no marks), the marks holding a false-discovery rate over every\n"
+	"figure tested (Benjamini-Hochberg); never under 1% or the run-to-run spread,\n"
+	"never a maximum or a kernel counter.\n"
+	"\n",
+	"\n"
+	"Exit status: 0, 1 when a file cannot be read, 2 for usage errors (fewer than two\n"
+	"files, a file given twice).\n",
+};
 
 static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
 {
@@ -420,78 +397,88 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 	return status;
 }
 
+static int opt_fdr(const struct opt *o, const char *arg)
+{
+	struct compare_cli *c = o->value;
+	int ret = fol_parse_decimal(arg, 0.0001, 0.5, &c->fdr);
+
+	return ret ? print_bad_number("--fdr", "a rate from 0.0001 to 0.5 (0.05)", arg, ret) : 0;
+}
+
+static int opt_sort(const struct opt *o, const char *arg)
+{
+	struct compare_cli *c = o->value;
+	struct fol_msgs why = { 0 };
+	int ret = 0;
+
+	if (fol_sort_parse(arg, c->sort, &c->nsort, &why))
+		ret = usage_error("--sort: %s", fol_msgs_last(&why));
+	fol_msgs_free(&why);
+	return ret;
+}
+
+static int opt_format(const struct opt *o, const char *arg)
+{
+	struct compare_cli *c = o->value;
+
+	if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "mmtests") && strcmp(arg, "html"))
+		return usage_error("--format %s: text, json, mmtests or html", arg);
+	c->fmt = arg[0] == 't' ? FMT_TEXT : arg[0] == 'j' ? FMT_JSON : arg[0] == 'm' ? FMT_MMTESTS
+										   : FMT_HTML;
+	c->tui = 0;
+	return 0;
+}
+
+/* --html, --json, --tui: one output each. */
+static int opt_output(const struct opt *o, const char *arg)
+{
+	struct compare_cli *c = o->value;
+
+	(void)arg;
+	c->tui = !strcmp(o->long_name, "tui");
+	c->fmt = !strcmp(o->long_name, "html") ? FMT_HTML
+	       : !strcmp(o->long_name, "json") ? FMT_JSON : FMT_TEXT;
+	return 0;
+}
+
 int compare_main(int argc, char **argv, int tui)
 {
-	enum { O_JSON = 256, O_TUI, O_FDR, O_FORMAT, O_FIGURES, O_SORT, O_TOP, O_SYMFS, O_HTML };
-	static const struct option opts[] = {
-		{ "figures", required_argument, NULL, O_FIGURES },
-		{ "sort", required_argument, NULL, O_SORT },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "symfs", required_argument, NULL, O_SYMFS },
-		{ "fdr", required_argument, NULL, O_FDR },
-		{ "alpha", required_argument, NULL, O_FDR },
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "html", no_argument, NULL, O_HTML },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "tui", no_argument, NULL, O_TUI },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct compare_cli o = { .fmt = FMT_TEXT, .tui = tui, .fdr = FOL_CMP_FDR, .top = 40 };
-	struct fol_msgs why = { 0 };
-	int ch, x, y, ret;
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "fdr", &o, "Q", opt_fdr,
+			     "the marks' false-discovery rate (default 0.05; --alpha\n"
+			     "is the same option)"),
+		OPT_CALLBACK_ALIAS("alpha", &o, "Q", opt_fdr),
+		OPT_STRING(0, "figures", &o.figures, "GLOBS",
+			   "show only the figures whose keys match these patterns,\n"
+			   "comma-separated ('latency.*,order.64K.*'); the test\n"
+			   "still counts every figure"),
+		OPT_CALLBACK(0, "sort", &o, "KEYS", opt_sort,
+			     "site by site, as perf diff: faults and fault time per\n"
+			     "group of order, class, sym, dso, map, comm (report's\n"
+			     "--sort keys), each change tested over runs; text: that\n"
+			     "table alone, JSON: added as \"sites\""),
+		OPT_INTEGER(0, "top", &o.top, "N", 0, 1 << 30, "a number of rows (0: all)",
+			    "with --sort: the N sites with most time (default 40;\n"
+			    "0: all)"),
+		OPT_STRING(0, "symfs", &o.symfs, "DIR", "with --sort: the recorded binaries under DIR"),
+		OPT_CALLBACK(0, "format", &o, "FMT", opt_format,
+			     "text (default), json, html, or mmtests: Amean, Stddev,\n"
+			     "CoeffVar, Min, Max per side, + better, the 95% interval\n"
+			     "of each change and a Gmean row, to paste into a mail"),
+		OPT_CALLBACK(0, "html", &o, NULL, opt_output,
+			     "one self-contained HTML page on stdout: each figure's\n"
+			     "runs, means and intervals, the latency distributions\n"
+			     "of each order and class overlaid (--format html)"),
+		OPT_CALLBACK(0, "json", &o, NULL, opt_output,
+			     "foliostat/compare/v2 on stdout (man foliostat-compare)"),
+		OPT_CALLBACK(0, "tui", &o, NULL, opt_output, "the comparison, interactive"),
+		OPT_END(),
+	};
+	int x, y, ret = parse_options(argc, argv, opts, &compare_usage, 0);
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case O_FDR:
-			ret = fol_parse_decimal(optarg, 0.0001, 0.5, &o.fdr);
-			if (ret)
-				return print_bad_number("--fdr", "a rate from 0.0001 to 0.5 (0.05)", optarg, ret);
-			break;
-		case O_FIGURES:
-			o.figures = optarg;
-			break;
-		case O_SORT:
-			if (fol_sort_parse(optarg, o.sort, &o.nsort, &why)) {
-				ret = usage_error("--sort: %s", fol_msgs_last(&why));
-				fol_msgs_free(&why);
-				return ret;
-			}
-			break;
-		case O_SYMFS:
-			o.symfs = optarg;
-			break;
-		case O_TOP:
-			ret = parse_int(optarg, 0, 1 << 30, &o.top);
-			if (ret)
-				return print_bad_number("--top", "a number of rows (0: all)", optarg, ret);
-			break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "mmtests") ||
-			    !strcmp(optarg, "html"))
-				o.fmt = optarg[0] == 't' ? FMT_TEXT : optarg[0] == 'j' ? FMT_JSON :
-					optarg[0] == 'm' ? FMT_MMTESTS : FMT_HTML;
-			else
-				return usage_error("--format %s: text, json, mmtests or html", optarg);
-			o.tui = 0;
-			break;
-		case O_HTML:
-			o.fmt = FMT_HTML;
-			o.tui = 0;
-			break;
-		case O_JSON:
-			o.fmt = FMT_JSON;
-			o.tui = 0;
-			break;
-		case O_TUI:
-			o.tui = 1;
-			o.fmt = FMT_TEXT;
-			break;
-		default:
-			return usage_exit(ch, compare_usage);
-		}
-	}
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS || o.fmt == FMT_HTML))
 		return usage_error("--sort is for the text and JSON outputs");
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,24 +13,20 @@
 #include "sys/maps.h"
 #include "data/metadata.h"
 #include "record/start.h"
+#include "options.h"
 #include "util.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat maps [--json] [--vmas] -p PID\n"
-		"       foliostat maps [--json] [--vmas] -- command [args]\n"
-		"\n"
-		"The folio composition of a process's anonymous memory, from its page tables\n"
-		"(pagemap and kpageflags, as the kernel's tools/mm/thpmaps reads them): memory by\n"
-		"folio size, PMD-mapped, partially mapped and unaligned folios. With a command,\n"
-		"the snapshot is taken as it exits (its memory still mapped). Needs root.\n"
-		"\n"
-		"  -p, --pid PID   a running process\n"
-		"      --vmas      each VMA as well as the total\n"
-		"      --json      schema foliostat/maps/v1\n"
-		"  -h, --help      this text\n");
-}
+static const struct usage maps_usage = {
+	"usage: foliostat maps [--json] [--vmas] -p PID\n"
+	"       foliostat maps [--json] [--vmas] -- command [args]\n"
+	"\n"
+	"The folio composition of a process's anonymous memory, from its page tables\n"
+	"(pagemap and kpageflags, as the kernel's tools/mm/thpmaps reads them): memory by\n"
+	"folio size, PMD-mapped, partially mapped and unaligned folios. With a command,\n"
+	"the snapshot is taken as it exits (its memory still mapped). Needs root.\n"
+	"\n",
+	NULL,
+};
 
 /* 0, or 1 when the JSON could not be made (said). */
 static int print_maps(const struct fol_maps *m, int json, int vmas)
@@ -111,34 +106,18 @@ static int print_error(int err, int pid)
 
 int cmd_maps(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "vmas", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	int ret, pid = 0, json = 0, vmas = 0, status = 0;
+	const struct opt opts[] = {
+		OPT_INTEGER('p', "pid", &pid, "PID", 1, FOL_PID_MAX, "a process id", "a running process"),
+		OPT_SET_INT(0, "vmas", &vmas, 1, "each VMA as well as the total"),
+		OPT_SET_INT(0, "json", &json, 1, "schema foliostat/maps/v1"),
+		OPT_END(),
 	};
 	struct fol_maps *m;
-	int c, ret, pid = 0, json = 0, vmas = 0, status = 0;
 
-	while ((c = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if ((ret = parse_int(optarg, 1, FOL_PID_MAX, &pid))) {
-				print_bad_number("-p", "a process id", optarg, ret);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'v':
-			vmas = 1;
-			break;
-		default:
-			return usage_exit(c, usage);
-		}
-	}
+	ret = parse_options(argc, argv, opts, &maps_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (!pid == (optind >= argc))
 		return usage_error("give -p PID or a command (not both)");
 	if (!pid) {

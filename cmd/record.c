@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <perf/core.h>
 #include <signal.h>
@@ -25,6 +24,7 @@
 #include "data/metadata.h"
 #include "util/parse.h"
 #include "record/record.h"
+#include "options.h"
 #include "record_cli.h"
 #include "report/report.h"
 #include "report/runs.h"
@@ -39,90 +39,31 @@
 static const char *const sweep_workload_keys[] = { "size", "policy", "stride", "mode", "threads",
 						   "loops", NULL };
 
-static void usage(FILE *f, int stat)
-{
-	if (stat)
-		fprintf(f,
-			"usage: foliostat stat [options] [-- command [args]]\n"
-			"       foliostat stat [options] -w WORKLOAD [-- workload options]\n"
-			"\n"
-			"Record a workload (the built-in fork-reuse when no command is given) and\n"
-			"report it in one go, like perf stat: the text report on stderr, or JSON on\n"
-			"stdout with --json. No file: the events stream from the ring buffers into\n"
-			"the model as they are recorded.\n"
-			"\n"
-			"      --json             the JSON report (foliostat/report/v1) on stdout\n"
-			"  -I, --interval MS      with --json: also a JSON line every MS milliseconds\n"
-			"                         (10-3600000) of the faults since the last one, for\n"
-			"                         live dashboards (schema foliostat/interval/v1)\n");
-	else
-		fprintf(f,
-			"usage: foliostat record [options] [-- command [args]]\n"
-			"       foliostat record [options] -w WORKLOAD [-- workload options]\n"
-			"       foliostat record [options] -p PID [--duration SECONDS]\n"
-			"\n"
-			"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
-			"page faults, folio allocations and memory-management events.\n"
-			"\n"
-			"  -o, --output FILE      write FILE, mode 0600 (default foliostat.data; an existing\n"
-			"                         recording is kept as FILE.old; only recordings, devices\n"
-			"                         and FIFOs are written, never a file through a link;\n"
-			"                         -o - writes to standard output, a pipe)\n");
-	fprintf(f,
-		"  -w, --workload NAME    a built-in workload (foliostat workloads lists them, with\n"
-		"                         their options, given after --): e.g. -w cow -- --size 64M\n"
-		"  -e, --event EVENT      record EVENT instead of the default set; repeatable.\n"
-		"                         A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
-		"                         minor-faults, major-faults, page-faults, cpu-clock\n"
-		"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two up to %d\n"
-		"                         (default %d)\n"
-		"  -p, --pid PID          attach to a running process and its threads\n"
-		"  -a, --all-cpus         every task on every CPU (perf record -a): while the command\n"
-		"                         runs, or alone until Ctrl-C or --duration\n"
-		"  -g                     record each fault's user call chain (frame pointers), for\n"
-		"                         report --folded (flame graphs) and the TUI's Sites view\n"
-		"      --call-graph MODE  fp (as -g), or dwarf[,SIZE]: the user registers and SIZE\n"
-		"                         bytes of stack (default 8192) with each fault, unwound\n"
-		"                         by the report from the binaries' CFI (code built without\n"
-		"                         frame pointers, as Debian's libc); -m 8192 by default\n"
-		"  -G, --cgroup CGROUP    with -a: only the tasks of this cgroup (v2, its path under\n"
-		"                         the cgroup2 mount) and of the cgroups below it\n"
-		"      --duration S       with -p or -a alone: stop after S seconds (default: Ctrl-C)\n"
-		"      --no-mm-threads    do not record the kernel's mm threads (khugepaged, kswapd*,\n"
-		"                         kcompactd*) beside the workload: their collapses and\n"
-		"                         swap-out of its memory are in its report by default\n"
-		"      --mthp SPEC        THP policy for the run, put back after it: SIZE=POLICY,...\n"
-		"                         e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch);\n"
-		"                         khugepaged.KNOB=N sets one of khugepaged's numbers\n"
-		"      --latency-method M exact (fault entry tracepoint to exit sample), sampled\n"
-		"                         (cpu-clock with kernel call chains: where the page\n"
-		"                         fault tracepoints are missing), auto (default)\n"
-		"      --fault-path P     how each fault's entry and exit are recorded: bpf (paired\n"
-		"                         in the kernel, one record per fault: the cheaper), samples\n"
-		"                         (one sample of each event, as perf record), auto (default:\n"
-		"                         bpf where the options and the machine allow it; the report\n"
-		"                         says which ran)\n"
-		"      --sample-period NS the sampled method's cpu-clock period (default %d)\n"
-		"      --kprobes          also record foliostat's own kprobes on do_wp_page (entry\n"
-		"                         and return value) where the kernel has kprobe events;\n"
-		"                         removed when the run ends\n"
-		"  -r, --repeat N         run the command N times (1-%d), each run its own in one\n"
-		"                         recording; the report gives mean, stddev, min, median, max\n"
-		"      --bare-runs M      also run it M times untraced, interleaved, to show what\n"
-		"                         recording adds to its own phase times (default: N for\n"
-		"                         built-in workloads, else 0)\n"
-		"      --sweep KEY=V1,V2  one configuration per value, side by side: mthp=4K,64K,2M-pte,2M\n"
-		"                         (a complete THP policy each; 2M-pte: split to PTEs by the\n"
-		"                         built-in workloads), or a built-in workload's option\n"
-		"                         (mode=byte,memset size=64M,256M ...)\n"
-		"  -q, --quiet            no summary line, no warnings\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
-		"be executed, 1 when recording failed, 2 for usage errors. With -r or --sweep,\n"
-		"the first run that fails ends the experiment and gives the status.\n",
-		FOL_RECORD_MAX_PAGES, FOL_RECORD_DEFAULT_PAGES, FOL_CLOCK_PERIOD_DEFAULT, FOL_REPEAT_MAX);
-}
+static const struct usage record_usage = {
+	"usage: foliostat record [options] [-- command [args]]\n"
+	"       foliostat record [options] -w WORKLOAD [-- workload options]\n"
+	"       foliostat record [options] -p PID [--duration SECONDS]\n"
+	"\n"
+	"Run a workload (the built-in fork-reuse when no command is given) and record its\n"
+	"page faults, folio allocations and memory-management events.\n"
+	"\n",
+	"\n"
+	"Exit status: the workload's (128+N if it died of signal N), 127 when it cannot\n"
+	"be executed, 1 when recording failed, 2 for usage errors. With -r or --sweep,\n"
+	"the first run that fails ends the experiment and gives the status.\n",
+};
+
+static const struct usage stat_usage = {
+	"usage: foliostat stat [options] [-- command [args]]\n"
+	"       foliostat stat [options] -w WORKLOAD [-- workload options]\n"
+	"\n"
+	"Record a workload (the built-in fork-reuse when no command is given) and\n"
+	"report it in one go, like perf stat: the text report on stderr, or JSON on\n"
+	"stdout with --json. No file: the events stream from the ring buffers into\n"
+	"the model as they are recorded.\n"
+	"\n",
+	record_usage.tail,
+};
 
 /* --sweep KEY=V1,V2,...: 0, or the exit status. The keys are checked once the command
  * is known (check_experiment). */
@@ -252,82 +193,6 @@ static int libperf_quiet(enum libperf_print_level level, const char *fmt, va_lis
 	return 0;
 }
 
-enum { O_DURATION = 256, O_MTHP, O_JSON, O_KPROBES, O_METHOD, O_PERIOD, O_BARE, O_SWEEP,
-       O_NO_MM_THREADS, O_CALL_GRAPH, O_FAULT_PATH };
-
-
-static const struct option rec_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "cgroup", required_argument, NULL, 'G' },
-	{ "call-graph", required_argument, NULL, O_CALL_GRAPH },
-	{ "interval", required_argument, NULL, 'I' },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "mthp", required_argument, NULL, O_MTHP },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "kprobes", no_argument, NULL, O_KPROBES },
-	{ "no-mm-threads", no_argument, NULL, O_NO_MM_THREADS },
-	{ "latency-method", required_argument, NULL, O_METHOD },
-	{ "fault-path", required_argument, NULL, O_FAULT_PATH },
-	{ "sample-period", required_argument, NULL, O_PERIOD },
-	{ "workload", required_argument, NULL, 'w' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "bare-runs", required_argument, NULL, O_BARE },
-	{ "sweep", required_argument, NULL, O_SWEEP },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* The options that take a number, range-checked: 0 or the exit status. */
-static int number_option(struct rec_cli *c, int ch, const char *arg, int stat)
-{
-	char what[64];
-	int ret;
-
-	switch (ch) {
-	case 'I': {
-		int ms;
-
-		if (!stat)
-			return usage_error("-I is for stat --json (a line per interval, no file)");
-		ret = parse_int(arg, 10, 3600000, &ms);
-		c->interval_ms = (unsigned)ms;
-		return ret ? print_bad_number("-I", "milliseconds from 10 to 3600000", arg, ret) : 0;
-	}
-	case 'r':
-		snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
-		ret = parse_int(arg, 1, FOL_REPEAT_MAX, &c->repeat);
-		return ret ? print_bad_number("-r", what, arg, ret) : 0;
-	case O_BARE:
-		snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
-		ret = parse_int(arg, 0, FOL_REPEAT_MAX, &c->bare_runs);
-		return ret ? print_bad_number("--bare-runs", what, arg, ret) : 0;
-	case 'm':
-		snprintf(what, sizeof(what), "a power of two from 1 to %d", FOL_RECORD_MAX_PAGES);
-		ret = parse_int(arg, 1, FOL_RECORD_MAX_PAGES, &c->o.mmap_pages);
-		if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
-			ret = -EINVAL;
-		return ret ? print_bad_number("-m", what, arg, ret) : 0;
-	case 'p':
-		ret = parse_int(arg, 1, FOL_PID_MAX, &c->o.pid);
-		return ret ? print_bad_number("-p", "a process id", arg, ret) : 0;
-	case O_DURATION:
-		ret = fol_parse_seconds(arg, 0.001, FOL_DURATION_MAX, &c->duration);
-		return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
-	case O_PERIOD:
-		ret = fol_parse_u64(arg, 1000, 1000000000000ull, 0, &c->o.clock_period_ns);
-		return ret ? print_bad_number("--sample-period", "nanoseconds (1000 to 10^12)", arg, ret)
-			   : 0;
-	default:
-		usage(stderr, stat);
-		return EXIT_USAGE;
-	}
-}
-
 /* The index of arg among the n names, or -1. */
 static int one_of(const char *arg, const char *const *names, int n)
 {
@@ -337,93 +202,255 @@ static int one_of(const char *arg, const char *const *names, int n)
 	return -1;
 }
 
-/* One option: 0 to go on, -1 after --help, else the exit status. */
-static int rec_option(struct rec_cli *c, int ch, const char *arg, int stat)
+/* The options' callbacks: o->value is the command line being parsed. */
+static int opt_output(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+
+	if (!*arg)
+		return usage_error("-o takes a file name, not an empty string");
+	c->output = arg;
+	if (!strcmp(arg, "-")) {
+		/* As perf record -o -: the recording down a pipe (a file, or a terminal, is
+		 * named as itself, or not written to). */
+		struct stat st;
+
+		if (fstat(STDOUT_FILENO, &st) || !S_ISFIFO(st.st_mode))
+			return usage_error("-o - writes the recording down a pipe; standard "
+					   "output is not one: name a file with -o FILE");
+		c->output = "/dev/stdout";
+	}
+	return 0;
+}
+
+static int opt_event(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	const char **grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
+
+	if (!grown)
+		return error("out of memory");
+	c->events = grown;
+	c->events[c->nevents++] = arg;
+	return 0;
+}
+
+static int opt_mmap_pages(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	char what[64];
+	int ret = parse_int(arg, 1, FOL_RECORD_MAX_PAGES, &c->o.mmap_pages);
+
+	if (!ret && (c->o.mmap_pages & (c->o.mmap_pages - 1)))
+		ret = -EINVAL;
+	snprintf(what, sizeof(what), "a power of two from 1 to %d", FOL_RECORD_MAX_PAGES);
+	return ret ? print_bad_number("-m", what, arg, ret) : 0;
+}
+
+static int opt_call_graph(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+
+	if (!arg) {
+		c->o.callchain = FOL_CALLCHAIN_FP;
+		return 0;
+	}
+	return parse_call_graph(arg, &c->o);
+}
+
+static int opt_duration(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	int ret = fol_parse_seconds(arg, 0.001, FOL_DURATION_MAX, &c->duration);
+
+	return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
+}
+
+static int opt_mthp(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	struct fol_msgs why = { 0 };
+	int ret = 0;
+
+	if (fol_mthp_parse(arg, "", &c->mthp, &why))
+		ret = usage_error("--mthp %s", fol_msgs_last(&why));
+	fol_msgs_free(&why);
+	c->o.mthp = ret ? NULL : &c->mthp;
+	c->o.mthp_spec = arg;
+	return ret;
+}
+
+static int opt_method(const struct opt *o, const char *arg)
 {
 	static const char *const methods[] = { [FOL_METHOD_AUTO] = "auto", [FOL_METHOD_EXACT] = "exact",
 					       [FOL_METHOD_SAMPLED] = "sampled" };
+	struct rec_cli *c = o->value;
+
+	c->o.method = one_of(arg, methods, 3);
+	return c->o.method < 0 ? usage_error("--latency-method is auto, exact or sampled") : 0;
+}
+
+static int opt_fault_path(const struct opt *o, const char *arg)
+{
 	static const char *const fault_paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
 						   [FOL_PATH_SAMPLES] = "samples" };
-	struct fol_msgs why = { 0 };
-	const char **grown;
-	int ret;
+	struct rec_cli *c = o->value;
 
-	switch (ch) {
-	case 'w':
-		c->workload = arg;
-		return 0;
-	case O_SWEEP:
-		return parse_sweep(c, arg);
-	case 'o':
-		if (stat)
-			return usage_error("stat writes no file: record -o FILE does");
-		if (!*arg)
-			return usage_error("-o takes a file name, not an empty string");
-		c->output = arg;
-		if (!strcmp(arg, "-")) {
-			/* As perf record -o -: the recording down a pipe (a file, or a
-			 * terminal, is named as itself, or not written to). */
-			struct stat st;
+	c->o.fault_path = one_of(arg, fault_paths, 3);
+	return c->o.fault_path < 0 ? usage_error("--fault-path is auto, bpf or samples") : 0;
+}
 
-			if (fstat(STDOUT_FILENO, &st) || !S_ISFIFO(st.st_mode))
-				return usage_error("-o - writes the recording down a pipe; standard "
-						   "output is not one: name a file with -o FILE");
-			c->output = "/dev/stdout";
-		}
-		return 0;
-	case 'e':
-		grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
-		if (!grown)
-			return error("out of memory");
-		c->events = grown;
-		c->events[c->nevents++] = arg;
-		return 0;
-	case 'q':
-		c->quiet = 1;
-		return 0;
-	case 'a':
-		c->o.system_wide = 1;
-		return 0;
-	case 'G':
-		c->o.cgroup = arg;
-		return 0;
-	case 'g':
-		c->o.callchain = FOL_CALLCHAIN_FP;
-		return 0;
-	case O_CALL_GRAPH:
-		return parse_call_graph(arg, &c->o);
-	case O_MTHP:
-		if (fol_mthp_parse(arg, "", &c->mthp, &why)) {
-			ret = usage_error("--mthp %s", fol_msgs_last(&why));
-			fol_msgs_free(&why);
-			return ret;
-		}
-		c->o.mthp = &c->mthp;
-		c->o.mthp_spec = arg;
-		return 0;
-	case O_NO_MM_THREADS:
-		c->o.no_mm_threads = 1;
-		return 0;
-	case O_KPROBES:
-		c->o.kprobes = 1;
-		return 0;
-	case O_FAULT_PATH:
-		c->o.fault_path = one_of(arg, fault_paths, 3);
-		return c->o.fault_path < 0 ? usage_error("--fault-path is auto, bpf or samples") : 0;
-	case O_METHOD:
-		c->o.method = one_of(arg, methods, 3);
-		return c->o.method < 0 ? usage_error("--latency-method is auto, exact or sampled") : 0;
-	case O_JSON:
-		if (!stat)
-			return usage_error("--json is for stat and report");
-		c->json = 1;
-		return 0;
-	case 'h':
-		usage(stdout, stat);
-		return -1;
-	default:
-		return number_option(c, ch, arg, stat);
+static int opt_period(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	int ret = fol_parse_u64(arg, 1000, 1000000000000ull, 0, &c->o.clock_period_ns);
+
+	return ret ? print_bad_number("--sample-period", "nanoseconds (1000 to 10^12)", arg, ret) : 0;
+}
+
+static int opt_repeat(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	char what[64];
+	int ret = parse_int(arg, 1, FOL_REPEAT_MAX, &c->repeat);
+
+	snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
+	return ret ? print_bad_number("-r", what, arg, ret) : 0;
+}
+
+static int opt_bare_runs(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	char what[64];
+	int ret = parse_int(arg, 0, FOL_REPEAT_MAX, &c->bare_runs);
+
+	snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
+	return ret ? print_bad_number("--bare-runs", what, arg, ret) : 0;
+}
+
+static int opt_sweep(const struct opt *o, const char *arg)
+{
+	return parse_sweep(o->value, arg);
+}
+
+static int opt_interval(const struct opt *o, const char *arg)
+{
+	struct rec_cli *c = o->value;
+	int ms, ret = parse_int(arg, 10, 3600000, &ms);
+
+	c->interval_ms = (unsigned)ms;
+	return ret ? print_bad_number("-I", "milliseconds from 10 to 3600000", arg, ret) : 0;
+}
+
+/* The options of the other command, refused with what to do instead. */
+static int opt_not_here(const struct opt *o, const char *arg)
+{
+	(void)arg;
+	if (!strcmp(o->long_name, "output"))
+		return usage_error("stat writes no file: record -o FILE does");
+	if (!strcmp(o->long_name, "json"))
+		return usage_error("--json is for stat and report");
+	return usage_error("-I is for stat --json (a line per interval, no file)");
+}
+
+/* Help texts with numbers in them, made once. */
+static char help_mmap[160], help_period[80], help_repeat[160];
+
+/* record's or stat's options, into opts (room for 40). */
+static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
+{
+	int n = 0;
+
+	snprintf(help_mmap, sizeof(help_mmap), "ring buffer pages per CPU, a power of two up to %d\n"
+		 "(default %d)", FOL_RECORD_MAX_PAGES, FOL_RECORD_DEFAULT_PAGES);
+	snprintf(help_period, sizeof(help_period), "the sampled method's cpu-clock period (default %d)",
+		 FOL_CLOCK_PERIOD_DEFAULT);
+	snprintf(help_repeat, sizeof(help_repeat), "run the command N times (1-%d), each run its own in one\n"
+		 "recording; the report gives mean, stddev, min, median, max", FOL_REPEAT_MAX);
+	if (stat) {
+		opts[n++] = (struct opt)OPT_SET_INT(0, "json", &c->json, 1,
+						    "the JSON report (foliostat/report/v1) on stdout");
+		opts[n++] = (struct opt)OPT_CALLBACK('I', "interval", c, "MS", opt_interval,
+			"with --json: also a JSON line every MS milliseconds\n"
+			"(10-3600000) of the faults since the last one, for\n"
+			"live dashboards (schema foliostat/interval/v1)");
+		opts[n] = (struct opt)OPT_CALLBACK('o', "output", c, "FILE", opt_not_here, NULL);
+		opts[n++].hidden = 1;
+	} else {
+		opts[n++] = (struct opt)OPT_CALLBACK('o', "output", c, "FILE", opt_output,
+			"write FILE, mode 0600 (default foliostat.data; an existing\n"
+			"recording is kept as FILE.old; only recordings, devices\n"
+			"and FIFOs are written, never a file through a link;\n"
+			"-o - writes to standard output, a pipe)");
+		opts[n] = (struct opt)OPT_CALLBACK(0, "json", c, NULL, opt_not_here, NULL);
+		opts[n++].hidden = 1;
+		opts[n] = (struct opt)OPT_CALLBACK('I', "interval", c, "MS", opt_not_here, NULL);
+		opts[n++].hidden = 1;
 	}
+	const struct opt common[] = {
+		OPT_STRING('w', "workload", &c->workload, "NAME",
+			   "a built-in workload (foliostat workloads lists them, with\n"
+			   "their options, given after --): e.g. -w cow -- --size 64M"),
+		OPT_CALLBACK('e', "event", c, "EVENT", opt_event,
+			     "record EVENT instead of the default set; repeatable.\n"
+			     "A tracepoint (kmem:mm_page_alloc, huge_memory:*) or\n"
+			     "minor-faults, major-faults, page-faults, cpu-clock"),
+		OPT_CALLBACK('m', "mmap-pages", c, "N", opt_mmap_pages, help_mmap),
+		OPT_INTEGER('p', "pid", &c->o.pid, "PID", 1, FOL_PID_MAX, "a process id",
+			    "attach to a running process and its threads"),
+		OPT_SET_INT('a', "all-cpus", &c->o.system_wide, 1,
+			    "every task on every CPU (perf record -a): while the command\n"
+			    "runs, or alone until Ctrl-C or --duration"),
+		OPT_CALLBACK('g', NULL, c, NULL, opt_call_graph,
+			     "record each fault's user call chain (frame pointers), for\n"
+			     "report --folded (flame graphs) and the TUI's Sites view"),
+		OPT_CALLBACK(0, "call-graph", c, "MODE", opt_call_graph,
+			     "fp (as -g), or dwarf[,SIZE]: the user registers and SIZE\n"
+			     "bytes of stack (default 8192) with each fault, unwound\n"
+			     "by the report from the binaries' CFI (code built without\n"
+			     "frame pointers, as Debian's libc); -m 8192 by default"),
+		OPT_STRING('G', "cgroup", &c->o.cgroup, "CGROUP",
+			   "with -a: only the tasks of this cgroup (v2, its path under\n"
+			   "the cgroup2 mount) and of the cgroups below it"),
+		OPT_CALLBACK(0, "duration", c, "S", opt_duration,
+			     "with -p or -a alone: stop after S seconds (default: Ctrl-C)"),
+		OPT_SET_INT(0, "no-mm-threads", &c->o.no_mm_threads, 1,
+			    "do not record the kernel's mm threads (khugepaged, kswapd*,\n"
+			    "kcompactd*) beside the workload: their collapses and\n"
+			    "swap-out of its memory are in its report by default"),
+		OPT_CALLBACK(0, "mthp", c, "SPEC", opt_mthp,
+			     "THP policy for the run, put back after it: SIZE=POLICY,...\n"
+			     "e.g. 64K=always,2M=never, or thp=madvise (PMD THP switch);\n"
+			     "khugepaged.KNOB=N sets one of khugepaged's numbers"),
+		OPT_CALLBACK(0, "latency-method", c, "M", opt_method,
+			     "exact (fault entry tracepoint to exit sample), sampled\n"
+			     "(cpu-clock with kernel call chains: where the page\n"
+			     "fault tracepoints are missing), auto (default)"),
+		OPT_CALLBACK(0, "fault-path", c, "P", opt_fault_path,
+			     "how each fault's entry and exit are recorded: bpf (paired\n"
+			     "in the kernel, one record per fault: the cheaper), samples\n"
+			     "(one sample of each event, as perf record), auto (default:\n"
+			     "bpf where the options and the machine allow it; the report\n"
+			     "says which ran)"),
+		OPT_CALLBACK(0, "sample-period", c, "NS", opt_period, help_period),
+		OPT_SET_INT(0, "kprobes", &c->o.kprobes, 1,
+			    "also record foliostat's own kprobes on do_wp_page (entry\n"
+			    "and return value) where the kernel has kprobe events;\n"
+			    "removed when the run ends"),
+		OPT_CALLBACK('r', "repeat", c, "N", opt_repeat, help_repeat),
+		OPT_CALLBACK(0, "bare-runs", c, "M", opt_bare_runs,
+			     "also run it M times untraced, interleaved, to show what\n"
+			     "recording adds to its own phase times (default: N for\n"
+			     "built-in workloads, else 0)"),
+		OPT_CALLBACK(0, "sweep", c, "KEY=V1,V2", opt_sweep,
+			     "one configuration per value, side by side: mthp=4K,64K,2M-pte,2M\n"
+			     "(a complete THP policy each; 2M-pte: split to PTEs by the\n"
+			     "built-in workloads), or a built-in workload's option\n"
+			     "(mode=byte,memset size=64M,256M ...)"),
+		OPT_SET_INT('q', "quiet", &c->quiet, 1, "no summary line, no warnings"),
+		OPT_END(),
+	};
+	memcpy(opts + n, common, sizeof(common));
 }
 
 /* What follows the options: a command, a built-in workload's options, or nothing. */
@@ -461,16 +488,16 @@ static int rec_args(struct rec_cli *c, int argc, char **argv)
 
 int rec_parse(int argc, char **argv, struct rec_cli *c, int stat)
 {
-	int ch, ret;
+	struct opt opts[40];
+	int ret;
 
 	c->output = "foliostat.data";
 	c->bare_runs = -1;
-	while ((ch = getopt_long(argc, argv, stat ? "+agG:e:m:p:r:w:I:qh" : "+agG:o:e:m:p:r:w:qh", rec_opts,
-				 NULL)) != -1) {
-		ret = rec_option(c, ch, optarg, stat);
-		if (ret)
-			return ret;
-	}
+	rec_options(c, stat, opts);
+	ret = parse_options(argc, argv, opts, stat ? &stat_usage : &record_usage,
+			    PARSE_OPT_STOP_AT_NON_OPTION);
+	if (ret)
+		return ret;
 	/* A stack copy per fault fills the default buffers ~100 times as fast (8 KB samples):
 	 * measured, 1854 of 2096 samples lost at 1024 pages, none at 8192. */
 	if (!c->o.mmap_pages)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,51 +17,10 @@
 #include "tui.h"
 #include "util.h"
 #include "util/msgs.h"
+#include "options.h"
 
 /* A year of seconds: any recording fits, and the window in ns stays within a u64. */
 #define FOL_WINDOW_MAX (365.0 * 24 * 3600)
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat report [-i FILE] [--text|--json] [filters]\n"
-		"\n"
-		"Fault time per folio order and fault class, reuse batching effectiveness, PMU\n"
-		"and kernel counters, from a recording.\n"
-		"\n"
-		"  -i, --input FILE       read FILE (default foliostat.data)\n"
-		"      --text             text report (default)\n"
-		"      --json             JSON, schema foliostat/report/v1 (man foliostat-report)\n"
-		"      --tui              interactive (foliostat tui): views of the same figures\n"
-		"      --run N            a recording of several runs (record -r, --sweep): run N's\n"
-		"                         full report; without it, the runs aggregated (mean, stddev,\n"
-		"                         min, median, max) or, for a sweep, side by side\n"
-		"      --pid PID          only faults of this process\n"
-		"      --comm NAME        only faults of threads named NAME\n"
-		"      --order N|SIZE     only faults on folios of this order (4, 64K, 2M, unknown)\n"
-		"      --class CLASS      only this class: anon_alloc, anon_zero, wp_reuse,\n"
-		"                         wp_copy, file, swap_in, other, special\n"
-		"      --time START,END   only faults entered in this window, seconds from the\n"
-		"                         start of the recording (either side may be empty)\n"
-		"      --sort KEYS        where the faults come from, by any of order, class, sym,\n"
-		"                         dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)\n"
-		"      --top N            the N rows with the most fault time\n"
-		"      --symfs DIR        look for the recorded binaries under DIR (as perf report)\n"
-		"      --archive FILE     look for them in FILE, made by foliostat archive where\n"
-		"                         the recording was made\n"
-		"      --kallsyms FILE    the recorded kernel's symbols (its /proc/kallsyms), in place\n"
-		"                         of those the recording carries\n"
-		"      --format FMT       text, json, csv (the faults table), openmetrics, or\n"
-		"                         prometheus (the text format node_exporter's textfile\n"
-		"                         collector reads); mmtests: a recording of several\n"
-		"                         runs as mmtests compares (man foliostat-compare)\n"
-		"      --csv[=TABLE]      a table as CSV: faults (order x class; default), reuse,\n"
-		"                         calls, sites (by --sort's keys)\n"
-		"      --folded[=count]   record -g's call stacks as folded lines for flame graphs\n"
-		"                         (flamegraph.pl, inferno, speedscope), weighed by fault\n"
-		"                         time in ns (or by count); the filters apply\n"
-		"  -h, --help             this text\n");
-}
 
 static int parse_order(const char *s, unsigned page, int *order)
 {
@@ -169,120 +127,96 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 	return 0;
 }
 
-enum { O_TEXT = 256, O_JSON, O_PID, O_COMM, O_ORDER, O_CLASS, O_TIME, O_TUI, O_RUN, O_SORT,
-       O_TOP, O_SYMFS, O_KALLSYMS, O_FOLDED, O_CSV, O_FORMAT, O_ARCHIVE };
-
-static const struct option report_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "text", no_argument, NULL, O_TEXT },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "tui", no_argument, NULL, O_TUI },
-	{ "pid", required_argument, NULL, O_PID },
-	{ "comm", required_argument, NULL, O_COMM },
-	{ "order", required_argument, NULL, O_ORDER },
-	{ "class", required_argument, NULL, O_CLASS },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "run", required_argument, NULL, O_RUN },
-	{ "sort", required_argument, NULL, O_SORT },
-	{ "top", required_argument, NULL, O_TOP },
-	{ "symfs", required_argument, NULL, O_SYMFS },
-	{ "archive", required_argument, NULL, O_ARCHIVE },
-	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
-	{ "folded", optional_argument, NULL, O_FOLDED },
-	{ "csv", optional_argument, NULL, O_CSV },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct usage report_usage = {
+	"usage: foliostat report [-i FILE] [--text|--json] [filters]\n"
+	"\n"
+	"Fault time per folio order and fault class, reuse batching effectiveness, PMU\n"
+	"and kernel counters, from a recording.\n"
+	"\n",
+	NULL,
 };
 
-/* One option: 0 to go on, else the exit status (--help: -1, for 0). */
-static int report_option(struct report_cli *r, int c, const char *arg)
+static int opt_output(const struct opt *o, const char *arg)
 {
-	int ret;
+	struct report_cli *r = o->value;
 
-	switch (c) {
-	case 'i':
-		r->input = arg;
-		return 0;
-	case O_TEXT:
-	case O_JSON:
-	case O_TUI:
-		r->json = c == O_JSON;
-		r->tui = c == O_TUI;
-		return 0;
-	case O_PID:
-		ret = parse_int(arg, 1, FOL_PID_MAX, &r->mo.pid);
-		return ret ? print_bad_number("--pid", "a process id", arg, ret) : 0;
-	case O_COMM:
-		r->mo.comm = arg;
-		return 0;
-	case O_ORDER:
-		r->order_arg = arg;
-		return 0;
-	case O_CLASS:
-		r->mo.cls = fol_class_parse(arg);
-		if (r->mo.cls < 0)
-			return usage_error("unknown class '%s' (anon_alloc, anon_zero, wp_reuse, wp_copy, "
-					   "file, swap_in, other, special)", arg);
-		return 0;
-	case O_TIME:
-		r->time_arg = arg;
-		if (parse_window(arg, &r->t0, &r->t1))
-			return usage_error("--time takes START,END in seconds (either may be empty), "
-					   "not '%s'", arg);
-		if (r->t1 && r->t1 <= r->t0)
-			return usage_error("--time %s: START must be before END", arg);
-		return 0;
-	case O_RUN:
-		ret = parse_int(arg, 1, 1 << 20, &r->run);
-		return ret ? print_bad_number("--run", "a run number from 1", arg, ret) : 0;
-	case O_SORT: {
-		struct fol_msgs why = { 0 };
+	(void)arg;
+	r->json = !strcmp(o->long_name, "json");
+	r->tui = !strcmp(o->long_name, "tui");
+	return 0;
+}
 
-		ret = 0;
-		if (fol_sort_parse(arg, r->sort, &r->nsort, &why))
-			ret = usage_error("--sort: %s", fol_msgs_last(&why));
-		fol_msgs_free(&why);
-		return ret;
-	}
-	case O_FOLDED:
-		if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
-			return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
-		r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
-		return 0;
-	case O_FORMAT:
-		r->json = !strcmp(arg, "json");
-		r->metrics = !strcmp(arg, "openmetrics") ? 1 + FOL_METRICS_OPENMETRICS
-			   : !strcmp(arg, "prometheus") ? 1 + FOL_METRICS_PROMETHEUS : 0;
-		r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
-		r->mmtests = !strcmp(arg, "mmtests");
-		if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv && !r->mmtests)
-			return usage_error("--format is text, json, csv, openmetrics, prometheus or "
-					   "mmtests, not '%s'", arg);
-		return 0;
-	case O_CSV:
-		if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&
-		    strcmp(arg, "sites"))
-			return usage_error("--csv takes a table: faults (default), reuse, calls or "
-					   "sites, not '%s'", arg);
-		r->csv = arg ? arg : "faults";
-		return 0;
-	case O_SYMFS:
-		r->mo.symfs = arg;
-		return 0;
-	case O_KALLSYMS:
-		r->mo.kallsyms = arg;
-		return 0;
-	case O_ARCHIVE:
-		r->archive = arg;
-		return 0;
-	case O_TOP:
-		ret = parse_int(arg, 1, 1 << 30, &r->top);
-		return ret ? print_bad_number("--top", "a number of rows from 1", arg, ret) : 0;
-	default:
-		ret = usage_exit(c, usage);
-		return ret ? ret : -1;
-	}
+static int opt_class(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+
+	r->mo.cls = fol_class_parse(arg);
+	if (r->mo.cls < 0)
+		return usage_error("unknown class '%s' (anon_alloc, anon_zero, wp_reuse, wp_copy, "
+				   "file, swap_in, other, special)", arg);
+	return 0;
+}
+
+static int opt_time(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+
+	r->time_arg = arg;
+	if (parse_window(arg, &r->t0, &r->t1))
+		return usage_error("--time takes START,END in seconds (either may be empty), "
+				   "not '%s'", arg);
+	if (r->t1 && r->t1 <= r->t0)
+		return usage_error("--time %s: START must be before END", arg);
+	return 0;
+}
+
+static int opt_sort(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+	struct fol_msgs why = { 0 };
+	int ret = 0;
+
+	if (fol_sort_parse(arg, r->sort, &r->nsort, &why))
+		ret = usage_error("--sort: %s", fol_msgs_last(&why));
+	fol_msgs_free(&why);
+	return ret;
+}
+
+static int opt_folded(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+
+	if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
+		return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
+	r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
+	return 0;
+}
+
+static int opt_format(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+
+	r->json = !strcmp(arg, "json");
+	r->metrics = !strcmp(arg, "openmetrics") ? 1 + FOL_METRICS_OPENMETRICS
+		   : !strcmp(arg, "prometheus") ? 1 + FOL_METRICS_PROMETHEUS : 0;
+	r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
+	r->mmtests = !strcmp(arg, "mmtests");
+	if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv && !r->mmtests)
+		return usage_error("--format is text, json, csv, openmetrics, prometheus or "
+				   "mmtests, not '%s'", arg);
+	return 0;
+}
+
+static int opt_csv(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+
+	if (arg && strcmp(arg, "faults") && strcmp(arg, "reuse") && strcmp(arg, "calls") &&
+	    strcmp(arg, "sites"))
+		return usage_error("--csv takes a table: faults (default), reuse, calls or "
+				   "sites, not '%s'", arg);
+	r->csv = arg ? arg : "faults";
+	return 0;
 }
 
 /* --time is relative to the recording's start: read it first. 0 or the exit status. */
@@ -419,13 +353,59 @@ static int report_archived(struct report_cli *r)
 static int report_main(int argc, char **argv)
 {
 	struct report_cli r = { .mo = { .order = FOL_ANY, .cls = FOL_ANY }, .input = "foliostat.data" };
-	int c, ret;
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", &r.input, "FILE", "read FILE (default foliostat.data)"),
+		OPT_CALLBACK(0, "text", &r, NULL, opt_output, "text report (default)"),
+		OPT_CALLBACK(0, "json", &r, NULL, opt_output,
+			     "JSON, schema foliostat/report/v1 (man foliostat-report)"),
+		OPT_CALLBACK(0, "tui", &r, NULL, opt_output,
+			     "interactive (foliostat tui): views of the same figures"),
+		OPT_INTEGER(0, "run", &r.run, "N", 1, 1 << 20, "a run number from 1",
+			    "a recording of several runs (record -r, --sweep): run N's\n"
+			    "full report; without it, the runs aggregated (mean, stddev,\n"
+			    "min, median, max) or, for a sweep, side by side"),
+		OPT_INTEGER(0, "pid", &r.mo.pid, "PID", 1, FOL_PID_MAX, "a process id",
+			    "only faults of this process"),
+		OPT_STRING(0, "comm", &r.mo.comm, "NAME", "only faults of threads named NAME"),
+		OPT_STRING(0, "order", &r.order_arg, "N|SIZE",
+			   "only faults on folios of this order (4, 64K, 2M, unknown)"),
+		OPT_CALLBACK(0, "class", &r, "CLASS", opt_class,
+			     "only this class: anon_alloc, anon_zero, wp_reuse,\n"
+			     "wp_copy, file, swap_in, other, special"),
+		OPT_CALLBACK(0, "time", &r, "START,END", opt_time,
+			     "only faults entered in this window, seconds from the\n"
+			     "start of the recording (either side may be empty)"),
+		OPT_CALLBACK(0, "sort", &r, "KEYS", opt_sort,
+			     "where the faults come from, by any of order, class, sym,\n"
+			     "dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)"),
+		OPT_INTEGER(0, "top", &r.top, "N", 1, 1 << 30, "a number of rows from 1",
+			    "the N rows with the most fault time"),
+		OPT_STRING(0, "symfs", &r.mo.symfs, "DIR",
+			   "look for the recorded binaries under DIR (as perf report)"),
+		OPT_STRING(0, "archive", &r.archive, "FILE",
+			   "look for them in FILE, made by foliostat archive where\n"
+			   "the recording was made"),
+		OPT_STRING(0, "kallsyms", &r.mo.kallsyms, "FILE",
+			   "the recorded kernel's symbols (its /proc/kallsyms), in place\n"
+			   "of those the recording carries"),
+		OPT_CALLBACK(0, "format", &r, "FMT", opt_format,
+			     "text, json, csv (the faults table), openmetrics, or\n"
+			     "prometheus (the text format node_exporter's textfile\n"
+			     "collector reads); mmtests: a recording of several\n"
+			     "runs as mmtests compares (man foliostat-compare)"),
+		OPT_CALLBACK_OPTARG(0, "csv", &r, "TABLE", opt_csv,
+				    "a table as CSV: faults (order x class; default), reuse,\n"
+				    "calls, sites (by --sort's keys)"),
+		OPT_CALLBACK_OPTARG(0, "folded", &r, "count", opt_folded,
+				    "record -g's call stacks as folded lines for flame graphs\n"
+				    "(flamegraph.pl, inferno, speedscope), weighed by fault\n"
+				    "time in ns (or by count); the filters apply"),
+		OPT_END(),
+	};
+	int ret = parse_options(argc, argv, opts, &report_usage, 0);
 
-	while ((c = getopt_long(argc, argv, "i:h", report_opts, NULL)) != -1) {
-		ret = report_option(&r, c, optarg);
-		if (ret)
-			return ret < 0 ? 0 : ret;
-	}
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	/* tui A B: the comparison, interactive. */
 	if (r.tui && argc - optind >= 2)
 		return compare_main(argc - optind + 1, argv + optind - 1, 1);

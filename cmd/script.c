@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +13,16 @@
 #include <cjson/cJSON.h>
 #include "data/session.h"
 #include "util.h"
+#include "options.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat script [-i FILE] [--sideband] [--json]\n"
-		"\n"
-		"Print every recorded sample in time order, one line each:\n"
-		"  comm pid/tid [cpu] seconds.nanoseconds: event: field=value ...\n"
-		"\n"
-		"  -i, --input FILE   read FILE (default foliostat.data)\n"
-		"  -S, --sideband     also print MMAP, COMM, FORK, EXIT and LOST records\n"
-		"  -j, --json         one JSON object per line (JSON Lines): comm, pid, tid, cpu,\n"
-		"                     time_ns, event, fields\n"
-		"  -h, --help         this text\n");
-}
+static const struct usage script_usage = {
+	"usage: foliostat script [-i FILE] [--sideband] [--json]\n"
+	"\n"
+	"Print every recorded sample in time order, one line each:\n"
+	"  comm pid/tid [cpu] seconds.nanoseconds: event: field=value ...\n"
+	"\n",
+	NULL,
+};
 
 /* A side-band record's fields, for --json. */
 static void sideband_json(const struct fol_event *ev, cJSON *o)
@@ -140,35 +134,25 @@ static void print_sideband(const struct fol_event *ev)
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "sideband", no_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *input = "foliostat.data";
 	struct fol_session *s;
 	struct fol_comms *comms;
 	struct fol_event ev;
 	char fields[4096], esc[8192], esc_comm[256], esc_name[512];
-	int c, ret, sideband = 0, json = 0;
+	int ret, sideband = 0, json = 0;
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", &input, "FILE", "read FILE (default foliostat.data)"),
+		OPT_SET_INT('S', "sideband", &sideband, 1,
+			    "also print MMAP, COMM, FORK, EXIT and LOST records"),
+		OPT_SET_INT('j', "json", &json, 1,
+			    "one JSON object per line (JSON Lines): comm, pid, tid, cpu,\n"
+			    "time_ns, event, fields"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "i:Sjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'S':
-			sideband = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return usage_exit(c, usage);
-		}
-	}
+	ret = parse_options(argc, argv, opts, &script_usage, 0);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	ret = fol_session_open(&s, input);

@@ -172,8 +172,3 @@ int print_json(cJSON *j, FILE *f)
 	return 0;
 }
 
-int usage_exit(int ch, void (*usage)(FILE *f))
-{
-	usage(ch == 'h' ? stdout : stderr);
-	return ch == 'h' ? 0 : EXIT_USAGE;
-}

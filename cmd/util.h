@@ -36,8 +36,4 @@ int print_bad_number(const char *option, const char *what, const char *arg, int 
 /* j (then deleted) printed on f; 1 with a message when it could not be made. */
 int print_json(struct cJSON *j, FILE *f);
 
-/* The end of every command's getopt switch: -h prints the usage on stdout and succeeds
- * (0), anything else is a usage error (the usage on stderr, EXIT_USAGE). */
-int usage_exit(int ch, void (*usage)(FILE *f));
-
 #endif

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "util/errors.h"
 #include "util/parse.h"
 #include "record/start.h"
+#include "options.h"
 #include "util.h"
 #include "workloads/workloads.h"
 
@@ -23,67 +23,11 @@ static int parse_size(const char *arg, uint64_t min, size_t *out)
 	return ret;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliostat record [record options] -w NAME [-- options]\n"
-		"       foliostat workload NAME [options]\n"
-		"\n"
-		"  -s, --size SIZE        region size (default 256M)\n"
-		"  -P, --policy POLICY    pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"
-		"                         mthp (the mTHP sizes set to always), small (4K only)\n"
-		"  -S, --stride BYTES     one store per BYTES in the write pass (default a page)\n"
-		"  -M, --mode MODE        write pass: byte (default), random, memset\n"
-		"  -t, --threads N        split the write pass over N threads (byte mode)\n"
-		"      --swapfile PATH    pageout: make PATH a swap file for the run, remove it after\n"
-		"      --zram             pageout: swap on zram0 for the run (large folios swap out\n"
-		"                         whole; a rotational disk makes the kernel split them)\n"
-		"      --swapin           pageout: read the region back after paging it out\n"
-		"      --swapin-child     pageout: a forked child reads it back\n"
-		"      --keep-one SIZE    pageout: first unmap all but the first page of each\n"
-		"                         SIZE block (partly mapped folios: the kernel splits them)\n"
-		"      --readonly         collapse: mprotect the region read-only first\n"
-		"      --khugepaged       collapse: leave it to khugepaged, woken every 10 ms for\n"
-		"                         the run (its settings put back after, signals included)\n"
-		"      --loops N          fork-loop: forks and write passes (default 50)\n"
-		"      --hold S           keep the region mapped S seconds at the end (for\n"
-		"                         foliostat maps -p)\n"
-		"      --delay S          wait S seconds after populating, before forking (for\n"
-		"                         foliostat record -p)\n"
-		"  -h, --help             this text\n");
-}
-
-int cmd_workloads(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	printf("Built-in workloads (foliostat record runs fork-reuse by default):\n\n");
-	for (int i = 0; fol_workloads[i].name; i++)
-		printf("  %-12s %s\n", fol_workloads[i].name, fol_workloads[i].help);
-	printf("\nOptions of each: ");
-	fflush(stdout);
-	usage(stdout);
-	return 0;
-}
-
-static const struct option wl_opts[] = {
-	{ "size", required_argument, NULL, 's' },
-	{ "policy", required_argument, NULL, 'P' },
-	{ "stride", required_argument, NULL, 'S' },
-	{ "mode", required_argument, NULL, 'M' },
-	{ "threads", required_argument, NULL, 't' },
-	{ "swapfile", required_argument, NULL, 'W' },
-	{ "swapin", no_argument, NULL, 'I' },
-	{ "swapin-child", no_argument, NULL, 'F' },
-	{ "readonly", no_argument, NULL, 'R' },
-	{ "khugepaged", no_argument, NULL, 'K' },
-	{ "zram", no_argument, NULL, 'Z' },
-	{ "keep-one", required_argument, NULL, 'O' },
-	{ "loops", required_argument, NULL, 'L' },
-	{ "hold", required_argument, NULL, 'H' },
-	{ "delay", required_argument, NULL, 'D' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct usage wl_usage = {
+	"usage: foliostat record [record options] -w NAME [-- options]\n"
+	"       foliostat workload NAME [options]\n"
+	"\n",
+	NULL,
 };
 
 /* --hold and --delay: seconds, kept as milliseconds. */
@@ -98,94 +42,138 @@ static int parse_ms(const char *option, const char *arg, unsigned *ms)
 	return 0;
 }
 
-/* One option: 0 to go on, else the exit status (-1 after --help, for 0). */
-static int wl_option(struct fol_wl_opts *o, int c, const char *arg)
-{
-	int ret;
+static struct fol_wl_opts wl = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
 
-	switch (c) {
-	case 's':
-		ret = parse_size(arg, 4096, &o->size);
-		return ret ? print_bad_number("--size", "a size from 4K to 1T (64M, 1G)", arg, ret) : 0;
-	case 'P':
-		if (fol_wl_parse_policy(arg, &o->policy))
-			return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", arg);
-		return 0;
-	case 'S':
-		ret = parse_size(arg, 1, &o->stride);
-		return ret ? print_bad_number("--stride", "a byte count up to 1T (64K)", arg, ret) : 0;
-	case 'M':
-		if (fol_wl_parse_mode(arg, &o->mode))
-			return usage_error("--mode is byte, random or memset, not '%s'", arg);
-		return 0;
-	case 't':
-		ret = parse_int(arg, 1, 64, &o->threads);
-		return ret ? print_bad_number("--threads", "1 to 64", arg, ret) : 0;
-	case 'W':
-		o->swapfile = arg;
-		return 0;
-	case 'I':
-		o->swapin = 1;
-		return 0;
-	case 'F':
-		o->swapin = 2;
-		return 0;
-	case 'R':
-		o->readonly = 1;
-		return 0;
-	case 'K':
-		o->khugepaged = 1;
-		return 0;
-	case 'Z':
-		o->zram = 1;
-		return 0;
-	case 'O':
-		ret = parse_size(arg, 8192, &o->keep_one);
-		if (!ret && (o->keep_one & (o->keep_one - 1)))
-			ret = -EINVAL;
-		return ret ? print_bad_number("--keep-one", "a power of two from 8K to 1T (64K)", arg, ret) : 0;
-	case 'H':
-		return parse_ms("--hold", arg, &o->hold_ms);
-	case 'D':
-		return parse_ms("--delay", arg, &o->delay_ms);
-	case 'L':
-		ret = parse_int(arg, 1, 100000, &o->loops);
-		return ret ? print_bad_number("--loops", "1 to 100000", arg, ret) : 0;
-	default:
-		ret = usage_exit(c, usage);
-		return ret ? ret : -1;
-	}
+static int opt_size(const struct opt *o, const char *arg)
+{
+	int ret = parse_size(arg, 4096, o->value);
+
+	return ret ? print_bad_number("--size", "a size from 4K to 1T (64M, 1G)", arg, ret) : 0;
+}
+
+static int opt_policy(const struct opt *o, const char *arg)
+{
+	if (fol_wl_parse_policy(arg, o->value))
+		return usage_error("--policy is pte-thp, thp, mthp or small, not '%s'", arg);
+	return 0;
+}
+
+static int opt_stride(const struct opt *o, const char *arg)
+{
+	int ret = parse_size(arg, 1, o->value);
+
+	return ret ? print_bad_number("--stride", "a byte count up to 1T (64K)", arg, ret) : 0;
+}
+
+static int opt_mode(const struct opt *o, const char *arg)
+{
+	if (fol_wl_parse_mode(arg, o->value))
+		return usage_error("--mode is byte, random or memset, not '%s'", arg);
+	return 0;
+}
+
+static int opt_keep_one(const struct opt *o, const char *arg)
+{
+	size_t *keep = o->value;
+	int ret = parse_size(arg, 8192, keep);
+
+	if (!ret && (*keep & (*keep - 1)))
+		ret = -EINVAL;
+	return ret ? print_bad_number("--keep-one", "a power of two from 8K to 1T (64K)", arg, ret) : 0;
+}
+
+static int opt_ms(const struct opt *o, const char *arg)
+{
+	char name[64];
+
+	return parse_ms(opt_name(o, name, sizeof(name)), arg, o->value);
+}
+
+static const struct opt wl_opts[] = {
+	OPT_CALLBACK('s', "size", &wl.size, "SIZE", opt_size, "region size (default 256M)"),
+	OPT_CALLBACK('P', "policy", &wl.policy, "POLICY", opt_policy,
+		     "pte-thp (default: 2M THP mapped by PTEs), thp (PMD-mapped),\n"
+		     "mthp (the mTHP sizes set to always), small (4K only)"),
+	OPT_CALLBACK('S', "stride", &wl.stride, "BYTES", opt_stride,
+		     "one store per BYTES in the write pass (default a page)"),
+	OPT_CALLBACK('M', "mode", &wl.mode, "MODE", opt_mode,
+		     "write pass: byte (default), random, memset"),
+	OPT_INTEGER('t', "threads", &wl.threads, "N", 1, 64, "1 to 64",
+		    "split the write pass over N threads (byte mode)"),
+	OPT_STRING(0, "swapfile", &wl.swapfile, "PATH",
+		   "pageout: make PATH a swap file for the run, remove it after"),
+	OPT_SET_INT(0, "zram", &wl.zram, 1,
+		    "pageout: swap on zram0 for the run (large folios swap out\n"
+		    "whole; a rotational disk makes the kernel split them)"),
+	OPT_SET_INT(0, "swapin", &wl.swapin, 1, "pageout: read the region back after paging it out"),
+	OPT_SET_INT(0, "swapin-child", &wl.swapin, 2, "pageout: a forked child reads it back"),
+	OPT_CALLBACK(0, "keep-one", &wl.keep_one, "SIZE", opt_keep_one,
+		     "pageout: first unmap all but the first page of each\n"
+		     "SIZE block (partly mapped folios: the kernel splits them)"),
+	OPT_SET_INT(0, "readonly", &wl.readonly, 1, "collapse: mprotect the region read-only first"),
+	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
+		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
+		    "the run (its settings put back after, signals included)"),
+	OPT_INTEGER(0, "loops", &wl.loops, "N", 1, 100000, "1 to 100000",
+		    "fork-loop: forks and write passes (default 50)"),
+	OPT_CALLBACK(0, "hold", &wl.hold_ms, "S", opt_ms,
+		     "keep the region mapped S seconds at the end (for\n"
+		     "foliostat maps -p)"),
+	OPT_CALLBACK(0, "delay", &wl.delay_ms, "S", opt_ms,
+		     "wait S seconds after populating, before forking (for\n"
+		     "foliostat record -p)"),
+	OPT_END(),
+};
+
+int cmd_workloads(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Built-in workloads (foliostat record runs fork-reuse by default):\n\n");
+	for (int i = 0; fol_workloads[i].name; i++)
+		printf("  %-12s %s\n", fol_workloads[i].name, fol_workloads[i].help);
+	printf("\nOptions of each: ");
+	fflush(stdout);
+	usage_with_options(stdout, &wl_usage, wl_opts);
+	return 0;
 }
 
 int cmd_workload(int argc, char **argv)
 {
-	struct fol_wl_opts o = { .size = 256ul << 20, .policy = FOL_WL_PTE_THP };
-	const struct fol_wl_info *wl;
-	int c, ret;
+	struct fol_wl_opts *o = &wl;
+	const struct fol_wl_info *info;
+	int ret;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return usage_exit(argc < 2 ? '?' : 'h', usage);
-	wl = fol_wl_find(argv[1]);
-	if (!wl)
+	if (argc < 2) {
+		usage_with_options(stderr, &wl_usage, wl_opts);
+		return EXIT_USAGE;
+	}
+	/* No workload named: --help or --list-options, or an error. */
+	if (argv[1][0] == '-') {
+		ret = parse_options(argc, argv, wl_opts, &wl_usage, 0);
+		return ret < 0 ? 0 : ret ? ret : usage_error("name a workload first (foliostat workloads lists them)");
+	}
+	info = fol_wl_find(argv[1]);
+	if (!info)
 		return usage_error("unknown workload '%s' (foliostat workloads lists them)", argv[1]);
-	o.kind = wl->kind;
-	while ((c = getopt_long(argc - 1, argv + 1, "s:P:S:M:t:h", wl_opts, NULL)) != -1)
-		if ((ret = wl_option(&o, c, optarg)))
-			return ret < 0 ? 0 : ret;
-	o.phase_file = getenv(FOL_PHASES_ENV);
-	ret = fol_wl_run(&o);
-	if (ret == -ENOSPC && o.kind == FOL_WL_PAGEOUT)
+	o->kind = info->kind;
+	ret = parse_options(argc - 1, argv + 1, wl_opts, &wl_usage, 0);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	o->phase_file = getenv(FOL_PHASES_ENV);
+	ret = fol_wl_run(o);
+	if (ret == -ENOSPC && o->kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "
 			     "--swapfile PATH (made and removed by the workload) or --zram");
-	if (o.zram && ret == -ENODEV)
+	if (o->zram && ret == -ENODEV)
 		return error("--zram: there is no /sys/block/zram0: load the module (modprobe zram)");
-	if (o.zram && ret == -EBUSY)
+	if (o->zram && ret == -EBUSY)
 		return error("--zram: zram0 is in use (its disksize is set): swapoff and reset it "
 			     "(echo 1 > /sys/block/zram0/reset), or use --swapfile");
-	if (o.khugepaged && ret == -ETIMEDOUT)
+	if (o->khugepaged && ret == -ETIMEDOUT)
 		return error("--khugepaged: khugepaged did not collapse the region within 30 s "
 			     "(is THP enabled? see /sys/kernel/mm/transparent_hugepage)");
 	if (ret)
-		return error("%s failed: %s", wl->name, fol_strerror(ret));
+		return error("%s failed: %s", info->name, fol_strerror(ret));
 	return 0;
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bash completion for foliostat: subcommands, each command's options (read from its own
-# --help, so they cannot drift from the binary), built-in workloads after -w, event names
+# bash completion for foliostat: subcommands, each command's options (from its own table,
+# --list-options, so they cannot drift from the binary), built-in workloads after -w, event names
 # after -e (tracepoints where tracefs is readable), recordings for -i, -o and compare.
 _foliostat()
 {
@@ -59,7 +59,7 @@ _foliostat()
 	esac
 	case $cur in
 	-*)
-		COMPREPLY=($(compgen -W "$("$fs" "$cmd" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[a-z][a-z-]*' | tr -d ' ,' | sort -u)" -- "$cur"))
+		COMPREPLY=($(compgen -W "$("$fs" "$cmd" --list-options 2>/dev/null)" -- "$cur"))
 		;;
 	*)
 		case $cmd in

@@ -9,26 +9,38 @@ FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
-# The long options of a source file's option tables.
-opts() { grep -oE '\{ "[a-z-]+", (no|required)_argument' "$top/$1" | cut -d'"' -f2 | sort -u; }
-check() { # FILE COMMAND [OPTION-NOT-FOR-IT...]
-	local file=$1 cmd=$2 o help missing=
-	shift 2
-	help=$("$FOLIOSTAT" "$cmd" --help 2>&1)
-	for o in $(opts "$file"); do
-		case " $* " in *" $o "*) continue ;; esac
-		grep -q -- "--$o\b" <<<"$help" || missing="$missing --$o"
+# Each command's options, from its own table (--list-options): every one is in the
+# command's man page (or the page it defers to: stat's record options, tui's report
+# filters), and --help names it. The completion reads the same list.
+man_has() { # PAGE... OPTION: the option in one of the pages, as roff writes it
+	local o=${@: -1} p
+	for p in "${@:1:$#-1}"; do
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$top/man/foliostat-$p.1" && return 0
 	done
-	[ -z "$missing" ]; ok $? "$cmd --help names every option of its table${missing:+ (missing:$missing)}"
+	return 1
 }
-echo "1..14"
-check cmd/record.c record json interval
-check cmd/record.c stat output
-check cmd/report.c report
-check cmd/compare.c compare
-check cmd/script.c script
-check cmd/maps.c maps
-check cmd/workload.c workload
+check() { # COMMAND MAN-PAGE...
+	local cmd=$1 o list help missing= undocumented=
+	shift
+	list=$("$FOLIOSTAT" "$cmd" --list-options) && [ -n "$list" ] || { ok 1 "$cmd --list-options"; return; }
+	help=$("$FOLIOSTAT" "$cmd" --help 2>&1)
+	for o in $list; do
+		grep -qE -- "(^|[ ,])$o([ ,[]|$)" <<<"$help" || missing="$missing $o"
+		man_has "$@" "$o" || undocumented="$undocumented $o"
+	done
+	[ -z "$missing$undocumented" ]
+	ok $? "$cmd: every option in --help and the man page${missing:+ (not in --help:$missing)}${undocumented:+ (not in man foliostat-$1:$undocumented)}"
+}
+echo "1..16"
+check record record
+check stat stat record
+check report report
+check tui tui report
+check compare compare
+check script script
+check maps maps
+check workload workloads
+check archive archive
 "$FOLIOSTAT" stat --output x.data -- true >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "stat refuses --output (it writes no file)"
 
 if [ -r /usr/share/bash-completion/bash_completion ]; then
