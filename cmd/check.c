@@ -7,10 +7,21 @@
 #include "record/check.h"
 #include "cmd.h"
 #include "util/errors.h"
+#include "options.h"
 #include "util.h"
+
+static const struct usage check_usage = {
+	"usage: foliostat check\n"
+	"\n"
+	"Tell what this kernel and machine allow foliostat to record, and how to fix what is\n"
+	"missing. Exit status 1 when recording cannot work as it is.\n"
+	"\n",
+	NULL,
+};
 
 int cmd_check(int argc, char **argv)
 {
+	const struct opt opts[] = { OPT_END() };
 	static const char *const mark[] = {
 		[FOL_CHECK_OK] = "ok",
 		[FOL_CHECK_WARN] = "warn",
@@ -19,17 +30,12 @@ int cmd_check(int argc, char **argv)
 	};
 	struct fol_check_item *it;
 	const char *section = "";
-	int n, missing = 0;
+	int n, missing = 0, ret = parse_options(argc, argv, opts, &check_usage, 0);
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			printf("usage: foliostat check\n\nTell what this kernel and machine allow "
-			       "foliostat to record, and how to fix what is missing.\nExit status "
-			       "1 when recording cannot work as it is.\n");
-			return 0;
-		}
-		return usage_error("unexpected argument '%s'", argv[1]);
-	}
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	n = fol_check_run(&it);
 	if (n < 0)
 		return error("cannot examine this machine: %s", fol_strerror(n));
