@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/report.h"
 
 #include "cmd.h"

@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include "compare/compare.h"
+#include "report/format.h"
 #include "report/report_sites.h"
 
 enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_SITES, V_MAPS, V_KERNEL, V_NR };

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "compare/compare.h"
 #include "compare/compare_priv.h"
 #include "util/escape.h"

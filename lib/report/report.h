@@ -72,10 +72,6 @@ uint64_t fol_total_time(const struct fol_summary *s);
 extern const char *const fol_report_vmstat[];
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
 void fol_report_text(const struct fol_report *r, FILE *f);
-/* What went to swap: "64K 256 whole, 64K 12 split first (192 pieces)"; brief (the TUI)
- * leaves the pieces out. "" when nothing. */
-const char *fol_swapout_text(const struct fol_swapout *sw, unsigned page_size, int brief,
-			     char *buf, size_t len);
 /* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
  * -EINVAL for another name, -ENOMEM. */
 int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
@@ -83,20 +79,8 @@ int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
 enum fol_metrics { FOL_METRICS_OPENMETRICS, FOL_METRICS_PROMETHEUS };
 void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f);
 
-/* A recorded command line as text, escaped (escape.h); a built-in workload's program
- * as "foliostat", not where it was installed. */
-const char *fol_command_text(const cJSON *command, char *buf, size_t len);
-
 /* A collapse result's name ("exceed_none_pte"), or "status_N" in buf when the recording
  * does not name it. */
 const char *fol_scan_result(const struct fol_report *r, int status, char *buf, int len);
-
-/* Write "us" instead of "µs" from now on: for terminals and files that are not UTF-8. */
-void fol_fmt_set_ascii(int ascii);
-/* Human units: "12.3 µs". */
-const char *fol_fmt_ns(uint64_t ns, char *buf, int len);
-/* The same right-aligned to w columns of the terminal ("µ" is two bytes, one column);
- * "-" when !have. */
-const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len);
 
 #endif
