@@ -138,7 +138,7 @@ static cJSON *runs_json(const struct fol_runs *rs, const struct fol_cmp *c)
 	else
 		cJSON_AddNullToObject(o, "sweep");
 	for (int i = 0; i < rs->n; i++) {
-		cJSON *r = fol_report_json(&rs->v[i].r);
+		cJSON *r = fol_report_json(&rs->v[i].r, &(struct fol_report_view){ 0 });
 
 		if (!r)
 			continue;

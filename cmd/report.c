@@ -75,31 +75,43 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
 	va_end(ap);
 }
 
-/* One run's report, as text, JSON or the TUI. */
 /* The report's command line, parsed. */
 struct report_cli {
 	struct fol_model_opts mo;
 	const char *input, *order_arg, *time_arg;
 	double t0, t1;		/* --time, seconds from the start */
-	int json, tui, run;
-	int sort[FOL_SORT_NR], nsort, top; /* --sort, --top */
-	int folded;		/* --folded: 1 by time, 2 by count */
-	const char *csv;	/* --csv: the table */
+	int tui, run;
+	/* A row of fol_report_formats (--json, --csv, --folded, --format), or "mmtests" (a
+	 * recording of several runs only); NULL: text. */
+	const char *format;
+	struct fol_report_view view; /* --sort, --top, --csv's table, --folded's weight */
 	const char *archive;	/* --archive: extracted to a private symfs for the report */
-	int metrics;		/* --format openmetrics|prometheus: 1 + enum fol_metrics */
-	int mmtests;		/* --format mmtests: a recording of several runs */
 };
 
+/* The formats of one run's tables, which no aggregate of runs has: the option that
+ * chose it, for the message; NULL for the others. */
+static const char *one_run_format(const struct report_cli *c)
+{
+	if (!c->format)
+		return NULL;
+	if (!strcmp(c->format, "csv"))
+		return "--csv";
+	if (!strcmp(c->format, "folded"))
+		return "--folded";
+	if (!strcmp(c->format, "openmetrics") || !strcmp(c->format, "prometheus"))
+		return "--format openmetrics/prometheus";
+	return NULL;
+}
+
+/* One run's report, in the format asked for, or the TUI. */
 static int show_one(struct fol_report *r, const struct report_cli *c, const char *filter)
 {
-	int ret, json = c->json, tui = c->tui;
+	struct fol_report_view v = c->view;
 	const char *input = c->input;
+	int ret;
 
-	memcpy(r->filter, filter, sizeof(r->filter));
-	memcpy(r->sort, c->sort, sizeof(r->sort));
-	r->nsort = c->nsort;
-	r->top = c->top;
-	if (tui) {
+	memcpy(v.filter, filter, sizeof(v.filter));
+	if (c->tui) {
 		char err[256];
 
 		ret = fol_tui_run(r, input, err, sizeof(err));
@@ -107,24 +119,10 @@ static int show_one(struct fol_report *r, const struct report_cli *c, const char
 			return error("%s", err);
 		return 0;
 	}
-	if (c->csv)
-		return fol_report_csv(r, c->csv, stdout) ? error("out of memory") : 0;
-	if (c->metrics) {
-		fol_report_metrics(r, (enum fol_metrics)(c->metrics - 1), stdout);
-		return 0;
-	}
-	if (c->folded) {
-		ret = fol_report_folded(r, c->folded == 2, stdout);
-		if (ret == -ENOENT)
-			return error("%s has no call stacks: record with -g", input);
-		return ret ? error("out of memory") : 0;
-	}
-	if (json)
-		return print_json(fol_report_json(r), stdout);
-	else {
-		fol_report_text(r, stdout);
-	}
-	return 0;
+	ret = fol_report_format(c->format ? c->format : "text")->render(r, &v, stdout);
+	if (ret == -ENOENT)
+		return error("%s has no call stacks: record with -g", input);
+	return ret ? error("out of memory") : 0;
 }
 
 static const struct usage report_usage = {
@@ -141,8 +139,8 @@ static int opt_output(const struct opt *o, const char *arg)
 	struct report_cli *r = o->value;
 
 	(void)arg;
-	r->json = !strcmp(o->long_name, "json");
-	r->tui = !strcmp(o->long_name, "tui");
+	r->format = strcmp(o->long_name, "tui") ? o->long_name : NULL;
+	r->tui = !r->format;
 	return 0;
 }
 
@@ -176,7 +174,7 @@ static int opt_sort(const struct opt *o, const char *arg)
 	struct fol_msgs why = { 0 };
 	int ret = 0;
 
-	if (fol_sort_parse(arg, r->sort, &r->nsort, &why))
+	if (fol_sort_parse(arg, r->view.sort, &r->view.nsort, &why))
 		ret = usage_error("--sort: %s", fol_msgs_last(&why));
 	fol_msgs_free(&why);
 	return ret;
@@ -188,7 +186,8 @@ static int opt_folded(const struct opt *o, const char *arg)
 
 	if (arg && strcmp(arg, "time") && strcmp(arg, "count"))
 		return usage_error("--folded weighs stacks by time (default) or count, not '%s'", arg);
-	r->folded = arg && !strcmp(arg, "count") ? 2 : 1;
+	r->format = "folded";
+	r->view.by_count = arg && !strcmp(arg, "count");
 	return 0;
 }
 
@@ -196,14 +195,12 @@ static int opt_format(const struct opt *o, const char *arg)
 {
 	struct report_cli *r = o->value;
 
-	r->json = !strcmp(arg, "json");
-	r->metrics = !strcmp(arg, "openmetrics") ? 1 + FOL_METRICS_OPENMETRICS
-		   : !strcmp(arg, "prometheus") ? 1 + FOL_METRICS_PROMETHEUS : 0;
-	r->csv = !strcmp(arg, "csv") ? "faults" : NULL;
-	r->mmtests = !strcmp(arg, "mmtests");
-	if (strcmp(arg, "text") && !r->json && !r->metrics && !r->csv && !r->mmtests)
-		return usage_error("--format is text, json, csv, openmetrics, prometheus or "
-				   "mmtests, not '%s'", arg);
+	if (!fol_report_format(arg) && strcmp(arg, "mmtests"))
+		return usage_error("--format is text, json, csv, openmetrics, prometheus, folded "
+				   "or mmtests, not '%s'", arg);
+	r->format = arg;
+	r->tui = 0;
+	r->view.table = NULL;
 	return 0;
 }
 
@@ -215,7 +212,8 @@ static int opt_csv(const struct opt *o, const char *arg)
 	    strcmp(arg, "sites"))
 		return usage_error("--csv takes a table: faults (default), reuse, calls or "
 				   "sites, not '%s'", arg);
-	r->csv = arg ? arg : "faults";
+	r->format = "csv";
+	r->view.table = arg;
 	return 0;
 }
 
@@ -284,17 +282,17 @@ static int report_runs(struct report_cli *r)
 	if (r->run && !fol_runs_find(&rs, r->run - 1)) {
 		ret = usage_error("--run %d: %s has no run %d: %s", r->run, r->input, r->run,
 				  missing_run(&rs, r->run - 1));
-	} else if (r->mmtests && (!rs.several || r->run)) {
+	} else if (r->format && !strcmp(r->format, "mmtests") && (!rs.several || r->run)) {
 		ret = usage_error("--format mmtests is of a recording of several runs (record -r N, "
 				  "--sweep): %s", r->run ? "not with --run" : "this one has one");
-	} else if (rs.several && !r->run && (r->csv || r->metrics || r->folded)) {
+	} else if (rs.several && !r->run && one_run_format(r)) {
 		/* Those outputs are of one run's tables: no aggregate of them is defined. */
 		ret = usage_error("%s is a recording of %d runs: %s shows one run, chosen with "
-				  "--run N (1-%d)", r->input, rs.n, r->csv ? "--csv" : r->folded ?
-				  "--folded" : "--format openmetrics/prometheus", rs.n);
+				  "--run N (1-%d)", r->input, rs.n, one_run_format(r), rs.n);
 	} else if (rs.several && !r->run) {
-		ret = print_runs(&rs, r->tui ? RUNS_TUI : r->json ? RUNS_JSON : r->mmtests ? RUNS_MMTESTS : RUNS_TEXT,
-				 stdout);
+		ret = print_runs(&rs, r->tui ? RUNS_TUI
+				 : !r->format || !strcmp(r->format, "text") ? RUNS_TEXT
+				 : !strcmp(r->format, "json") ? RUNS_JSON : RUNS_MMTESTS, stdout);
 		/* Damage skipped (a run's metadata, say): the runs that could be read are shown,
 		 * and the exit status says the file is not whole, as for one run. */
 		if (!ret && rs.file.corrupt_chunks)
@@ -378,7 +376,7 @@ static int report_main(int argc, char **argv)
 		OPT_CALLBACK(0, "sort", &r, "KEYS", opt_sort,
 			     "where the faults come from, by any of order, class, sym,\n"
 			     "dso, map, comm, pid (e.g. sym,map; default: sym,map, top 10)"),
-		OPT_INTEGER(0, "top", &r.top, "N", 1, 1 << 30, "a number of rows from 1",
+		OPT_INTEGER(0, "top", &r.view.top, "N", 1, 1 << 30, "a number of rows from 1",
 			    "the N rows with the most fault time"),
 		OPT_STRING(0, "symfs", &r.mo.symfs, "DIR",
 			   "look for the recorded binaries under DIR (as perf report)"),
@@ -391,8 +389,9 @@ static int report_main(int argc, char **argv)
 		OPT_CALLBACK(0, "format", &r, "FMT", opt_format,
 			     "text, json, csv (the faults table), openmetrics, or\n"
 			     "prometheus (the text format node_exporter's textfile\n"
-			     "collector reads); mmtests: a recording of several\n"
-			     "runs as mmtests compares (man foliostat-compare)"),
+			     "collector reads), folded (as --folded); mmtests: a\n"
+			     "recording of several runs as mmtests compares (man\n"
+			     "foliostat-compare)"),
 		OPT_CALLBACK_OPTARG(0, "csv", &r, "TABLE", opt_csv,
 				    "a table as CSV: faults (order x class; default), reuse,\n"
 				    "calls, sites (by --sort's keys)"),

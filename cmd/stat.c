@@ -147,7 +147,7 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 	r = &st->runs.v[0].r;
 	if (c->json && c->interval_ms) {
 		/* After the interval lines, the report on one line too: JSON Lines throughout. */
-		cJSON *j = fol_report_json(r);
+		cJSON *j = fol_report_json(r, &(struct fol_report_view){ 0 });
 		char *s = j ? cJSON_PrintUnformatted(j) : NULL;
 
 		cJSON_Delete(j);
@@ -157,9 +157,9 @@ static int print_stat(struct stat_stream *st, const struct rec_cli *c)
 		free(s);
 		return 0;
 	}
-	if (c->json)
-		return print_json(fol_report_json(r), stdout);
-	fol_report_text(r, stderr);
+	if (fol_report_format(c->json ? "json" : "text")->render(r, &(struct fol_report_view){ 0 },
+								  c->json ? stdout : stderr))
+		return error("out of memory");
 	return 0;
 }
 

@@ -38,12 +38,7 @@ struct fol_report {
 	struct fol_msgs warnings;
 	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
 	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
-	char filter[256];	/* the narrowing options, for the header; "" when none */
 	struct fol_cgroups cg;	/* record -G's scope (ids NULL: none) */
-	/* report --sort: the keys of the sites table (report_sites.h); 0 keys: the default
-	 * (text: sym,map, top 10; JSON: order,class,dso,sym,map, all). top: rows shown, 0 all. */
-	int sort[FOL_SORT_NR], nsort;
-	int top;
 	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
 	/* The files' and kernel's symbols, looked up once for every table and output of the
 	 * report (made by fol_report_end; NULL before). */
@@ -54,6 +49,34 @@ struct fol_report {
 	struct fol_model *model; /* while events stream in */
 };
 
+/* How a computed report is shown: what the user asked of the output, apart from the
+ * figures. The renderers take it beside the report; nothing in it changes a figure. */
+struct fol_report_view {
+	char filter[256];	/* the narrowing options, for the header; "" when none */
+	/* report --sort: the keys of the sites table (report_sites.h); 0 keys: the default
+	 * (text: sym,map, top 10; JSON: order,class,dso,sym,map, all). top: rows shown, 0 all. */
+	int sort[FOL_SORT_NR], nsort;
+	int top;
+	const char *table;	/* csv: faults (NULL), reuse, calls or sites */
+	int by_count;		/* folded: stacks weighed by their faults, not their time */
+};
+
+/* An output of the report, by name (report --format): one renderer file and one row of
+ * fol_report_formats each. 0, or -ENOMEM, -EINVAL (csv: no such table), -ENOENT (folded:
+ * no stacks recorded). */
+struct fol_report_format {
+	const char *name;
+	int (*render)(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+};
+extern const struct fol_report_format fol_report_formats[]; /* ended by a NULL name */
+const struct fol_report_format *fol_report_format(const char *name);
+int fol_render_text(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+int fol_render_json(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+int fol_render_csv(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+int fol_render_openmetrics(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+int fol_render_prometheus(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+int fol_render_folded(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+
 /* Read the whole recording through the model. Negative codes as fol_session_open. */
 int fol_report_build(const char *path, const struct fol_model_opts *o, struct fol_report *r);
 /* The same in steps, for a session fed as it is recorded: begin once the header is in
@@ -62,7 +85,7 @@ int fol_report_begin(struct fol_report *r, struct fol_session *s, const struct f
 int fol_report_drain(struct fol_report *r, struct fol_session *s);
 int fol_report_end(struct fol_report *r, struct fol_session *s);
 void fol_report_free(struct fol_report *r);
-cJSON *fol_report_json(const struct fol_report *r);
+cJSON *fol_report_json(const struct fol_report *r, const struct fol_report_view *v);
 /* The fault time of a cell by the recording's method: the sum of exact latencies, or
  * cpu-clock samples x period. */
 uint64_t fol_cell_time(const struct fol_summary *s, const struct fol_cell *c);
@@ -71,10 +94,10 @@ uint64_t fol_total_time(const struct fol_summary *s);
  * the run: after - before, section "vmstat". */
 extern const char *const fol_report_vmstat[];
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name);
-void fol_report_text(const struct fol_report *r, FILE *f);
-/* One table as CSV: "faults" (order x class), "reuse", "calls", "sites" (--sort's keys).
- * -EINVAL for another name, -ENOMEM. */
-int fol_report_csv(const struct fol_report *r, const char *table, FILE *f);
+void fol_report_text(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
+/* One table as CSV, v->table: "faults" (order x class), "reuse", "calls", "sites"
+ * (--sort's keys). -EINVAL for another name, -ENOMEM. */
+int fol_report_csv(const struct fol_report *r, const struct fol_report_view *v, FILE *f);
 /* The figures in the OpenMetrics text format (report_om.c). */
 enum fol_metrics { FOL_METRICS_OPENMETRICS, FOL_METRICS_PROMETHEUS };
 void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f);

@@ -87,12 +87,12 @@ static void calls_csv(const struct fol_report *r, FILE *f)
 }
 
 /* The sites by --sort's keys (default order,class,dso,sym,map), --top rows. */
-static int sites_csv(const struct fol_report *r, FILE *f)
+static int sites_csv(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
 	static const int def[] = { FOL_SORT_ORDER, FOL_SORT_CLASS, FOL_SORT_DSO, FOL_SORT_SYM,
 				   FOL_SORT_MAP };
-	const int *keys = r->nsort ? r->sort : def;
-	int nkeys = r->nsort ? r->nsort : 5;
+	const int *keys = v->nsort ? v->sort : def;
+	int nkeys = v->nsort ? v->nsort : 5;
 	struct fol_grouping g;
 	char num[32];
 
@@ -101,7 +101,7 @@ static int sites_csv(const struct fol_report *r, FILE *f)
 	for (int k = 0; k < nkeys; k++)
 		field(f, fol_sort_name(keys[k]), 0);
 	fputs("faults,time_ns,max_ns\r\n", f);
-	for (size_t i = 0; i < g.n && (!r->top || i < (size_t)r->top); i++) {
+	for (size_t i = 0; i < g.n && (!v->top || i < (size_t)v->top); i++) {
 		for (int k = 0; k < nkeys; k++) {
 			if (keys[k] == FOL_SORT_ORDER)
 				snprintf(num, sizeof(num), "%d", g.v[i].order);
@@ -114,8 +114,10 @@ static int sites_csv(const struct fol_report *r, FILE *f)
 	return 0;
 }
 
-int fol_report_csv(const struct fol_report *r, const char *table, FILE *f)
+int fol_report_csv(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
+	const char *table = v->table ? v->table : "faults";
+
 	if (!strcmp(table, "faults"))
 		faults_csv(r, f);
 	else if (!strcmp(table, "reuse"))
@@ -123,8 +125,13 @@ int fol_report_csv(const struct fol_report *r, const char *table, FILE *f)
 	else if (!strcmp(table, "calls"))
 		calls_csv(r, f);
 	else if (!strcmp(table, "sites"))
-		return sites_csv(r, f);
+		return sites_csv(r, v, f);
 	else
 		return -EINVAL;
 	return 0;
+}
+
+int fol_render_csv(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	return fol_report_csv(r, v, f);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The report as JSON, schema foliostat/report/v1 (man/foliostat-report.1). */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -203,7 +204,7 @@ static cJSON *page_cache_json(const cJSON *pc)
 	return o;
 }
 
-static cJSON *recording_json(const struct fol_report *r)
+static cJSON *recording_json(const struct fol_report *r, const struct fol_report_view *v)
 {
 	const struct fol_summary *s = &r->s;
 	cJSON *rec = cJSON_CreateObject(), *seeded, *w;
@@ -262,8 +263,8 @@ static cJSON *recording_json(const struct fol_report *r)
 	w = cJSON_AddArrayToObject(rec, "notes");
 	for (int i = 0; i < r->notes.n; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(r->notes.v[i]));
-	if (r->filter[0])
-		cJSON_AddStringToObject(rec, "filter", r->filter);
+	if (v->filter[0])
+		cJSON_AddStringToObject(rec, "filter", v->filter);
 	if (r->cg.ids) {
 		cJSON *cg = cJSON_AddObjectToObject(rec, "cgroup");
 
@@ -553,7 +554,7 @@ static cJSON *timeline_json(const struct fol_summary *s)
 	return t;
 }
 
-cJSON *fol_report_json(const struct fol_report *r)
+cJSON *fol_report_json(const struct fol_report *r, const struct fol_report_view *v)
 {
 	cJSON *j = cJSON_CreateObject(), *t, *arr;
 
@@ -561,7 +562,7 @@ cJSON *fol_report_json(const struct fol_report *r)
 	t = cJSON_AddObjectToObject(j, "tool");
 	cJSON_AddStringToObject(t, "name", "foliostat");
 	cJSON_AddStringToObject(t, "version", FOL_VERSION);
-	cJSON_AddItemToObject(j, "recording", recording_json(r));
+	cJSON_AddItemToObject(j, "recording", recording_json(r, v));
 	arr = cJSON_AddArrayToObject(j, "orders");
 	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++)
 		if (order_used(&r->s.order[slot]))
@@ -575,9 +576,9 @@ cJSON *fol_report_json(const struct fol_report *r)
 						 FOL_SORT_SYM, FOL_SORT_MAP };
 		static const int map_keys[] = { FOL_SORT_MAP, FOL_SORT_ORDER, FOL_SORT_CLASS };
 
-		cJSON_AddItemToObject(j, "sites", r->nsort ? groups_json(r, r->sort, r->nsort, r->top)
-							   : groups_json(r, site_keys, 5, r->top));
-		cJSON_AddItemToObject(j, "mappings", groups_json(r, map_keys, 3, r->top));
+		cJSON_AddItemToObject(j, "sites", v->nsort ? groups_json(r, v->sort, v->nsort, v->top)
+							   : groups_json(r, site_keys, 5, v->top));
+		cJSON_AddItemToObject(j, "mappings", groups_json(r, map_keys, 3, v->top));
 	}
 	cJSON_AddItemToObject(j, "calls", calls_json(r));
 	cJSON_AddItemToObject(j, "collapse", collapse_json(r));
@@ -592,4 +593,17 @@ cJSON *fol_report_json(const struct fol_report *r)
 	else
 		cJSON_AddNullToObject(j, "left_behind");
 	return fol_escape_json(j) ? j : (cJSON_Delete(j), NULL);
+}
+
+int fol_render_json(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	cJSON *j = fol_report_json(r, v);
+	char *s = j ? cJSON_Print(j) : NULL;
+
+	cJSON_Delete(j);
+	if (!s)
+		return -ENOMEM;
+	fprintf(f, "%s\n", s);
+	free(s);
+	return 0;
 }

@@ -149,3 +149,17 @@ void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *
 	if (fmt == FOL_METRICS_OPENMETRICS)
 		fprintf(f, "# EOF\n");
 }
+
+int fol_render_openmetrics(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	(void)v;
+	fol_report_metrics(r, FOL_METRICS_OPENMETRICS, f);
+	return 0;
+}
+
+int fol_render_prometheus(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	(void)v;
+	fol_report_metrics(r, FOL_METRICS_PROMETHEUS, f);
+	return 0;
+}

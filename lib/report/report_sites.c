@@ -434,3 +434,8 @@ int fol_report_folded(const struct fol_report *r, int by_count, FILE *f)
 	fol_folded_free(&set);
 	return ret;
 }
+
+int fol_render_folded(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	return fol_report_folded(r, v->by_count, f);
+}

@@ -91,7 +91,7 @@ static void print_ksyms(const struct fol_report *r, FILE *f)
 								: ": the running kernel is the recording's build");
 }
 
-static void print_header(const struct fol_report *r, FILE *f)
+static void print_header(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
 	char b1[32], b2[32], esc[1024];
@@ -143,8 +143,8 @@ static void print_header(const struct fol_report *r, FILE *f)
 		fprintf(f, "# latency:  none: counts and classes only\n");
 	}
 	print_seeded(r, f);
-	if (r->filter[0])
-		fprintf(f, "# filter:   %s\n", fol_escape(r->filter, esc, sizeof(esc)));
+	if (v->filter[0])
+		fprintf(f, "# filter:   %s\n", fol_escape(v->filter, esc, sizeof(esc)));
 	for (int i = 0; i < r->warnings.n; i++)
 		fprintf(f, "# warning:  %s\n", fol_escape(r->warnings.v[i], esc, sizeof(esc)));
 	for (int i = 0; i < r->notes.n; i++)
@@ -460,11 +460,11 @@ static void print_collapse(const struct fol_report *r, FILE *f)
 }
 
 /* Where the faults come from: the sites grouped by --sort (sym,map by default, top 10). */
-static void print_sites(const struct fol_report *r, FILE *f)
+static void print_sites(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
 	static const int def[] = { FOL_SORT_SYM, FOL_SORT_MAP };
-	const int *keys = r->nsort ? r->sort : def;
-	int nkeys = r->nsort ? r->nsort : 2, top = r->top ? r->top : r->nsort ? 0 : 10;
+	const int *keys = v->nsort ? v->sort : def;
+	int nkeys = v->nsort ? v->nsort : 2, top = v->top ? v->top : v->nsort ? 0 : 10;
 	struct fol_grouping g;
 	char t[2][48];
 	size_t shown;
@@ -501,16 +501,22 @@ static void print_sites(const struct fol_report *r, FILE *f)
 	fol_grouping_free(&g);
 }
 
-void fol_report_text(const struct fol_report *r, FILE *f)
+void fol_report_text(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
-	print_header(r, f);
+	print_header(r, v, f);
 	print_orders(r, f);
 	print_reuse(r, f);
-	print_sites(r, f);
+	print_sites(r, v, f);
 	print_calls(r, f);
 	print_collapse(r, f);
 	print_reclaim(r, f);
 	print_phases(r, f);
 	print_left_behind(r, f);
 	print_counters(r, f);
+}
+
+int fol_render_text(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
+{
+	fol_report_text(r, v, f);
+	return 0;
 }

@@ -54,10 +54,10 @@ static inline void fuzz_one_file(const char *path)
 			 * that an iteration does not open whatever paths the input names (and
 			 * the kernel's symbol table) and stays fast. */
 			rs.v[i].r.symfs = "/nonexistent-fuzz-symfs";
-			j = fol_report_json(&rs.v[i].r);
+			j = fol_report_json(&rs.v[i].r, &(struct fol_report_view){ 0 });
 			char *s = cJSON_PrintUnformatted(j);
 
-			fol_report_text(&rs.v[i].r, devnull);
+			fol_report_text(&rs.v[i].r, &(struct fol_report_view){ 0 }, devnull);
 			if (s)
 				fputs(s, devnull);
 			free(s);

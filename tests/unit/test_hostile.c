@@ -43,9 +43,9 @@ static void render(struct rb *b, struct fol_report *r, char **text, char **json)
 
 	assert_int_equal(fol_report_build(b->path, &all, r), 0);
 	f = open_memstream(text, &n);
-	fol_report_text(r, f);
+	fol_report_text(r, &(struct fol_report_view){ 0 }, f);
 	fclose(f);
-	j = fol_report_json(r);
+	j = fol_report_json(r, &(struct fol_report_view){ 0 });
 	assert_non_null(j);
 	*json = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
@@ -644,7 +644,7 @@ static void test_escapes(void **state)
 		FILE *f = open_memstream(&out, &n);
 
 		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
-			fol_report_csv(&r, tables[i], f);
+			fol_report_csv(&r, &(struct fol_report_view){ .table = tables[i] }, f);
 		fol_report_metrics(&r, FOL_METRICS_OPENMETRICS, f);
 		fol_report_metrics(&r, FOL_METRICS_PROMETHEUS, f);
 		fclose(f);

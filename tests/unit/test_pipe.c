@@ -43,7 +43,7 @@ static char *report_json(const char *path, int serial, size_t batch)
 	fol_session_close(sess);
 	if (ret)
 		return NULL;
-	j = fol_report_json(&r);
+	j = fol_report_json(&r, &(struct fol_report_view){ 0 });
 	s = j ? cJSON_PrintUnformatted(j) : NULL;
 	cJSON_Delete(j);
 	fol_report_free(&r);
