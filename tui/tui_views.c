@@ -78,19 +78,16 @@ void tui_header(const struct ui *u, int *y, int cols)
 	const struct fol_report *r = u->r;
 	char d[24];
 	uint64_t total = 0;
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
 	char line[512], esc[256];
 
-	fol_command_text(cmd, line, sizeof(line));
+	fol_command_text(r->rec.command, r->rec.ncommand, line, sizeof(line));
 	for (int i = 0; i < r->nevents; i++)
 		total += r->events[i].count;
 	mvprintw((*y)++, 1, "%.*s", cols - 2, line[0] ? line : "(attached)");
 	{
-		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "kernel");
-
 		mvprintw((*y)++, 1, "%.*s", cols - 2, "");
 		mvprintw(*y - 1, 1, "kernel %s  %s  %" PRIu64 " samples  %" PRIu64 " lost  method %s",
-			 fol_escape(cJSON_GetStringValue(k) ?: "?", esc, sizeof(esc)),
+			 fol_escape(r->rec.kernel ?: "?", esc, sizeof(esc)),
 			 fol_fmt_ns(r->s.last_ns - r->s.first_ns, d, sizeof(d)), total,
 			 r->st.lost ? r->st.lost : r->s.lost, r->method);
 	}

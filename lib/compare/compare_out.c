@@ -45,7 +45,7 @@ static const char *test_name(enum fol_cmp_test t)
 const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf, size_t len)
 {
 	const struct fol_report *r = s->n ? s->runs[0] : NULL;
-	const char *kernel = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->meta, "kernel")) : NULL;
+	const char *kernel = r ? r->rec.kernel : NULL;
 	char name[256], file[512], k[256];
 
 	int out = fol_side_left_out(s);
@@ -125,14 +125,13 @@ const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len)
 static void side_header(const struct fol_side *s, const char *role, FILE *f)
 {
 	const struct fol_report *r = s->n ? s->runs[0] : NULL;
-	const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL;
 	char esc[1200];
 
 	if (role)
 		fprintf(f, "# %-5s %s\n", role, fol_cmp_side_text(s, 1, esc, sizeof(esc)));
 	else
 		fprintf(f, "# %s\n", fol_cmp_side_text(s, 0, esc, sizeof(esc)));
-	fprintf(f, "#       %s\n", fol_command_text(cmd, esc, sizeof(esc)));
+	fprintf(f, "#       %s\n", r ? fol_command_text(r->rec.command, r->rec.ncommand, esc, sizeof(esc)) : "");
 }
 
 static void test_legend(const struct fol_cmp *c, FILE *f)
@@ -453,14 +452,15 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 	for (int s = 0; s < c->nsides; s++) {
 		const struct fol_report *r = c->sides[s].n ? c->sides[s].runs[0] : NULL;
 		cJSON *so = cJSON_CreateObject();
-		const cJSON *k = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "kernel") : NULL;
-		const cJSON *cmd = r ? cJSON_GetObjectItemCaseSensitive(r->meta, "command") : NULL;
 
 		cJSON_AddStringToObject(so, "name", c->sides[s].name);
 		cJSON_AddNumberToObject(so, "runs", c->sides[s].n);
 		cJSON_AddItemToObject(so, "left_out", left_out_json(&c->sides[s]));
-		cJSON_AddItemToObject(so, "kernel", k ? cJSON_Duplicate(k, 1) : cJSON_CreateNull());
-		cJSON_AddItemToObject(so, "command", cmd ? cJSON_Duplicate(cmd, 1) : cJSON_CreateNull());
+		cJSON_AddItemToObject(so, "kernel", r && r->rec.kernel ? cJSON_CreateString(r->rec.kernel)
+								       : cJSON_CreateNull());
+		cJSON_AddItemToObject(so, "command", r && r->rec.have_command
+			? cJSON_CreateStringArray((const char *const *)r->rec.command, r->rec.ncommand)
+			: cJSON_CreateNull());
 		cJSON_AddItemToObject(so, "probe_effect", probe_json(c, s));
 		cJSON_AddItemToArray(sides, so);
 	}

@@ -50,23 +50,19 @@ const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len)
 	return buf;
 }
 
-const char *fol_command_text(const cJSON *command, char *buf, size_t len)
+const char *fol_command_text(char *const *argv, int argc, char *buf, size_t len)
 {
-	const cJSON *c, *first = command ? command->child : NULL;
-	const char *w = first && first->next ? cJSON_GetStringValue(first->next) : NULL;
+	const char *w = argc > 1 ? argv[1] : NULL;
 	/* A built-in workload's foliostat is this program, wherever it was installed. */
 	int builtin = w && (!strcmp(w, "workload") || !strcmp(w, "__workload"));
 	char esc[1024];
 	size_t used = 0;
 
 	buf[0] = '\0';
-	cJSON_ArrayForEach(c, command)
-	{
-		const char *a = cJSON_GetStringValue(c);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
 
-		if (!a)
-			continue;
-		if (c == first && builtin && strrchr(a, '/'))
+		if (!i && builtin && strrchr(a, '/'))
 			a = strrchr(a, '/') + 1;
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",

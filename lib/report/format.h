@@ -21,7 +21,7 @@ const char *fol_fmt_ns_col(uint64_t ns, int have, int w, char *buf, int len);
 
 /* A recorded command line as text, escaped (escape.h); a built-in workload's program
  * as "foliostat", not where it was installed. */
-const char *fol_command_text(const cJSON *command, char *buf, size_t len);
+const char *fol_command_text(char *const *argv, int argc, char *buf, size_t len);
 
 /* What went to swap: "64K 256 whole, 64K 12 split first (192 pieces)"; brief (the TUI)
  * leaves the pieces out. "" when nothing. */

@@ -402,10 +402,12 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->synth = json_dup(fol_session_synth(sess));
 	r->maps = json_dup(fol_session_maps(sess));
 	r->pagecache = json_dup(fol_session_pagecache(sess));
+	if (fol_recording_parse(&r->rec, r->meta, r->end))
+		return -ENOMEM;
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);
 	r->symcache = fol_symbols_new(r->ksyms, r->symfs,
-				      (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+				      (int64_t)(r->rec.started_realtime_ns / 1e9));
 	if (!r->symcache)
 		return -ENOMEM;
 	dec = fol_session_decoder(sess);
@@ -466,6 +468,7 @@ void fol_report_free(struct fol_report *r)
 	fol_symbols_free(r->symcache);
 	fol_model_free(r->model);
 	fol_summary_free(&r->s);
+	fol_recording_free(&r->rec);
 	cJSON_Delete(r->meta);
 	cJSON_Delete(r->pmu);
 	cJSON_Delete(r->before);

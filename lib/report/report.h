@@ -13,6 +13,7 @@
 #include "model/summary.h"
 #include "data/symbolic.h"
 #include "sys/cgroup.h"
+#include "report/recording.h"
 #include "report/sort.h"
 
 struct fol_report_event {
@@ -24,6 +25,7 @@ struct fol_report_event {
 
 struct fol_report {
 	struct fol_summary s;
+	struct fol_recording rec; /* what the recording says of itself, parsed (recording.h) */
 	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
 	cJSON *pmu, *before, *after, *end, *phases;
 	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */

@@ -121,7 +121,6 @@ static cJSON *by_order_json(const uint64_t counts[FOL_MAX_ORDER + 1], const char
 static void events_json(const struct fol_report *r, cJSON *rec)
 {
 	cJSON *arr = cJSON_AddArrayToObject(rec, "events");
-	const cJSON *w;
 
 	for (int i = 0; i < r->nevents; i++) {
 		cJSON *e = cJSON_CreateObject();
@@ -132,14 +131,10 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 		add_u64(e, "count", r->events[i].count);
 		cJSON_AddItemToArray(arr, e);
 	}
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "missing_events"))
-	{
-		cJSON *e;
+	for (int i = 0; i < r->rec.nmissing; i++) {
+		cJSON *e = cJSON_CreateObject();
 
-		if (!cJSON_IsString(w))
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "name", w->valuestring);
+		cJSON_AddStringToObject(e, "name", r->rec.missing_events[i]);
 		cJSON_AddStringToObject(e, "scope", "target");
 		cJSON_AddBoolToObject(e, "available", 0);
 		add_u64(e, "count", 0);
@@ -152,33 +147,33 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 /* The probe effect calibrated before the recording (calibrate.h), or null. */
 static void probe_json(const struct fol_report *r, cJSON *rec)
 {
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->meta, "probe_calibration");
+	const struct fol_probe *c = &r->rec.probe;
 	cJSON *p;
 
-	if (!cJSON_IsObject(c)) {
+	if (!c->have) {
 		cJSON_AddNullToObject(rec, "probe_effect");
 		return;
 	}
 	p = cJSON_AddObjectToObject(rec, "probe_effect");
-	cJSON_AddNumberToObject(p, "faults", num(c, "faults", 0));
-	cJSON_AddNumberToObject(p, "passes", num(c, "passes", 0));
-	cJSON_AddNumberToObject(p, "untraced_ns", num(c, "untraced_ns", 0));
-	cJSON_AddNumberToObject(p, "traced_ns", num(c, "traced_ns", 0));
+	cJSON_AddNumberToObject(p, "faults", c->faults);
+	cJSON_AddNumberToObject(p, "passes", c->passes);
+	cJSON_AddNumberToObject(p, "untraced_ns", c->untraced_ns);
+	cJSON_AddNumberToObject(p, "traced_ns", c->traced_ns);
 	/* Not measurable (the machine was busy): null, not a negative cost. */
-	if (num(c, "traced_ns", 0) > num(c, "untraced_ns", 0))
-		cJSON_AddNumberToObject(p, "added_ns", num(c, "traced_ns", 0) - num(c, "untraced_ns", 0));
+	if (c->traced_ns > c->untraced_ns)
+		cJSON_AddNumberToObject(p, "added_ns", c->traced_ns - c->untraced_ns);
 	else
 		cJSON_AddNullToObject(p, "added_ns");
-	cJSON_AddNumberToObject(p, "samples", num(c, "samples", 0));
+	cJSON_AddNumberToObject(p, "samples", c->samples);
 	/* Records that closed a fault (1 a fault): null in recordings made before it was kept. */
-	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "exits")))
-		cJSON_AddNumberToObject(p, "exits", num(c, "exits", 0));
+	if (c->exits >= 0)
+		cJSON_AddNumberToObject(p, "exits", c->exits);
 	else
 		cJSON_AddNullToObject(p, "exits");
 	/* The bytes of those samples: a user stack per fault when the recording took one
 	 * (calibrated with it since); null in recordings made before. */
-	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "sample_bytes")))
-		cJSON_AddNumberToObject(p, "sample_bytes", num(c, "sample_bytes", 0));
+	if (c->sample_bytes >= 0)
+		cJSON_AddNumberToObject(p, "sample_bytes", c->sample_bytes);
 	else
 		cJSON_AddNullToObject(p, "sample_bytes");
 }
@@ -210,37 +205,37 @@ static cJSON *recording_json(const struct fol_report *r, const struct fol_report
 	cJSON *rec = cJSON_CreateObject(), *seeded, *w;
 	char buf[64];
 
-	cJSON_AddItemToObject(rec, "command",
-			      json_dup(cJSON_GetObjectItemCaseSensitive(r->meta, "command")) ?: cJSON_CreateArray());
-	cJSON_AddNumberToObject(rec, "pid", num(r->meta, "pid", 0));
+	cJSON_AddItemToObject(rec, "command", r->rec.ncommand ? cJSON_CreateStringArray(
+		(const char *const *)r->rec.command, r->rec.ncommand) : cJSON_CreateArray());
+	cJSON_AddNumberToObject(rec, "pid", r->rec.pid);
 	/* The kernel's mm threads recorded beside the workload (pids); none: not recorded. */
-	cJSON_AddItemToObject(rec, "mm_threads",
-			      json_dup(cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads")) ?: cJSON_CreateArray());
-	cJSON_AddStringToObject(rec, "kernel", str(r->meta, "kernel") ?: "unknown");
-	cJSON_AddStringToObject(rec, "started", iso_time(num(r->meta, "started_realtime_ns", 0), buf,
-							 sizeof(buf)));
-	add_u64(rec, "duration_ns", (uint64_t)num(r->end, "duration_ns", (double)(s->last_ns - s->first_ns)));
+	cJSON_AddItemToObject(rec, "mm_threads", r->rec.nmm_threads ? cJSON_CreateDoubleArray(
+		r->rec.mm_threads, r->rec.nmm_threads) : cJSON_CreateArray());
+	cJSON_AddStringToObject(rec, "kernel", r->rec.kernel ?: "unknown");
+	cJSON_AddStringToObject(rec, "started", iso_time(r->rec.started_realtime_ns, buf, sizeof(buf)));
+	add_u64(rec, "duration_ns", (uint64_t)(r->rec.duration_ns >= 0 ? r->rec.duration_ns
+									 : (double)(s->last_ns - s->first_ns)));
 	cJSON_AddStringToObject(rec, "latency_method", r->method);
 	/* Latencies hold the tracing's own cost: measured (record -r, untraced runs), never
 	 * subtracted, and said so for a dashboard that compares them with other tools'. */
 	cJSON_AddBoolToObject(rec, "latency_probe_corrected", 0);
 	probe_json(r, rec);
-	if (str(r->meta, "kernel_build_id"))
-		cJSON_AddStringToObject(rec, "kernel_build_id", str(r->meta, "kernel_build_id"));
+	if (r->rec.kernel_build_id)
+		cJSON_AddStringToObject(rec, "kernel_build_id", r->rec.kernel_build_id);
 	else
 		cJSON_AddNullToObject(rec, "kernel_build_id");
 	cJSON_AddStringToObject(rec, "kernel_symbols", r->ksyms_from);
 	/* record --fault-path: "bpf" or "samples"; null in recordings made before it. */
-	if (str(r->meta, "fault_path"))
-		cJSON_AddStringToObject(rec, "fault_path", str(r->meta, "fault_path"));
+	if (r->rec.fault_path)
+		cJSON_AddStringToObject(rec, "fault_path", r->rec.fault_path);
 	else
 		cJSON_AddNullToObject(rec, "fault_path");
-	if (str(r->meta, "fault_path_why"))
-		cJSON_AddStringToObject(rec, "fault_path_why", str(r->meta, "fault_path_why"));
+	if (r->rec.fault_path_why)
+		cJSON_AddStringToObject(rec, "fault_path_why", r->rec.fault_path_why);
 	else
 		cJSON_AddNullToObject(rec, "fault_path_why");
 	if (r->s.sampled)
-		cJSON_AddNumberToObject(rec, "sample_period_ns", num(r->meta, "sample_period_ns", 0));
+		cJSON_AddNumberToObject(rec, "sample_period_ns", r->rec.sample_period_ns);
 	else
 		cJSON_AddNullToObject(rec, "sample_period_ns");
 	add_u64(rec, "page_size", r->page_size);

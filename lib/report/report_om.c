@@ -121,12 +121,11 @@ static void reuse(const struct fol_report *r, FILE *f, int what)
 
 void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f)
 {
-	const char *cmd = cJSON_GetStringValue(cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(r->meta, "command"), 0));
+	const char *cmd = r->rec.ncommand ? r->rec.command[0] : NULL;
 
 	family(f, fmt, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
 	fprintf(f, "foliostat_recording_info{kernel=\"");
-	label(f, str(r->meta, "kernel") ?: "unknown");
+	label(f, r->rec.kernel ?: "unknown");
 	fprintf(f, "\",command=\"");
 	label(f, cmd ? cmd : "");
 	fprintf(f, "\",latency_method=\"%s\"} 1\n", r->method);

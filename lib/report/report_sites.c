@@ -219,7 +219,7 @@ static struct fol_symbols_cache *symbols_of(const struct fol_report *r, int *own
 {
 	*own = !r->symcache;
 	return r->symcache ? r->symcache
-			   : fol_symbols_new(r->ksyms, r->symfs, (int64_t)(num(r->meta, "started_realtime_ns", 0) / 1e9));
+			   : fol_symbols_new(r->ksyms, r->symfs, (int64_t)(r->rec.started_realtime_ns / 1e9));
 }
 
 int fol_report_group(const struct fol_report *r, const int *keys, int nkeys, struct fol_grouping *g)

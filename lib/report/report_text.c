@@ -20,8 +20,8 @@ static void print_seeded(const struct fol_report *r, FILE *f)
 	if (!total)
 		return;
 	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at %s (pagemap + "
-		   "kpageflags):", total, r->synth && str(r->meta, "mode") &&
-		   !strcmp(str(r->meta, "mode"), "attach") ? "attach" : "exec");
+		   "kpageflags):", total, r->synth && r->rec.mode &&
+		   !strcmp(r->rec.mode, "attach") ? "attach" : "exec");
 	for (int o = 0; o <= FOL_MAX_ORDER; o++)
 		if (r->s.seeded[o])
 			fprintf(f, " %s %" PRIu64, fol_order_size(o, r->page_size, sz, sizeof(sz)),
@@ -32,10 +32,10 @@ static void print_seeded(const struct fol_report *r, FILE *f)
 /* The probe effect calibrated before the recording (calibrate.h). */
 static void print_probe(const struct fol_report *r, FILE *f)
 {
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(r->meta, "probe_calibration");
-	double bare = num(c, "untraced_ns", 0), traced = num(c, "traced_ns", 0);
+	const struct fol_probe *c = &r->rec.probe;
+	double bare = c->untraced_ns, traced = c->traced_ns;
 
-	if (!cJSON_IsObject(c))
+	if (!c->have)
 		return;
 	/* Traced no slower than untraced: the machine was busy (other tasks, frequency), and
 	 * the difference is noise, not a cost. */
@@ -43,24 +43,23 @@ static void print_probe(const struct fol_report *r, FILE *f)
 		fprintf(f, "# probe:    the fault events' cost could not be measured here: traced "
 			   "%.0f ns, untraced %.0f ns\n#           (%.0f zero-page read faults, median "
 			   "of %.0f passes each; the machine was busy)\n",
-			traced, bare, num(c, "faults", 0), num(c, "passes", 0));
+			traced, bare, c->faults, c->passes);
 	else
 		fprintf(f, "# probe:    the fault events add %.0f ns to a fault here (calibrated at the "
 			   "start: %.0f zero-page\n#           read faults, %.0f ns untraced, %.0f ns "
 			   "traced, median of %.0f passes each)\n",
-			traced - bare, num(c, "faults", 0), bare, traced, num(c, "passes", 0));
+			traced - bare, c->faults, bare, traced, c->passes);
 	/* -g / --call-graph dwarf: the calibration's entry samples took the user stack too. */
-	if (num(c, "faults", 0) * num(c, "passes", 0) > 0 &&
-	    num(c, "sample_bytes", 0) / (num(c, "faults", 0) * num(c, "passes", 0)) >= 1024)
+	if (c->faults * c->passes > 0 && c->sample_bytes / (c->faults * c->passes) >= 1024)
 		fprintf(f, "#           with each fault's user stack, as recorded (%.0f bytes of samples "
 			   "a fault)\n",
-			num(c, "sample_bytes", 0) / (num(c, "faults", 0) * num(c, "passes", 0)));
+			c->sample_bytes / (c->faults * c->passes));
 }
 
 /* How the fault events reached the file (record --fault-path). */
 static void print_path(const struct fol_report *r, FILE *f)
 {
-	const char *path = str(r->meta, "fault_path"), *why = str(r->meta, "fault_path_why");
+	const char *path = r->rec.fault_path, *why = r->rec.fault_path_why;
 	char esc[512];
 
 	if (path && !strcmp(path, "bpf"))
@@ -77,7 +76,7 @@ static void print_path(const struct fol_report *r, FILE *f)
 /* Where kernel addresses get their names (report.c's kernel_symbols()). */
 static void print_ksyms(const struct fol_report *r, FILE *f)
 {
-	const char *bid = str(r->meta, "kernel_build_id");
+	const char *bid = r->rec.kernel_build_id;
 	char esc[512];
 
 	if (!strcmp(r->ksyms_from, "recording"))
@@ -93,25 +92,26 @@ static void print_ksyms(const struct fol_report *r, FILE *f)
 
 static void print_header(const struct fol_report *r, const struct fol_report_view *v, FILE *f)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(r->meta, "command");
+	const struct fol_recording *rec = &r->rec;
 	char b1[32], b2[32], esc[1024];
-	uint64_t dur = (uint64_t)num(r->end, "duration_ns", (double)(r->s.last_ns - r->s.first_ns));
+	uint64_t dur = (uint64_t)(rec->duration_ns >= 0 ? rec->duration_ns
+							 : (double)(r->s.last_ns - r->s.first_ns));
 	uint64_t total = 0;
 	int nevents = 0;
-	const char *mode = str(r->meta, "mode");
+	const char *mode = rec->mode;
 	int system_wide = mode && !strcmp(mode, "system-wide");
 
-	fprintf(f, "# command:  %s", cJSON_GetArraySize(cmd) ? fol_command_text(cmd, esc, sizeof(esc))
+	fprintf(f, "# command:  %s", rec->ncommand ? fol_command_text(rec->command, rec->ncommand, esc, sizeof(esc))
 				     : system_wide		 ? "(every task on every CPU)"
 								 : "(attached)");
 	if (system_wide)
 		fprintf(f, "%s  (system-wide: %" PRIu64 " processes)\n",
-			cJSON_GetArraySize(cmd) ? " while it ran" : "", r->s.processes);
+			rec->ncommand ? " while it ran" : "", r->s.processes);
 	else
-		fprintf(f, "  (pid %.0f)\n", num(r->meta, "pid", 0));
-	fprintf(f, "# kernel:   %s, ", fol_escape(str(r->meta, "kernel") ?: "?", esc, sizeof(esc)));
+		fprintf(f, "  (pid %.0f)\n", rec->pid);
+	fprintf(f, "# kernel:   %s, ", fol_escape(rec->kernel ?: "?", esc, sizeof(esc)));
 	fprintf(f, "%s, %.0f CPUs, %s pages, PMD %s\n",
-		fol_escape(str(r->meta, "machine") ?: "?", esc, sizeof(esc)), num(r->meta, "cpus", 0),
+		fol_escape(rec->machine ?: "?", esc, sizeof(esc)), rec->cpus,
 		fol_order_size(0, r->page_size, b1, sizeof(b1)),
 		fol_order_size(r->pmd_order, r->page_size, b2, sizeof(b2)));
 	/* The BPF path's records are counted as the fault events they stand for. */
@@ -138,7 +138,7 @@ static void print_header(const struct fol_report *r, const struct fol_report_vie
 	} else if (!strcmp(r->method, "sampled")) {
 		fprintf(f, "# latency:  sampled: cpu-clock every %.0f ns, kernel call chains inside the "
 			   "fault handler\n#           count toward the thread's next fault; totals "
-			   "and means only\n", num(r->meta, "sample_period_ns", 0));
+			   "and means only\n", rec->sample_period_ns);
 	} else {
 		fprintf(f, "# latency:  none: counts and classes only\n");
 	}

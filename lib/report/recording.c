@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "report/recording.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json.h"
+
+/* A copy of o's string member key, or NULL when there is none. *bad on no memory. */
+static char *string(const cJSON *o, const char *key, int *bad)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+	char *copy = s ? strdup(s) : NULL;
+
+	*bad |= s && !copy;
+	return copy;
+}
+
+/* The strings of an array member; the count of them in *n. NULL with *present 0: no
+ * such member. */
+static char **strings(const cJSON *o, const char *key, int *n, int *present, int *bad)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *e;
+	char **v;
+
+	*n = 0;
+	*present = cJSON_IsArray(a);
+	if (!*present)
+		return NULL;
+	v = calloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*v));
+	if (!v) {
+		*bad = 1;
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsString(e) && !(v[(*n)++] = strdup(e->valuestring)))
+			*bad = 1;
+	return v;
+}
+
+static double *numbers(const cJSON *o, const char *key, int *n, int *bad)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *e;
+	double *v;
+
+	*n = 0;
+	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
+		return NULL;
+	v = calloc((size_t)cJSON_GetArraySize(a), sizeof(*v));
+	if (!v) {
+		*bad = 1;
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsNumber(e))
+			v[(*n)++] = e->valuedouble;
+	return v;
+}
+
+static void probe(struct fol_probe *p, const cJSON *c)
+{
+	p->have = cJSON_IsObject(c);
+	p->faults = fol_json_num(c, "faults", 0);
+	p->passes = fol_json_num(c, "passes", 0);
+	p->untraced_ns = fol_json_num(c, "untraced_ns", 0);
+	p->traced_ns = fol_json_num(c, "traced_ns", 0);
+	p->samples = fol_json_num(c, "samples", 0);
+	p->exits = fol_json_num(c, "exits", -1);
+	p->sample_bytes = fol_json_num(c, "sample_bytes", -1);
+}
+
+int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end)
+{
+	int bad = 0, present;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->command = strings(meta, "command", &rec->ncommand, &rec->have_command, &bad);
+	rec->pid = fol_json_num(meta, "pid", 0);
+	rec->mm_threads = numbers(meta, "mm_threads", &rec->nmm_threads, &bad);
+	rec->kernel = string(meta, "kernel", &bad);
+	rec->machine = string(meta, "machine", &bad);
+	rec->mode = string(meta, "mode", &bad);
+	rec->kernel_build_id = string(meta, "kernel_build_id", &bad);
+	rec->fault_path = string(meta, "fault_path", &bad);
+	rec->fault_path_why = string(meta, "fault_path_why", &bad);
+	rec->cpus = fol_json_num(meta, "cpus", 0);
+	rec->started_realtime_ns = fol_json_num(meta, "started_realtime_ns", 0);
+	rec->sample_period_ns = fol_json_num(meta, "sample_period_ns", 0);
+	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
+	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
+	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
+	if (bad) {
+		fol_recording_free(rec);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_strings(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void fol_recording_free(struct fol_recording *rec)
+{
+	free_strings(rec->command, rec->ncommand);
+	free_strings(rec->missing_events, rec->nmissing);
+	free(rec->mm_threads);
+	free(rec->kernel);
+	free(rec->machine);
+	free(rec->mode);
+	free(rec->kernel_build_id);
+	free(rec->fault_path);
+	free(rec->fault_path_why);
+	memset(rec, 0, sizeof(*rec));
+}

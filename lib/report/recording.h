@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What a recording says of itself (its META and END chunks), parsed once when the report
+ * is computed: the renderers, compare and the TUI read these fields, not the chunks' JSON.
+ * Numbers stay doubles, as the JSON held them, so that every output prints them as it did;
+ * metadata.c checked their types and ranges when the chunks were read. */
+#ifndef FOL_RECORDING_H
+#define FOL_RECORDING_H
+
+#include <cjson/cJSON.h>
+
+/* The probe effect calibrated before the recording (record/calibrate.h). */
+struct fol_probe {
+	int have;		/* the recording was calibrated */
+	double faults, passes, untraced_ns, traced_ns, samples;
+	double exits, sample_bytes; /* < 0: not kept by the recording's foliostat */
+};
+
+struct fol_recording {
+	char **command;		/* the command line; NULL with have_command 0: none recorded */
+	int ncommand, have_command;
+	double pid;
+	double *mm_threads;	/* the kernel's mm threads recorded beside it (pids) */
+	int nmm_threads;
+	/* NULL: not recorded. mode: "attach", "system-wide", or a command's. */
+	char *kernel, *machine, *mode, *kernel_build_id, *fault_path, *fault_path_why;
+	double cpus, started_realtime_ns, sample_period_ns;
+	char **missing_events;	/* events asked for that the kernel lacked */
+	int nmissing;
+	struct fol_probe probe;
+	double duration_ns;	/* END's; < 0: the recording has no END chunk */
+};
+
+/* meta and end (either may be NULL) into rec: 0 or -ENOMEM. */
+int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end);
+void fol_recording_free(struct fol_recording *rec);
+
+#endif
