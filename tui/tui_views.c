@@ -348,7 +348,6 @@ void tui_draw_timeline(struct ui *u, int lines, int cols)
 	const struct fol_summary *s = &u->r->s;
 	int y = 1, w = cols - 16, per;
 	char a[24], b[24];
-	const cJSON *p;
 
 	tui_header(u, &y, cols);
 	y++;
@@ -399,19 +398,15 @@ void tui_draw_timeline(struct ui *u, int lines, int cols)
 	attron(A_BOLD);
 	mvprintw(y++, 1, "PMU counters (whole run)");
 	attroff(A_BOLD);
-	cJSON_ArrayForEach(p, u->r->pmu)
-	{
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "event");
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+	for (int i = 0; i < u->r->rec.npmu; i++) {
+		const struct fol_pmu_count *p = &u->r->rec.pmu[i];
 
 		if (y >= lines - 1)
 			break;
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")) && cJSON_IsNumber(v))
-			mvprintw(y++, 1, "%-20s %14.0f", cJSON_IsString(e) ? e->valuestring : "?",
-				 v->valuedouble);
+		if (p->supported && p->counted)
+			mvprintw(y++, 1, "%-20s %14.0f", p->event ?: "?", p->value);
 		else
-			mvprintw(y++, 1, "%-20s %14s", cJSON_IsString(e) ? e->valuestring : "?",
-				 "not supported");
+			mvprintw(y++, 1, "%-20s %14s", p->event ?: "?", "not supported");
 	}
 	tui_status(u, lines, cols, "Tab view  ? help  q quit");
 }

@@ -226,17 +226,14 @@ double fol_faults_between(const struct fol_summary *s, uint64_t start, uint64_t 
 int fol_phase_totals(const struct fol_report *r, const char **names, double *ns, double *faults,
 		     int max)
 {
-	const cJSON *p;
 	int n = 0;
 
-	cJSON_ArrayForEach(p, r->phases)
-	{
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "phase"));
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(p, "start_ns");
-		const cJSON *en = cJSON_GetObjectItemCaseSensitive(p, "end_ns");
+	for (int k = 0; k < r->rec.nphases; k++) {
+		const struct fol_phase *p = &r->rec.phases[k];
+		const char *name = p->name;
 		int i;
 
-		if (!name || !cJSON_IsNumber(st) || !cJSON_IsNumber(en) || en->valuedouble < st->valuedouble)
+		if (!name || !p->timed || p->end_ns < p->start_ns)
 			continue;
 		for (i = 0; i < n && strcmp(names[i], name); i++)
 			;
@@ -247,8 +244,8 @@ int fol_phase_totals(const struct fol_report *r, const char **names, double *ns,
 			ns[n] = faults[n] = 0;
 			n++;
 		}
-		ns[i] += en->valuedouble - st->valuedouble;
-		faults[i] += fol_faults_between(&r->s, (uint64_t)st->valuedouble, (uint64_t)en->valuedouble);
+		ns[i] += p->end_ns - p->start_ns;
+		faults[i] += fol_faults_between(&r->s, (uint64_t)p->start_ns, (uint64_t)p->end_ns);
 	}
 	return n;
 }
@@ -358,7 +355,7 @@ static int add_phases(const struct fol_report *r, struct fol_figures *f)
 
 static int add_counters(const struct fol_report *r, struct fol_figures *f)
 {
-	const cJSON *sz, *st, *p;
+	const cJSON *sz, *st;
 	int i = 0;
 
 	if (r->before && r->after) {
@@ -401,19 +398,18 @@ static int add_counters(const struct fol_report *r, struct fol_figures *f)
 		}
 	}
 	i = 0;
-	cJSON_ArrayForEach(p, r->pmu)
-	{
-		const char *ev = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "event"));
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+	for (int k = 0; k < r->rec.npmu; k++) {
+		const struct fol_pmu_count *pc = &r->rec.pmu[k];
+		const char *ev = pc->event;
 		struct fol_figure *x;
 
-		if (!ev || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")) || !cJSON_IsNumber(v))
+		if (!ev || !pc->supported || !pc->counted)
 			continue;
 		/* The workload's own costs (faults, TLB misses, cycles, instructions): fewer is
 		 * better, as for the faults counted from the events (page-faults was marked (*)
 		 * where the same count as faults was (I)). */
 		x = add(f, S_PMU, RANK(S_PMU, 0, 0, 0) + (uint32_t)i++, FOL_UNIT_COUNT, FOL_BETTER_LOWER, 1,
-			v->valuedouble, "pmu.%s", ev);
+			pc->value, "pmu.%s", ev);
 		if (!x)
 			return -ENOMEM;
 		LABEL(x, "%s", ev);

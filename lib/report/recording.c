@@ -70,7 +70,51 @@ static void probe(struct fol_probe *p, const cJSON *c)
 	p->sample_bytes = fol_json_num(c, "sample_bytes", -1);
 }
 
-int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end)
+static int pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
+{
+	const cJSON *p;
+
+	if (!cJSON_GetArraySize(pmu))
+		return 0;
+	rec->pmu = calloc((size_t)cJSON_GetArraySize(pmu), sizeof(*rec->pmu));
+	if (!rec->pmu)
+		return *bad = 1;
+	cJSON_ArrayForEach(p, pmu)
+	{
+		struct fol_pmu_count *x = &rec->pmu[rec->npmu++];
+
+		x->event = string(p, "event", bad);
+		x->value = fol_json_num(p, "value", 0);
+		x->counted = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "value"));
+		x->supported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported"));
+	}
+	return 0;
+}
+
+static int phase_list(struct fol_recording *rec, const cJSON *phases, int *bad)
+{
+	const cJSON *p;
+
+	if (!cJSON_GetArraySize(phases))
+		return 0;
+	rec->phases = calloc((size_t)cJSON_GetArraySize(phases), sizeof(*rec->phases));
+	if (!rec->phases)
+		return *bad = 1;
+	cJSON_ArrayForEach(p, phases)
+	{
+		struct fol_phase *x = &rec->phases[rec->nphases++];
+
+		x->name = string(p, "phase", bad);
+		x->start_ns = fol_json_num(p, "start_ns", 0);
+		x->end_ns = fol_json_num(p, "end_ns", 0);
+		x->timed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "start_ns")) &&
+			   cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "end_ns"));
+	}
+	return 0;
+}
+
+int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
+			const cJSON *pmu, const cJSON *phases)
 {
 	int bad = 0, present;
 
@@ -90,6 +134,8 @@ int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSO
 	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
 	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
+	pmu_counts(rec, pmu, &bad);
+	phase_list(rec, phases, &bad);
 	if (bad) {
 		fol_recording_free(rec);
 		return -ENOMEM;
@@ -115,5 +161,11 @@ void fol_recording_free(struct fol_recording *rec)
 	free(rec->kernel_build_id);
 	free(rec->fault_path);
 	free(rec->fault_path_why);
+	for (int i = 0; i < rec->npmu; i++)
+		free(rec->pmu[i].event);
+	free(rec->pmu);
+	for (int i = 0; i < rec->nphases; i++)
+		free(rec->phases[i].name);
+	free(rec->phases);
 	memset(rec, 0, sizeof(*rec));
 }

@@ -15,6 +15,21 @@ struct fol_probe {
 	double exits, sample_bytes; /* < 0: not kept by the recording's foliostat */
 };
 
+/* A counted PMU or software event (the PMU chunk). */
+struct fol_pmu_count {
+	char *event;		/* NULL: not named */
+	double value;		/* 0 when not counted */
+	int counted;		/* the recording has its value */
+	int supported;		/* the kernel could count it */
+};
+
+/* A phase the workload timed itself (the WORKLOAD chunk), in the order it wrote them. */
+struct fol_phase {
+	char *name;		/* NULL: not named */
+	double start_ns, end_ns; /* 0 when not given */
+	int timed;		/* both ends given */
+};
+
 struct fol_recording {
 	char **command;		/* the command line; NULL with have_command 0: none recorded */
 	int ncommand, have_command;
@@ -28,10 +43,15 @@ struct fol_recording {
 	int nmissing;
 	struct fol_probe probe;
 	double duration_ns;	/* END's; < 0: the recording has no END chunk */
+	struct fol_pmu_count *pmu;
+	int npmu;
+	struct fol_phase *phases;
+	int nphases;
 };
 
-/* meta and end (either may be NULL) into rec: 0 or -ENOMEM. */
-int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end);
+/* The chunks (any may be NULL) into rec: 0 or -ENOMEM. */
+int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
+			const cJSON *pmu, const cJSON *phases);
 void fol_recording_free(struct fol_recording *rec);
 
 #endif

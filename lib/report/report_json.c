@@ -365,22 +365,40 @@ static cJSON *class_json(const struct fol_summary *s, int c)
 	return o;
 }
 
+/* The workload's phases as it timed them: name, start and end, each where it gave it. */
+static cJSON *phases_json(const struct fol_report *r)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (int i = 0; i < r->rec.nphases; i++) {
+		const struct fol_phase *p = &r->rec.phases[i];
+		cJSON *e = cJSON_CreateObject();
+
+		if (p->name)
+			cJSON_AddStringToObject(e, "phase", p->name);
+		if (p->timed) {
+			cJSON_AddNumberToObject(e, "start_ns", p->start_ns);
+			cJSON_AddNumberToObject(e, "end_ns", p->end_ns);
+		}
+		cJSON_AddItemToArray(arr, e);
+	}
+	return arr;
+}
+
 static cJSON *pmu_json(const struct fol_report *r)
 {
 	cJSON *arr = cJSON_CreateArray();
-	const cJSON *w;
 
-	cJSON_ArrayForEach(w, r->pmu)
-	{
+	for (int i = 0; i < r->rec.npmu; i++) {
+		const struct fol_pmu_count *p = &r->rec.pmu[i];
 		cJSON *e = cJSON_CreateObject();
-		const cJSON *sup = cJSON_GetObjectItemCaseSensitive(w, "supported");
 
-		cJSON_AddStringToObject(e, "event", str(w, "event") ?: "?");
-		if (cJSON_IsTrue(sup))
-			cJSON_AddNumberToObject(e, "value", num(w, "value", 0));
+		cJSON_AddStringToObject(e, "event", p->event ?: "?");
+		if (p->supported)
+			cJSON_AddNumberToObject(e, "value", p->value);
 		else
 			cJSON_AddNullToObject(e, "value");
-		cJSON_AddBoolToObject(e, "supported", cJSON_IsTrue(sup));
+		cJSON_AddBoolToObject(e, "supported", p->supported);
 		cJSON_AddItemToArray(arr, e);
 	}
 	return arr;
@@ -582,7 +600,7 @@ cJSON *fol_report_json(const struct fol_report *r, const struct fol_report_view 
 	cJSON_AddItemToObject(j, "pmu", pmu_json(r));
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));
-	cJSON_AddItemToObject(j, "phases", json_dup(r->phases) ?: cJSON_CreateArray());
+	cJSON_AddItemToObject(j, "phases", phases_json(r));
 	if (r->maps)
 		cJSON_AddItemToObject(j, "left_behind", json_dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
 	else

@@ -238,17 +238,16 @@ static void print_reuse(const struct fol_report *r, FILE *f)
 
 static void print_phases(const struct fol_report *r, FILE *f)
 {
-	const cJSON *p;
 	char t[24], esc[256];
 
-	if (!cJSON_GetArraySize(r->phases))
+	if (!r->rec.nphases)
 		return;
 	fprintf(f, "\nWorkload phases (timed by the workload)\n");
-	cJSON_ArrayForEach(p, r->phases)
-	{
-		double start = num(p, "start_ns", 0), end = num(p, "end_ns", 0);
+	for (int i = 0; i < r->rec.nphases; i++) {
+		const struct fol_phase *p = &r->rec.phases[i];
+		double start = p->start_ns, end = p->end_ns;
 
-		fprintf(f, "  %-20s %s\n", fol_escape(str(p, "phase") ?: "?", esc, sizeof(esc)),
+		fprintf(f, "  %-20s %s\n", fol_escape(p->name ?: "?", esc, sizeof(esc)),
 			fol_fmt_ns_col(end >= start ? (uint64_t)(end - start) : 0, end >= start, 12,
 				       t, sizeof(t)));
 	}
@@ -256,20 +255,21 @@ static void print_phases(const struct fol_report *r, FILE *f)
 
 static void print_counters(const struct fol_report *r, FILE *f)
 {
-	const cJSON *p, *sz;
+	const cJSON *sz;
 	char esc[256], esc2[256];
 	int any = 0;
 
-	if (cJSON_GetArraySize(r->pmu)) {
+	if (r->rec.npmu) {
 		fprintf(f, "\nPMU and software counters (the workload and its children)\n");
-		cJSON_ArrayForEach(p, r->pmu)
-		{
-			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported")))
+		for (int i = 0; i < r->rec.npmu; i++) {
+			const struct fol_pmu_count *p = &r->rec.pmu[i];
+
+			if (p->supported)
 				fprintf(f, "  %-22s %16.0f\n",
-					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), num(p, "value", 0));
+					fol_escape(p->event ?: "?", esc, sizeof(esc)), p->value);
 			else
 				fprintf(f, "  %-22s %16s\n",
-					fol_escape(str(p, "event") ?: "?", esc, sizeof(esc)), "not supported");
+					fol_escape(p->event ?: "?", esc, sizeof(esc)), "not supported");
 		}
 	}
 	if (!r->before || !r->after)
