@@ -308,26 +308,6 @@ static int opt_period(const struct opt *o, const char *arg)
 	return ret ? print_bad_number("--sample-period", "nanoseconds (1000 to 10^12)", arg, ret) : 0;
 }
 
-static int opt_repeat(const struct opt *o, const char *arg)
-{
-	struct rec_cli *c = o->value;
-	char what[64];
-	int ret = parse_int(arg, 1, FOL_REPEAT_MAX, &c->repeat);
-
-	snprintf(what, sizeof(what), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
-	return ret ? print_bad_number("-r", what, arg, ret) : 0;
-}
-
-static int opt_bare_runs(const struct opt *o, const char *arg)
-{
-	struct rec_cli *c = o->value;
-	char what[64];
-	int ret = parse_int(arg, 0, FOL_REPEAT_MAX, &c->bare_runs);
-
-	snprintf(what, sizeof(what), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
-	return ret ? print_bad_number("--bare-runs", what, arg, ret) : 0;
-}
-
 static int opt_sweep(const struct opt *o, const char *arg)
 {
 	return parse_sweep(o->value, arg);
@@ -353,8 +333,8 @@ static int opt_not_here(const struct opt *o, const char *arg)
 	return usage_error("-I is for stat --json (a line per interval, no file)");
 }
 
-/* Help texts with numbers in them, made once. */
-static char help_mmap[160], help_period[80], help_repeat[160];
+/* Help and range texts with numbers in them. */
+static char help_mmap[160], help_period[80], help_repeat[160], runs_from_1[48], runs_from_0[48];
 
 /* record's or stat's options, into opts (room for 40). */
 static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
@@ -367,6 +347,8 @@ static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
 		 FOL_CLOCK_PERIOD_DEFAULT);
 	snprintf(help_repeat, sizeof(help_repeat), "run the command N times (1-%d), each run its own in one\n"
 		 "recording; the report gives mean, stddev, min, median, max", FOL_REPEAT_MAX);
+	snprintf(runs_from_1, sizeof(runs_from_1), "a number of runs from 1 to %d", FOL_REPEAT_MAX);
+	snprintf(runs_from_0, sizeof(runs_from_0), "a number of runs from 0 to %d", FOL_REPEAT_MAX);
 	if (stat) {
 		opts[n++] = (struct opt)OPT_SET_INT(0, "json", &c->json, 1,
 						    "the JSON report (foliostat/report/v1) on stdout");
@@ -437,11 +419,11 @@ static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
 			    "also record foliostat's own kprobes on do_wp_page (entry\n"
 			    "and return value) where the kernel has kprobe events;\n"
 			    "removed when the run ends"),
-		OPT_CALLBACK('r', "repeat", c, "N", opt_repeat, help_repeat),
-		OPT_CALLBACK(0, "bare-runs", c, "M", opt_bare_runs,
-			     "also run it M times untraced, interleaved, to show what\n"
-			     "recording adds to its own phase times (default: N for\n"
-			     "built-in workloads, else 0)"),
+		OPT_INTEGER('r', "repeat", &c->repeat, "N", 1, FOL_REPEAT_MAX, runs_from_1, help_repeat),
+		OPT_INTEGER(0, "bare-runs", &c->bare_runs, "M", 0, FOL_REPEAT_MAX, runs_from_0,
+			    "also run it M times untraced, interleaved, to show what\n"
+			    "recording adds to its own phase times (default: N for\n"
+			    "built-in workloads, else 0)"),
 		OPT_CALLBACK(0, "sweep", c, "KEY=V1,V2", opt_sweep,
 			     "one configuration per value, side by side: mthp=4K,64K,2M-pte,2M\n"
 			     "(a complete THP policy each; 2M-pte: split to PTEs by the\n"
