@@ -355,10 +355,9 @@ static int add_phases(const struct fol_report *r, struct fol_figures *f)
 
 static int add_counters(const struct fol_report *r, struct fol_figures *f)
 {
-	const cJSON *sz, *st;
 	int i = 0;
 
-	if (r->before && r->after) {
+	if (r->rec.counted) {
 		for (int k = 0; fol_report_vmstat[k]; k++) {
 			double d = fol_report_counter(r, "vmstat", fol_report_vmstat[k]);
 			struct fol_figure *x;
@@ -372,29 +371,19 @@ static int add_counters(const struct fol_report *r, struct fol_figures *f)
 			x->system_wide = 1;
 			LABEL(x, "%s", fol_report_vmstat[k]);
 		}
-		cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
-		{
-			const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
-								 sz->string), "stats");
+		for (int k = 0; k < r->rec.nmthp; k++) {
+			const struct fol_mthp_stat *m = &r->rec.mthp[k];
+			struct fol_figure *x;
 
-			cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(sz, "stats"))
-			{
-				const cJSON *b = cJSON_GetObjectItemCaseSensitive(bs, st->string);
-				double d = st->valuedouble - (cJSON_IsNumber(b) ? b->valuedouble : 0);
-				struct fol_figure *x;
-
-				if (d == 0 || !strncmp(st->string, "nr_", 3))
-					continue;
-				x = add(f, S_COUNTERS, RANK(S_COUNTERS, 0, 0, 0) + (uint32_t)i++,
-					FOL_UNIT_COUNT, FOL_BETTER_NONE, 1, d, "mthp.%s.%s", sz->string,
-					st->string);
-				if (!x)
-					return -ENOMEM;
-				x->system_wide = 1;
-				LABEL(x, "mthp %s %s", strncmp(sz->string, "hugepages-", 10) ? sz->string : sz->string + 10,
-				      st->string);
-			}
+			if (m->delta == 0 || !strncmp(m->stat, "nr_", 3))
+				continue;
+			x = add(f, S_COUNTERS, RANK(S_COUNTERS, 0, 0, 0) + (uint32_t)i++, FOL_UNIT_COUNT,
+				FOL_BETTER_NONE, 1, m->delta, "mthp.%s.%s", m->size, m->stat);
+			if (!x)
+				return -ENOMEM;
+			x->system_wide = 1;
+			LABEL(x, "mthp %s %s", strncmp(m->size, "hugepages-", 10) ? m->size : m->size + 10,
+			      m->stat);
 		}
 	}
 	i = 0;

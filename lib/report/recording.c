@@ -113,8 +113,45 @@ static int phase_list(struct fol_recording *rec, const cJSON *phases, int *bad)
 	return 0;
 }
 
+static void mthp_stats(struct fol_recording *rec, const cJSON *before, const cJSON *after,
+		       int *bad)
+{
+	const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(after, "mthp"), *sz, *st;
+	int n = 0;
+
+	cJSON_ArrayForEach(sz, sizes)
+		n += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sz, "stats"));
+	if (!n)
+		return;
+	rec->mthp = calloc((size_t)n, sizeof(*rec->mthp));
+	if (!rec->mthp) {
+		*bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(sz, sizes)
+	{
+		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(before, "mthp"),
+							 sz->string), "stats");
+
+		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(sz, "stats"))
+		{
+			struct fol_mthp_stat *x;
+
+			if (!cJSON_IsNumber(st))
+				continue;
+			x = &rec->mthp[rec->nmthp++];
+			x->size = strdup(sz->string);
+			x->stat = strdup(st->string);
+			x->delta = st->valuedouble - fol_json_num(bs, st->string, 0);
+			*bad |= !x->size || !x->stat;
+		}
+	}
+}
+
 int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
-			const cJSON *pmu, const cJSON *phases)
+			const cJSON *pmu, const cJSON *phases, const cJSON *before,
+			const cJSON *after)
 {
 	int bad = 0, present;
 
@@ -136,6 +173,8 @@ int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSO
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
 	pmu_counts(rec, pmu, &bad);
 	phase_list(rec, phases, &bad);
+	rec->counted = before && after;
+	mthp_stats(rec, before, after, &bad);
 	if (bad) {
 		fol_recording_free(rec);
 		return -ENOMEM;
@@ -167,5 +206,10 @@ void fol_recording_free(struct fol_recording *rec)
 	for (int i = 0; i < rec->nphases; i++)
 		free(rec->phases[i].name);
 	free(rec->phases);
+	for (int i = 0; i < rec->nmthp; i++) {
+		free(rec->mthp[i].size);
+		free(rec->mthp[i].stat);
+	}
+	free(rec->mthp);
 	memset(rec, 0, sizeof(*rec));
 }

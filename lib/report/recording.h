@@ -30,6 +30,13 @@ struct fol_phase {
 	int timed;		/* both ends given */
 };
 
+/* An mTHP size's stat over the run: after - before (system-wide, as the kernel counts). */
+struct fol_mthp_stat {
+	char *size;		/* "hugepages-64kB" */
+	char *stat;		/* "anon_fault_alloc", "split", ... */
+	double delta;
+};
+
 struct fol_recording {
 	char **command;		/* the command line; NULL with have_command 0: none recorded */
 	int ncommand, have_command;
@@ -47,11 +54,16 @@ struct fol_recording {
 	int npmu;
 	struct fol_phase *phases;
 	int nphases;
+	int counted;		/* the counters were read before and after the run */
+	struct fol_mthp_stat *mthp; /* every size's numeric stats, as after lists them */
+	int nmthp;
 };
 
-/* The chunks (any may be NULL) into rec: 0 or -ENOMEM. */
+/* The chunks (any may be NULL) into rec: 0 or -ENOMEM. before and after: the COUNTERS
+ * snapshots (sys/counters.h). */
 int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
-			const cJSON *pmu, const cJSON *phases);
+			const cJSON *pmu, const cJSON *phases, const cJSON *before,
+			const cJSON *after);
 void fol_recording_free(struct fol_recording *rec);
 
 #endif

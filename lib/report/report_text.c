@@ -255,7 +255,6 @@ static void print_phases(const struct fol_report *r, FILE *f)
 
 static void print_counters(const struct fol_report *r, FILE *f)
 {
-	const cJSON *sz;
 	char esc[256], esc2[256];
 	int any = 0;
 
@@ -272,7 +271,7 @@ static void print_counters(const struct fol_report *r, FILE *f)
 					fol_escape(p->event ?: "?", esc, sizeof(esc)), "not supported");
 		}
 	}
-	if (!r->before || !r->after)
+	if (!r->rec.counted)
 		return;
 	for (int i = 0; fol_report_vmstat[i]; i++) {
 		double d = fol_report_counter(r, "vmstat", fol_report_vmstat[i]);
@@ -284,28 +283,18 @@ static void print_counters(const struct fol_report *r, FILE *f)
 				   "before)\n");
 		fprintf(f, "  %-34s %+14.0f\n", fol_report_vmstat[i], d);
 	}
-	cJSON_ArrayForEach(sz, cJSON_GetObjectItemCaseSensitive(r->after, "mthp"))
-	{
-		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
-							 sz->string),
-			"stats");
-		const cJSON *st;
+	for (int i = 0; i < r->rec.nmthp; i++) {
+		const struct fol_mthp_stat *m = &r->rec.mthp[i];
+		char name[80];
 
-		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(sz, "stats"))
-		{
-			double d = st->valuedouble - num(bs, st->string, 0);
-			char name[80];
-
-			if (d == 0 || !strncmp(st->string, "nr_", 3))
-				continue;
-			if (!any++)
-				fprintf(f, "\nKernel counters (system-wide: every process moves them; "
-					   "after - before)\n");
-			snprintf(name, sizeof(name), "mthp %s %s", fol_escape(sz->string, esc, sizeof(esc)),
-				 fol_escape(st->string, esc2, sizeof(esc2)));
-			fprintf(f, "  %-34s %+14.0f\n", name, d);
-		}
+		if (m->delta == 0 || !strncmp(m->stat, "nr_", 3))
+			continue;
+		if (!any++)
+			fprintf(f, "\nKernel counters (system-wide: every process moves them; "
+				   "after - before)\n");
+		snprintf(name, sizeof(name), "mthp %s %s", fol_escape(m->size, esc, sizeof(esc)),
+			 fol_escape(m->stat, esc2, sizeof(esc2)));
+		fprintf(f, "  %-34s %+14.0f\n", name, m->delta);
 	}
 }
 
