@@ -149,9 +149,71 @@ static void mthp_stats(struct fol_recording *rec, const cJSON *before, const cJS
 	}
 }
 
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+}
+
+/* hex as bytes: their number, 0 when it is not whole hex pairs of at most 20 bytes. */
+static int build_id_of(const char *hex, unsigned char *b)
+{
+	int n = 0;
+
+	for (; hex[0] && hex[1] && n < 20; hex += 2) {
+		int hi = hex_digit(hex[0]), lo = hex_digit(hex[1]);
+
+		if (hi < 0 || lo < 0)
+			return 0;
+		b[n++] = (unsigned char)(hi << 4 | lo);
+	}
+	return *hex ? 0 : n;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct fol_build_id *)a)->path, ((const struct fol_build_id *)b)->path);
+}
+
+static void build_ids(struct fol_recording *rec, const cJSON *end, int *bad)
+{
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(end, "build_ids"), *e;
+
+	if (!cJSON_GetArraySize(ids))
+		return;
+	rec->build_ids = calloc((size_t)cJSON_GetArraySize(ids), sizeof(*rec->build_ids));
+	if (!rec->build_ids) {
+		*bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(e, ids)
+	{
+		struct fol_build_id *x;
+
+		if (!e->string || !cJSON_IsString(e))
+			continue;
+		x = &rec->build_ids[rec->nbuild_ids++];
+		x->len = build_id_of(e->valuestring, x->id);
+		*bad |= !(x->path = strdup(e->string));
+	}
+	if (!*bad)
+		qsort(rec->build_ids, (size_t)rec->nbuild_ids, sizeof(*rec->build_ids), by_path);
+}
+
+int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b)
+{
+	const struct fol_build_id key = { .path = (char *)path };
+	const struct fol_build_id *x = rec->nbuild_ids ? bsearch(&key, rec->build_ids,
+		(size_t)rec->nbuild_ids, sizeof(key), by_path) : NULL;
+
+	if (!x || !x->len)
+		return 0;
+	memcpy(b, x->id, (size_t)x->len);
+	return x->len;
+}
+
 int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
 			const cJSON *pmu, const cJSON *phases, const cJSON *before,
-			const cJSON *after)
+			const cJSON *after, const cJSON *synth)
 {
 	int bad = 0, present;
 
@@ -175,6 +237,8 @@ int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSO
 	phase_list(rec, phases, &bad);
 	rec->counted = before && after;
 	mthp_stats(rec, before, after, &bad);
+	build_ids(rec, end, &bad);
+	rec->seeded_at_attach = synth && rec->mode && !strcmp(rec->mode, "attach");
 	if (bad) {
 		fol_recording_free(rec);
 		return -ENOMEM;
@@ -211,5 +275,8 @@ void fol_recording_free(struct fol_recording *rec)
 		free(rec->mthp[i].stat);
 	}
 	free(rec->mthp);
+	for (int i = 0; i < rec->nbuild_ids; i++)
+		free(rec->build_ids[i].path);
+	free(rec->build_ids);
 	memset(rec, 0, sizeof(*rec));
 }

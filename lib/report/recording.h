@@ -37,6 +37,13 @@ struct fol_mthp_stat {
 	double delta;
 };
 
+/* The build-id the recording read for a code file it mapped (END's build_ids). */
+struct fol_build_id {
+	char *path;
+	unsigned char id[20];
+	int len;		/* 0: the recorded text was not a build-id */
+};
+
 struct fol_recording {
 	char **command;		/* the command line; NULL with have_command 0: none recorded */
 	int ncommand, have_command;
@@ -57,13 +64,18 @@ struct fol_recording {
 	int counted;		/* the counters were read before and after the run */
 	struct fol_mthp_stat *mthp; /* every size's numeric stats, as after lists them */
 	int nmthp;
+	struct fol_build_id *build_ids; /* sorted by path */
+	int nbuild_ids;
+	int seeded_at_attach;	/* the folios at the start came from an attach (SYNTH) */
 };
 
 /* The chunks (any may be NULL) into rec: 0 or -ENOMEM. before and after: the COUNTERS
- * snapshots (sys/counters.h). */
+ * snapshots (sys/counters.h); synth: the SYNTH chunk. */
 int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
 			const cJSON *pmu, const cJSON *phases, const cJSON *before,
-			const cJSON *after);
+			const cJSON *after, const cJSON *synth);
 void fol_recording_free(struct fol_recording *rec);
+/* The recorded build-id of the file at path into b (20 bytes): its length, 0 when none. */
+int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b);
 
 #endif

@@ -402,7 +402,8 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->synth = json_dup(fol_session_synth(sess));
 	r->maps = json_dup(fol_session_maps(sess));
 	r->pagecache = json_dup(fol_session_pagecache(sess));
-	if (fol_recording_parse(&r->rec, r->meta, r->end, r->pmu, r->phases, r->before, r->after))
+	if (fol_recording_parse(&r->rec, r->meta, r->end, r->pmu, r->phases, r->before, r->after,
+				r->synth))
 		return -ENOMEM;
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);

@@ -13,33 +13,8 @@
 #include "util/indexed.h"
 #include "util/u64map.h"
 
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
-}
-
-/* The build-id the recording read for the file at path (END chunk "build_ids"): its
- * length, 0 when it has none. */
-static int recorded_build_id(const struct fol_report *r, const char *path, uint8_t *b)
-{
-	const char *hex = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(r->end, "build_ids"), path));
-	int n = 0;
-
-	/* By hand: sscanf() was a twentieth of a build's report, 20 calls a site. */
-	for (; hex && hex[0] && hex[1] && n < 20; hex += 2) {
-		int hi = hex_digit(hex[0]), lo = hex_digit(hex[1]);
-
-		if (hi < 0 || lo < 0)
-			return 0;
-		b[n++] = (uint8_t)(hi << 4 | lo);
-	}
-	return hex && !*hex ? n : 0;
-}
-
 /* What naming a site's code needs, for one grouping: the symbols, and the recorded
- * build-ids by the file's interned name (the END chunk's object is searched from its
- * first key: 3% of a build's report, once per site). */
+ * build-ids by the file's interned name (looked up once a name, not once a site). */
 struct namer {
 	const struct fol_report *r;
 	struct fol_symbols_cache *sc;
@@ -57,7 +32,7 @@ static int namer_build_id(struct namer *nm, int id, uint8_t *b)
 	int created;
 
 	if (!m) {
-		int n = recorded_build_id(nm->r, fol_sites_str(nm->r->s.sites, id), b);
+		int n = fol_recording_build_id(&nm->r->rec, fol_sites_str(nm->r->s.sites, id), b);
 
 		m = nm->bids ? fol_u64map_put(nm->bids, (uint64_t)(unsigned)id, &created) : NULL;
 		if (m) {

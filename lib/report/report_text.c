@@ -20,8 +20,7 @@ static void print_seeded(const struct fol_report *r, FILE *f)
 	if (!total)
 		return;
 	fprintf(f, "# seeded:   %" PRIu64 " folios from the page tables at %s (pagemap + "
-		   "kpageflags):", total, r->synth && r->rec.mode &&
-		   !strcmp(r->rec.mode, "attach") ? "attach" : "exec");
+		   "kpageflags):", total, r->rec.seeded_at_attach ? "attach" : "exec");
 	for (int o = 0; o <= FOL_MAX_ORDER; o++)
 		if (r->s.seeded[o])
 			fprintf(f, " %s %" PRIu64, fol_order_size(o, r->page_size, sz, sizeof(sz)),
