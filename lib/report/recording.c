@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/counters.h"
 #include "util/json.h"
 
 /* A copy of o's string member key, or NULL when there is none. *bad on no memory. */
@@ -211,10 +212,123 @@ int fol_recording_build_id(const struct fol_recording *rec, const char *path, un
 	return x->len;
 }
 
-int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
-			const cJSON *pmu, const cJSON *phases, const cJSON *before,
-			const cJSON *after, const cJSON *synth)
+const char *const fol_left_order_keys[FOL_LEFT_ORDER_FIELDS] = {
+	"order", "size_bytes", "folios", "bytes", "partially_mapped", "unaligned",
+};
+const char *const fol_left_keys[FOL_LEFT_FIELDS] = {
+	"anon_bytes", "pmd_mapped_bytes", "pmd_mapped_folios", "swapped_bytes", "zero_page_bytes",
+};
+
+/* The numbers of o named by keys, and which of them o has. */
+static unsigned fields(const cJSON *o, const char *const *keys, int n, double *v)
 {
+	unsigned present = 0;
+
+	for (int i = 0; i < n; i++) {
+		v[i] = fol_json_num(o, keys[i], 0);
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, keys[i])))
+			present |= 1u << i;
+	}
+	return present;
+}
+
+static void left_behind(struct fol_left_behind *l, const cJSON *maps, int *bad)
+{
+	const cJSON *total = cJSON_GetObjectItemCaseSensitive(maps, "total"), *o;
+	const cJSON *orders = cJSON_GetObjectItemCaseSensitive(total, "orders");
+
+	l->have = total != NULL;
+	l->present = fields(total, fol_left_keys, FOL_LEFT_FIELDS, l->v);
+	if (!cJSON_GetArraySize(orders))
+		return;
+	l->orders = calloc((size_t)cJSON_GetArraySize(orders), sizeof(*l->orders));
+	if (!l->orders) {
+		*bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(o, orders)
+	{
+		struct fol_left_order *x = &l->orders[l->norders++];
+
+		x->present = fields(o, fol_left_order_keys, FOL_LEFT_ORDER_FIELDS, x->v);
+	}
+}
+
+static void pagecache_read(struct fol_pagecache_read *p, const cJSON *pc, int *bad)
+{
+	const cJSON *unread = cJSON_GetObjectItemCaseSensitive(pc, "unread"), *u;
+
+	p->have = pc != NULL;
+	p->files = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pc, "files"));
+	p->unreadable_files = fol_json_num(pc, "unreadable_files", 0);
+	p->error = string(pc, "error", bad);
+	if (!cJSON_GetArraySize(unread))
+		return;
+	p->unread = calloc((size_t)cJSON_GetArraySize(unread), sizeof(*p->unread));
+	if (!p->unread) {
+		*bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(u, unread)
+	{
+		struct fol_unread_file *x = &p->unread[p->nunread++];
+
+		x->path = string(u, "path", bad);
+		x->why = string(u, "why", bad);
+	}
+}
+
+/* The delta's tree (counters.h), flattened in document order. */
+static void counter_nodes(struct fol_recording *rec, const cJSON *o, int depth, int *bad)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, o)
+	{
+		struct fol_counter_node *x;
+
+		if (!cJSON_IsObject(e) && !cJSON_IsNumber(e) && !cJSON_IsString(e))
+			continue;
+		x = &rec->counters[rec->ncounters++];
+		x->depth = depth;
+		*bad |= !(x->key = strdup(e->string ? e->string : ""));
+		x->type = cJSON_IsObject(e) ? FOL_NODE_OBJECT : cJSON_IsNumber(e) ? FOL_NODE_NUMBER
+										  : FOL_NODE_TEXT;
+		x->number = cJSON_IsNumber(e) ? e->valuedouble : 0;
+		if (x->type == FOL_NODE_TEXT)
+			*bad |= !(x->text = strdup(e->valuestring));
+		if (x->type == FOL_NODE_OBJECT)
+			counter_nodes(rec, e, depth + 1, bad);
+	}
+}
+
+static int count_nodes(const cJSON *o)
+{
+	const cJSON *e;
+	int n = 0;
+
+	cJSON_ArrayForEach(e, o)
+		n += 1 + (cJSON_IsObject(e) ? count_nodes(e) : 0);
+	return n;
+}
+
+static void counter_changes(struct fol_recording *rec, const cJSON *before, const cJSON *after,
+			    int *bad)
+{
+	cJSON *d = fol_counters_delta(before, after);
+	int n = count_nodes(d);
+
+	if (d && n && !(rec->counters = calloc((size_t)n, sizeof(*rec->counters))))
+		*bad = 1;
+	else if (d && n)
+		counter_nodes(rec, d, 0, bad);
+	*bad |= before && after && !d;
+	cJSON_Delete(d);
+}
+
+int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c)
+{
+	const cJSON *meta = c->meta, *end = c->end, *before = c->before, *after = c->after;
 	int bad = 0, present;
 
 	memset(rec, 0, sizeof(*rec));
@@ -233,12 +347,15 @@ int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSO
 	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
 	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
-	pmu_counts(rec, pmu, &bad);
-	phase_list(rec, phases, &bad);
+	pmu_counts(rec, c->pmu, &bad);
+	phase_list(rec, c->phases, &bad);
 	rec->counted = before && after;
 	mthp_stats(rec, before, after, &bad);
 	build_ids(rec, end, &bad);
-	rec->seeded_at_attach = synth && rec->mode && !strcmp(rec->mode, "attach");
+	rec->seeded_at_attach = c->synth && rec->mode && !strcmp(rec->mode, "attach");
+	counter_changes(rec, before, after, &bad);
+	left_behind(&rec->left, c->maps, &bad);
+	pagecache_read(&rec->pagecache, c->pagecache, &bad);
 	if (bad) {
 		fol_recording_free(rec);
 		return -ENOMEM;
@@ -278,5 +395,17 @@ void fol_recording_free(struct fol_recording *rec)
 	for (int i = 0; i < rec->nbuild_ids; i++)
 		free(rec->build_ids[i].path);
 	free(rec->build_ids);
+	for (int i = 0; i < rec->ncounters; i++) {
+		free(rec->counters[i].key);
+		free(rec->counters[i].text);
+	}
+	free(rec->counters);
+	free(rec->left.orders);
+	for (int i = 0; i < rec->pagecache.nunread; i++) {
+		free(rec->pagecache.unread[i].path);
+		free(rec->pagecache.unread[i].why);
+	}
+	free(rec->pagecache.unread);
+	free(rec->pagecache.error);
 	memset(rec, 0, sizeof(*rec));
 }

@@ -44,6 +44,52 @@ struct fol_build_id {
 	int len;		/* 0: the recorded text was not a build-id */
 };
 
+/* A node of the kernel counters' change over the run (sys/counters.h's delta: after -
+ * before for every number, the policies as after has them), in document order, so that the
+ * JSON report writes back the tree they were. */
+enum fol_node_type { FOL_NODE_OBJECT, FOL_NODE_NUMBER, FOL_NODE_TEXT };
+struct fol_counter_node {
+	int depth;		/* 0: a section ("vmstat", "thp", "mthp") */
+	char *key;
+	enum fol_node_type type;
+	double number;
+	char *text;
+};
+
+/* The MAPS chunk's totals (foliostat/maps/v1): the folios left in the page tables at the
+ * end. A field's bit in present: the recording has it (older ones lack some). */
+#define FOL_LEFT_ORDER_FIELDS 6	/* order, size_bytes, folios, bytes, partially_mapped, unaligned */
+#define FOL_LEFT_FIELDS 5	/* anon_bytes, pmd_mapped_bytes, pmd_mapped_folios, swapped_bytes,
+				 * zero_page_bytes */
+struct fol_left_order {
+	double v[FOL_LEFT_ORDER_FIELDS];
+	unsigned present;
+};
+struct fol_left_behind {
+	int have;
+	struct fol_left_order *orders;
+	int norders;
+	double v[FOL_LEFT_FIELDS];
+	unsigned present;
+};
+extern const char *const fol_left_order_keys[FOL_LEFT_ORDER_FIELDS];
+extern const char *const fol_left_keys[FOL_LEFT_FIELDS];
+enum { FOL_LO_ORDER, FOL_LO_SIZE, FOL_LO_FOLIOS, FOL_LO_BYTES, FOL_LO_PARTIAL, FOL_LO_UNALIGNED };
+enum { FOL_LB_ANON, FOL_LB_PMD_BYTES, FOL_LB_PMD_FOLIOS, FOL_LB_SWAPPED, FOL_LB_ZERO };
+
+/* The page cache read at the end of the recording (PAGECACHE chunk): how far it went. */
+struct fol_unread_file {
+	char *path, *why;	/* NULL: not given */
+};
+struct fol_pagecache_read {
+	int have;
+	int files;		/* files read */
+	double unreadable_files;
+	struct fol_unread_file *unread; /* the first few not read, and why */
+	int nunread;
+	char *error;		/* why nothing was read, or NULL */
+};
+
 struct fol_recording {
 	char **command;		/* the command line; NULL with have_command 0: none recorded */
 	int ncommand, have_command;
@@ -67,13 +113,18 @@ struct fol_recording {
 	struct fol_build_id *build_ids; /* sorted by path */
 	int nbuild_ids;
 	int seeded_at_attach;	/* the folios at the start came from an attach (SYNTH) */
+	struct fol_counter_node *counters; /* none without both snapshots */
+	int ncounters;
+	struct fol_left_behind left;
+	struct fol_pagecache_read pagecache;
 };
 
-/* The chunks (any may be NULL) into rec: 0 or -ENOMEM. before and after: the COUNTERS
- * snapshots (sys/counters.h); synth: the SYNTH chunk. */
-int fol_recording_parse(struct fol_recording *rec, const cJSON *meta, const cJSON *end,
-			const cJSON *pmu, const cJSON *phases, const cJSON *before,
-			const cJSON *after, const cJSON *synth);
+/* The chunks of a recording, as the session hands them (any may be NULL). */
+struct fol_recording_chunks {
+	const cJSON *meta, *end, *pmu, *phases, *before, *after, *synth, *maps, *pagecache;
+};
+/* c into rec: 0 or -ENOMEM. */
+int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c);
 void fol_recording_free(struct fol_recording *rec);
 /* The recorded build-id of the file at path into b (20 bytes): its length, 0 when none. */
 int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b);

@@ -402,8 +402,9 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	r->synth = json_dup(fol_session_synth(sess));
 	r->maps = json_dup(fol_session_maps(sess));
 	r->pagecache = json_dup(fol_session_pagecache(sess));
-	if (fol_recording_parse(&r->rec, r->meta, r->end, r->pmu, r->phases, r->before, r->after,
-				r->synth))
+	if (fol_recording_parse(&r->rec, &(struct fol_recording_chunks){
+		.meta = r->meta, .end = r->end, .pmu = r->pmu, .phases = r->phases, .before = r->before,
+		.after = r->after, .synth = r->synth, .maps = r->maps, .pagecache = r->pagecache }))
 		return -ENOMEM;
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);

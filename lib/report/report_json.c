@@ -83,18 +83,22 @@ static char *iso_time(double ns, char *buf, size_t len)
 
 static cJSON *kernel_counters_json(const struct fol_report *r)
 {
-	cJSON *k = cJSON_CreateObject(), *d = fol_counters_delta(r->before, r->after);
+	cJSON *k = cJSON_CreateObject(), *at[8] = { k };
 
 	cJSON_AddStringToObject(k, "scope", "system");
-	if (d) {
-		cJSON *c, *next;
+	/* The sections under kernel_counters, the nodes back into their tree. */
+	for (int i = 0; i < r->rec.ncounters; i++) {
+		const struct fol_counter_node *n = &r->rec.counters[i];
+		cJSON *parent = n->depth < 7 ? at[n->depth] : NULL, *v;
 
-		/* Move the delta's sections under kernel_counters. */
-		for (c = d->child; c; c = next) {
-			next = c->next;
-			cJSON_AddItemToObject(k, c->string, cJSON_DetachItemViaPointer(d, c));
-		}
-		cJSON_Delete(d);
+		if (!parent)
+			continue;
+		v = n->type == FOL_NODE_OBJECT	 ? cJSON_CreateObject()
+		  : n->type == FOL_NODE_NUMBER ? cJSON_CreateNumber(n->number)
+					       : cJSON_CreateString(n->text);
+		cJSON_AddItemToObject(parent, n->key, v);
+		if (n->type == FOL_NODE_OBJECT)
+			at[n->depth + 1] = v;
 	}
 	return k;
 }
@@ -181,21 +185,52 @@ static void probe_json(const struct fol_report *r, cJSON *rec)
 
 /* What the page cache read at the end of the recording covered: files read, files not
  * read and (the first few) why; null without one. */
-static cJSON *page_cache_json(const cJSON *pc)
+static cJSON *page_cache_json(const struct fol_pagecache_read *pc)
 {
-	const cJSON *u = cJSON_GetObjectItemCaseSensitive(pc, "unread");
-	cJSON *o;
+	cJSON *o, *u;
 
-	if (!pc)
+	if (!pc->have)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "files", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pc, "files")));
-	cJSON_AddNumberToObject(o, "unreadable_files", num(pc, "unreadable_files", 0));
-	cJSON_AddItemToObject(o, "unread", u ? cJSON_Duplicate(u, 1) : cJSON_CreateArray());
-	if (str(pc, "error"))
-		cJSON_AddStringToObject(o, "error", str(pc, "error"));
+	cJSON_AddNumberToObject(o, "files", pc->files);
+	cJSON_AddNumberToObject(o, "unreadable_files", pc->unreadable_files);
+	u = cJSON_AddArrayToObject(o, "unread");
+	for (int i = 0; i < pc->nunread; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		if (pc->unread[i].path)
+			cJSON_AddStringToObject(e, "path", pc->unread[i].path);
+		if (pc->unread[i].why)
+			cJSON_AddStringToObject(e, "why", pc->unread[i].why);
+		cJSON_AddItemToArray(u, e);
+	}
+	if (pc->error)
+		cJSON_AddStringToObject(o, "error", pc->error);
 	else
 		cJSON_AddNullToObject(o, "error");
+	return o;
+}
+
+/* The page tables' totals at the end, each field where the recording has it. */
+static cJSON *left_behind_json(const struct fol_left_behind *l)
+{
+	cJSON *o, *orders;
+
+	if (!l->have)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	orders = cJSON_AddArrayToObject(o, "orders");
+	for (int i = 0; i < l->norders; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		for (int k = 0; k < FOL_LEFT_ORDER_FIELDS; k++)
+			if (l->orders[i].present & 1u << k)
+				cJSON_AddNumberToObject(e, fol_left_order_keys[k], l->orders[i].v[k]);
+		cJSON_AddItemToArray(orders, e);
+	}
+	for (int k = 0; k < FOL_LEFT_FIELDS; k++)
+		if (l->present & 1u << k)
+			cJSON_AddNumberToObject(o, fol_left_keys[k], l->v[k]);
 	return o;
 }
 
@@ -244,7 +279,7 @@ static cJSON *recording_json(const struct fol_report *r, const struct fol_report
 	add_u64(rec, "retimed_samples", r->st.retimed);
 	seeded = by_order_json(s->seeded, "folios");
 	cJSON_AddItemToObject(rec, "seeded_folios", seeded);
-	cJSON_AddItemToObject(rec, "page_cache", page_cache_json(r->pagecache));
+	cJSON_AddItemToObject(rec, "page_cache", page_cache_json(&r->rec.pagecache));
 	add_u64(rec, "unknown_records", r->st.unknown_records);
 	add_u64(rec, "malformed_records", r->st.bad_records);
 	add_u64(rec, "bad_metadata", r->st.bad_metadata);
@@ -601,10 +636,7 @@ cJSON *fol_report_json(const struct fol_report *r, const struct fol_report_view 
 	cJSON_AddItemToObject(j, "kernel_counters", kernel_counters_json(r));
 	cJSON_AddItemToObject(j, "timeline", timeline_json(&r->s));
 	cJSON_AddItemToObject(j, "phases", phases_json(r));
-	if (r->maps)
-		cJSON_AddItemToObject(j, "left_behind", json_dup(cJSON_GetObjectItemCaseSensitive(r->maps, "total")));
-	else
-		cJSON_AddNullToObject(j, "left_behind");
+	cJSON_AddItemToObject(j, "left_behind", left_behind_json(&r->rec.left));
 	return fol_escape_json(j) ? j : (cJSON_Delete(j), NULL);
 }
 

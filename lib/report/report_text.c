@@ -300,25 +300,25 @@ static void print_counters(const struct fol_report *r, FILE *f)
 /* The folio composition of the process's anonymous memory at the end of the run. */
 static void print_left_behind(const struct fol_report *r, FILE *f)
 {
-	const cJSON *total = cJSON_GetObjectItemCaseSensitive(r->maps, "total"), *o;
-	double anon = num(total, "anon_bytes", 0);
+	const struct fol_left_behind *l = &r->rec.left;
+	double anon = l->v[FOL_LB_ANON];
 	char sz[16];
 
-	if (!total || anon <= 0)
+	if (!l->have || anon <= 0)
 		return;
 	fprintf(f, "\nLeft behind: %.0f kB of anonymous memory in the page tables at the end "
 		   "(pagemap + kpageflags)\n", anon / 1024);
-	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(total, "orders"))
-	{
-		int order = (int)num(o, "order", 0);
+	for (int i = 0; i < l->norders; i++) {
+		const double *o = l->orders[i].v;
+		int order = (int)o[FOL_LO_ORDER];
 
 		fprintf(f, "  %6s %9.0f folios %12.0f kB %5.1f%%", fol_order_size(order, r->page_size,
-			sz, sizeof(sz)), num(o, "folios", 0), num(o, "bytes", 0) / 1024,
-			100.0 * num(o, "bytes", 0) / anon);
+			sz, sizeof(sz)), o[FOL_LO_FOLIOS], o[FOL_LO_BYTES] / 1024,
+			100.0 * o[FOL_LO_BYTES] / anon);
 		if (order == r->pmd_order)
-			fprintf(f, "  %.0f PMD-mapped", num(total, "pmd_mapped_folios", 0));
-		if (num(o, "partially_mapped", 0) > 0)
-			fprintf(f, "  %.0f partially mapped", num(o, "partially_mapped", 0));
+			fprintf(f, "  %.0f PMD-mapped", l->v[FOL_LB_PMD_FOLIOS]);
+		if (o[FOL_LO_PARTIAL] > 0)
+			fprintf(f, "  %.0f partially mapped", o[FOL_LO_PARTIAL]);
 		fputc('\n', f);
 	}
 }
