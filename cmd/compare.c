@@ -246,10 +246,13 @@ static const struct usage compare_usage = {
 
 static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
 {
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(rs->v[0].r.meta, "command");
+	const struct fol_recording *rec = &rs->v[0].r.rec;
+	cJSON *cmd = rec->have_command
+		? cJSON_CreateStringArray((const char *const *)rec->command, rec->ncommand) : NULL;
 	char *s = cmd ? cJSON_PrintUnformatted(cmd) : NULL;
 
 	snprintf(buf, len, "%s", s ? s : "");
+	cJSON_Delete(cmd);
 	free(s);
 	return buf;
 }

@@ -59,6 +59,21 @@ static double *numbers(const cJSON *o, const char *key, int *n, int *bad)
 	return v;
 }
 
+/* The samples the kernel dropped (PERF_FORMAT_LOST), summed over the events; -1 when the
+ * recording predates that count or the kernel has none. */
+static double lost_samples(const cJSON *end)
+{
+	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(end, "lost_samples"), *e;
+	double n = 0;
+
+	if (!ls)
+		return -1;
+	cJSON_ArrayForEach(e, ls)
+		if (cJSON_IsNumber(e))
+			n += e->valuedouble;
+	return n;
+}
+
 static void probe(struct fol_probe *p, const cJSON *c)
 {
 	p->have = cJSON_IsObject(c);
@@ -347,6 +362,7 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
 	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
+	rec->lost_samples = lost_samples(end);
 	pmu_counts(rec, c->pmu, &bad);
 	phase_list(rec, c->phases, &bad);
 	rec->counted = before && after;

@@ -51,23 +51,14 @@ const char *fol_scan_result(const struct fol_report *r, int status, char *buf, i
 
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name)
 {
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(r->before, section);
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(r->after, section);
+	const struct fol_counter_node *n = r->rec.counters, *end = n + r->rec.ncounters;
 
-	return num(a, name, 0) - num(b, name, 0);
-}
-
-double fol_report_lost_samples(const struct fol_report *r)
-{
-	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(r->end, "lost_samples"), *e;
-	double n = 0;
-
-	if (!ls)
-		return -1;
-	cJSON_ArrayForEach(e, ls)
-		if (cJSON_IsNumber(e))
-			n += e->valuedouble;
-	return n;
+	while (n < end && (n->depth || strcmp(n->key, section)))
+		n++;
+	for (n++; n < end && n->depth; n++)
+		if (n->depth == 1 && n->type == FOL_NODE_NUMBER && !strcmp(n->key, name))
+			return n->number;
+	return 0;
 }
 
 /* What the recording and the file say went wrong: lost events, damage, metadata. */
@@ -92,9 +83,9 @@ static void recording_warnings(struct fol_report *r)
 		fol_msgs_add(&r->warnings, "the BPF path could not write %.0f fault records (ring "
 					   "buffer full): record again with a larger -m",
 			     num(r->end, "bpf_records_not_written", 0));
-	if (fol_report_lost_samples(r) > 0)
+	if (r->rec.lost_samples > 0)
 		fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
-					   "record again with a larger -m", fol_report_lost_samples(r));
+					   "record again with a larger -m", r->rec.lost_samples);
 	if (r->st.file.truncated || !r->st.file.complete)
 		fol_msgs_add(&r->warnings, "the recording ends early (cut short?): figures cover "
 					   "what was written");

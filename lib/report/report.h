@@ -26,7 +26,9 @@ struct fol_report_event {
 struct fol_report {
 	struct fol_summary s;
 	struct fol_recording rec; /* what the recording says of itself, parsed (recording.h) */
-	cJSON *meta;		/* copies of the file's metadata chunks (may be NULL) */
+	/* Copies of the file's metadata chunks (may be NULL): the computing stage's input,
+	 * read by report.c only; the renderers read rec. */
+	cJSON *meta;
 	cJSON *pmu, *before, *after, *end, *phases;
 	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */
 	cJSON *maps;		/* the page tables at the end (foliostat/maps/v1), or NULL */

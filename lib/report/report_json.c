@@ -283,8 +283,8 @@ static cJSON *recording_json(const struct fol_report *r, const struct fol_report
 	add_u64(rec, "unknown_records", r->st.unknown_records);
 	add_u64(rec, "malformed_records", r->st.bad_records);
 	add_u64(rec, "bad_metadata", r->st.bad_metadata);
-	if (fol_report_lost_samples(r) >= 0)
-		add_u64(rec, "lost_samples", (uint64_t)fol_report_lost_samples(r));
+	if (r->rec.lost_samples >= 0)
+		add_u64(rec, "lost_samples", (uint64_t)r->rec.lost_samples);
 	else
 		cJSON_AddNullToObject(rec, "lost_samples");
 	w = cJSON_AddArrayToObject(rec, "warnings");

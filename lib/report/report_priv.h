@@ -27,8 +27,4 @@ static inline const char *str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Samples the kernel dropped, summed over the events (PERF_FORMAT_LOST); -1 when the
- * recording predates that count or the kernel has none. */
-double fol_report_lost_samples(const struct fol_report *r);
-
 #endif

@@ -18,8 +18,9 @@ echo "1..53"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
+# Up to 30 s: a loaded machine (CI's guests beside it) is slow to draw, not wrong.
 wait_for() {
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 	done
