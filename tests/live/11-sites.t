@@ -24,7 +24,7 @@ mine=$(jq --arg c $wp '[.sites[] | select(.class == $c and .sym == "write_pass" 
 [ "$all" -ge 8192 ] && [ $((mine * 100)) -ge $((all * 99)) ]
 ok $? "$wp faults: $mine of $all (>= 99%) in write_pass, on [anon]"
 is "$(jq -r '[.sites[] | select(.sym == "write_pass")][0].dso' f.json)" "$fw" "... write_pass is in the workload's binary"
-jq -e '[.sites[] | select(.sym == "write_pass")][0].src | test("^workload.c:[0-9]+$")' f.json >/dev/null
+jq -e '[.sites[] | select(.sym == "write_pass")][0].src | test("^workloads.c:[0-9]+$")' f.json >/dev/null
 ok $? "... with its source line ($(jq -r '[.sites[] | select(.sym == "write_pass")][0].src' f.json))"
 # ld.so's relocation writes to libc's data at start-up: copies of libc's pages.
 n=$(jq '[.mappings[] | select((.map | test("/libc\\.so")) and .class == "wp_copy") | .faults] | add // 0' f.json)
@@ -32,7 +32,7 @@ n=$(jq '[.mappings[] | select((.map | test("/libc\\.so")) and .class == "wp_copy
 n=$(jq '[.sites[] | select(.map == "[anon]") | .faults] | add' f.json)
 is "$(jq '[.mappings[] | select(.map == "[anon]") | .faults] | add' f.json)" "$n" "mappings and sites agree on [anon] ($n faults)"
 "$FOLIOSTAT" report -i f.data | sed -n '/^Where the faults come from/,/^$/p' >sites.txt
-grep -Eq '^ +[0-9.]+% +[0-9]+ .* write_pass \(workload\.c:[0-9]+\)  \[anon\]$' sites.txt
+grep -Eq '^ +[0-9.]+% +[0-9]+ .* write_pass \(workloads\.c:[0-9]+\)  \[anon\]$' sites.txt
 ok $? "the text report's table names write_pass on [anon]"
 
 # --sort and --top: any keys, in order; the rows add up.
