@@ -51,13 +51,14 @@ const char *fol_scan_result(const struct fol_report *r, int status, char *buf, i
 
 double fol_report_counter(const struct fol_report *r, const char *section, const char *name)
 {
-	const struct fol_counter_node *n = r->rec.counters, *end = n + r->rec.ncounters;
+	const struct fol_counter_node *v = r->rec.counters;
+	int i = 0, n = r->rec.ncounters;
 
-	while (n < end && (n->depth || strcmp(n->key, section)))
-		n++;
-	for (n++; n < end && n->depth; n++)
-		if (n->depth == 1 && n->type == FOL_NODE_NUMBER && !strcmp(n->key, name))
-			return n->number;
+	while (i < n && (v[i].depth || strcmp(v[i].key, section)))
+		i++;
+	for (i++; i < n && v[i].depth; i++)
+		if (v[i].depth == 1 && v[i].type == FOL_NODE_NUMBER && !strcmp(v[i].key, name))
+			return v[i].number;
 	return 0;
 }
 
