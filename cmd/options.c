@@ -100,7 +100,7 @@ static int take(const struct opt *o, const char *arg)
 }
 
 /* getopt's short option string and long options of the table. */
-static int getopt_args(const struct opt *opts, int n, int flags, char *shorts, struct option *longs)
+static void getopt_args(const struct opt *opts, int n, int flags, char *shorts, struct option *longs)
 {
 	char *s = shorts;
 	int k = 0;
@@ -128,7 +128,6 @@ static int getopt_args(const struct opt *opts, int n, int flags, char *shorts, s
 	longs[k++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[k++] = (struct option){ "list-options", no_argument, NULL, 1 };
 	longs[k] = (struct option){ NULL, 0, NULL, 0 };
-	return 0;
 }
 
 int parse_options(int argc, char **argv, const struct opt *opts, const struct usage *u,

@@ -110,6 +110,7 @@ lib/data/symbolic.c@s/	while (out->n < FOL_SYMBOLS_MAX) {/	while (out->n < FOL_S
 lib/report/report_om.c@s/# TYPE %s_total counter/# TYPE %s counter/@the Prometheus text format names a counter family as its samples
 lib/report/report_sites.c@s/		if (g \&\& !in_group(\&nm, \&st\[i\], g, gi))/		if (0)/@a group's stacks are those of its sites only
 lib/data/decode_sample.c@s/			if (take(c, \&dyn, 8) || dyn > size)/			if (take(c, \&dyn, 8))/@a stack copy filled no further than copied
+lib/report/report.c@s/if (!strcmp(r->rec.mthp\[i\].stat, "split"))/if (0)/@every mTHP size's splits count in the split warning
 lib/record/record.c@s/	    (o->mmap_pages \& (o->mmap_pages - 1)))/	    0)/@ring buffer pages a power of two
 lib/record/record.c@s/if (o->cgroup \&\& !o->system_wide)/if (0)/@-G only with -a
 lib/record/record.c@s/if (r->chunk_used + sz > CHUNK_FLUSH \&\& (ret = rec_flush_chunk(r)))/if (0 \&\& (ret = rec_flush_chunk(r)))/@a chunk written before its buffer overflows@live:04-report-geometry.t

@@ -207,7 +207,6 @@ static uint64_t collapses_done(const struct fol_report *r)
  * mapping split (thp_split_pmd) leaves the folio whole, its order true: not counted. */
 static void kernel_warnings(struct fol_report *r)
 {
-	const cJSON *mthp, *sz;
 	double split = 0, collapse;
 	uint64_t done = collapses_done(r);
 
@@ -216,17 +215,9 @@ static void kernel_warnings(struct fol_report *r)
 					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
 	split += fol_report_counter(r, "vmstat", "thp_split_page");
 	collapse = fol_report_counter(r, "vmstat", "thp_collapse_alloc");
-	mthp = cJSON_GetObjectItemCaseSensitive(r->after, "mthp");
-	cJSON_ArrayForEach(sz, mthp)
-	{
-		const cJSON *bs = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->before, "mthp"),
-							 sz->string),
-			"stats");
-		const cJSON *as = cJSON_GetObjectItemCaseSensitive(sz, "stats");
-
-		split += num(as, "split", 0) - num(bs, "split", 0);
-	}
+	for (int i = 0; i < r->rec.nmthp; i++)
+		if (!strcmp(r->rec.mthp[i].stat, "split"))
+			split += r->rec.mthp[i].delta;
 	if (split > 0 || collapse > 0 || done)
 		fol_msgs_add(&r->warnings,
 			     "the kernel split %.0f and collapsed %.0f large folios during the run "

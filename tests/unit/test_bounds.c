@@ -377,6 +377,29 @@ static void test_many_mthp_sizes(void **state)
 	free(after);
 }
 
+/* The kernel's splits over the run, from vmstat and every mTHP size's stats, warn that
+ * the folio map's orders may be stale. */
+static void test_split_warning(void **state)
+{
+	struct fol_report r;
+	struct rb b;
+	int said = 0;
+
+	(void)state;
+	rb_start(&b);
+	rb_json(&b, FOL_CHUNK_COUNTERS, "{\"vmstat\":{\"thp_split_page\":1},\"mthp\":{\"64kB\":{"
+					"\"stats\":{\"split\":1}},\"32kB\":{\"stats\":{\"split\":0}}}}");
+	rb_json(&b, FOL_CHUNK_COUNTERS, "{\"vmstat\":{\"thp_split_page\":3},\"mthp\":{\"64kB\":{"
+					"\"stats\":{\"split\":4}},\"32kB\":{\"stats\":{\"split\":2}}}}");
+	rb_close(&b);
+	assert_int_equal(fol_report_build(b.path, &all, &r), 0);
+	for (int i = 0; i < r.warnings.n; i++)
+		said |= strstr(r.warnings.v[i], "the kernel split 7 and collapsed 0") != NULL;
+	assert_true(said);
+	fol_report_free(&r);
+	unlink(b.path);
+}
+
 /* 3,000 runs of one fault each: every run's summary held ~200 empty histograms, 610 KB a
  * run, 1.8 GB in all; a histogram now takes memory once it has a value. */
 static void test_many_runs(void **state)
@@ -528,6 +551,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_split_warning),
 		cmocka_unit_test(test_colliding_keys),
 		cmocka_unit_test(test_shared_map),
 		cmocka_unit_test(test_huge_seed),
