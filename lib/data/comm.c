@@ -64,6 +64,11 @@ int fol_comms_update(struct fol_comms *c, const struct fol_event *ev)
 	return 0;
 }
 
+void fol_comms_forget(struct fol_comms *c, int tid)
+{
+	fol_u64map_del(c->m, (uint64_t)(unsigned)tid, NULL);
+}
+
 const char *fol_comms_get(const struct fol_comms *c, int tid)
 {
 	const char *s = tid > 0 ? fol_u64map_get(c->m, (uint64_t)(unsigned)tid) : NULL;

@@ -236,6 +236,8 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 		return -ENOMEM;
 	if (ev->fork.pid == ev->fork.ppid)
 		return 0; /* a thread: it shares the address space */
+	if (m->o.observer && m->o.observer->forked)
+		m->o.observer->forked(m->o.observer->ctx, ev->fork.ppid, ev->fork.pid);
 	parent = fol_u64map_get(m->mms, (uint64_t)(unsigned)ev->fork.ppid);
 	fol_model_drop_mm(m, ev->fork.pid);
 	fol_u64map_del(m->pids, (uint64_t)(unsigned)ev->fork.pid, NULL); /* a new process */
@@ -319,6 +321,13 @@ static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 		m->s.orphan_exits++;
 	fol_u64map_del(m->threads, (uint64_t)(unsigned)ev->fork.tid, NULL);
 	m->last_thread = NULL;
+	if (m->o.observer && m->o.observer->exit)
+		m->o.observer->exit(m->o.observer->ctx, ev->fork.pid, ev->fork.tid);
+	if (m->o.live) {
+		fol_comms_forget(m->comms, ev->fork.tid);
+		if (ev->fork.tid == ev->fork.pid)
+			fol_u64map_del(m->pids, (uint64_t)(unsigned)ev->fork.pid, NULL);
+	}
 	return ev->fork.tid == ev->fork.pid ? fol_model_drop_mm(m, ev->fork.pid) : 0;
 }
 
@@ -547,6 +556,8 @@ static int model_event(struct fol_model *m, const struct fol_event *ev)
 			t->comm_id = 0; /* renamed: its sites' name is looked up again */
 		if (ev->comm.exec && on_exec(m, ev))
 			return -ENOMEM;
+		if (ev->comm.exec && m->o.observer && m->o.observer->execed)
+			m->o.observer->execed(m->o.observer->ctx, ev->pid);
 		return fol_comms_update(m->comms, ev);
 	}
 	case FOL_EV_FORK:

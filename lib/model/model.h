@@ -12,6 +12,31 @@
 
 struct fol_model;
 
+/* A fault as the model counts it, for those who tally faults by task while they come
+ * (top and serve: live/tally.h). */
+struct fol_fault_seen {
+	int pid, tid;
+	const char *comm;	/* the thread's name; the process's is pid's */
+	const char *proc_comm;
+	int order;		/* -1: unknown */
+	enum fol_class cls;
+	int timed;		/* lat_ns is the handler's latency */
+	uint64_t lat_ns;
+	int major;
+	int new_episode;	/* a reuse fault, the first on its folio since it was last shared */
+};
+
+struct fol_model_observer {
+	void (*fault)(void *ctx, const struct fol_fault_seen *f);
+	/* A task ended: its process's when tid == pid. */
+	void (*exit)(void *ctx, int pid, int tid);
+	/* Process pid exec'd another program (it may have moved to another cgroup first). */
+	void (*execed)(void *ctx, int pid);
+	/* Process ppid forked process pid (which starts in its parent's cgroup). */
+	void (*forked)(void *ctx, int ppid, int pid);
+	void *ctx;
+};
+
 struct fol_model_opts {
 	unsigned page_size;	/* 4096 when 0 */
 	int pid;		/* account only this process's faults; 0 = all */
@@ -57,6 +82,11 @@ struct fol_model_opts {
 	/* ... nor a page free event (kmem:mm_page_free): the kernel's own pages are not kept
 	 * by frame to tell their frees apart. */
 	int no_page_frees;
+	/* top and serve: told every fault and task exit. */
+	const struct fol_model_observer *observer;
+	/* ... which run for days: nothing is kept that grows with the time recorded (no
+	 * sites; the names and process ids of tasks gone are forgotten). */
+	int live;
 };
 
 #define FOL_ANY (-100)

@@ -397,6 +397,29 @@ static int add_site(struct fol_model *m, struct mm *mm, struct thread *t, int ti
 	return fol_sites_add(m->sites, &k, ns);
 }
 
+/* The fault, to the observer: as the cell counted it. */
+static void observe(struct fol_model *m, const struct thread *t, int tid, const struct verdict *v,
+		    uint64_t end, int major)
+{
+	const struct open_fault *f = &t->f;
+	struct fol_fault_seen s = {
+		.pid = t->pid,
+		.tid = tid,
+		.comm = fol_comms_get(m->comms, tid),
+		.proc_comm = fol_comms_get(m->comms, t->pid),
+		.order = v->order,
+		.cls = (enum fol_class)v->cls,
+		.timed = end && !m->o.sampled && !f->untimed && end >= f->start &&
+			 end - f->start <= FOL_LATENCY_MAX,
+		.major = major,
+		.new_episode = v->cls == FOL_C_WP_REUSE && v->fo && !v->fo->reuse,
+	};
+
+	if (s.timed)
+		s.lat_ns = end - f->start;
+	m->o.observer->fault(m->o.observer->ctx, &s);
+}
+
 int fol_model_close_fault(struct fol_model *m, int tid, struct thread *t, uint64_t end, int major)
 {
 	const struct open_fault *f = &t->f;
@@ -424,8 +447,12 @@ int fol_model_close_fault(struct fol_model *m, int tid, struct thread *t, uint64
 	if (f->alloc_order >= 0 && v.cls != FOL_C_FILE)
 		m->s.order[FOL_ORDER_SLOT(v.order)].folios_allocated++;
 	account_time(m, t, c, &v, end);
+	if (m->o.observer)
+		observe(m, t, tid, &v, end, major);
 	if (v.cls == FOL_C_WP_REUSE && v.fo)
 		v.fo->reuse++;
+	if (m->o.live)
+		return timeline(m, f->start, v.cls);
 	ret = add_site(m, mm, t, tid, &v, end && !f->untimed && end >= f->start ? end - f->start : 0);
 	return ret ? ret : timeline(m, f->start, v.cls);
 }
