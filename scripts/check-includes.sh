@@ -5,7 +5,7 @@
 # two modules that need each other, would be one room again. Run by make check.
 set -eu
 cd "$(dirname "$0")/.."
-stages="util sys symbols data record model report compare"
+stages="util sys symbols data record model report compare live"
 rank() {
 	i=0
 	for s in $stages; do

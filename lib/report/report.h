@@ -105,6 +105,12 @@ int fol_report_csv(const struct fol_report *r, const struct fol_report_view *v, 
 /* The figures in the OpenMetrics text format (report_om.c). */
 enum fol_metrics { FOL_METRICS_OPENMETRICS, FOL_METRICS_PROMETHEUS };
 void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f);
+/* The formats' pieces, which serve's metrics share: a family's TYPE, UNIT and HELP lines
+ * (type "counter", "gauge", "histogram" or "info"; name without _total or _info), and a
+ * label value, escaped. */
+void fol_metrics_family(FILE *f, enum fol_metrics fmt, const char *name, const char *type,
+			const char *unit, const char *help);
+void fol_metrics_label(FILE *f, const char *raw);
 
 /* A collapse result's name ("exceed_none_pte"), or "status_N" in buf when the recording
  * does not name it. */

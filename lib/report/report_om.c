@@ -14,7 +14,7 @@
 
 /* A label value: escaped as the text is (valid UTF-8, no control bytes), then its
  * backslashes, quotes and newlines escaped as the exposition formats say. */
-static void label(FILE *f, const char *raw)
+void fol_metrics_label(FILE *f, const char *raw)
 {
 	char buf[4096];
 	const char *v = fol_escape(raw, buf, sizeof(buf));
@@ -29,8 +29,8 @@ static void label(FILE *f, const char *raw)
 	}
 }
 
-static void family(FILE *f, enum fol_metrics fmt, const char *name, const char *type,
-		   const char *unit, const char *help)
+void fol_metrics_family(FILE *f, enum fol_metrics fmt, const char *name, const char *type,
+			const char *unit, const char *help)
 {
 	if (fmt == FOL_METRICS_OPENMETRICS) {
 		fprintf(f, "# TYPE %s %s\n", name, type);
@@ -123,27 +123,27 @@ void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *
 {
 	const char *cmd = r->rec.ncommand ? r->rec.command[0] : NULL;
 
-	family(f, fmt, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
+	fol_metrics_family(f, fmt, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
 	fprintf(f, "foliostat_recording_info{kernel=\"");
-	label(f, r->rec.kernel ?: "unknown");
+	fol_metrics_label(f, r->rec.kernel ?: "unknown");
 	fprintf(f, "\",command=\"");
-	label(f, cmd ? cmd : "");
+	fol_metrics_label(f, cmd ? cmd : "");
 	fprintf(f, "\",latency_method=\"%s\"} 1\n", r->method);
-	family(f, fmt, "foliostat_faults", "counter", NULL, "Page faults, by folio order and class.");
+	fol_metrics_family(f, fmt, "foliostat_faults", "counter", NULL, "Page faults, by folio order and class.");
 	cells(r, f, 0);
-	family(f, fmt, "foliostat_fault_time_seconds", "counter", "seconds",
+	fol_metrics_family(f, fmt, "foliostat_fault_time_seconds", "counter", "seconds",
 	       "Time in the fault handler, by folio order and class.");
 	cells(r, f, 1);
-	family(f, fmt, "foliostat_fault_latency_seconds", "histogram", "seconds",
+	fol_metrics_family(f, fmt, "foliostat_fault_latency_seconds", "histogram", "seconds",
 	       "Fault handler latency (entry tracepoint to exit sample), by order and class.");
 	cells(r, f, 2);
-	family(f, fmt, "foliostat_reuse_faults_per_folio", "gauge", NULL,
+	fol_metrics_family(f, fmt, "foliostat_reuse_faults_per_folio", "gauge", NULL,
 	       "Write-protect reuse faults per large folio episode after fork (1 is ideal).");
 	reuse(r, f, 0);
-	family(f, fmt, "foliostat_reuse_effectiveness", "gauge", NULL,
+	fol_metrics_family(f, fmt, "foliostat_reuse_effectiveness", "gauge", NULL,
 	       "Folio episodes per reuse fault (1 is one fault per folio).");
 	reuse(r, f, 1);
-	family(f, fmt, "foliostat_lost_events", "counter", NULL, "Samples the kernel dropped.");
+	fol_metrics_family(f, fmt, "foliostat_lost_events", "counter", NULL, "Samples the kernel dropped.");
 	fprintf(f, "foliostat_lost_events_total %" PRIu64 "\n", r->st.lost ? r->st.lost : r->s.lost);
 	if (fmt == FOL_METRICS_OPENMETRICS)
 		fprintf(f, "# EOF\n");

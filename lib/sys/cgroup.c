@@ -198,3 +198,27 @@ void fol_cgroups_free(struct fol_cgroups *c)
 	fol_u64map_free(c->ids);
 	c->ids = NULL;
 }
+
+int fol_cgroup_of_pid(int pid, char *buf, size_t len)
+{
+	char path[64], line[4096];
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	/* The v2 hierarchy's line is "0::PATH"; v1 lines have a number and controllers. */
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "0::", 3))
+			continue;
+		ret = strlen(line + 3) < len ? 0 : -ENAMETOOLONG;
+		if (!ret)
+			memcpy(buf, line + 3, strlen(line + 3) + 1);
+		break;
+	}
+	fclose(f);
+	return ret;
+}

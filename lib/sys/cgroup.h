@@ -34,4 +34,8 @@ int fol_cgroups_has(const struct fol_cgroups *c, uint64_t id);
 int fol_cgroups_made(struct fol_cgroups *c, uint64_t id, const char *path);
 void fol_cgroups_free(struct fol_cgroups *c);
 
+/* The cgroup (v2) process pid is in now, its path from the cgroup2 root ("/a/b"), from
+ * /proc/PID/cgroup: 0, -ENOENT (gone, or no v2 line), -ENAMETOOLONG. */
+int fol_cgroup_of_pid(int pid, char *buf, size_t len);
+
 #endif

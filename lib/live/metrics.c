@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "live/metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/order.h"
+
+struct labels {
+	const struct fol_scrape *sc;
+	const struct fol_tally_row *row;
+};
+
+/* {cgroup="...",order="4",size="64K" ... the caller closes the braces. */
+static void row_labels(FILE *f, const struct labels *l, int slot)
+{
+	char sz[16];
+	int order = FOL_SLOT_ORDER(slot);
+
+	fputc('{', f);
+	if (l->sc->by_cgroup) {
+		fputs("cgroup=\"", f);
+		fol_metrics_label(f, l->row->cgroup);
+		fputs("\",", f);
+	}
+	fprintf(f, "order=\"%d\",size=\"%s\"", order,
+		fol_order_size(order, l->sc->page_size, sz, sizeof(sz)));
+}
+
+static void histogram(FILE *f, const struct labels *l, int slot, int cls)
+{
+	const struct fol_tally_cell *cell = &l->row->total.cell[slot][cls];
+	const uint64_t *b = l->row->hist[slot][cls];
+	const char *name = fol_class_name((enum fol_class)cls);
+	uint64_t cum = 0;
+
+	for (int i = 0; i < FOL_LAT_BUCKETS - 1; i++) {
+		cum += b[i];
+		if ((i + 1) % FOL_LAT_SUB)
+			continue;
+		fputs("foliostat_fault_seconds_bucket", f);
+		row_labels(f, l, slot);
+		fprintf(f, ",class=\"%s\",le=\"%.9g\"} %" PRIu64 "\n", name,
+			(double)(fol_lat_bucket_top(i) + 1) / 1e9, cum);
+	}
+	fputs("foliostat_fault_seconds_bucket", f);
+	row_labels(f, l, slot);
+	fprintf(f, ",class=\"%s\",le=\"+Inf\"} %" PRIu64 "\n", name, cell->timed);
+	fputs("foliostat_fault_seconds_count", f);
+	row_labels(f, l, slot);
+	fprintf(f, ",class=\"%s\"} %" PRIu64 "\n", name, cell->timed);
+	fputs("foliostat_fault_seconds_sum", f);
+	row_labels(f, l, slot);
+	fprintf(f, ",class=\"%s\"} %.9f\n", name, (double)cell->time_ns / 1e9);
+}
+
+enum what { FAULTS, HIST, REUSE, EPISODES };
+
+static void row_samples(FILE *f, const struct labels *l, enum what w)
+{
+	const struct fol_tally_counts *c = &l->row->total;
+
+	for (int slot = 0; slot < FOL_NR_ORDER_SLOTS; slot++) {
+		if (w == REUSE || w == EPISODES) {
+			if (!c->reuse[slot])
+				continue;
+			fputs(w == REUSE ? "foliostat_reuse_faults_total" : "foliostat_reuse_episodes_total", f);
+			row_labels(f, l, slot);
+			fprintf(f, "} %" PRIu64 "\n", w == REUSE ? c->reuse[slot] : c->episodes[slot]);
+			continue;
+		}
+		for (int cls = 0; cls < FOL_NR_CLASSES; cls++) {
+			if (!c->cell[slot][cls].faults)
+				continue;
+			if (w == HIST) {
+				if (l->row->hist)
+					histogram(f, l, slot, cls);
+				continue;
+			}
+			fputs("foliostat_faults_total", f);
+			row_labels(f, l, slot);
+			fprintf(f, ",class=\"%s\"} %" PRIu64 "\n", fol_class_name((enum fol_class)cls),
+				c->cell[slot][cls].faults);
+		}
+	}
+}
+
+static int by_path(const void *a, const void *b)
+{
+	const struct fol_tally_row *x = *(const struct fol_tally_row *const *)a;
+	const struct fol_tally_row *y = *(const struct fol_tally_row *const *)b;
+
+	return strcmp(x->cgroup, y->cgroup);
+}
+
+static void all_rows(FILE *f, const struct fol_scrape *sc, const struct fol_tally_row **v, size_t n,
+		     enum what w)
+{
+	for (size_t i = 0; i < n; i++)
+		row_samples(f, &(struct labels){ sc, v[i] }, w);
+}
+
+/* The kernel's own per-size mTHP counters: events (counters) and nr_* (folios now). */
+static void kernel_mthp(FILE *f, enum fol_metrics fmt, const cJSON *counters, int gauges)
+{
+	const cJSON *mthp = cJSON_GetObjectItemCaseSensitive(counters, "mthp"), *size, *st;
+
+	if (gauges)
+		fol_metrics_family(f, fmt, "foliostat_kernel_mthp_folios", "gauge", NULL,
+				   "The kernel's mTHP folio gauges (stats/nr_*), by size.");
+	else
+		fol_metrics_family(f, fmt, "foliostat_kernel_mthp_events", "counter", NULL,
+				   "The kernel's mTHP event counters (transparent_hugepage/"
+				   "hugepages-SIZE/stats), by size and counter.");
+	cJSON_ArrayForEach(size, mthp)
+	{
+		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(size, "stats"))
+		{
+			int nr = !strncmp(st->string, "nr_", 3);
+
+			if (nr != gauges || !cJSON_IsNumber(st))
+				continue;
+			fprintf(f, "%s{size=\"", gauges ? "foliostat_kernel_mthp_folios" : "foliostat_kernel_mthp_events_total");
+			fol_metrics_label(f, size->string);
+			fprintf(f, "\",stat=\"");
+			fol_metrics_label(f, st->string);
+			fprintf(f, "\"} %.0f\n", st->valuedouble);
+		}
+	}
+}
+
+static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
+		     const struct fol_tally_row **v, size_t n)
+{
+	fol_metrics_family(f, fmt, "foliostat_exporter", "info", NULL,
+			   "foliostat serve: the kernel it watches, and how faults are recorded.");
+	fputs("foliostat_exporter_info{kernel=\"", f);
+	fol_metrics_label(f, sc->kernel ? sc->kernel : "unknown");
+	fprintf(f, "\",fault_path=\"%s\"} 1\n", sc->fault_path ? sc->fault_path : "unknown");
+	fol_metrics_family(f, fmt, "foliostat_start_time_seconds", "gauge", "seconds",
+			   "When serve started, seconds since the epoch.");
+	fprintf(f, "foliostat_start_time_seconds %.3f\n", (double)sc->started_ns / 1e9);
+	fol_metrics_family(f, fmt, "foliostat_faults", "counter", NULL,
+			   "Page faults, by folio order and class (order -1: unknown).");
+	all_rows(f, sc, v, n, FAULTS);
+	fol_metrics_family(f, fmt, "foliostat_fault_seconds", "histogram", "seconds",
+			   "Fault handler latency, entry to exit, by folio order and class.");
+	all_rows(f, sc, v, n, HIST);
+	fol_metrics_family(f, fmt, "foliostat_reuse_faults", "counter", NULL,
+			   "Write-protect reuse faults (a folio made writable in place), by order.");
+	all_rows(f, sc, v, n, REUSE);
+	fol_metrics_family(f, fmt, "foliostat_reuse_episodes", "counter", NULL,
+			   "Folio reuse episodes: the first reuse fault on a folio since it was "
+			   "last shared (faults / episodes = faults per folio; 1 is ideal).");
+	all_rows(f, sc, v, n, EPISODES);
+	fol_metrics_family(f, fmt, "foliostat_unknown_order_faults", "counter", NULL,
+			   "Faults whose folio order is not known, by cause.");
+	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
+		fprintf(f, "foliostat_unknown_order_faults_total{cause=\"%s\"} %" PRIu64 "\n",
+			fol_unknown_name((enum fol_unknown)u), sc->s ? sc->s->unknown[u] : 0);
+	fol_metrics_family(f, fmt, "foliostat_lost_events", "counter", NULL,
+			   "Samples the kernel dropped (a ring buffer full).");
+	fprintf(f, "foliostat_lost_events_total %" PRIu64 "\n", sc->lost);
+	if (sc->by_cgroup) {
+		fol_metrics_family(f, fmt, "foliostat_cgroup_overflow_faults", "counter", NULL,
+				   "Faults counted under cgroup=\"other\": the cgroup label sets "
+				   "were all taken, or the process's cgroup could not be read.");
+		fprintf(f, "foliostat_cgroup_overflow_faults_total %" PRIu64 "\n",
+			fol_tally_overflow(sc->tally));
+	}
+	if (sc->counters) {
+		kernel_mthp(f, fmt, sc->counters, 0);
+		kernel_mthp(f, fmt, sc->counters, 1);
+	}
+	if (fmt == FOL_METRICS_OPENMETRICS)
+		fputs("# EOF\n", f);
+}
+
+int fol_scrape_write(const struct fol_scrape *sc, enum fol_metrics fmt, FILE *f)
+{
+	size_t n = fol_tally_list(sc->tally, NULL, 0);
+	const struct fol_tally_row **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	n = fol_tally_list(sc->tally, v, n);
+	qsort(v, n, sizeof(*v), by_path);
+	families(f, fmt, sc, v, n);
+	free(v);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* serve's /metrics: a tally (by cgroup, or all in one) with the cell histograms, the
+ * model's figures that no task owns (faults of unknown order by cause, lost events) and
+ * the kernel's mTHP counters, in the Prometheus text format (0.0.4) or OpenMetrics. */
+#ifndef FOL_LIVE_METRICS_H
+#define FOL_LIVE_METRICS_H
+
+#include <stdio.h>
+
+#include "live/tally.h"
+#include "model/summary.h"
+#include "report/report.h"
+
+struct cJSON;
+
+struct fol_scrape {
+	const struct fol_tally *tally;	/* by cgroup (a cgroup label) or all */
+	int by_cgroup;
+	const struct fol_summary *s;	/* the model's, so far */
+	uint64_t lost;			/* events the kernel dropped */
+	const struct cJSON *counters;	/* sys/counters.h's snapshot, or NULL */
+	unsigned page_size;
+	const char *kernel, *fault_path;
+	uint64_t started_ns;		/* CLOCK_REALTIME of serve's start */
+};
+
+/* 0, or -ENOMEM. */
+int fol_scrape_write(const struct fol_scrape *sc, enum fol_metrics fmt, FILE *f);
+
+#endif

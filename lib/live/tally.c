@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "live/tally.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/cgroup.h"
+#include "util/u64map.h"
+
+#define OTHER_KEY 0
+#define DEFAULT_MAX_ROWS 64
+
+struct fol_tally {
+	struct fol_tally_opts o;
+	struct fol_u64map *rows;	/* key -> struct fol_tally_row */
+	struct fol_u64map *pid_row;	/* by cgroup: pid -> its row's key */
+	uint64_t overflow;
+};
+
+uint64_t fol_lat_bucket_top(int i)
+{
+	int octave = i / FOL_LAT_SUB, sub = i % FOL_LAT_SUB;
+	uint64_t base = 1ull << (FOL_LAT_MIN_SHIFT + octave);
+
+	if (i >= FOL_LAT_BUCKETS - 1)
+		return UINT64_MAX;
+	return base + (base / FOL_LAT_SUB) * (uint64_t)(sub + 1) - 1;
+}
+
+int fol_lat_bucket(uint64_t ns)
+{
+	int shift, i;
+
+	if (ns < (1ull << FOL_LAT_MIN_SHIFT))
+		return 0;
+	shift = 63 - __builtin_clzll(ns);
+	if (shift >= 32)
+		return FOL_LAT_BUCKETS - 1;
+	i = (shift - FOL_LAT_MIN_SHIFT) * FOL_LAT_SUB +
+	    (int)((ns >> (shift - 2)) & (FOL_LAT_SUB - 1));
+	return i;
+}
+
+uint64_t fol_lat_quantile(const uint64_t *b, double q)
+{
+	uint64_t n = 0, cum = 0;
+
+	for (int i = 0; i < FOL_LAT_BUCKETS; i++)
+		n += b[i];
+	if (!n)
+		return 0;
+	for (int i = 0; i < FOL_LAT_BUCKETS; i++) {
+		cum += b[i];
+		if ((double)cum >= q * (double)n)
+			return fol_lat_bucket_top(i);
+	}
+	return UINT64_MAX;
+}
+
+static int proc_cgroup(int pid, char *buf, size_t len)
+{
+	return fol_cgroup_of_pid(pid, buf, len);
+}
+
+int fol_tally_new(struct fol_tally **out, const struct fol_tally_opts *o)
+{
+	struct fol_tally *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->o = *o;
+	if (!t->o.max_rows)
+		t->o.max_rows = DEFAULT_MAX_ROWS;
+	if (!t->o.cgroup_of)
+		t->o.cgroup_of = proc_cgroup;
+	t->rows = fol_u64map_new(sizeof(struct fol_tally_row));
+	t->pid_row = fol_u64map_new(sizeof(uint64_t));
+	if (!t->rows || !t->pid_row) {
+		fol_tally_free(t);
+		return -ENOMEM;
+	}
+	*out = t;
+	return 0;
+}
+
+static void free_rows(struct fol_u64map *rows)
+{
+	size_t pos = 0;
+	struct fol_tally_row *r;
+
+	while ((r = fol_u64map_next(rows, &pos, NULL)))
+		free(r->hist);
+}
+
+void fol_tally_free(struct fol_tally *t)
+{
+	if (!t)
+		return;
+	if (t->rows)
+		free_rows(t->rows);
+	fol_u64map_free(t->rows);
+	fol_u64map_free(t->pid_row);
+	free(t);
+}
+
+/* FNV-1a: a cgroup's row by its path. 0 is the "other" row's, so a path never hashes to
+ * it. */
+static uint64_t path_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+static size_t nrows(const struct fol_tally *t)
+{
+	size_t pos = 0, n = 0;
+
+	while (fol_u64map_next(t->rows, &pos, NULL))
+		n++;
+	return n;
+}
+
+/* By cgroup: the row of pid's cgroup, looked up at the process's first fault seen and
+ * again after each exec (a process is counted in the cgroup it was in then). */
+static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
+{
+	uint64_t *key = fol_u64map_get(t->pid_row, (uint64_t)(unsigned)pid), k;
+	char path[256];
+	struct fol_tally_row *r;
+	int created;
+
+	if (key)
+		return fol_u64map_get(t->rows, *key);
+	if (t->o.cgroup_of(pid, path, sizeof(path)))
+		snprintf(path, sizeof(path), "other");
+	k = strcmp(path, "other") ? path_key(path) : OTHER_KEY;
+	if (k != OTHER_KEY && !fol_u64map_get(t->rows, k) && nrows(t) >= (size_t)t->o.max_rows)
+		k = OTHER_KEY;
+	r = fol_u64map_put(t->rows, k, &created);
+	if (!r)
+		return NULL;
+	if (created) {
+		r->key = k;
+		snprintf(r->cgroup, sizeof(r->cgroup), "%s", k == OTHER_KEY ? "other" : path);
+	}
+	key = fol_u64map_put(t->pid_row, (uint64_t)(unsigned)pid, NULL);
+	if (!key)
+		return NULL;
+	*key = k;
+	return fol_u64map_get(t->rows, k); /* the put above may have moved the rows */
+}
+
+static struct fol_tally_row *row_of(struct fol_tally *t, const struct fol_fault_seen *f)
+{
+	uint64_t k = t->o.by == FOL_BY_PROCESS ? (uint64_t)(unsigned)f->pid
+		   : t->o.by == FOL_BY_THREAD  ? (uint64_t)(unsigned)f->tid
+					       : 0;
+	struct fol_tally_row *r;
+	int created;
+
+	if (t->o.by == FOL_BY_CGROUP)
+		return cgroup_row(t, f->pid);
+	r = fol_u64map_put(t->rows, k, &created);
+	if (r && created) {
+		r->key = k;
+		r->pid = f->pid;
+		r->tid = f->tid;
+	}
+	/* A name changes at exec: the row shows the last. */
+	if (r && t->o.by != FOL_BY_ALL)
+		snprintf(r->comm, sizeof(r->comm), "%s",
+			 t->o.by == FOL_BY_PROCESS ? f->proc_comm : f->comm);
+	return r;
+}
+
+int fol_tally_fault(struct fol_tally *t, const struct fol_fault_seen *f)
+{
+	struct fol_tally_row *r = row_of(t, f);
+	int slot = FOL_ORDER_SLOT(f->order), b;
+	struct fol_tally_counts *c;
+	struct fol_tally_cell *cell;
+
+	if (!r)
+		return -ENOMEM;
+	if (r->key == OTHER_KEY && t->o.by == FOL_BY_CGROUP)
+		t->overflow++;
+	if (t->o.cell_hist && !r->hist && !(r->hist = calloc(FOL_NR_ORDER_SLOTS, sizeof(*r->hist))))
+		return -ENOMEM;
+	c = &r->total;
+	cell = &c->cell[slot][f->cls];
+	cell->faults++;
+	c->faults++;
+	if (f->cls == FOL_C_WP_REUSE) {
+		c->reuse[slot]++;
+		c->episodes[slot] += f->new_episode;
+	}
+	if (!f->timed)
+		return 0;
+	b = fol_lat_bucket(f->lat_ns);
+	cell->timed++;
+	cell->time_ns += f->lat_ns;
+	c->time_ns += f->lat_ns;
+	c->lat[b]++;
+	if (r->hist)
+		r->hist[slot][f->cls][b]++;
+	return 0;
+}
+
+void fol_tally_exit(struct fol_tally *t, int pid, int tid)
+{
+	struct fol_tally_row *r = NULL;
+
+	if (t->o.by == FOL_BY_CGROUP) {
+		if (pid == tid)
+			fol_u64map_del(t->pid_row, (uint64_t)(unsigned)pid, NULL);
+		return;
+	}
+	if (t->o.by == FOL_BY_PROCESS && pid == tid)
+		r = fol_u64map_get(t->rows, (uint64_t)(unsigned)pid);
+	else if (t->o.by == FOL_BY_THREAD)
+		r = fol_u64map_get(t->rows, (uint64_t)(unsigned)tid);
+	if (r && !r->gone)
+		r->gone = 1;
+}
+
+void fol_tally_exec(struct fol_tally *t, int pid)
+{
+	if (t->o.by == FOL_BY_CGROUP)
+		fol_u64map_del(t->pid_row, (uint64_t)(unsigned)pid, NULL);
+}
+
+void fol_tally_fork(struct fol_tally *t, int ppid, int pid)
+{
+	uint64_t *parent, *child, key;
+
+	if (t->o.by != FOL_BY_CGROUP)
+		return;
+	parent = fol_u64map_get(t->pid_row, (uint64_t)(unsigned)ppid);
+	if (!parent) {
+		fol_u64map_del(t->pid_row, (uint64_t)(unsigned)pid, NULL);
+		return;
+	}
+	key = *parent;
+	child = fol_u64map_put(t->pid_row, (uint64_t)(unsigned)pid, NULL);
+	if (child)
+		*child = key; /* else it is looked up at its first fault */
+}
+
+static void counts_sub(struct fol_tally_counts *out, const struct fol_tally_counts *a,
+		       const struct fol_tally_counts *b)
+{
+	const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+	uint64_t *o = (uint64_t *)out;
+
+	/* Every field is a uint64_t count that only grows. */
+	for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		o[i] = x[i] - y[i];
+}
+
+void fol_tally_interval(struct fol_tally *t)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	uint64_t key, *drop = NULL;
+	struct fol_tally_row *r;
+
+	while ((r = fol_u64map_next(t->rows, &pos, &key))) {
+		if (r->gone == 2) {
+			if (n == cap) {
+				uint64_t *grown = realloc(drop, (cap = cap ? 2 * cap : 16) * sizeof(*drop));
+
+				if (!grown)
+					break; /* kept until the next interval */
+				drop = grown;
+			}
+			drop[n++] = key;
+			continue;
+		}
+		counts_sub(&r->last, &r->total, &r->mark);
+		r->mark = r->total;
+		if (r->gone)
+			r->gone = 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct fol_tally_row gone;
+
+		if (fol_u64map_del(t->rows, drop[i], &gone))
+			free(gone.hist);
+	}
+	free(drop);
+}
+
+size_t fol_tally_list(const struct fol_tally *t, const struct fol_tally_row **v, size_t max)
+{
+	size_t pos = 0, n = 0;
+	const struct fol_tally_row *r;
+
+	while ((r = fol_u64map_next(t->rows, &pos, NULL))) {
+		if (n < max)
+			v[n] = r;
+		n++;
+	}
+	return n;
+}
+
+size_t fol_tally_size(const struct fol_tally *t)
+{
+	return nrows(t);
+}
+
+uint64_t fol_tally_overflow(const struct fol_tally *t)
+{
+	return t->overflow;
+}
+
+static void reuse_sums(const struct fol_tally_counts *c, uint64_t *faults, uint64_t *episodes)
+{
+	*faults = *episodes = 0;
+	for (int s = 0; s < FOL_NR_ORDER_SLOTS; s++) {
+		*faults += c->reuse[s];
+		*episodes += c->episodes[s];
+	}
+}
+
+double fol_tally_per_folio(const struct fol_tally_counts *c)
+{
+	uint64_t f, e;
+
+	reuse_sums(c, &f, &e);
+	return e ? (double)f / (double)e : 0;
+}
+
+double fol_tally_effectiveness(const struct fol_tally_counts *c)
+{
+	uint64_t f, e;
+
+	reuse_sums(c, &f, &e);
+	return f ? (double)e / (double)f : 0;
+}

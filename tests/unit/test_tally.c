@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The live tallies (top, serve): latency buckets, rows by process, thread and cgroup,
+ * intervals, the pruning of ended tasks and the bound on cgroup rows; and the model's
+ * observer on a synthetic stream, against the model's own summary. */
+#include "model_events.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "live/metrics.h"
+#include "live/tally.h"
+
+static struct fol_fault_seen seen(int pid, int tid, int order, enum fol_class cls, uint64_t lat)
+{
+	return (struct fol_fault_seen){ .pid = pid, .tid = tid, .comm = "t", .proc_comm = "p",
+					.order = order, .cls = cls, .timed = lat > 0, .lat_ns = lat };
+}
+
+static void test_lat_buckets(void **state)
+{
+	uint64_t b[FOL_LAT_BUCKETS] = { 0 };
+
+	(void)state;
+	assert_int_equal(fol_lat_bucket(0), 0);
+	assert_int_equal(fol_lat_bucket(256), 0);
+	assert_int_equal(fol_lat_bucket(320), 1);
+	assert_int_equal(fol_lat_bucket(511), 3);
+	assert_int_equal(fol_lat_bucket(512), 4);
+	assert_int_equal(fol_lat_bucket(1ull << 40), FOL_LAT_BUCKETS - 1);
+	/* Every value is at most its bucket's top, and above the bucket before. */
+	for (uint64_t v = 256; v < (1ull << 33); v = v * 5 / 4 + 1) {
+		int i = fol_lat_bucket(v);
+
+		assert_true(v <= fol_lat_bucket_top(i));
+		assert_true(i == 0 || v > fol_lat_bucket_top(i - 1));
+	}
+	assert_int_equal(fol_lat_quantile(b, 0.99), 0);
+	b[fol_lat_bucket(1000)] = 99;
+	b[fol_lat_bucket(100000)] = 1;
+	assert_int_equal(fol_lat_quantile(b, 0.99), fol_lat_bucket_top(fol_lat_bucket(1000)));
+	assert_int_equal(fol_lat_quantile(b, 1.0), fol_lat_bucket_top(fol_lat_bucket(100000)));
+}
+
+static const struct fol_tally_row *row(const struct fol_tally *t, uint64_t key)
+{
+	const struct fol_tally_row *v[64];
+	size_t n = fol_tally_list(t, v, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (v[i]->key == key)
+			return v[i];
+	return NULL;
+}
+
+static void test_by_process(void **state)
+{
+	struct fol_tally *t;
+	struct fol_fault_seen f;
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
+	for (int i = 0; i < 3; i++) {
+		f = seen(10, 11, 4, FOL_C_WP_REUSE, 1000);
+		f.new_episode = i == 0;
+		assert_int_equal(fol_tally_fault(t, &f), 0);
+	}
+	f = seen(20, 20, 0, FOL_C_ANON_ALLOC, 0); /* untimed: counted, no time */
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(fol_tally_size(t), 2);
+	assert_int_equal(row(t, 10)->total.faults, 3);
+	assert_int_equal(row(t, 10)->total.time_ns, 3000);
+	assert_int_equal(row(t, 10)->total.cell[FOL_ORDER_SLOT(4)][FOL_C_WP_REUSE].faults, 3);
+	assert_string_equal(row(t, 10)->comm, "p");
+	assert_true(fol_tally_per_folio(&row(t, 10)->total) == 3.0);
+	assert_true(fol_tally_effectiveness(&row(t, 10)->total) * 3 > 0.999);
+	assert_int_equal(row(t, 20)->total.time_ns, 0);
+	assert_int_equal(row(t, 20)->total.cell[FOL_ORDER_SLOT(0)][FOL_C_ANON_ALLOC].timed, 0);
+
+	/* The interval: its faults; the next one's start from there. */
+	fol_tally_interval(t);
+	assert_int_equal(row(t, 10)->last.faults, 3);
+	f = seen(10, 12, 4, FOL_C_WP_REUSE, 500);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	fol_tally_interval(t);
+	assert_int_equal(row(t, 10)->last.faults, 1);
+	assert_int_equal(row(t, 10)->last.time_ns, 500);
+	assert_int_equal(row(t, 10)->mark.faults, 4);
+
+	/* A thread's end is not its process's; the process's end shows for one interval
+	 * more, then its row goes. */
+	fol_tally_exit(t, 10, 12);
+	assert_int_equal(row(t, 10)->gone, 0);
+	fol_tally_exit(t, 10, 10);
+	fol_tally_interval(t);
+	assert_non_null(row(t, 10));
+	assert_int_equal(row(t, 10)->gone, 2);
+	fol_tally_interval(t);
+	assert_null(row(t, 10));
+	assert_int_equal(fol_tally_size(t), 1);
+	fol_tally_free(t);
+}
+
+static void test_by_thread(void **state)
+{
+	struct fol_tally *t;
+	struct fol_fault_seen f;
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_THREAD }), 0);
+	f = seen(10, 11, 0, FOL_C_FILE, 100);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	f = seen(10, 12, 0, FOL_C_FILE, 100);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(fol_tally_size(t), 2);
+	assert_int_equal(row(t, 12)->pid, 10);
+	assert_string_equal(row(t, 12)->comm, "t");
+	fol_tally_exit(t, 10, 12);
+	fol_tally_interval(t);
+	fol_tally_interval(t);
+	assert_null(row(t, 12));
+	assert_non_null(row(t, 11));
+	fol_tally_free(t);
+}
+
+/* The fake /proc/PID/cgroup: pid 1..9 in /a, 10..19 in /b, 20.. in /cN, 99 unreadable;
+ * pid 5 in /b once moved. */
+static int moved;
+
+static int fake_cgroup(int pid, char *buf, size_t len)
+{
+	if (pid == 99)
+		return -ENOENT;
+	if (pid == 5 && moved)
+		return snprintf(buf, len, "/b") < 0;
+	snprintf(buf, len, pid < 10 ? "/a" : pid < 20 ? "/b" : "/c%d", pid);
+	return 0;
+}
+
+static uint64_t cgroup_faults(const struct fol_tally *t, const char *path)
+{
+	const struct fol_tally_row *v[64];
+	size_t n = fol_tally_list(t, v, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (!strcmp(v[i]->cgroup, path))
+			return v[i]->total.faults;
+	return 0;
+}
+
+static void test_by_cgroup(void **state)
+{
+	struct fol_tally *t;
+	struct fol_fault_seen f;
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_CGROUP, .cell_hist = 1,
+								      .max_rows = 3, .cgroup_of = fake_cgroup }),
+			 0);
+	for (int pid = 1; pid < 30; pid++) {
+		f = seen(pid, pid, 9, FOL_C_ANON_ALLOC, 2000);
+		assert_int_equal(fol_tally_fault(t, &f), 0);
+	}
+	f = seen(99, 99, 9, FOL_C_ANON_ALLOC, 2000);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/a"), 9);
+	assert_int_equal(cgroup_faults(t, "/b"), 10);
+	/* The third row is /c20; the rest, and the unreadable one, are "other". */
+	assert_int_equal(cgroup_faults(t, "/c20"), 1);
+	assert_int_equal(cgroup_faults(t, "other"), 10);
+	assert_int_equal(fol_tally_overflow(t), 10);
+	assert_true(fol_tally_size(t) <= 4);
+	/* Cell histograms: the one cell's bucket. */
+	assert_int_equal(row(t, 0)->hist[FOL_ORDER_SLOT(9)][FOL_C_ANON_ALLOC][fol_lat_bucket(2000)], 10);
+	/* A process that moved is counted where it was until it execs. */
+	moved = 1;
+	f = seen(5, 5, 9, FOL_C_ANON_ALLOC, 2000);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/a"), 10);
+	fol_tally_exec(t, 5);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/b"), 11);
+	moved = 0;
+	/* A child is counted in its parent's cgroup (pid 25 would be /c25: no row left). */
+	fol_tally_fork(t, 10, 25);
+	f = seen(25, 25, 9, FOL_C_ANON_ALLOC, 2000);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/b"), 12);
+	/* A cgroup's row outlives its processes (its counters are Prometheus counters). */
+	fol_tally_exit(t, 1, 1);
+	fol_tally_interval(t);
+	fol_tally_interval(t);
+	assert_int_equal(cgroup_faults(t, "/a"), 10);
+	fol_tally_free(t);
+}
+
+/* The metrics of a tally by cgroup: the fault counter, a histogram whose +Inf bucket and
+ * count are the cell's timed faults, the cgroup label. */
+static void test_metrics(void **state)
+{
+	struct fol_tally *t;
+	struct fol_fault_seen f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_CGROUP, .cell_hist = 1,
+								      .cgroup_of = fake_cgroup }),
+			 0);
+	f = seen(1, 1, 4, FOL_C_WP_REUSE, 700);
+	f.new_episode = 1;
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	f = seen(1, 1, 4, FOL_C_WP_REUSE, 0);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(fol_scrape_write(&(struct fol_scrape){ .tally = t, .by_cgroup = 1, .page_size = 4096 },
+					  FOL_METRICS_OPENMETRICS, out),
+			 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "foliostat_faults_total{cgroup=\"/a\",order=\"4\",size=\"64K\",class=\"wp_reuse\"} 2\n"));
+	assert_non_null(strstr(buf, "foliostat_fault_seconds_bucket{cgroup=\"/a\",order=\"4\",size=\"64K\","
+				    "class=\"wp_reuse\",le=\"1.024e-06\"} 1\n"));
+	assert_non_null(strstr(buf, "foliostat_fault_seconds_bucket{cgroup=\"/a\",order=\"4\",size=\"64K\","
+				    "class=\"wp_reuse\",le=\"5.12e-07\"} 0\n"));
+	assert_non_null(strstr(buf, "class=\"wp_reuse\",le=\"+Inf\"} 1\n"));
+	assert_non_null(strstr(buf, "foliostat_reuse_faults_total{cgroup=\"/a\",order=\"4\",size=\"64K\"} 2\n"));
+	assert_non_null(strstr(buf, "foliostat_reuse_episodes_total{cgroup=\"/a\",order=\"4\",size=\"64K\"} 1\n"));
+	assert_non_null(strstr(buf, "# TYPE foliostat_faults counter\n"));
+	assert_non_null(strstr(buf, "\n# EOF\n"));
+	free(buf);
+	fol_tally_free(t);
+}
+
+/* What the model tells its observer is what it counts: the same faults by order and
+ * class, and the task's end. */
+struct told {
+	struct fol_tally *t;
+	int exits;
+};
+
+static void told_fault(void *ctx, const struct fol_fault_seen *f)
+{
+	struct told *x = ctx;
+
+	assert_int_equal(fol_tally_fault(x->t, f), 0);
+}
+
+static void told_exit(void *ctx, int pid, int tid)
+{
+	struct told *x = ctx;
+
+	x->exits++;
+	fol_tally_exit(x->t, pid, tid);
+}
+
+static void test_observer(void **state)
+{
+	struct told x = { 0 };
+	struct fol_model_observer obs = { .fault = told_fault, .exit = told_exit, .ctx = &x };
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .pmd_order = 9,
+				    .observer = &obs, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	const struct fol_tally_row *r;
+	struct fol_summary s;
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&x.t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
+	now = 1000000;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 4, 5000);
+	for (int round = 0; round < 2; round++) {
+		fork_proc(m, PID, 200 + round);
+		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+					    .fork = { .pid = 200 + round, .tid = 200 + round,
+						      .ppid = PID, .ptid = PID } });
+		for (int p = 0; p < 16; p++)
+			fault(m, PID, PID, BASE + (uint64_t)p * 4096, 0x7, -1, 1000);
+	}
+	s = finish(m);
+	r = row(x.t, PID);
+	assert_non_null(r);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(4)][FOL_C_ANON_ALLOC].faults,
+			 CELL(s, 4, FOL_C_ANON_ALLOC).faults);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(4)][FOL_C_WP_REUSE].faults,
+			 CELL(s, 4, FOL_C_WP_REUSE).faults);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(4)][FOL_C_WP_REUSE].time_ns,
+			 CELL(s, 4, FOL_C_WP_REUSE).lat.sum);
+	/* Two episodes of 16, as the model's own reuse figures. */
+	assert_int_equal(r->total.episodes[FOL_ORDER_SLOT(4)], s.order[FOL_ORDER_SLOT(4)].reuse.episodes);
+	assert_int_equal(r->total.reuse[FOL_ORDER_SLOT(4)], 32);
+	assert_int_equal(x.exits, 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+	fol_tally_free(x.t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lat_buckets), cmocka_unit_test(test_by_process),
+		cmocka_unit_test(test_by_thread),   cmocka_unit_test(test_by_cgroup),
+		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
