@@ -180,19 +180,24 @@ int tui_term_open(int *colour, int *utf8, struct sigaction *old, char *err, size
 	curs_set(0);
 	set_escdelay(25);
 	mousemask(BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-	*colour = has_colors() && !getenv("NO_COLOR");
-	if (*colour) {
-		start_color();
-		use_default_colors();
-		init_pair(C_TITLE, COLOR_WHITE, COLOR_BLUE);
-		init_pair(C_SEL, COLOR_BLACK, COLOR_CYAN);
-		init_pair(C_BAR, COLOR_GREEN, -1);
-		init_pair(C_DIM, COLOR_WHITE, COLOR_BLACK);
-		init_pair(C_WARN, COLOR_YELLOW, -1);
-		init_pair(C_MARK, COLOR_MAGENTA, -1);
-		init_pair(C_WORSE, COLOR_RED, -1);
-	}
+	*colour = tui_colours();
 	return 0;
+}
+
+int tui_colours(void)
+{
+	if (!has_colors() || getenv("NO_COLOR"))
+		return 0;
+	start_color();
+	use_default_colors();
+	init_pair(C_TITLE, COLOR_WHITE, COLOR_BLUE);
+	init_pair(C_SEL, COLOR_BLACK, COLOR_CYAN);
+	init_pair(C_BAR, COLOR_GREEN, -1);
+	init_pair(C_DIM, COLOR_WHITE, COLOR_BLACK);
+	init_pair(C_WARN, COLOR_YELLOW, -1);
+	init_pair(C_MARK, COLOR_MAGENTA, -1);
+	init_pair(C_WORSE, COLOR_RED, -1);
+	return 1;
 }
 
 void tui_term_close(const struct sigaction *old)

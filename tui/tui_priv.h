@@ -90,5 +90,7 @@ void tui_draw_help(const struct ui *u, int lines, int cols);
 int tui_term_open(int *colour, int *utf8, struct sigaction *old, char *err, size_t errlen);
 
 void tui_term_close(const struct sigaction *old);
+/* The colour pairs (C_*), where the terminal has colours and NO_COLOR is not set: 1. */
+int tui_colours(void);
 
 #endif

@@ -31,9 +31,10 @@ check() { # COMMAND MAN-PAGE...
 	[ -z "$missing$undocumented" ]
 	ok $? "$cmd: every option in --help and the man page${missing:+ (not in --help:$missing)}${undocumented:+ (not in man foliostat-$1:$undocumented)}"
 }
-echo "1..16"
+echo "1..17"
 check record record
 check stat stat record
+check top top
 check report report
 check tui tui report
 check compare compare

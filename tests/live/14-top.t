@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# foliostat top through tmux while a workload runs: the figures on screen move from one
+# refresh to the next, Enter zooms into the process (its threads), s and f change the sort
+# and freeze, and when the workload ends the order x class table equals stat's for the
+# same run (the large folios' cells), q exits 0.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
+plan 9
+
+S=foliostat-top-$$
+trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T"
+fw=$(workload_bin fw)
+screen() { tmux capture-pane -p -t "$S"; }
+wait_for() { # TEXT [SECONDS]
+	for _ in $(seq $((${2:-30} * 10))); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	screen | sed 's/^/# /' >&2
+	return 1
+}
+# "since start: N faults" of the title line.
+since_start() { screen | sed -n 's/.*since start: \([0-9]*\) faults.*/\1/p' | head -1; }
+args=(workload fork-loop --loops 12 --size 128M)
+
+# The workload runs under stat, itself under top: top's figures and stat's JSON are of one
+# run (a fork loop's reuse faults differ by a few dozen in 400,000 from run to run). stat's
+# output comes out of top's standard error when top ends.
+tmux new-session -d -s "$S" -x 132 -y 44 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT top -d 0.5 -- $FOLIOSTAT stat --json -- $fw ${args[*]} 2>$T/out; echo rc=\$? >$T/rc; sleep 60"
+wait_for "since start" 30
+a=$(since_start)
+wait_for " fw " 30
+ok $? "top shows the workload's process (fw) while it runs"
+sleep 1.5
+b=$(since_start)
+echo "# since start: $a, then $b faults"
+[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
+ok $? "the figures move while it runs: $a then $b faults since the start"
+tmux send-keys -t "$S" Enter
+wait_for "threads of pid" 10
+ok $? "Enter zooms into the selected process: its threads"
+tmux send-keys -t "$S" Escape s
+wait_for "sort: faults/i" 10
+ok $? "Esc goes back and s moves to the next sort key (faults/i)"
+tmux send-keys -t "$S" f
+wait_for "FROZEN" 10
+ok $? "f freezes the screen"
+tmux send-keys -t "$S" f
+wait_for "exited (status 0)" 240
+ok $? "the end of the workload is said, with its exit status"
+screen >"$T/all.txt"
+# The table of all faults holds stat's own (its process is still listed: it ended last):
+# selected (j), Enter shows its own table, taken off the whole.
+idx=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { if ($2 == "foliostat") { print i; exit } i++ }' "$T/all.txt")
+echo "# stat's process is row ${idx:-?} of the process table"
+for ((i = 0; i < ${idx:-0}; i++)); do tmux send-keys -t "$S" j; done
+tmux send-keys -t "$S" Enter
+wait_for "threads of pid" 10
+screen >"$T/stat-proc.txt"
+sed 's/^/# /' "$T/all.txt" "$T/stat-proc.txt" >&2
+tmux send-keys -t "$S" q
+for _ in $(seq 100); do [ -s "$T/rc" ] && break; sleep 0.1; done
+is "$(cat "$T/rc" 2>/dev/null)" "rc=0" "q exits 0"
+sed -n '/^{/,$p' "$T/out" >"$T/stat.json"
+jq -e .orders "$T/stat.json" >/dev/null
+ok $? "stat's JSON of the same run comes out when top ends"
+# The cells of large folios (the workload's region: thousands of faults each), against
+# fw's table in top: equal.
+bad=0 n=0
+while read -r size cls want; do
+	n=$((n + 1))
+	all=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/all.txt")
+	own=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/stat-proc.txt")
+	got=$((${all:-0} - ${own:-0}))
+	[ "$got" = "$want" ] || { echo "# $size $cls: top '$got', stat $want" >&2; bad=1; }
+done < <(jq -r '.orders[] | select(.order > 0) |
+	(if .size_bytes >= 1048576 then "\(.size_bytes / 1048576)M" else "\(.size_bytes / 1024)K" end) as $s |
+	.faults | to_entries[] | select(.value >= 1000) | "\($s) \(.key) \(.value)"' "$T/stat.json")
+[ "$n" -gt 0 ] && [ "$bad" -eq 0 ]
+ok $? "top's order x class table, less stat's own faults, equals stat's of the same run ($n cells of large folios)"
