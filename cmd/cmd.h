@@ -9,6 +9,7 @@
 int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);

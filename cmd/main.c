@@ -22,6 +22,7 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "analyse a recording: fault time per folio order, reuse batching" },
 	{ "stat", cmd_stat, "record and report in one go, no file kept (like perf stat)" },
 	{ "top", cmd_top, "page faults live by process, order and class (like perf top)" },
+	{ "serve", cmd_serve, "a Prometheus exporter: per-order fault metrics over HTTP" },
 	{ "compare", cmd_compare, "compare recordings: kernels, folio sizes, runs, with significance" },
 	{ "diff", cmd_compare, NULL },
 	{ "tui", cmd_tui, "the report, interactive (same as report --tui)" },

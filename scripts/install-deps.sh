@@ -10,7 +10,7 @@ pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libncurs
 libdeflate-dev libcmocka-dev tmux perl linux-perf xz-utils binutils jq time
 clang libclang-rt-14-dev libgsl-dev python3-scipy bash-completion procps strace
 libdw-dev libelf-dev python3-prometheus-client libbpf-dev bpftool chromium fonts-liberation
-libc6-dbg"
+libc6-dbg libmicrohttpd-dev curl"
 
 missing=
 for p in $pkgs; do
@@ -27,19 +27,22 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# promtool, which checks the Prometheus text format in the tests: Debian ships it only in the
-# prometheus server package, whose install would start a server; the binary alone is taken
-# from the package (a static Go program) into deps/bin.
-if [ ! -x "$top/deps/bin/promtool" ]; then
+# promtool, which checks the Prometheus text format in the tests, and the Prometheus server
+# that serve's live test scrapes it with: Debian ships both only in the prometheus package,
+# whose install would start a server as a system service; the two binaries alone (static Go
+# programs) are taken from the package into deps/bin.
+if [ ! -x "$top/deps/bin/promtool" ] || [ ! -x "$top/deps/bin/prometheus" ]; then
 	work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-promtool.XXXXXX")
 	chmod 0777 "$work" # apt-get download runs as _apt where it can
 	(cd "$work" && apt-get download prometheus >apt.log 2>&1 ||
 		{ apt-get update -qq && apt-get download prometheus >apt.log 2>&1; }) ||
 		{ cat "$work/apt.log" >&2; rm -rf "$work"; echo "install-deps: could not download Debian's prometheus package (for promtool)" >&2; exit 1; }
 	mkdir -p "$top/deps/bin"
-	dpkg-deb --fsys-tarfile "$work"/prometheus_*.deb | tar -x -O ./usr/bin/promtool >"$work/promtool"
-	chmod 0755 "$work/promtool"
-	mv "$work/promtool" "$top/deps/bin/promtool"
+	for bin in promtool prometheus; do
+		dpkg-deb --fsys-tarfile "$work"/prometheus_*.deb | tar -x -O ./usr/bin/$bin >"$work/$bin"
+		chmod 0755 "$work/$bin"
+		mv "$work/$bin" "$top/deps/bin/$bin"
+	done
 	rm -rf "$work"
 fi
 exec "$top/scripts/build-libperf.sh"

@@ -31,10 +31,11 @@ check() { # COMMAND MAN-PAGE...
 	[ -z "$missing$undocumented" ]
 	ok $? "$cmd: every option in --help and the man page${missing:+ (not in --help:$missing)}${undocumented:+ (not in man foliostat-$1:$undocumented)}"
 }
-echo "1..17"
+echo "1..18"
 check record record
 check stat stat record
 check top top
+check serve serve
 check report report
 check tui tui report
 check compare compare

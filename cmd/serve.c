@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* foliostat serve: a Prometheus exporter. The recording streams into the model as stat's
+ * does (system-wide), the model tells each fault to a tally by cgroup or of all; libmicrohttpd
+ * serves /metrics from its own thread, under the lock the stream takes to change them. */
+#include "cmd.h"
+#include "util.h"
+
+#ifdef FOL_NO_HTTP
+/* The arm64 cross build: Debian's arm64 libmicrohttpd is not installed beside the native. */
+int cmd_serve(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return error("serve: this foliostat was built without libmicrohttpd (CROSS=arm64)");
+}
+#else
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "live.h"
+#include "live/metrics.h"
+#include "options.h"
+#include "record_cli.h"
+#include "sys/counters.h"
+#include "util/errors.h"
+#include "util/parse.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:9470"
+#define MAX_CGROUPS_LIMIT 10000
+
+static const struct usage serve_usage = {
+	"usage: foliostat serve [--listen ADDR:PORT] [-a] [-G CGROUP] [--by-cgroup]\n"
+	"\n"
+	"A Prometheus exporter: records every task's page faults (as record -a) and serves\n"
+	"them at http://ADDR:PORT/metrics (the Prometheus text format 0.0.4, or OpenMetrics\n"
+	"when the scraper asks for it), with /healthz. Metrics: foliostat_faults_total and\n"
+	"the foliostat_fault_seconds histogram by order and class, reuse faults and\n"
+	"episodes by order, unknown-order faults by cause, the kernel's mTHP counters;\n"
+	"labelled by cgroup with --by-cgroup or -G.\n"
+	"\n"
+	"Cost: stat's streaming path over every task (two samples per fault). Memory holds\n"
+	"the tasks alive, not those gone: serve runs for days.\n"
+	"\n",
+	"\n"
+	"Runs until SIGINT or SIGTERM (or --duration). Exit status: 0, 1 when recording or\n"
+	"listening failed, 2 for usage errors.\n",
+};
+
+struct serve {
+	struct rec_cli c;
+	struct live l;
+	struct fol_tally *tally;
+	pthread_mutex_t lock;
+	const char *listen;
+	int by_cgroup, max_cgroups;
+	double duration;
+	uint64_t started_ns;
+	char kernel[65];
+	volatile int recording;
+};
+
+static int opt_duration(const struct opt *o, const char *arg)
+{
+	struct serve *s = o->value;
+	int ret = fol_parse_seconds(arg, 0.001, 30.0 * 24 * 3600, &s->duration);
+
+	return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
+}
+
+/* The page as the scraper asked for it: a malloc'ed text, its length and type. */
+static char *render(struct serve *s, int openmetrics, size_t *len)
+{
+	cJSON *counters = fol_counters_snapshot("");
+	const struct fol_summary *sum;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int ret;
+
+	if (!f) {
+		cJSON_Delete(counters);
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	sum = live_summary(&s->l);
+	ret = fol_scrape_write(&(struct fol_scrape){
+				       .tally = s->tally,
+				       .by_cgroup = s->by_cgroup,
+				       .s = sum,
+				       .lost = sum ? sum->lost : 0,
+				       .counters = counters,
+				       .page_size = s->l.begun ? s->l.r.page_size : 4096,
+				       .kernel = s->kernel,
+				       .fault_path = live_meta(&s->l, "fault_path"),
+				       .started_ns = s->started_ns,
+			       },
+			       openmetrics ? FOL_METRICS_OPENMETRICS : FOL_METRICS_PROMETHEUS, f);
+	pthread_mutex_unlock(&s->lock);
+	cJSON_Delete(counters);
+	if (fclose(f) || ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *body, size_t len,
+			     const char *type)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	enum MHD_Result ret;
+
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(conn, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct serve *s = cls;
+	const char *accept;
+	size_t len = 0;
+	char *body;
+	int om;
+
+	(void)version;
+	(void)upload;
+	(void)upload_size;
+	(void)con_cls;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("GET only\n"), 9, "text/plain");
+	if (!strcmp(url, "/healthz")) {
+		body = strdup(s->recording ? "ok\n" : "not recording\n");
+		return reply(conn, s->recording ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, body,
+			     body ? strlen(body) : 0, "text/plain");
+	}
+	if (strcmp(url, "/metrics")) {
+		body = strdup("foliostat serve: /metrics and /healthz\n");
+		return reply(conn, MHD_HTTP_NOT_FOUND, body, body ? strlen(body) : 0, "text/plain");
+	}
+	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	om = accept && strstr(accept, "application/openmetrics-text");
+	body = render(s, om, &len);
+	if (!body)
+		return reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, strdup("out of memory\n"), 14,
+			     "text/plain");
+	return reply(conn, MHD_HTTP_OK, body, len,
+		     om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+			: "text/plain; version=0.0.4; charset=utf-8");
+}
+
+/* ADDR:PORT, [V6ADDR]:PORT or PORT (on 127.0.0.1), bound and listening: the socket, or
+ * the exit status of the error (said). */
+static int listen_on(const char *spec, int *fd, int *v6)
+{
+	char host[256], *colon;
+	const char *port;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE },
+			*ai = NULL;
+	int one = 1, ret;
+
+	if (strlen(spec) >= sizeof(host))
+		return usage_error("--listen %s: too long", spec);
+	strcpy(host, spec);
+	colon = strrchr(host, ':');
+	if (!colon) {
+		snprintf(host, sizeof(host), "127.0.0.1");
+		port = spec;
+	} else {
+		*colon = '\0';
+		port = colon + 1;
+	}
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = '\0';
+	}
+	ret = getaddrinfo(host, port, &hints, &ai);
+	if (ret)
+		return usage_error("--listen %s: ADDR:PORT with a numeric address and port "
+				   "(127.0.0.1:9470, [::1]:9470): %s", spec, gai_strerror(ret));
+	*v6 = ai->ai_family == AF_INET6;
+	*fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0 || setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(*fd, ai->ai_addr, ai->ai_addrlen) || listen(*fd, 64)) {
+		ret = error("cannot listen on %s: %s%s", spec, strerror(errno),
+			    errno == EADDRINUSE ? " (another server has that port: choose another "
+						  "with --listen)" : "");
+		if (*fd >= 0)
+			close(*fd);
+		freeaddrinfo(ai);
+		return ret;
+	}
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static int serve_parse(struct serve *s, int argc, char **argv)
+{
+	struct rec_cli *c = &s->c;
+	const struct opt opts[] = {
+		OPT_STRING(0, "listen", &s->listen, "ADDR:PORT",
+			   "where to serve /metrics (default " DEFAULT_LISTEN "; a\n"
+			   "PORT alone listens on 127.0.0.1)"),
+		OPT_SET_INT('a', "all-cpus", &c->o.system_wide, 1, "every task on every CPU (the default)"),
+		OPT_STRING('G', "cgroup", &c->o.cgroup, "CGROUP",
+			   "only the tasks of this cgroup (v2) and those below it;\n"
+			   "their metrics are labelled by cgroup"),
+		OPT_SET_INT(0, "by-cgroup", &s->by_cgroup, 1,
+			    "label every metric by the cgroup of the faulting process"),
+		OPT_INTEGER(0, "max-cgroups", &s->max_cgroups, "N", 1, MAX_CGROUPS_LIMIT,
+			    "a number of cgroups from 1 to 10000",
+			    "label sets at most: the faults of more cgroups are\n"
+			    "counted under cgroup=\"other\" (default 64)"),
+		OPT_CALLBACK(0, "duration", s, "S", opt_duration, "stop after S seconds (default: a signal)"),
+		OPT_END(),
+	};
+	int ret = parse_options(argc, argv, opts, &serve_usage, 0);
+
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return usage_error("serve records every task (-a): it takes no command");
+	c->o.system_wide = 1;
+	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
+	c->output = "the exporter";
+	c->quiet = 1;
+	c->duration = s->duration;
+	s->by_cgroup |= c->o.cgroup != NULL;
+	if (!s->listen)
+		s->listen = DEFAULT_LISTEN;
+	return 0;
+}
+
+static void serve_tick(void *ctx)
+{
+	struct serve *s = ctx;
+
+	s->recording = 1;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct fol_writer *w = NULL;
+	struct MHD_Daemon *d;
+	struct timespec now;
+	struct utsname u;
+	int status = serve_parse(&s, argc, argv), ret, fd = -1, v6 = 0;
+
+	if (status)
+		return status < 0 ? 0 : status;
+	status = listen_on(s.listen, &fd, &v6);
+	if (status)
+		return status;
+	clock_gettime(CLOCK_REALTIME, &now);
+	s.started_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	if (!uname(&u))
+		snprintf(s.kernel, sizeof(s.kernel), "%s", u.release);
+	s.l.lock = &s.lock;
+	ret = live_open(&s.l, &w);
+	if (!ret)
+		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
+								    .cell_hist = 1,
+								    .max_rows = s.max_cgroups },
+				     &s.tally);
+	if (ret) {
+		close(fd);
+		fol_writer_close(w);
+		live_close(&s.l);
+		return error("out of memory");
+	}
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
+			     on_request, &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, 64,
+			     MHD_OPTION_CONNECTION_TIMEOUT, 10, MHD_OPTION_END);
+	if (!d) {
+		close(fd);
+		fol_writer_close(w);
+		live_close(&s.l);
+		return error("cannot start the HTTP server on %s", s.listen);
+	}
+	fprintf(stderr, "foliostat serve: http://%s/metrics\n", s.listen);
+	s.c.tick = serve_tick;
+	s.c.tick_ctx = &s;
+	rec_signals_install();
+	ret = record_one(&s.c, w, &status);
+	rec_signals_restore();
+	s.recording = 0;
+	fol_writer_close(w);
+	MHD_stop_daemon(d);
+	close(fd);
+	live_close(&s.l);
+	return ret ? (status ? status : 1) : 0;
+}
+#endif

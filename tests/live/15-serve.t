@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# foliostat serve scraped by a real Prometheus (Debian's server, from make deps): a
+# built-in workload runs in a cgroup of its own while serve -a -G and stat -a -G watch that
+# cgroup; after two scrapes past its end, Prometheus' HTTP API gives the faults per order
+# and class, which equal stat's JSON of the same faults. Also: promtool and the
+# OpenMetrics parser read a live scrape, /healthz, a port in use is refused with what to
+# do, and every metric the Grafana dashboard asks for is one serve exports.
+. "$(dirname "$0")/lib.sh"
+need_root
+top=$(cd "$(dirname "$0")/../.." && pwd)
+PROM=$top/deps/bin/prometheus PROMTOOL=$top/deps/bin/promtool
+DASH=$top/scripts/grafana/foliostat.json
+[ -x "$PROM" ] && [ -x "$PROMTOOL" ] || { echo "Bail out! $PROM or promtool is missing: 'make deps' installs them"; exit 1; }
+command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
+[ -n "$CG" ] || skip_all "no cgroup2 mount: $(grep cgroup /proc/mounts | head -2 | tr '\n' ' ')"
+name=foliostat-serve-$$
+mkdir "$CG/$name" || skip_all "cannot make a cgroup under $CG"
+# A task that cannot move into a new cgroup (a guest's bare cgroup2 may refuse it).
+if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
+	rmdir "$CG/$name"
+	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
+fi
+plan 12
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	rmdir "$CG/$name" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+cd "$T"
+fw=$(workload_bin fw)
+free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+sport=$(free_port)
+pport=$(free_port)
+wait_http() { # URL SECONDS
+	for _ in $(seq $(($2 * 10))); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+
+# serve labels each process by the cgroup /proc says it is in (--by-cgroup); stat takes
+# the cgroup's tasks by the id their samples carry (-G).
+"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
+pids+=($!)
+"$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
+stat_pid=$!
+wait_http "http://127.0.0.1:$sport/healthz" 30
+ok $? "serve answers /healthz on 127.0.0.1:$sport"
+
+"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" >/dev/null 2>"$T/busy.err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "Address already in use (another server has that port" "$T/busy.err"
+ok $? "a second serve on the same port is refused with what to do (exit $rc: $(cat "$T/busy.err"))"
+
+cat >"$T/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: foliostat
+    static_configs:
+      - targets: ['127.0.0.1:$sport']
+EOF
+"$PROM" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+	--web.listen-address="127.0.0.1:$pport" >"$T/prom.log" 2>&1 &
+pids+=($!)
+wait_http "http://127.0.0.1:$pport/-/ready" 60
+ok $? "Prometheus is ready on 127.0.0.1:$pport"
+query() { # PROMQL: the API's JSON
+	curl -sf "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1"
+}
+# stat is recording once its perf events are open (and a second for its start).
+for _ in $(seq 100); do
+	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
+	sleep 0.1
+done
+sleep 1
+
+# A shell waits on a FIFO outside the cgroup (its start's faults are no one's here),
+# is moved in, then execs the workload: serve looks a process's cgroup up at its first
+# fault and at each exec, stat goes by the cgroup id in each sample. What the shell does
+# between its move and its exec (the FIFO's read) is the edge where they may differ.
+mkfifo "$T/go"
+sh -c "read x <$T/go; exec $fw workload fork-reuse" >/dev/null 2>&1 &
+wl=$!
+sleep 1
+echo "$wl" >"$CG/$name/cgroup.procs" && echo go >"$T/go" && wait "$wl"
+ok $? "the workload ran in cgroup /$name"
+end=$(date +%s)
+# Two scrapes after its end: the last sample's time past end + 2 s.
+scraped=
+for _ in $(seq 300); do
+	ts=$(query 'timestamp(foliostat_start_time_seconds)' | jq -r '.data.result[0].value[1] // 0')
+	if awk -v t="$ts" -v e="$end" 'BEGIN { exit !(t >= e + 2.5) }'; then scraped=1; break; fi
+	sleep 0.2
+done
+ok $([ -n "$scraped" ]; echo $?) "Prometheus scraped serve twice after the workload ended"
+kill -INT "$stat_pid"
+wait "$stat_pid"
+jq -e .orders "$T/stat.json" >/dev/null
+ok $? "stat -a -G of the same cgroup wrote its JSON"
+
+query "foliostat_faults_total{cgroup=\"/$name\"}" |
+	jq -r '.data.result[] | "\(.metric.order) \(.metric.class) \(.value[1])"' | sort >"$T/prom.cells"
+jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$T/stat.json" | sort >"$T/stat.cells"
+sed 's/^/# prometheus: /' "$T/prom.cells" >&2
+diff "$T/stat.cells" "$T/prom.cells" | sed 's/^/# /' >&2
+n=$(wc -l <"$T/stat.cells")
+# Every cell of either: equal but for the edge (at most 10 faults a cell); the cells of
+# 1000 faults or more (the workload's region) exactly.
+off=$(join -a1 -a2 -e 0 -o 0,1.2,2.2 <(awk '{print $1 "/" $2, $3}' "$T/stat.cells" | sort) \
+	<(awk '{print $1 "/" $2, $3}' "$T/prom.cells" | sort) |
+	awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > 10 || (($2 >= 1000 || $3 >= 1000) && d)) print $1 ": stat " $2 ", prometheus " $3 }')
+# Seen in make check-kernels' guests (cgroup2 alone): no sample of a task moved into a
+# cgroup carries its id, so stat -G records none of them (live 09, issue 22's note).
+[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$n" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
+[ "$n" -gt 0 ] && [ -z "$off" ]
+ok $? "Prometheus' faults per order and class equal stat's ($n cells; 1000+ exactly, others within 10)${off:+: $off}"
+want=$(jq '[.orders[] | select(.order > 0) | .faults.wp_reuse // 0] | add // 0' "$T/stat.json")
+got=$(query "sum(foliostat_reuse_faults_total{cgroup=\"/$name\",order!=\"0\",order!=\"-1\"})" | jq -r '.data.result[0].value[1] // 0')
+is "$got" "$want" "reuse faults of large folios in Prometheus equal stat's wp_reuse of large folios"
+
+curl -sf "http://127.0.0.1:$sport/metrics" >"$T/scrape.txt"
+"$PROMTOOL" check metrics <"$T/scrape.txt" >"$T/promtool.out" 2>&1
+ok $? "promtool check metrics: clean ($(head -c 300 "$T/promtool.out"))"
+curl -sf -D "$T/om.headers" -H 'Accept: application/openmetrics-text; version=1.0.0' \
+	"http://127.0.0.1:$sport/metrics" >"$T/om.txt"
+/usr/bin/python3 - "$T/om.txt" >"$T/om.check" 2>&1 <<'PY'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
+fams = list(parse(open(sys.argv[1]).read()))
+assert any(f.name == "foliostat_fault_seconds" and f.type == "histogram" for f in fams), "no histogram"
+PY
+rc=$?
+grep -qi '^content-type: application/openmetrics-text' "$T/om.headers" && [ "$rc" -eq 0 ]
+ok $? "OpenMetrics when the scraper asks for it, read by the client library's parser ($(head -c 300 "$T/om.check"))"
+
+# The dashboard's metric names, against the families a scrape declares (a histogram's
+# samples are NAME_bucket, _sum and _count).
+awk '$1 == "#" && $2 == "TYPE" { if ($4 == "histogram") print $3 "_bucket\n" $3 "_sum\n" $3 "_count"; else print $3 }' \
+	"$T/scrape.txt" | sort -u >"$T/exported"
+jq -r '.. | .expr? // empty' "$DASH" | grep -o 'foliostat_[a-z0-9_]*' | sort -u >"$T/used"
+missing=$(comm -23 "$T/used" "$T/exported" | tr '\n' ' ')
+[ -s "$T/used" ] && [ -z "$missing" ]
+ok $? "every metric the Grafana dashboard queries ($(wc -l <"$T/used")) is one serve exports${missing:+ (not exported: $missing)}"
+kill -TERM "${pids[0]}"
+wait "${pids[0]}"
+is "$?" 0 "serve exits 0 on SIGTERM"
