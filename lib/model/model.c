@@ -20,6 +20,10 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	if (!m)
 		return NULL;
 	m->o = *o;
+	/* top and serve show neither what went to swap nor what calls freed: their maps by
+	 * page frame are not kept. */
+	if (m->o.live)
+		m->o.no_swap_writes = m->o.no_page_frees = 1;
 	if (!m->o.page_size)
 		m->o.page_size = 4096;
 	if (!m->o.bin_ns)
@@ -35,6 +39,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 	m->pids = fol_u64map_new(1);
 	m->rss_mms = fol_u64map_new(sizeof(struct rss_state));
 	m->kernel_pages = fol_u64map_new(sizeof(int));
+	m->exited = fol_u64map_new(sizeof(uint64_t));
 	m->sites = fol_sites_new();
 	m->kernel_code = m->sites ? fol_sites_intern(m->sites, "[kernel]") : -1;
 	if (o->mm_threads_known && !(m->mm_tids = fol_u64map_new(1))) {
@@ -52,7 +57,7 @@ struct fol_model *fol_model_new(const struct fol_model_opts *o)
 		return NULL;
 	}
 	if (!m->threads || !m->mms || !m->comms || !m->swap || !m->pc || !m->owners || !m->pids ||
-	    !m->rss_mms || !m->kernel_pages || m->kernel_code < 0) {
+	    !m->rss_mms || !m->kernel_pages || !m->exited || m->kernel_code < 0) {
 		fol_model_free(m);
 		return NULL;
 	}
@@ -90,6 +95,7 @@ void fol_model_free(struct fol_model *m)
 	fol_swapout_map_free(m->swap);
 	fol_pagecache_free(m->pc);
 	fol_u64map_free(m->owners);
+	fol_u64map_free(m->exited);
 	fol_u64map_free(m->pids);
 	fol_u64map_free(m->mm_tids);
 	fol_u64map_free(m->rss_mms);
@@ -232,6 +238,7 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 {
 	struct mm *parent, *child;
 
+	fol_u64map_del(m->exited, (uint64_t)(unsigned)ev->fork.tid, NULL); /* its tid reused */
 	if (!get_thread(m, ev->fork.pid, ev->fork.tid))
 		return -ENOMEM;
 	if (ev->fork.pid == ev->fork.ppid)
@@ -311,6 +318,36 @@ static int rss_change(struct fol_model *m, struct thread *t, const struct fol_ev
 
 /* Handlers, one per kind of event (fol_model_event dispatches). */
 
+#define EXITED_KEEP_NS 2000000000ull
+
+/* live: the tasks that exited more than EXITED_KEEP_NS before now, forgotten (every 1024
+ * exits: the map holds the exits of a few seconds). */
+static void forget_exited(struct fol_model *m, uint64_t now)
+{
+	size_t pos = 0, n = 0;
+	uint64_t key, *at, gone[256];
+
+	if (++m->exits % 1024)
+		return;
+	do {
+		n = 0;
+		pos = 0;
+		while (n < 256 && (at = fol_u64map_next(m->exited, &pos, &key)))
+			if (*at + EXITED_KEEP_NS < now)
+				gone[n++] = key;
+		for (size_t i = 0; i < n; i++)
+			fol_u64map_del(m->exited, gone[i], NULL);
+	} while (n == 256);
+}
+
+/* live: an event of a task after its exit (its memory's teardown), which must not make
+ * it anew. */
+static int after_exit(const struct fol_model *m, const struct fol_event *ev)
+{
+	return m->o.live && !fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->tid) &&
+	       fol_u64map_get(m->exited, (uint64_t)(unsigned)ev->tid);
+}
+
 static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 {
 	struct thread *t = fol_u64map_get(m->threads, (uint64_t)(unsigned)ev->fork.tid);
@@ -324,6 +361,12 @@ static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 	if (m->o.observer && m->o.observer->exit)
 		m->o.observer->exit(m->o.observer->ctx, ev->fork.pid, ev->fork.tid);
 	if (m->o.live) {
+		uint64_t *at = fol_u64map_put(m->exited, (uint64_t)(unsigned)ev->fork.tid, NULL);
+
+		if (!at)
+			return -ENOMEM;
+		*at = ev->time;
+		forget_exited(m, ev->time);
 		fol_comms_forget(m->comms, ev->fork.tid);
 		if (ev->fork.tid == ev->fork.pid)
 			fol_u64map_del(m->pids, (uint64_t)(unsigned)ev->fork.pid, NULL);
@@ -451,7 +494,7 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 {
 	struct thread *t;
 
-	if (ev->evidx < 0)
+	if (ev->evidx < 0 || after_exit(m, ev))
 		return 0;
 	t = get_thread(m, ev->pid, ev->tid);
 	if (!t)

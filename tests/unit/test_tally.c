@@ -293,12 +293,41 @@ static void test_observer(void **state)
 	fol_tally_free(x.t);
 }
 
+/* Live: the kernel's teardown of a process's memory after its exit record (page frees,
+ * rss_stat of the exited tid) does not make it anew, for days of fork/exit: a process
+ * counted twice is one the model holds again. */
+static void test_after_exit(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	now = 1000000;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 0, 1000);
+	for (int child = 200; child < 203; child++) {
+		fork_proc(m, PID, child);
+		anon_vma(m, child, BASE, 1 << 20);
+		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+					    .fork = { .pid = child, .tid = child, .ppid = PID, .ptid = PID } });
+		rss_of(m, child, 7, 1, 0);
+		feed(m, (struct fol_event){ .pid = child, .tid = child, .kind = FOL_EV_PAGE_FREE,
+					    .page = { .pfn = 0x2000, .order = 0 } });
+	}
+	s = finish(m);
+	assert_int_equal(s.processes, 4);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_buckets), cmocka_unit_test(test_by_process),
 		cmocka_unit_test(test_by_thread),   cmocka_unit_test(test_by_cgroup),
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_after_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
