@@ -131,6 +131,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	}
 	b->skel->rodata->entry_size = l->entry_size;
 	b->skel->rodata->fork_child_off = l->fork_child_off;
+	b->skel->rodata->every_task = !!l->every_task;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
 		fol_msgs_add(why, "the kernel refused the BPF programs (%s)%s", strerror(-ret),

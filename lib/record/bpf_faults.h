@@ -28,6 +28,9 @@ enum fol_bpf_prog {
 struct fol_bpf_layout {
 	uint32_t entry_size;	/* the fault entry tracepoints' record */
 	uint32_t fork_child_off; /* sched_process_fork's child_pid */
+	/* Every task's faults (a system-wide recording), not only those of the threads
+	 * followed. */
+	int every_task;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */

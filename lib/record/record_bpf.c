@@ -79,8 +79,6 @@ static const char *bpf_unfit(const struct fol_recorder *r)
 		return "--fault-path samples";
 	if (o->events)
 		return "-e names the events";
-	if (o->system_wide)
-		return "system-wide recordings take it";
 	if (o->callchain)
 		return "-g and --call-graph take each fault's user stack from its entry sample";
 	/* Not root: the tracepoints were out of reach, which is why the method is sampled. */
@@ -149,6 +147,7 @@ int rec_bpf_setup(struct fol_recorder *r)
 		return 0;
 	}
 	ret = fol_bpf_faults_layout(&l, &why);
+	l.every_task = r->o->system_wide;
 	if (!ret)
 		ret = fol_bpf_faults_new(&r->bpf, &l, &why);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
@@ -226,7 +225,7 @@ int rec_bpf_open_target(struct fol_recorder *r)
 		ret = bpf_attach_exits(r);
 	if (!ret)
 		ret = bpf_outputs(r);
-	for (int t = 0; t < perf_thread_map__nr(r->threads) && !ret; t++)
+	for (int t = 0; t < perf_thread_map__nr(r->threads) && !ret && !r->o->system_wide; t++)
 		ret = fol_bpf_faults_follow(r->bpf, perf_thread_map__pid(r->threads, t), rec_enabled_by_exec(r));
 	return ret ? rec_fail(r, ret, "cannot set up the BPF fault path: %s; record with --fault-path samples",
 			      strerror(-ret)) : 0;

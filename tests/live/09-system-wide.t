@@ -4,7 +4,7 @@
 # figures of a workload foliostat did not start are checked against its geometry.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 20
+plan 22
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -45,6 +45,16 @@ n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '.totals.unknown_order.b
 n=$("$FOLIOSTAT" report --json -i b.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
 within "${n:-0}" 4096 4300; ok $? "--comm fw: 16M of 4K pages, 4096 first touches ($n)"
 "$FOLIOSTAT" record -q -a -o c.data -- sh -c 'exit 7'; is $? 7 "the command's exit status"
+# System-wide takes the BPF fault path too where its programs load (top and serve run so):
+# the same first touches as the samples path.
+if "$FOLIOSTAT" check 2>&1 | grep -qE '^  ok +BPF fault path +the programs load'; then
+	is "$(jr b.data .recording.fault_path)" bpf "record -a takes the BPF fault path where it loads"
+	"$FOLIOSTAT" record -q -a --fault-path samples -o bs.data -- "$fw" workload populate --size 16M --policy small
+	n=$("$FOLIOSTAT" report --json -i bs.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+	within "${n:-0}" 4096 4300; ok $? "... and the samples path the same 4096 first touches ($n)"
+else
+	skip 2 "the BPF fault path does not load here: $("$FOLIOSTAT" check 2>&1 | grep 'BPF fault path' | head -c 150)"
+fi
 
 # -G: scoped to a cgroup (v2). The command starts a workload of 64M, then moves itself
 # into the cgroup (the child stays outside) and runs one of 16M: only its faults count.

@@ -42,6 +42,9 @@ struct {
  * offset. */
 const volatile __u32 entry_size = 32;
 const volatile __u32 fork_child_off = 44;
+/* A system-wide recording (record -a, top -a, serve): every task's faults, each thread
+ * given its slot at its first fault. */
+const volatile __u32 every_task = 0;
 
 static void count(__u32 which)
 {
@@ -81,6 +84,14 @@ static int entry(void *ctx, __u8 flags)
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 	__u32 size = entry_size;
 
+	if (!p && every_task) {
+		struct fol_bpf_pending idle = {};
+
+		bpf_map_update_elem(&follow, &tid, &idle, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&follow, &tid);
+		if (!p)
+			count(0); /* follow is full */
+	}
 	if (!p)
 		return 1;
 	/* The last fault never returned (SIGSEGV): its entry still goes out. */
