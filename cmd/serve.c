@@ -50,8 +50,10 @@ static const struct usage serve_usage = {
 	"episodes by order, unknown-order faults by cause, the kernel's mTHP counters;\n"
 	"labelled by cgroup with --by-cgroup or -G.\n"
 	"\n"
-	"Cost: stat's streaming path over every task (two samples per fault). Memory holds\n"
-	"the tasks alive, not those gone: serve runs for days.\n"
+	"Cost: stat's streaming path over every task: each fault one record (the BPF fault\n"
+	"path, where the machine allows it) or two samples, classified in user space. make\n"
+	"bench measures the time it adds per fault. Memory holds the tasks alive, not those\n"
+	"gone: serve runs for days.\n"
 	"\n",
 	"\n"
 	"Runs until SIGINT or SIGTERM (or --duration). Exit status: 0, 1 when recording or\n"
@@ -70,6 +72,20 @@ struct serve {
 	char kernel[65];
 	volatile int recording;
 };
+
+static int opt_fault_path(const struct opt *o, const char *arg)
+{
+	static const char *const paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
+					     [FOL_PATH_SAMPLES] = "samples" };
+	struct serve *s = o->value;
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, paths[i])) {
+			s->c.o.fault_path = i;
+			return 0;
+		}
+	return usage_error("--fault-path is auto, bpf or samples");
+}
 
 static int opt_duration(const struct opt *o, const char *arg)
 {
@@ -231,6 +247,10 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "label sets at most: the faults of more cgroups are\n"
 			    "counted under cgroup=\"other\" (default 64)"),
 		OPT_CALLBACK(0, "duration", s, "S", opt_duration, "stop after S seconds (default: a signal)"),
+		OPT_CALLBACK(0, "fault-path", s, "P", opt_fault_path,
+			     "bpf (each fault's entry and exit paired in the kernel,\n"
+			     "one record per fault), samples (two samples per fault),\n"
+			     "auto (default: bpf where the machine allows it)"),
 		OPT_END(),
 	};
 	int ret = parse_options(argc, argv, opts, &serve_usage, 0);

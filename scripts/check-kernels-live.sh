@@ -50,7 +50,7 @@ initrd() { # KERNEL-TREE OUT
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,proc,sys,dev,lower,rw,new,mods}
 	cp /bin/busybox "$r/bin/busybox"
-	for a in sh mount mkdir insmod chroot poweroff echo cat sleep; do ln -s busybox "$r/bin/$a"; done
+	for a in sh mount mkdir insmod chroot poweroff echo cat sleep ifconfig; do ln -s busybox "$r/bin/$a"; done
 	for m in $MODS; do
 		f=$(find "$1/lib/modules" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
 		[ -n "$f" ] || continue
@@ -63,6 +63,7 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 for m in $MODS; do [ ! -e /mods/\$m.ko ] || insmod /mods/\$m.ko || echo "@@INSMOD-FAILED \$m"; done
+ifconfig lo 127.0.0.1 up # serve's test: a Prometheus scrapes it on the loopback
 mount -t virtiofs -o ro hostroot /lower || { echo "@@MOUNT-FAILED"; poweroff -f; }
 mount -t tmpfs -o size=80% rw /rw
 mkdir -p /rw/upper /rw/work

@@ -8,9 +8,14 @@
 # do, and every metric the Grafana dashboard asks for is one serve exports.
 . "$(dirname "$0")/lib.sh"
 need_root
+# make deps puts the server and promtool in deps/bin: beside the tests, or, in the
+# guests of make check-kernels-live (a copy of tests/ beside the binary's), one up from it.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-PROM=$top/deps/bin/prometheus PROMTOOL=$top/deps/bin/promtool
-DASH=$top/scripts/grafana/foliostat.json
+for bin in "$top/deps/bin" "$(dirname "$FOLIOSTAT")/../deps/bin"; do
+	[ -x "$bin/prometheus" ] && break
+done
+PROM=$bin/prometheus PROMTOOL=$bin/promtool
+DASH=$(cd "$bin/../.." && pwd)/scripts/grafana/foliostat.json
 [ -x "$PROM" ] && [ -x "$PROMTOOL" ] || { echo "Bail out! $PROM or promtool is missing: 'make deps' installs them"; exit 1; }
 command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
 CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
