@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <stdio.h>
@@ -39,6 +40,24 @@ static void style(const struct fol_top_ui *u, int pair, int extra, int on)
 		attron(a);
 	else
 		attroff(a);
+}
+
+/* Text at (y, x), cut at the screen's right edge (ncurses would wrap it onto the next
+ * line). The cut counts columns: a UTF-8 character's continuation bytes take none. */
+static void put(int y, int x, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(int y, int x, const char *fmt, ...)
+{
+	char buf[512];
+	int n = 0, cols = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (; buf[n] && (cols < COLS - x || (buf[n] & 0xc0) == 0x80); n++)
+		cols += (buf[n] & 0xc0) != 0x80;
+	if (x < COLS)
+		mvaddnstr(y, x, buf, n);
 }
 
 int fol_top_open(struct fol_top_ui **out, char *err, size_t errlen)
@@ -150,33 +169,39 @@ static void title(const struct fol_top_ui *u, const struct fol_top_data *d, int 
 	const struct fol_tally_row *all = NULL;
 	char a[32], b[32];
 
+	char line[512];
+	int x = 1;
+
 	fol_tally_list(d->all, &all, 1);
 	style(u, C_TITLE, A_BOLD, 1);
 	mvhline(0, 0, ' ', cols);
-	mvprintw(0, 1, "foliostat top - %s", d->target);
-	if (all)
-		printw("   last %.1f s: %" PRIu64 " faults, %s   since start: %" PRIu64 " faults, %s",
-		       d->interval_s, all->last.faults, fol_fmt_ns(all->last.time_ns, a, sizeof(a)),
-		       all->mark.faults, fol_fmt_ns(all->mark.time_ns, b, sizeof(b)));
+	put(0, 1, "foliostat top - %s", d->target);
 	style(u, C_TITLE, A_BOLD, 0);
-	move(1, 1);
+	if (all)
+		put(1, 1, "last %.1f s: %" PRIu64 " faults, %s   since start: %" PRIu64 " faults, %s",
+		    d->interval_s, all->last.faults, fol_fmt_ns(all->last.time_ns, a, sizeof(a)),
+		    all->mark.faults, fol_fmt_ns(all->mark.time_ns, b, sizeof(b)));
 	if (d->state) {
 		style(u, C_WARN, A_BOLD, 1);
-		printw("%s", d->state);
+		put(2, x, "%s  ", d->state);
 		style(u, C_WARN, A_BOLD, 0);
-		printw("  ");
+		x += (int)strlen(d->state) + 2;
 	}
 	if (u->frozen) {
 		style(u, C_MARK, A_BOLD, 1);
-		printw("FROZEN (f)  ");
+		put(2, x, "FROZEN (f)  ");
 		style(u, C_MARK, A_BOLD, 0);
+		x += 12;
 	}
-	printw("sort: %s", sort_names[u->sort]);
+	snprintf(line, sizeof(line), "sort: %s", sort_names[u->sort]);
 	if (u->zoom_pid)
-		printw("   threads of pid %d (Esc: all processes)", u->zoom_pid);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "   threads of pid %d (Esc: all processes)", u->zoom_pid);
+	put(2, x, "%s", line);
+	x += (int)strlen(line);
 	if (d->lost) {
 		style(u, C_WARN, 0, 1);
-		printw("   %" PRIu64 " events lost", d->lost);
+		put(2, x, "   %" PRIu64 " events lost", d->lost);
 		style(u, C_WARN, 0, 0);
 	}
 }
@@ -190,17 +215,18 @@ static void task_row(const struct fol_top_ui *u, const struct fol_tally_row *r, 
 		style(u, C_SEL, 0, 1);
 	else if (r->gone)
 		style(u, C_DIM, 0, 1);
-	mvprintw(y, 0, "%7d %-15.15s %9" PRIu64 " %10s %11" PRIu64 " %10s %10s", u->zoom_pid ? r->tid : r->pid,
-		 fol_escape(r->comm, comm, sizeof(comm)), r->last.faults,
-		 fol_fmt_ns_col(r->last.time_ns, 1, 10, t1, sizeof(t1)), r->mark.faults,
-		 fol_fmt_ns_col(r->mark.time_ns, 1, 10, t2, sizeof(t2)),
-		 fol_fmt_ns_col(fol_lat_quantile(r->mark.lat, 0.99), r->mark.faults > 0, 10, p99, sizeof(p99)));
+	char reuse[40];
+
 	if (per > 0)
-		printw(" %11.2f %7.1f%%", per, 100 * eff);
+		snprintf(reuse, sizeof(reuse), " %11.2f %7.1f%%", per, 100 * eff);
 	else
-		printw(" %11s %8s", "-", "-");
-	if (r->gone)
-		printw(" ended");
+		snprintf(reuse, sizeof(reuse), " %11s %8s", "-", "-");
+	put(y, 0, "%7d %-15.15s %9" PRIu64 " %10s %11" PRIu64 " %10s %10s%s%s", u->zoom_pid ? r->tid : r->pid,
+	    fol_escape(r->comm, comm, sizeof(comm)), r->last.faults,
+	    fol_fmt_ns_col(r->last.time_ns, 1, 10, t1, sizeof(t1)), r->mark.faults,
+	    fol_fmt_ns_col(r->mark.time_ns, 1, 10, t2, sizeof(t2)),
+	    fol_fmt_ns_col(fol_lat_quantile(r->mark.lat, 0.99), r->mark.faults > 0, 10, p99, sizeof(p99)),
+	    reuse, r->gone ? " ended" : "");
 	if (sel)
 		style(u, C_SEL, 0, 0);
 	else if (r->gone)
@@ -213,7 +239,7 @@ static int draw_tasks(struct fol_top_ui *u, const struct fol_top_data *d, int y,
 	const struct fol_tally_row **v = upper_rows(u, d, &n);
 
 	style(u, C_DIM, A_REVERSE, 1);
-	mvprintw(y++, 0, "%7s %-15s %9s %10s %11s %10s %10s %11s %8s", u->zoom_pid ? "TID" : "PID",
+	put(y++, 0, "%7s %-15s %9s %10s %11s %10s %10s %11s %8s", u->zoom_pid ? "TID" : "PID",
 		 "COMMAND", "FAULTS/I", "TIME/I", "FAULTS", "TIME", "P99", "REUSE/FOLIO", "EFFECT");
 	style(u, C_DIM, A_REVERSE, 0);
 	u->nrows = n;
@@ -227,8 +253,7 @@ static int draw_tasks(struct fol_top_ui *u, const struct fol_top_data *d, int y,
 		task_row(u, v[i], y + i - u->top, i == u->sel);
 	u->sel_pid = n ? v[u->sel]->pid : 0;
 	if (!n)
-		mvprintw(y, 1, u->zoom_pid ? "pid %d: no faults, or it has ended" : "no faults yet",
-			 u->zoom_pid);
+		put(y, 1, u->zoom_pid ? "pid %d: no faults, or it has ended" : "no faults yet", u->zoom_pid);
 	free(v);
 	return y + height - 1;
 }
@@ -249,7 +274,7 @@ static void draw_cells(const struct fol_top_ui *u, const struct fol_top_data *d,
 			r = v[i];
 	free(v);
 	style(u, C_DIM, A_REVERSE, 1);
-	mvprintw(y++, 0, "%6s %-10s %9s %11s %10s %10s %10s %10s", "ORDER", "CLASS", "FAULTS/I", "FAULTS",
+	put(y++, 0, "%6s %-10s %9s %11s %10s %10s %10s %10s", "ORDER", "CLASS", "FAULTS/I", "FAULTS",
 		 "TIME/I", "TIME", "MEAN", "P99");
 	style(u, C_DIM, A_REVERSE, 0);
 	for (int slot = 0; r && slot < FOL_NR_ORDER_SLOTS; slot++)
@@ -260,7 +285,7 @@ static void draw_cells(const struct fol_top_ui *u, const struct fol_top_data *d,
 
 			if (!tot->faults)
 				continue;
-			mvprintw(y++, 0, "%6s %-10s %9" PRIu64 " %11" PRIu64 " %10s %10s %10s %10s",
+			put(y++, 0, "%6s %-10s %9" PRIu64 " %11" PRIu64 " %10s %10s %10s %10s",
 				 fol_order_size(FOL_SLOT_ORDER(slot), d->page_size, sz, sizeof(sz)),
 				 fol_class_name((enum fol_class)c), last->faults, tot->faults,
 				 fol_fmt_ns_col(last->time_ns, 1, 10, a, sizeof(a)),
@@ -288,7 +313,7 @@ static void draw_help(const struct fol_top_ui *u)
 	};
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++)
-		mvprintw(3 + (int)i, 2, "%s", lines[i]);
+		put(4 + (int)i, 2, "%s", lines[i]);
 	(void)u;
 }
 
@@ -301,13 +326,13 @@ void fol_top_draw(struct fol_top_ui *u, const struct fol_top_data *d)
 	if (u->help) {
 		draw_help(u);
 	} else {
-		upper = lines > 20 ? (lines - 4) / 2 : lines - 4;
-		draw_cells(u, d, draw_tasks(u, d, 2, upper) + 1, lines);
+		upper = lines > 20 ? (lines - 5) / 2 : lines - 5;
+		draw_cells(u, d, draw_tasks(u, d, 3, upper) + 1, lines);
 	}
 	style(u, C_DIM, A_REVERSE, 1);
 	mvhline(lines - 1, 0, ' ', cols);
-	mvprintw(lines - 1, 1, "q quit  s sort  f %s  Enter %s  ? help   interval %.1f s",
-		 u->frozen ? "go on" : "freeze", u->zoom_pid ? "back" : "threads", d->interval_s);
+	put(lines - 1, 1, "q quit  s sort  f %s  Enter %s  ? help   interval %.1f s",
+	    u->frozen ? "go on" : "freeze", u->zoom_pid ? "back" : "threads", d->interval_s);
 	style(u, C_DIM, A_REVERSE, 0);
 	refresh();
 }
