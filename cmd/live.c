@@ -2,10 +2,13 @@
 #include "live.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+
+#include "util/clock.h"
 
 static void on_fault(void *ctx, const struct fol_fault_seen *f)
 {
@@ -64,6 +67,23 @@ static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	if (l->lock)
 		pthread_mutex_unlock(l->lock);
 	return ret ? ret : l->nomem ? -ENOMEM : 0;
+}
+
+void live_malloc_policy(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+}
+
+void live_trim(void)
+{
+	static uint64_t last;
+	uint64_t now = fol_mono_ns();
+
+	if (now - last < 60000000000ull)
+		return;
+	last = now;
+	malloc_trim(0);
 }
 
 int live_open(struct live *l, struct fol_writer **w)

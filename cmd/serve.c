@@ -275,6 +275,7 @@ static void serve_tick(void *ctx)
 	struct serve *s = ctx;
 
 	s->recording = 1;
+	live_trim();
 }
 
 int cmd_serve(int argc, char **argv)
@@ -288,6 +289,7 @@ int cmd_serve(int argc, char **argv)
 
 	if (status)
 		return status < 0 ? 0 : status;
+	live_malloc_policy();
 	status = listen_on(s.listen, &fd, &v6);
 	if (status)
 		return status;

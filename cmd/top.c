@@ -77,6 +77,7 @@ static void top_tick(void *ctx)
 	uint64_t now = fol_mono_ns();
 
 	refresh_data(t);
+	live_trim();
 	if (fol_top_keys(t->ui, &t->d) && !t->quit) {
 		/* Ends the recording as Ctrl-C would: a command is passed the signal. */
 		t->quit = 1;
@@ -218,6 +219,7 @@ int cmd_top(int argc, char **argv)
 
 	if (status)
 		return status < 0 ? 0 : status;
+	live_malloc_policy();
 	ret = live_open(&t.l, &w);
 	if (!ret)
 		ret = top_tallies(&t);
