@@ -10,7 +10,8 @@
 #   make check-kernels-live  the whole live suite inside the same x86-64 kernels
 #                        (this machine's root shared read-only; slow: see README)
 #   make install         PREFIX=/usr/local DESTDIR= : binary, man pages, bash completion
-#   make bench           benchmarks (results in bench-results.txt)
+#   make bench           benchmarks (results in bench-results.txt), then serve's 30-minute
+#                        soak (SOAK_MINUTES=): its memory must stay flat
 #   V=1                  show commands; SANITIZE=address,undefined  build with sanitizers
 #   DEVELOPER=1          warnings are errors (CI and developers; .ci/run sets it)
 #   TEST_TIMEOUT=900     seconds a golden, TUI or live test may take before it is failed
@@ -200,6 +201,7 @@ check-kernels-live: $(BIN)
 
 bench: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.sh bench-results.txt
+	$(Q)FOLIOSTAT=./$(BIN) ./scripts/soak.sh bench-results.txt
 
 clean:
 	rm -rf build build-* foliostat foliostat-san foliostat-arm64

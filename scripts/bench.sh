@@ -48,8 +48,34 @@ have_bpftrace() {
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bpftrace >/dev/null 2>&1 || return 1
 	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1
 }
+# serve -a left running around one workload (issue 28, point 5): started before it,
+# stopped once its counts settle (every task's faults: the scrapes' own never stop). Its CPU time over the run and the faults it
+# counted, to $T/serve.PATH (clock ticks, faults).
+serve_around() { # PATH WORKLOAD...
+	local path=$1 port pid t0 t1 n=0 m=-1000000 i
+	shift
+	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$F" serve --fault-path "$path" --listen "127.0.0.1:$port" 2>"$T/serve.err" &
+	pid=$!
+	for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+	scrape() { curl -sf "http://127.0.0.1:$port/metrics" | awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}'; }
+	t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	n0=$(scrape)
+	"$@"
+	# Settled when a scrape finds fewer than 2000 new faults (curl's own, the machine's).
+	for i in $(seq 50); do
+		[ $((n - m)) -lt 2000 ] && break
+		m=$n
+		sleep 0.3
+		n=$(scrape)
+	done
+	t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	kill -INT "$pid"
+	wait "$pid"
+	echo "$((t1 - t0)) $((n - n0))" >>"$T/serve.$path"
+}
 writepass() {
-	local size=256M tools=(bare foliostat_record foliostat_record_samples foliostat_stat perf_record) w
+	local size=256M tools=(bare foliostat_record foliostat_record_samples foliostat_stat perf_record serve_bpf serve_samples) w
 	local wl=(/usr/bin/env FOLIOSTAT_PHASES="$T/ph" "$T/fw" workload fork-reuse --size "$size" --policy mthp)
 	local note=""
 
@@ -69,6 +95,8 @@ writepass() {
 			foliostat_stat) "$F" stat -q -- "${wl[@]}" ;;
 			perf_record) perf record -q -c 1 -d "${PEV[@]}" -o "$T/wpp.data" -- "${wl[@]}" ;;
 			bpftrace) bpftrace -e "$BPF_PROG" -c "${wl[*]}" ;;
+			serve_bpf) serve_around bpf "${wl[@]}" ;;
+			serve_samples) serve_around samples "${wl[@]}" ;;
 			esac >/dev/null 2>"$T/wp.err" || { echo "bench: $w failed: $(tail -n 3 "$T/wp.err")" >&2; exit 1; }
 			settle
 			jq -s '[.[] | select(.phase == "reuse") | .end_ns - .start_ns][0]' "$T/ph" >>"$T/wp.$w"
@@ -80,7 +108,7 @@ writepass() {
 	echo "# write pass of fork-reuse $size, 64K mTHP: $faults reuse faults; medians of $RUNS alternated runs"
 	echo "# foliostat_record: $(jq -r '"fault path " + .recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' <("$F" report --json -i "$T/wp.data"))"
 	printf '# %-26s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
-	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat; do
+	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat serve_samples serve_bpf; do
 		[ -s "$T/wp.$w" ] || continue
 		m=$(median <"$T/wp.$w")
 		printf '# %-26s %9s %8s %11s %16s\n' "$w" "$(ms "$m")" "$(ratio "$m" "$bare")" \
@@ -90,7 +118,7 @@ writepass() {
 	done
 	# Is a difference from bpftrace more than the runs' spread? Mann-Whitney on the runs
 	# (scipy, which make deps installs for the statistics tests).
-	for w in foliostat_record foliostat_record_samples foliostat_stat; do
+	for w in foliostat_record foliostat_record_samples foliostat_stat serve_samples serve_bpf; do
 		[ -s "$T/wp.bpftrace" ] || break
 		/usr/bin/python3 - "$T/wp.$w" "$T/wp.bpftrace" "$w" <<'PY'
 import statistics, sys
@@ -102,6 +130,15 @@ d = statistics.median(a) / statistics.median(b) - 1
 print(f"# {sys.argv[3]} against bpftrace: {100 * d:+.1f}% (Mann-Whitney p = {p:.2f}, "
       f"{len(a)} and {len(b)} runs: {'a difference' if p < 0.05 else 'no difference'} beyond the spread)")
 PY
+	done
+	# serve's own CPU: seconds per million faults it counted (the whole machine's over the
+	# run), and what that is of one CPU at 50,000 faults per second.
+	hz=$(getconf CLK_TCK)
+	for w in serve_samples serve_bpf; do
+		[ -s "$T/serve.${w#serve_}" ] || continue
+		awk -v hz="$hz" -v w="$w" '{ c = $1 / hz / $2 * 1e6; print c }' "$T/serve.${w#serve_}" | median >"$T/cpm"
+		echo "writepass.serve_cpu_s_per_million_faults.${w#serve_} $(cat "$T/cpm")"
+		echo "writepass.serve_cpu_share_at_50k_faults_per_s.${w#serve_} $(awk '{printf "%.1f%%", $1 * 0.05 * 100}' "$T/cpm")"
 	done
 	[ -z "$note" ] || echo "# $note"
 }

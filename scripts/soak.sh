@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# serve left running (issue 28, point 4): SOAK_MINUTES (30) of a looping fork/exit
+# workload under `foliostat serve -a --by-cgroup`, scraped every 10 s as Prometheus would,
+# its resident memory read every 10 s. Memory must stay flat: RSS at 5 minutes and at the
+# end within 10%, and no growth trend (the least-squares slope over the last 25 minutes,
+# as a share of the RSS per hour). Results appended to $1; exit 1 when not flat.
+# Usage: FOLIOSTAT=./foliostat scripts/soak.sh OUT
+set -euo pipefail
+out=${1:-bench-results.txt}
+F=$(cd "$(dirname "${FOLIOSTAT:-./foliostat}")" && pwd)/$(basename "${FOLIOSTAT:-./foliostat}")
+MIN=${SOAK_MINUTES:-30}
+[ "$(id -u)" -eq 0 ] || { echo "soak: run as root"; exit 1; }
+T=$(mktemp -d /tmp/foliostat-soak.XXXXXX)
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cp "$F" "$T/fw"
+"$F" serve --listen "127.0.0.1:$port" --by-cgroup 2>"$T/serve.err" &
+serve=$!
+# The churn: processes that fork children which exit (fork-loop), and processes of four
+# threads (fork-reuse -t 4), each a new exec and a new pid, for the whole soak.
+(
+	while :; do
+		"$T/fw" workload fork-loop --loops 4 --size 16M
+		"$T/fw" workload fork-reuse --size 16M --threads 4
+	done
+) >/dev/null 2>&1 &
+churn=$!
+trap 'kill $churn $serve 2>/dev/null; wait $serve 2>/dev/null; rm -rf "$T"' EXIT
+start=$(date +%s)
+end=$((start + MIN * 60))
+: >"$T/rss"
+while [ "$(date +%s)" -lt "$end" ]; do
+	sleep 10
+	kill -0 "$serve" 2>/dev/null || { echo "soak: serve died: $(tail -n 3 "$T/serve.err")"; exit 1; }
+	curl -sf "http://127.0.0.1:$port/metrics" >"$T/scrape" || true
+	t=$(($(date +%s) - start))
+	rss=$(awk '/^VmRSS/ {print $2}' "/proc/$serve/status")
+	faults=$(awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}' "$T/scrape")
+	echo "$t $rss $faults" >>"$T/rss"
+done
+cp "$T/rss" "${out%.txt}-soak-rss.txt"
+rc=0
+/usr/bin/python3 - "$T/rss" "$MIN" >"$T/verdict" <<'PY' || rc=$?
+import sys
+rows = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+minutes = float(sys.argv[2])
+at5 = min(rows, key=lambda r: abs(r[0] - min(300, minutes * 60 / 6)))
+last = rows[-1]
+tail = [r for r in rows if r[0] >= at5[0]]
+n = len(tail)
+mx = sum(r[0] for r in tail) / n
+my = sum(r[1] for r in tail) / n
+sxx = sum((r[0] - mx) ** 2 for r in tail) or 1
+slope = sum((r[0] - mx) * (r[1] - my) for r in tail) / sxx  # kB per second
+change = (last[1] - at5[1]) / at5[1]
+per_hour = slope * 3600 / my
+flat = abs(change) <= 0.10 and per_hour <= 0.05
+print(f"soak.minutes {minutes:g}")
+print(f"soak.faults {last[2]:.0f}")
+print(f"soak.rss_kb.at_{at5[0] / 60:.0f}min {at5[1]:.0f}")
+print(f"soak.rss_kb.at_end {last[1]:.0f}")
+print(f"soak.rss_kb.max {max(r[1] for r in rows):.0f}")
+print(f"soak.rss_change {100 * change:+.1f}%")
+print(f"soak.rss_trend_per_hour {100 * per_hour:+.2f}% (least squares from {at5[0] / 60:.0f} min)")
+print(f"soak.flat {'yes' if flat else 'NO'}")
+sys.exit(0 if flat else 1)
+PY
+{
+	echo "# serve soak: $MIN min of fork-loop and fork-reuse -t 4 in a loop under serve -a --by-cgroup, scraped every 10 s"
+	cat "$T/verdict"
+} | tee -a "$out"
+exit $rc
