@@ -14,6 +14,13 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
 lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval
+lib/live/tally.c@s/nrows(t) >= (size_t)t->o.max_rows)/0)/@cgroup label sets bounded
+lib/live/tally.c@s/	c->episodes\[slot\] += f->new_episode;/	c->episodes[slot]++;/@reuse episodes are first reuse faults
+lib/live/tally.c@s/	key = \*parent;/	key = 0;/@a forked child in its parent's cgroup
+lib/live/tally.c@s/		if ((double)cum >= q \* (double)n)/		if ((double)cum > q * (double)n)/@the quantile's bucket
+lib/model/model.c@s/	return m->o.live \&\& !fol_u64map_get(m->threads/	return 0 \&\& !fol_u64map_get(m->threads/@live: a task's teardown after its exit does not make it anew
+lib/live/metrics.c@s/cum += b\[i\];/cum = b[i];/@histogram buckets are cumulative
 lib/data/decode.c@s/n = fol_decoder_clean_format(fmt, clean, FOL_FORMAT_MAX);/n = (int)strlen(strcpy(clean, fmt));/@format text rebuilt before libtraceevent
 lib/data/decode_text.c@s/if (idents < 2 || !last/if (idents < 1 || !last/@a field declaration needs a type before its name
 lib/data/decode_text.c@s/if (!dynamic_in_bounds(f, ev)) {/if (0) {/@dynamic fields checked against the record

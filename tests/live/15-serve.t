@@ -27,7 +27,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 12
+plan 13
 pids=()
 cleanup() {
 	local p
@@ -53,9 +53,16 @@ wait_http() { # URL SECONDS
 pids+=($!)
 "$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
 stat_pid=$!
-wait_http "http://127.0.0.1:$sport/healthz" 30
+# make check-kernels-live's guests are emulated, some 80 times slower.
+slow=1 size=256M
+[ -z "${FOLIOSTAT_GUEST:-}" ] || slow=10 size=32M
+wait_http "http://127.0.0.1:$sport/healthz" $((30 * slow))
 ok $? "serve answers /healthz on 127.0.0.1:$sport"
 
+"$FOLIOSTAT" serve --listen "localhost:x" >/dev/null 2>"$T/bad.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "numeric address and port" "$T/bad.err"
+ok $? "--listen localhost:x: a usage error that says what is wanted (exit $rc)"
 "$FOLIOSTAT" serve --listen "127.0.0.1:$sport" >/dev/null 2>"$T/busy.err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "Address already in use (another server has that port" "$T/busy.err"
@@ -73,24 +80,24 @@ EOF
 "$PROM" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" >"$T/prom.log" 2>&1 &
 pids+=($!)
-wait_http "http://127.0.0.1:$pport/-/ready" 60
+wait_http "http://127.0.0.1:$pport/-/ready" $((60 * slow))
 ok $? "Prometheus is ready on 127.0.0.1:$pport"
 query() { # PROMQL: the API's JSON
 	curl -sf "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1"
 }
 # stat is recording once its perf events are open (and a second for its start).
-for _ in $(seq 100); do
+for _ in $(seq $((100 * slow))); do
 	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
 	sleep 0.1
 done
-sleep 1
+sleep $slow
 
 # A shell waits on a FIFO outside the cgroup (its start's faults are no one's here),
 # is moved in, then execs the workload: serve looks a process's cgroup up at its first
 # fault and at each exec, stat goes by the cgroup id in each sample. What the shell does
 # between its move and its exec (the FIFO's read) is the edge where they may differ.
 mkfifo "$T/go"
-sh -c "read x <$T/go; exec $fw workload fork-reuse" >/dev/null 2>&1 &
+sh -c "read x <$T/go; exec $fw workload fork-reuse --size $size" >/dev/null 2>&1 &
 wl=$!
 sleep 1
 echo "$wl" >"$CG/$name/cgroup.procs" && echo go >"$T/go" && wait "$wl"
@@ -98,7 +105,7 @@ ok $? "the workload ran in cgroup /$name"
 end=$(date +%s)
 # Two scrapes after its end: the last sample's time past end + 2 s.
 scraped=
-for _ in $(seq 300); do
+for _ in $(seq $((300 * slow))); do
 	ts=$(query 'timestamp(foliostat_start_time_seconds)' | jq -r '.data.result[0].value[1] // 0')
 	if awk -v t="$ts" -v e="$end" 'BEGIN { exit !(t >= e + 2.5) }'; then scraped=1; break; fi
 	sleep 0.2
