@@ -43,6 +43,19 @@ static void on_exit_task(void *ctx, int pid, int tid)
 		fol_tally_exit(l->tally[i], pid, tid);
 }
 
+/* What the merge can release, into the model (under serve's lock). */
+static int drain(struct live *l)
+{
+	int ret;
+
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	ret = fol_report_drain(&l->r, l->s);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+	return ret ? ret : l->nomem ? -ENOMEM : 0;
+}
+
 /* The recorder's chunks, as stat takes them: into the session, and after each pass over
  * the ring buffers what the merge can release into the model. */
 static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
@@ -61,12 +74,7 @@ static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	}
 	if (!l->begun || type != FOL_CHUNK_ROUND)
 		return 0;
-	if (l->lock)
-		pthread_mutex_lock(l->lock);
-	ret = fol_report_drain(&l->r, l->s);
-	if (l->lock)
-		pthread_mutex_unlock(l->lock);
-	return ret ? ret : l->nomem ? -ENOMEM : 0;
+	return drain(l);
 }
 
 void live_malloc_policy(void)
@@ -114,17 +122,8 @@ int live_add_tally(struct live *l, const struct fol_tally_opts *o, struct fol_ta
 
 int live_end(struct live *l)
 {
-	int ret;
-
 	fol_session_feed_end(l->s);
-	if (!l->begun)
-		return 0;
-	if (l->lock)
-		pthread_mutex_lock(l->lock);
-	ret = fol_report_drain(&l->r, l->s);
-	if (l->lock)
-		pthread_mutex_unlock(l->lock);
-	return ret ? ret : l->nomem ? -ENOMEM : 0;
+	return l->begun ? drain(l) : 0;
 }
 
 const struct fol_summary *live_summary(const struct live *l)

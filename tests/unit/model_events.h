@@ -88,6 +88,20 @@ static inline void fork_proc(struct fol_model *m, int parent, int child)
 				    .fork = { .pid = child, .ppid = parent, .tid = child, .ptid = parent } });
 }
 
+/* A process that forks in a loop, its child gone at once, then writes the first 16 pages
+ * of the region at BASE: a reuse episode per round on a folio of 64K or larger. */
+static inline void fork_write_rounds(struct fol_model *m, int rounds)
+{
+	for (int round = 0; round < rounds; round++) {
+		fork_proc(m, PID, 200 + round);
+		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+					    .fork = { .pid = 200 + round, .tid = 200 + round,
+						      .ppid = PID, .ptid = PID } });
+		for (int p = 0; p < 16; p++)
+			fault(m, PID, PID, BASE + (uint64_t)p * 4096, 0x7, -1, 1000);
+	}
+}
+
 static inline struct fol_summary finish(struct fol_model *m)
 {
 	struct fol_summary s;

@@ -47,14 +47,7 @@ static void test_reuse_episodes(void **state)
 	(void)state;
 	anon_vma(m, PID, BASE, 1 << 20);
 	fault(m, PID, PID, BASE, 0x6, 4, 5000);
-	for (int round = 0; round < 3; round++) {
-		fork_proc(m, PID, 200 + round);
-		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
-					    .fork = { .pid = 200 + round, .tid = 200 + round,
-						      .ppid = PID, .ptid = PID } });
-		for (int p = 0; p < 16; p++)
-			fault(m, PID, PID, BASE + (uint64_t)p * 4096, 0x7, -1, 1000);
-	}
+	fork_write_rounds(m, 3);
 	s = finish(m);
 	r = &s.order[FOL_ORDER_SLOT(4)].reuse;
 	assert_int_equal(r->folios, 1);

@@ -267,14 +267,7 @@ static void test_observer(void **state)
 	now = 1000000;
 	anon_vma(m, PID, BASE, 1 << 20);
 	fault(m, PID, PID, BASE, 0x6, 4, 5000);
-	for (int round = 0; round < 2; round++) {
-		fork_proc(m, PID, 200 + round);
-		feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
-					    .fork = { .pid = 200 + round, .tid = 200 + round,
-						      .ppid = PID, .ptid = PID } });
-		for (int p = 0; p < 16; p++)
-			fault(m, PID, PID, BASE + (uint64_t)p * 4096, 0x7, -1, 1000);
-	}
+	fork_write_rounds(m, 2);
 	s = finish(m);
 	r = row(x.t, PID);
 	assert_non_null(r);
