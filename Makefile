@@ -20,7 +20,7 @@
 #                        needs is added in ALL_CFLAGS whatever CFLAGS says
 
 CC ?= cc
-PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl libdw libmicrohttpd
+PKGS := libtraceevent libtracefs libcjson ncursesw libdeflate gsl libdw
 PKG_CONFIG := pkg-config
 LIBPERF := deps/libperf
 comma := ,
@@ -33,7 +33,7 @@ GSL_LIBS :=
 ifeq ($(CROSS),arm64)
 CC := aarch64-linux-gnu-gcc
 PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
-PKGS := $(filter-out gsl libmicrohttpd,$(PKGS))
+PKGS := $(filter-out gsl,$(PKGS))
 # Nor is libmicrohttpd's: the arm64 build has no serve.
 HTTP_CFLAGS := -DFOL_NO_HTTP
 GSL_LIBS := /usr/lib/aarch64-linux-gnu/libgsl.so.27 /usr/lib/aarch64-linux-gnu/libgslcblas.so.0
@@ -67,6 +67,9 @@ ALL_CFLAGS += $(if $(DEVELOPER),-Werror)
 ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
 ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS += -MMD -MP $(BPF_CFLAGS) $(HTTP_CFLAGS)
+# serve opens libmicrohttpd when it starts (cmd/serve.c says why): its header, not its
+# library.
+HTTP_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
 LDLIBS += $(LIBPERF)/lib/libperf.a $(LIBPERF)/lib/libapi.a
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) $(GSL_LIBS) -lm
 ifneq ($(SANITIZE),)

@@ -15,6 +15,7 @@ int cmd_serve(int argc, char **argv)
 }
 #else
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
@@ -72,6 +73,46 @@ struct serve {
 	char kernel[65];
 	volatile int recording;
 };
+
+/* libmicrohttpd is opened when serve starts, not linked: linked, it brought gnutls and
+ * nine more libraries into every foliostat process, the built-in workloads' too (their
+ * start took some 100 more copy-on-write faults, past live 12's slack in a 6.12 guest,
+ * and gnutls' constructor ran in each). */
+static struct {
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+	__typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+} mhd;
+
+/* 0, or the exit status of the error (said). */
+static int mhd_open(void)
+{
+	void *h = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+	const char *missing = NULL;
+
+#define MHD_SYM(name)                                                        \
+	if (h && !missing && !(*(void **)&mhd.name = dlsym(h, "MHD_" #name))) \
+		missing = "MHD_" #name;
+	MHD_SYM(start_daemon)
+	MHD_SYM(stop_daemon)
+	MHD_SYM(create_response_from_buffer)
+	MHD_SYM(add_response_header)
+	MHD_SYM(queue_response)
+	MHD_SYM(destroy_response)
+	MHD_SYM(lookup_connection_value)
+#undef MHD_SYM
+	if (!h)
+		return error("serve needs libmicrohttpd (Debian's libmicrohttpd12, which make deps "
+			     "installs): %s", dlerror());
+	if (missing)
+		return error("serve: this libmicrohttpd has no %s: install Debian 12's libmicrohttpd12",
+			     missing);
+	return 0;
+}
 
 static int opt_fault_path(const struct opt *o, const char *arg)
 {
@@ -134,16 +175,16 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *body, size_t len,
 			     const char *type)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	struct MHD_Response *r = mhd.create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	enum MHD_Result ret;
 
 	if (!r) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	ret = MHD_queue_response(conn, code, r);
-	MHD_destroy_response(r);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = mhd.queue_response(conn, code, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -172,7 +213,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		body = strdup("foliostat serve: /metrics and /healthz\n");
 		return reply(conn, MHD_HTTP_NOT_FOUND, body, body ? strlen(body) : 0, "text/plain");
 	}
-	accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	accept = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	om = accept && strstr(accept, "application/openmetrics-text");
 	body = render(s, om, &len);
 	if (!body)
@@ -290,7 +331,9 @@ int cmd_serve(int argc, char **argv)
 	if (status)
 		return status < 0 ? 0 : status;
 	live_malloc_policy();
-	status = listen_on(s.listen, &fd, &v6);
+	status = mhd_open();
+	if (!status)
+		status = listen_on(s.listen, &fd, &v6);
 	if (status)
 		return status;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -310,7 +353,7 @@ int cmd_serve(int argc, char **argv)
 		live_close(&s.l);
 		return error("out of memory");
 	}
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
+	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
 			     on_request, &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, 64,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 10, MHD_OPTION_END);
 	if (!d) {
@@ -327,7 +370,7 @@ int cmd_serve(int argc, char **argv)
 	rec_signals_restore();
 	s.recording = 0;
 	fol_writer_close(w);
-	MHD_stop_daemon(d);
+	mhd.stop_daemon(d);
 	close(fd);
 	live_close(&s.l);
 	return ret ? (status ? status : 1) : 0;
