@@ -69,7 +69,7 @@ screen >"$T/all.txt"
 # The table of all faults holds stat's own (its process is still listed: it ended last;
 # named as its binary, foliostat or a copy of it):
 # selected (j), Enter shows its own table, taken off the whole.
-idx=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { if ($2 ~ /^foliostat/) { print i; exit } i++ }' "$T/all.txt")
+idx=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { if ($2 ~ /^foliostat/) { print i + 0; exit } i++ }' "$T/all.txt")
 echo "# stat's process is row ${idx:-?} of the process table"
 [ -n "$idx" ] || echo "#   stat's process is not in top's table: its faults cannot be taken off" >&2
 for ((i = 0; i < ${idx:-0}; i++)); do tmux send-keys -t "$S" j; done
