@@ -83,17 +83,20 @@ is "$(cat "$T/rc" 2>/dev/null)" "rc=0" "q exits 0"
 sed -n '/^{/,$p' "$T/out" >"$T/stat.json"
 jq -e .orders "$T/stat.json" >/dev/null
 ok $? "stat's JSON of the same run comes out when top ends"
-# The cells of 1000 faults or more (the workload's region), against top's: equal.
+# The cells of 1000 faults or more (the workload's region), against top's: equal, but for
+# what top alone sees. stat records its child from its exec, top from its fork: the few
+# faults in between (the child's writes after the fork, a dozen or two in the guests' 4K
+# cells) are top's only. So top has 0 to 64 more.
 bad=0 n=0
 while read -r size cls want; do
 	n=$((n + 1))
 	all=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/all.txt")
 	own=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/stat-proc.txt")
 	got=$((${all:-0} - ${own:-0}))
-	[ "$got" = "$want" ] || { echo "# $size $cls: top '$got', stat $want" >&2; bad=1; }
+	[ "$got" -ge "$want" ] && [ "$got" -le $((want + 64)) ] || { echo "# $size $cls: top '$got', stat $want" >&2; bad=1; }
 done < <(jq -r '.orders[] |
 	(if .order < 0 then "unknown" elif .size_bytes >= 1048576 then "\(.size_bytes / 1048576)M"
 	 else "\(.size_bytes / 1024)K" end) as $s |
 	.faults | to_entries[] | select(.value >= 1000) | "\($s) \(.key) \(.value)"' "$T/stat.json")
 [ -n "$idx" ] && [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]
-ok $? "top's order x class table, less stat's own faults, equals stat's of the same run ($n cells of 1000 faults or more)"
+ok $? "top's order x class table, less stat's own faults, equals stat's of the same run ($n cells of 1000 faults or more; top may have up to 64 more: the child's before its exec)"
