@@ -290,7 +290,7 @@ static int opt_method(const struct opt *o, const char *arg)
 	return c->o.method < 0 ? usage_error("--latency-method is auto, exact or sampled") : 0;
 }
 
-static int opt_fault_path(const struct opt *o, const char *arg)
+int rec_opt_fault_path(const struct opt *o, const char *arg)
 {
 	static const char *const fault_paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
 						   [FOL_PATH_SAMPLES] = "samples" };
@@ -408,7 +408,7 @@ static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
 			     "exact (fault entry tracepoint to exit sample), sampled\n"
 			     "(cpu-clock with kernel call chains: where the page\n"
 			     "fault tracepoints are missing), auto (default)"),
-		OPT_CALLBACK(0, "fault-path", c, "P", opt_fault_path,
+		OPT_CALLBACK(0, "fault-path", c, "P", rec_opt_fault_path,
 			     "how each fault's entry and exit are recorded: bpf (paired\n"
 			     "in the kernel, one record per fault: the cheaper), samples\n"
 			     "(one sample of each event, as perf record), auto (default:\n"

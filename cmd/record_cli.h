@@ -40,6 +40,11 @@ struct rec_cli {
 	int is_builtin;		/* the command is a built-in workload (foliostat workload) */
 };
 
+/* --fault-path auto|bpf|samples, an option callback whose value is a struct rec_cli (serve
+ * takes record's). */
+struct opt;
+int rec_opt_fault_path(const struct opt *o, const char *arg);
+
 /* 0 to go on, -1 when --help was printed (exit 0), else the exit status. */
 int rec_parse(int argc, char **argv, struct rec_cli *c, int stat);
 void rec_cli_free(struct rec_cli *c);

@@ -114,20 +114,6 @@ static int mhd_open(void)
 	return 0;
 }
 
-static int opt_fault_path(const struct opt *o, const char *arg)
-{
-	static const char *const paths[] = { [FOL_PATH_AUTO] = "auto", [FOL_PATH_BPF] = "bpf",
-					     [FOL_PATH_SAMPLES] = "samples" };
-	struct serve *s = o->value;
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(arg, paths[i])) {
-			s->c.o.fault_path = i;
-			return 0;
-		}
-	return usage_error("--fault-path is auto, bpf or samples");
-}
-
 static int opt_duration(const struct opt *o, const char *arg)
 {
 	struct serve *s = o->value;
@@ -288,7 +274,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "label sets at most: the faults of more cgroups are\n"
 			    "counted under cgroup=\"other\" (default 64)"),
 		OPT_CALLBACK(0, "duration", s, "S", opt_duration, "stop after S seconds (default: a signal)"),
-		OPT_CALLBACK(0, "fault-path", s, "P", opt_fault_path,
+		OPT_CALLBACK(0, "fault-path", &s->c, "P", rec_opt_fault_path,
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
 			     "auto (default: bpf where the machine allows it)"),

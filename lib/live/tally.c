@@ -172,10 +172,14 @@ static struct fol_tally_row *row_of(struct fol_tally *t, const struct fol_fault_
 		r->pid = f->pid;
 		r->tid = f->tid;
 	}
-	/* A name changes at exec: the row shows the last. */
-	if (r && t->o.by != FOL_BY_ALL)
-		snprintf(r->comm, sizeof(r->comm), "%s",
-			 t->o.by == FOL_BY_PROCESS ? f->proc_comm : f->comm);
+	/* A name changes at exec: the row shows the last. Compared before it is copied: this
+	 * runs for every fault. */
+	if (r && t->o.by != FOL_BY_ALL) {
+		const char *name = t->o.by == FOL_BY_PROCESS ? f->proc_comm : f->comm;
+
+		if (strncmp(r->comm, name, sizeof(r->comm) - 1))
+			snprintf(r->comm, sizeof(r->comm), "%s", name);
+	}
 	return r;
 }
 
