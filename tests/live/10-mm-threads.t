@@ -51,15 +51,28 @@ fi
 
 # A workload named khugepaged (the kernel's selftest binary is): its MADV_COLLAPSE is its
 # own. Known by name, its mmap_lock and collapses were taken for the kernel thread's, and
-# every collapse was "not attributable".
+# every collapse was "not attributable". The kernel's khugepaged is stopped for the run (THP
+# "never": MADV_COLLAPSE ignores the policy): the workload's MADV_HUGEPAGE wakes it, and it
+# raced MADV_COLLAPSE to 2 of the 8 PMDs, rightly counted its own (seen in a 6.12 guest).
 kh=$(workload_bin khugepaged)
+pmd=$THP/hugepages-$(($(cat "$THP/hpage_pmd_size") / 1024))kB/enabled
+pmd0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$pmd" 2>/dev/null)
+set_policy "$THP/enabled" never
+[ -n "$pmd0" ] && set_policy "$pmd" never
 before=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
 "$FOLIOSTAT" record -q -o kw.data -- "$kh" workload collapse --size 16M
 after=$(awk '$1 == "thp_collapse_alloc" {print $2}' /proc/vmstat)
 n=$(jr kw.data '.collapse.collapses.succeeded // 0')
 [ "$n" -ge 8 ] && [ "$n" -le $((after - before)) ]
 ok $? "a workload named khugepaged: its MADV_COLLAPSE collapses are its own ($n; the kernel's count $((after - before)))"
-is "$(jr kw.data '.collapse.khugepaged.collapses.succeeded // 0')" 0 "... and not the kernel thread's"
+kt=$(ps -o pid=,comm= --ppid 2 | awk '$2 == "khugepaged" {print $1}')
+if [ -n "$kt" ]; then
+	skip 1 "the kernel's khugepaged runs with THP never (pid $kt; shmem_enabled: $(cat "$THP/shmem_enabled" 2>/dev/null)): it may race MADV_COLLAPSE"
+else
+	is "$(jr kw.data '.collapse.khugepaged.collapses.succeeded // 0')" 0 "... and not the kernel thread's"
+fi
+set_policy "$THP/enabled" madvise
+[ -n "$pmd0" ] && set_policy "$pmd" "$pmd0"
 
 # Without the mm threads: the same run shows none of khugepaged's work.
 "$FOLIOSTAT" record -q --no-mm-threads -o kn.data -- "$fw" workload collapse --size 16M --khugepaged
