@@ -171,4 +171,6 @@ missing=$(comm -23 "$T/used" "$T/exported" | tr '\n' ' ')
 ok $? "every metric the Grafana dashboard queries ($(wc -l <"$T/used")) is one serve exports${missing:+ (not exported: $missing)}"
 kill -TERM "${pids[0]}"
 wait "${pids[0]}"
-is "$?" 0 "serve exits 0 on SIGTERM"
+rc=$?
+[ "$rc" -eq 0 ]
+ok $? "serve exits 0 on SIGTERM (exit $rc$( [ "$rc" -eq 0 ] || printf ': %s' "$(tail -c 400 "$T/serve.err" | tr '\n' ' ')"))"
