@@ -46,20 +46,21 @@ static int cgroup_id(const char *dir, uint64_t *id)
 	return 0;
 }
 
-/* The cgroup at dir and those below it, depth first; depth bounds the walk. */
-static int walk(const char *dir, struct fol_cgroups *c, int depth)
+/* fn on the cgroup at dir and on each below it, depth first (depth bounds the walk) until
+ * fn returns non-zero: that, 0, or cgroup_id()'s error for dir. A cgroup removed while
+ * we look is passed over. */
+static int walk(const char *dir, int depth, int (*fn)(const char *dir, uint64_t id, void *ctx),
+		void *ctx)
 {
 	struct dirent *de;
 	uint64_t id = 0;
 	DIR *d;
 	int ret = cgroup_id(dir, &id);
 
-	if (ret)
+	if (!ret)
+		ret = fn(dir, id, ctx);
+	if (ret || depth > 64 || !(d = opendir(dir)))
 		return ret;
-	if (!fol_u64map_put(c->ids, id, NULL))
-		return -ENOMEM;
-	if (depth > 64 || !(d = opendir(dir)))
-		return 0;
 	while (!ret && (de = readdir(d))) {
 		char sub[4096];
 
@@ -67,12 +68,51 @@ static int walk(const char *dir, struct fol_cgroups *c, int depth)
 			continue;
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
 			continue;
-		ret = walk(sub, c, depth + 1);
-		if (ret == -ENOENT) /* removed while we looked */
+		ret = walk(sub, depth + 1, fn, ctx);
+		if (ret == -ENOENT)
 			ret = 0;
 	}
 	closedir(d);
 	return ret;
+}
+
+static int add_id(const char *dir, uint64_t id, void *ctx)
+{
+	struct fol_cgroups *c = ctx;
+
+	(void)dir;
+	return fol_u64map_put(c->ids, id, NULL) ? 0 : -ENOMEM;
+}
+
+struct wanted {
+	uint64_t id;
+	char dir[4096 + 256];
+};
+
+/* 1 when dir is the cgroup wanted (its directory kept). */
+static int is_wanted(const char *dir, uint64_t id, void *ctx)
+{
+	struct wanted *w = ctx;
+
+	if (id != w->id)
+		return 0;
+	return (size_t)snprintf(w->dir, sizeof(w->dir), "%s", dir) < sizeof(w->dir) ? 1 : -ENAMETOOLONG;
+}
+
+int fol_cgroup_path_of_id(uint64_t id, char *buf, size_t len)
+{
+	struct wanted w;
+	char root[4096];
+	size_t n;
+	int ret = cgroup2_root(root, sizeof(root));
+
+	w.id = id;
+	if (!ret)
+		ret = walk(root, 0, is_wanted, &w);
+	if (ret <= 0)
+		return ret ? ret : -ENOENT;
+	n = strlen(root);
+	return (size_t)snprintf(buf, len, "%s", w.dir[n] ? w.dir + n : "/") < len ? 0 : -ENAMETOOLONG;
 }
 
 int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_msgs *why)
@@ -110,7 +150,7 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_ms
 	out->ids = fol_u64map_new(1);
 	if (!out->ids)
 		return -ENOMEM;
-	ret = walk(dir, out, 0);
+	ret = walk(dir, 0, add_id, out);
 	if (ret)
 		fol_msgs_add(why, "cgroup '%s' (%s): %s", out->path, dir,
 			 ret == -ENOENT || ret == -ENOTDIR ? "no such cgroup" : strerror(-ret));

@@ -37,5 +37,8 @@ void fol_cgroups_free(struct fol_cgroups *c);
 /* The cgroup (v2) process pid is in now, its path from the cgroup2 root ("/a/b"), from
  * /proc/PID/cgroup: 0, -ENOENT (gone, or no v2 line), -ENAMETOOLONG. */
 int fol_cgroup_of_pid(int pid, char *buf, size_t len);
+/* The path from the cgroup2 root of the cgroup whose id is id (bpf_get_current_cgroup_id),
+ * found by walking the hierarchy: 0, -ENOENT (none: removed since), -ENAMETOOLONG. */
+int fol_cgroup_path_of_id(uint64_t id, char *buf, size_t len);
 
 #endif
