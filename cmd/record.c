@@ -599,6 +599,7 @@ static int run_recorder(struct rec_cli *c, struct fol_recorder *r, struct fol_wr
 		workload_pid = fol_recorder_pid(r);
 		ret = fol_recorder_start(r);
 	}
+	c->running = r;
 	while (!ret) {
 		int more = fol_recorder_poll(r, 100);
 
@@ -612,6 +613,7 @@ static int run_recorder(struct rec_cli *c, struct fol_recorder *r, struct fol_wr
 			break;
 	}
 	workload_pid = 0;
+	c->running = NULL;
 	return ret ? ret : fol_recorder_stop(r, rec_signal());
 }
 

@@ -27,6 +27,7 @@ struct rec_cli {
 	 * events or not). */
 	void (*tick)(void *ctx);
 	void *tick_ctx;
+	struct fol_recorder *running;	/* the run's recorder, for tick (serve's kernel reuse) */
 	struct fol_mthp mthp;
 	const char *workload;	/* -w NAME */
 	char self[PATH_MAX];

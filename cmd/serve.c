@@ -34,9 +34,13 @@ int cmd_serve(int argc, char **argv)
 #include "live/metrics.h"
 #include "options.h"
 #include "record_cli.h"
+#include "data/bpf_record.h"
+#include "sys/cgroup.h"
 #include "sys/counters.h"
 #include "util/errors.h"
+#include "util/clock.h"
 #include "util/parse.h"
+#include "util/u64map.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9470"
 #define MAX_CGROUPS_LIMIT 10000
@@ -52,9 +56,11 @@ static const struct usage serve_usage = {
 	"labelled by cgroup with --by-cgroup or -G.\n"
 	"\n"
 	"Cost: stat's streaming path over every task: each fault one record (the BPF fault\n"
-	"path, where the machine allows it) or two samples, classified in user space. make\n"
-	"bench measures the time it adds per fault. Memory holds the tasks alive, not those\n"
-	"gone: serve runs for days.\n"
+	"path, where the machine allows it) or two samples, classified in user space; but on\n"
+	"the BPF path a reuse fault of a folio the programs saw allocated is counted in the\n"
+	"kernel and goes no further (kernel reuse: foliostat_kernel_reuse_faults_total says\n"
+	"how many, and why others were not). make bench measures the time it adds per fault.\n"
+	"Memory holds the tasks alive, not those gone: serve runs for days.\n"
 	"\n",
 	"\n"
 	"Runs until SIGINT or SIGTERM (or --duration). Exit status: 0, 1 when recording or\n"
@@ -72,6 +78,18 @@ struct serve {
 	uint64_t started_ns;
 	char kernel[65];
 	volatile int recording;
+	/* Kernel reuse (on unless --no-kernel-reuse): the counts of each (cgroup, order)
+	 * already in the tally, and what the programs did with the faults they saw. */
+	int no_kernel_reuse;
+	struct fol_u64map *kseen;	/* cgroup << 4 | order -> struct kseen */
+	uint64_t kstat[FOL_BPF_K_NR];
+	int kernel_reuse;
+	uint64_t kpulled_ns;
+};
+
+struct kseen {
+	struct fol_bpf_reuse v;
+	char cgroup[256];
 };
 
 /* libmicrohttpd is opened when serve starts, not linked: linked, it brought gnutls and
@@ -147,6 +165,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .kernel = s->kernel,
 				       .fault_path = live_meta(&s->l, "fault_path"),
 				       .started_ns = s->started_ns,
+				       .kernel_reuse = s->kernel_reuse ? s->kstat : NULL,
 			       },
 			       openmetrics ? FOL_METRICS_OPENMETRICS : FOL_METRICS_PROMETHEUS, f);
 	pthread_mutex_unlock(&s->lock);
@@ -278,6 +297,9 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
 			     "auto (default: bpf where the machine allows it)"),
+		OPT_SET_INT(0, "no-kernel-reuse", &s->no_kernel_reuse, 1,
+			    "write every reuse fault out for the model, none\n"
+			    "counted in the kernel (the BPF path's default)"),
 		OPT_END(),
 	};
 	int ret = parse_options(argc, argv, opts, &serve_usage, 0);
@@ -292,9 +314,53 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	c->quiet = 1;
 	c->duration = s->duration;
 	s->by_cgroup |= c->o.cgroup != NULL;
+	c->o.kernel_reuse = !s->no_kernel_reuse && !c->o.cgroup;
+	c->o.kernel_reuse_by_cgroup = s->by_cgroup;
 	if (!s->listen)
 		s->listen = DEFAULT_LISTEN;
 	return 0;
+}
+
+_Static_assert(FOL_BPF_LAT_BUCKETS == FOL_LAT_BUCKETS, "the programs' latency buckets are the tally's");
+
+/* A (cgroup, order)'s kernel reuse counts: what grew since the last pull, into the tally. */
+static int kpull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v)
+{
+	struct serve *s = ctx;
+	struct fol_tally_bulk b = { 0 };
+	struct kseen *seen;
+	int created;
+
+	if (k->order > FOL_BPF_MAX_ORDER)
+		return 0;
+	seen = fol_u64map_put(s->kseen, k->cgroup << 4 | k->order, &created);
+	if (!seen)
+		return -ENOMEM;
+	if (created && s->by_cgroup && fol_cgroup_path_of_id(k->cgroup, seen->cgroup, sizeof(seen->cgroup)))
+		snprintf(seen->cgroup, sizeof(seen->cgroup), "other"); /* removed since */
+	if (v->faults == seen->v.faults)
+		return 0;
+	b.faults = v->faults - seen->v.faults;
+	b.episodes = v->episodes - seen->v.episodes;
+	b.timed = v->timed - seen->v.timed;
+	b.time_ns = v->time_ns - seen->v.time_ns;
+	for (int i = 0; i < FOL_LAT_BUCKETS; i++)
+		b.lat[i] = v->lat[i] - seen->v.lat[i];
+	seen->v = *v;
+	return fol_tally_add(s->tally, seen->cgroup, (int)k->order, FOL_C_WP_REUSE, &b);
+}
+
+/* Kernel reuse's counts into the tally: four times a second, under the scrape's lock. */
+static void kpull(struct serve *s, struct fol_recorder *r)
+{
+	uint64_t now = fol_mono_ns();
+
+	if (!r || now - s->kpulled_ns < 250000000ull)
+		return;
+	s->kpulled_ns = now;
+	pthread_mutex_lock(&s->lock);
+	s->kernel_reuse = fol_recorder_reuse(r, kpull_one, s, s->kstat, FOL_BPF_K_NR) != -ENOENT;
+	pthread_mutex_unlock(&s->lock);
 }
 
 static void serve_tick(void *ctx)
@@ -302,6 +368,7 @@ static void serve_tick(void *ctx)
 	struct serve *s = ctx;
 
 	s->recording = 1;
+	kpull(s, s->c.running);
 	live_trim();
 }
 
@@ -327,7 +394,7 @@ int cmd_serve(int argc, char **argv)
 	if (!uname(&u))
 		snprintf(s.kernel, sizeof(s.kernel), "%s", u.release);
 	s.l.lock = &s.lock;
-	ret = live_open(&s.l, &w);
+	ret = (s.kseen = fol_u64map_new(sizeof(struct kseen))) ? live_open(&s.l, &w) : -ENOMEM;
 	if (!ret)
 		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
 								    .cell_hist = 1,
@@ -337,6 +404,7 @@ int cmd_serve(int argc, char **argv)
 		close(fd);
 		fol_writer_close(w);
 		live_close(&s.l);
+		fol_u64map_free(s.kseen);
 		return error("out of memory");
 	}
 	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
@@ -346,6 +414,7 @@ int cmd_serve(int argc, char **argv)
 		close(fd);
 		fol_writer_close(w);
 		live_close(&s.l);
+		fol_u64map_free(s.kseen);
 		return error("cannot start the HTTP server on %s", s.listen);
 	}
 	fprintf(stderr, "foliostat serve: http://%s/metrics\n", s.listen);
@@ -359,6 +428,7 @@ int cmd_serve(int argc, char **argv)
 	mhd.stop_daemon(d);
 	close(fd);
 	live_close(&s.l);
+	fol_u64map_free(s.kseen);
 	return ret ? (status ? status : 1) : 0;
 }
 #endif

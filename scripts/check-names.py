@@ -31,6 +31,7 @@ EXTERNAL = {
     'dwfl_module_addrsym.c',			# elfutils' libdwfl source
     'compare-kernels.sh',			# mmtests
     'foo_total', 'wp_1234',			# examples in comments
+    'irq_work', 'syscall_trace_enter',		# kernel/bpf/mmap_unlock_work.h, trace/trace.h
 }
 MAX_LINES = 1000
 PROCESS_CALLS = re.compile(r'\b(fork|vfork|clone3?|exec[lv]p?e?|posix_spawnp?|signal|sigaction)\s*\(')

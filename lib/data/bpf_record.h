@@ -22,6 +22,9 @@
 
 #define FOL_BPF_KERNEL 1 /* the entry is exceptions:page_fault_kernel */
 #define FOL_BPF_MAJOR 2	 /* the exit is major-faults */
+/* Kernel reuse (below) counted the reuse episode of the fault's folio: the model counts
+ * the fault, not its episode again. */
+#define FOL_BPF_EPISODE_KEPT 4
 
 struct fol_bpf_rec {
 	__u8 what;	/* FOL_BPF_ENTRY, _EXIT or _FAULT */
@@ -46,6 +49,69 @@ struct fol_bpf_pending {
 	 * sched_process_exec): the first exit seen says so too. */
 	__u8 before_exec;
 	__u8 raw[FOL_BPF_RAW_MAX];
+	/* Kernel reuse (below): the largest movable folio allocated inside the fault, -1
+	 * none; the process that forked this thread, 0 once it is known whether the thread
+	 * is a new process. */
+	__s8 alloc_order;
+	__u8 anon;	/* the faulting address's VMA, looked at the first allocation: 1
+			 * anonymous and private, 2 another, 0 not looked at */
+	__u8 pad[2];
+	__u32 fork_parent;
+};
+
+/* Kernel reuse (serve): reuse faults decided in the kernel, never written out. A reuse
+ * fault (present, write, nothing allocated inside, an anonymous private VMA) whose folio
+ * is in the programs' own map of the folios each process allocated is counted here, by
+ * cgroup and folio order, with the fault's latency in the buckets of lib/live/tally.h
+ * (four to a power of two from 256 ns to 4.3 s); any other fault goes out as a record. */
+#define FOL_BPF_LAT_MIN_SHIFT 8
+#define FOL_BPF_LAT_SUB 4
+#define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
+#define FOL_BPF_MAX_ORDER 10 /* of the folios kept: 4M on 4K pages */
+#define FOL_BPF_LATENCY_MAX (1ull << 40) /* longer: not timed (model.h's bound) */
+
+/* tally.h's fol_lat_bucket() (a unit test holds them equal), without the count of leading
+ * zeros the BPF instruction set lacks. */
+static inline __u32 fol_bpf_lat_bucket(__u64 ns)
+{
+	__u32 shift = 0;
+	__u64 v = ns;
+
+	if (ns < (1ull << FOL_BPF_LAT_MIN_SHIFT))
+		return 0;
+	for (__u32 step = 32; step; step >>= 1)
+		if (v >> step) {
+			v >>= step;
+			shift += step;
+		}
+	if (shift >= 32)
+		return FOL_BPF_LAT_BUCKETS - 1;
+	return (shift - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB +
+	       (__u32)((ns >> (shift - 2)) & (FOL_BPF_LAT_SUB - 1));
+}
+
+struct fol_bpf_reuse_key {
+	__u64 cgroup; /* cgroup2 id, 0 unless by cgroup */
+	__u32 order;
+	__u32 pad;
+};
+
+struct fol_bpf_reuse {
+	__u64 faults, timed, time_ns;
+	__u64 episodes; /* faults that were their folio's first since it was last shared */
+	__u64 lat[FOL_BPF_LAT_BUCKETS];
+};
+
+/* What kernel reuse did with the faults it looked at (map "kstat", per CPU). */
+enum {
+	FOL_BPF_K_DECIDED,  /* a reuse fault counted in the kernel */
+	FOL_BPF_K_NO_FOLIO, /* a reuse fault whose folio the map does not hold: written out */
+	FOL_BPF_K_UNMAPPED, /* the folio kept there was unmapped since: written out */
+	FOL_BPF_K_FULL,	    /* no room for its counts: written out */
+	FOL_BPF_K_INSIDE,   /* events inside it (a lock taken): written out, its folio's
+			     * episode under way for the programs too */
+	FOL_BPF_K_INSERTED, /* folios put in the map */
+	FOL_BPF_K_NR
 };
 
 #endif

@@ -247,7 +247,7 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	if (!ev->raw || ev->raw_size < offsetof(struct fol_bpf_rec, raw))
 		return -EBADMSG;
 	memcpy(&r, ev->raw, ev->raw_size < sizeof(r) ? ev->raw_size : sizeof(r));
-	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR)) ||
+	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT)) ||
 	    ((r.what & FOL_BPF_ENTRY) && (ev->raw_size < sizeof(r) || r.raw_size > FOL_BPF_RAW_MAX)) ||
 	    (r.what == FOL_BPF_FAULT && r.t1 < r.t0))
 		return -EBADMSG;
@@ -258,6 +258,7 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	    paired_event(d, r.flags & FOL_BPF_MAJOR ? FOL_EV_FAULT_EXIT_MAJ : FOL_EV_FAULT_EXIT, r.t1, &x) < 0)
 		return -EBADMSG;
 	x.exit.addr = r.addr;
+	x.exit.episode_kept = !!(r.flags & FOL_BPF_EPISODE_KEPT);
 	if (!(r.what & FOL_BPF_ENTRY)) {
 		*ev = x;
 		return 1;

@@ -90,6 +90,9 @@ struct fol_event {
 		} fault;
 		struct {
 			uint64_t addr; /* faulting address of a minor/major-faults sample */
+			/* serve's kernel reuse counted the reuse episode of this fault's
+			 * folio already (bpf_record.h's FOL_BPF_EPISODE_KEPT). */
+			int episode_kept;
 		} exit;
 		struct {
 			uint64_t pfn;

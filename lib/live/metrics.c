@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "data/bpf_record.h"
 #include "util/order.h"
 
 struct labels {
@@ -133,6 +134,24 @@ static void kernel_mthp(FILE *f, enum fol_metrics fmt, const cJSON *counters, in
 	}
 }
 
+/* How many reuse faults the BPF programs decided, and why the others were written out
+ * for the model (bpf_record.h's FOL_BPF_K_*): the model's share is what costs. */
+static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k)
+{
+	static const char *const result[] = { "decided", "folio_not_kept", "unmapped_since",
+					      "table_full", "events_inside" };
+
+	fol_metrics_family(f, fmt, "foliostat_kernel_reuse_faults", "counter", NULL,
+			   "Reuse faults looked at by the BPF programs: decided in the kernel, or "
+			   "written out for the model to judge, and why.");
+	for (int i = 0; i < (int)(sizeof(result) / sizeof(result[0])); i++)
+		fprintf(f, "foliostat_kernel_reuse_faults_total{result=\"%s\"} %" PRIu64 "\n",
+			result[i], k[i]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_reuse_folios", "counter", NULL,
+			   "Folios the BPF programs saw allocated and kept for their reuse faults.");
+	fprintf(f, "foliostat_kernel_reuse_folios_total %" PRIu64 "\n", k[FOL_BPF_K_INSERTED]);
+}
+
 static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 		     const struct fol_tally_row **v, size_t n)
 {
@@ -172,6 +191,8 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 		fprintf(f, "foliostat_cgroup_overflow_faults_total %" PRIu64 "\n",
 			fol_tally_overflow(sc->tally));
 	}
+	if (sc->kernel_reuse)
+		kernel_reuse(f, fmt, sc->kernel_reuse);
 	if (sc->counters) {
 		kernel_mthp(f, fmt, sc->counters, 0);
 		kernel_mthp(f, fmt, sc->counters, 1);

@@ -22,6 +22,8 @@ struct fol_scrape {
 	unsigned page_size;
 	const char *kernel, *fault_path;
 	uint64_t started_ns;		/* CLOCK_REALTIME of serve's start */
+	/* Kernel reuse's FOL_BPF_K_* counts (bpf_record.h), or NULL when it is off. */
+	const uint64_t *kernel_reuse;
 };
 
 /* 0, or -ENOMEM. */

@@ -126,6 +126,23 @@ static size_t nrows(const struct fol_tally *t)
 	return n;
 }
 
+/* The row of a cgroup's path, made if new (past max_rows: "other"). */
+static struct fol_tally_row *path_row(struct fol_tally *t, const char *path)
+{
+	uint64_t k = strcmp(path, "other") ? path_key(path) : OTHER_KEY;
+	struct fol_tally_row *r;
+	int created;
+
+	if (k != OTHER_KEY && !fol_u64map_get(t->rows, k) && nrows(t) >= (size_t)t->o.max_rows)
+		k = OTHER_KEY;
+	r = fol_u64map_put(t->rows, k, &created);
+	if (r && created) {
+		r->key = k;
+		snprintf(r->cgroup, sizeof(r->cgroup), "%s", k == OTHER_KEY ? "other" : path);
+	}
+	return r;
+}
+
 /* By cgroup: the row of pid's cgroup, looked up at the process's first fault seen and
  * again after each exec (a process is counted in the cgroup it was in then). */
 static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
@@ -133,22 +150,14 @@ static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
 	uint64_t *key = fol_u64map_get(t->pid_row, (uint64_t)(unsigned)pid), k;
 	char path[256];
 	struct fol_tally_row *r;
-	int created;
 
 	if (key)
 		return fol_u64map_get(t->rows, *key);
 	if (t->o.cgroup_of(pid, path, sizeof(path)))
 		snprintf(path, sizeof(path), "other");
-	k = strcmp(path, "other") ? path_key(path) : OTHER_KEY;
-	if (k != OTHER_KEY && !fol_u64map_get(t->rows, k) && nrows(t) >= (size_t)t->o.max_rows)
-		k = OTHER_KEY;
-	r = fol_u64map_put(t->rows, k, &created);
-	if (!r)
+	if (!(r = path_row(t, path)))
 		return NULL;
-	if (created) {
-		r->key = k;
-		snprintf(r->cgroup, sizeof(r->cgroup), "%s", k == OTHER_KEY ? "other" : path);
-	}
+	k = r->key;
 	key = fol_u64map_put(t->pid_row, (uint64_t)(unsigned)pid, NULL);
 	if (!key)
 		return NULL;
@@ -213,6 +222,48 @@ int fol_tally_fault(struct fol_tally *t, const struct fol_fault_seen *f)
 	c->lat[b]++;
 	if (r->hist)
 		r->hist[slot][f->cls][b]++;
+	return 0;
+}
+
+int fol_tally_add(struct fol_tally *t, const char *cgroup, int order, enum fol_class cls,
+		  const struct fol_tally_bulk *b)
+{
+	struct fol_tally_row *r;
+	struct fol_tally_counts *c;
+	struct fol_tally_cell *cell;
+	int slot = FOL_ORDER_SLOT(order);
+
+	if (t->o.by == FOL_BY_CGROUP) {
+		r = path_row(t, cgroup && *cgroup ? cgroup : "other");
+		if (r && r->key == OTHER_KEY)
+			t->overflow += b->faults;
+	} else if (t->o.by == FOL_BY_ALL) {
+		int created;
+
+		r = fol_u64map_put(t->rows, 0, &created);
+	} else {
+		return -EINVAL;
+	}
+	if (!r)
+		return -ENOMEM;
+	if (t->o.cell_hist && !r->hist && !(r->hist = calloc(FOL_NR_ORDER_SLOTS, sizeof(*r->hist))))
+		return -ENOMEM;
+	c = &r->total;
+	cell = &c->cell[slot][cls];
+	cell->faults += b->faults;
+	cell->timed += b->timed;
+	cell->time_ns += b->time_ns;
+	c->faults += b->faults;
+	c->time_ns += b->time_ns;
+	if (cls == FOL_C_WP_REUSE) {
+		c->reuse[slot] += b->faults;
+		c->episodes[slot] += b->episodes;
+	}
+	for (int i = 0; i < FOL_LAT_BUCKETS; i++) {
+		c->lat[i] += b->lat[i];
+		if (r->hist)
+			r->hist[slot][cls][i] += b->lat[i];
+	}
 	return 0;
 }
 

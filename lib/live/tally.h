@@ -69,6 +69,15 @@ int fol_tally_new(struct fol_tally **out, const struct fol_tally_opts *o);
 void fol_tally_free(struct fol_tally *t);
 /* 0, or -ENOMEM (the fault is not counted). */
 int fol_tally_fault(struct fol_tally *t, const struct fol_fault_seen *f);
+/* Faults counted elsewhere (serve's kernel reuse, in the BPF programs), all of one order
+ * and class: added to the cgroup's row (by cgroup; NULL or "" is "other") or to the one
+ * row (all). 0, -ENOMEM, or -EINVAL for a tally by task. */
+struct fol_tally_bulk {
+	uint64_t faults, episodes, timed, time_ns;
+	uint64_t lat[FOL_LAT_BUCKETS];
+};
+int fol_tally_add(struct fol_tally *t, const char *cgroup, int order, enum fol_class cls,
+		  const struct fol_tally_bulk *b);
 void fol_tally_exit(struct fol_tally *t, int pid, int tid);
 /* pid exec'd: by cgroup, its cgroup is looked up again at its next fault (a shell that
  * moves itself into a cgroup, then execs the workload). */

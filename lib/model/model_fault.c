@@ -412,7 +412,7 @@ static void observe(struct fol_model *m, const struct thread *t, int tid, const 
 		.timed = end && !m->o.sampled && !f->untimed && end >= f->start &&
 			 end - f->start <= FOL_LATENCY_MAX,
 		.major = major,
-		.new_episode = v->cls == FOL_C_WP_REUSE && v->fo && !v->fo->reuse,
+		.new_episode = v->cls == FOL_C_WP_REUSE && v->fo && !v->fo->reuse && !f->episode_kept,
 	};
 
 	if (s.timed)
@@ -604,5 +604,6 @@ int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct 
 	if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
 		m->s.mismatched_exits++;
 	t->f.untimed = ev->retimed;
+	t->f.episode_kept = ev->exit.episode_kept;
 	return fol_model_close_fault(m, ev->tid, t, ev->time, major);
 }

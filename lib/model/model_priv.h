@@ -127,6 +127,7 @@ struct open_fault {
 	/* Its exit came before it (a retimed exit, placed before the entry): closed, untimed,
 	 * when the thread's next fault or call would close it unclosed. */
 	int exit_early, exit_major;
+	int episode_kept;	/* its exit's (event.h): no new reuse episode told */
 };
 
 /* A system call that changes mappings, in progress in a thread: what it asked for and

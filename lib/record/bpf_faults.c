@@ -4,10 +4,38 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/bpf_record.h"
 #include "record/tracepoint.h"
 #include "util/msgs.h"
+
+/* Kernel reuse's fields: the fault's error code, the allocation's order and gfp flags.
+ * Off (0 in kernel_reuse) where one is missing or not as expected. */
+static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, eoff = 0, esize = 0, aoff = 0, asize = 0, ooff = 0, osize = 0, goff = 0, gsize = 0;
+	int uoff = 0, usize = 0;
+
+	if (fol_tp_field(fault, "error_code", &eoff, &esize) || esize != 8 ||
+	    eoff + esize > FOL_BPF_RAW_MAX || fol_tp_field(fault, "address", &aoff, &asize) ||
+	    asize != 8 || aoff + asize > FOL_BPF_RAW_MAX ||
+	    fol_tp_resolve("kmem:mm_page_alloc", &tp, &n) || n != 1 ||
+	    fol_tp_field(&tp[0], "order", &ooff, &osize) || osize != 4 ||
+	    fol_tp_field(&tp[0], "gfp_flags", &goff, &gsize) || (gsize != 4 && gsize != 8) ||
+	    /* The syscalls' arguments: unsigned longs from offset 16 (faults.bpf.c). */
+	    fol_tp_resolve("syscalls:sys_enter_munmap", &tp, &n) || n != 2 ||
+	    fol_tp_field(&tp[1], "len", &uoff, &usize) || uoff != 24 || usize != 8)
+		l->kernel_reuse = 0;
+	fol_tp_free(tp, n);
+	l->address_off = (uint32_t)aoff;
+	l->error_code_off = (uint32_t)eoff;
+	l->alloc_order_off = (uint32_t)ooff;
+	l->alloc_gfp_off = (uint32_t)goff;
+	l->alloc_gfp_size = (uint32_t)gsize;
+	l->page_shift = (uint32_t)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
+}
 
 int fol_bpf_faults_layout(struct fol_bpf_layout *l, struct fol_msgs *why)
 {
@@ -20,6 +48,8 @@ int fol_bpf_faults_layout(struct fol_bpf_layout *l, struct fol_msgs *why)
 	if (!ret && (n != 2 || fol_tp_field(&tp[0], NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
 		     fol_tp_field(&tp[1], "child_pid", &coff, &csize) || csize != 4))
 		ret = -ENOENT;
+	if (!ret)
+		reuse_layout(l, &tp[0]);
 	fol_tp_free(tp, n);
 	if (ret)
 		fol_msgs_add(why, "the tracepoints it needs (exceptions:page_fault_user, "
@@ -81,6 +111,22 @@ void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, u
 	*threads = *records = 0;
 }
 
+int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
+			 int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+			 void *ctx)
+{
+	(void)b;
+	(void)each;
+	(void)ctx;
+	return -ENOSYS;
+}
+
+void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
+{
+	(void)b;
+	memset(out, 0, sizeof(*out) * (size_t)n);
+}
+
 #else
 
 #include <bpf/bpf.h>
@@ -132,6 +178,18 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	b->skel->rodata->entry_size = l->entry_size;
 	b->skel->rodata->fork_child_off = l->fork_child_off;
 	b->skel->rodata->every_task = !!l->every_task;
+	b->skel->rodata->kernel_reuse = !!l->kernel_reuse;
+	b->skel->rodata->by_cgroup = !!l->by_cgroup;
+	b->skel->rodata->page_shift = l->page_shift;
+	b->skel->rodata->error_code_off = l->error_code_off;
+	b->skel->rodata->address_off = l->address_off;
+	b->skel->rodata->alloc_order_off = l->alloc_order_off;
+	b->skel->rodata->alloc_gfp_off = l->alloc_gfp_off;
+	b->skel->rodata->alloc_gfp_size = l->alloc_gfp_size;
+	bpf_program__set_autoload(b->skel->progs.alloc, !!l->kernel_reuse);
+	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
+	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
+	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
 		fol_msgs_add(why, "the kernel refused the BPF programs (%s)%s", strerror(-ret),
@@ -172,6 +230,14 @@ static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)
 		return b->skel->progs.exec;
 	case FOL_BPF_PROG_THREAD_EXIT:
 		return b->skel->progs.exit_thread;
+	case FOL_BPF_PROG_ALLOC:
+		return b->skel->progs.alloc;
+	case FOL_BPF_PROG_MUNMAP:
+		return b->skel->progs.munmap_enter;
+	case FOL_BPF_PROG_MREMAP:
+		return b->skel->progs.mremap_enter;
+	case FOL_BPF_PROG_MMAP:
+		return b->skel->progs.mmap_enter;
 	}
 	return NULL;
 }
@@ -274,6 +340,54 @@ void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid)
 	uint32_t key = (uint32_t)tid;
 
 	bpf_map_delete_elem(bpf_map__fd(b->skel->maps.follow), &key);
+}
+
+int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
+			 int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+			 void *ctx)
+{
+	int fd = bpf_map__fd(b->skel->maps.reuse), ncpu = libbpf_num_possible_cpus(), ret = 0;
+	struct fol_bpf_reuse_key k, next, *prev = NULL;
+	struct fol_bpf_reuse *per, sum;
+
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	if (!(per = calloc((size_t)ncpu, sizeof(*per))))
+		return -ENOMEM;
+	/* A per-CPU map's value is one copy per possible CPU, each to be added. */
+	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, per))
+			continue;
+		memset(&sum, 0, sizeof(sum));
+		for (int c = 0; c < ncpu; c++) {
+			sum.faults += per[c].faults;
+			sum.timed += per[c].timed;
+			sum.time_ns += per[c].time_ns;
+			sum.episodes += per[c].episodes;
+			for (int i = 0; i < FOL_BPF_LAT_BUCKETS; i++)
+				sum.lat[i] += per[c].lat[i];
+		}
+		ret = each(ctx, &k, &sum);
+	}
+	free(per);
+	return ret;
+}
+
+void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
+{
+	int fd = bpf_map__fd(b->skel->maps.kstat), ncpu = libbpf_num_possible_cpus();
+	uint64_t *per = ncpu > 0 ? calloc((size_t)ncpu, sizeof(*per)) : NULL;
+
+	memset(out, 0, sizeof(*out) * (size_t)n);
+	for (uint32_t k = 0; per && k < (uint32_t)n && k < FOL_BPF_K_NR; k++) {
+		if (bpf_map_lookup_elem(fd, &k, per))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += per[c];
+	}
+	free(per);
 }
 
 void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records)

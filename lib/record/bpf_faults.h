@@ -22,6 +22,10 @@ enum fol_bpf_prog {
 	FOL_BPF_PROG_FORK,	   /* sched:sched_process_fork, on a carrier event */
 	FOL_BPF_PROG_EXEC,	   /* sched:sched_process_exec, on a carrier event */
 	FOL_BPF_PROG_THREAD_EXIT,  /* sched:sched_process_exit, on a carrier event */
+	FOL_BPF_PROG_ALLOC,	   /* kmem:mm_page_alloc with kernel reuse, on a carrier event */
+	FOL_BPF_PROG_MUNMAP,	   /* syscalls:sys_enter_munmap, the same */
+	FOL_BPF_PROG_MREMAP,	   /* syscalls:sys_enter_mremap, the same */
+	FOL_BPF_PROG_MMAP,	   /* syscalls:sys_enter_mmap, the same */
 };
 
 /* Where the programs find and put things, from the tracepoints' formats (by name). */
@@ -31,6 +35,10 @@ struct fol_bpf_layout {
 	/* Every task's faults (a system-wide recording), not only those of the threads
 	 * followed. */
 	int every_task;
+	/* Kernel reuse (bpf_record.h): on, its counts by cgroup, and where it reads the
+	 * fault's error code and the allocation's order and gfp flags. */
+	int kernel_reuse, by_cgroup;
+	uint32_t page_shift, address_off, error_code_off, alloc_order_off, alloc_gfp_off, alloc_gfp_size;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */
@@ -56,6 +64,15 @@ int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct
  * exec with at_exec / stop. */
 int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec);
 void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid);
+/* Kernel reuse's counts so far, summed over the CPUs: each (cgroup, order) to each(),
+ * which returns 0 to go on. 0, the first non-zero return of each, or -errno. */
+struct fol_bpf_reuse_key;
+struct fol_bpf_reuse;
+int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
+			 int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+			 void *ctx);
+/* What kernel reuse did with the faults it saw, by FOL_BPF_K_* (bpf_record.h). */
+void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n);
 /* Threads not followed because the table was full, records the kernel could not write
  * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
 void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records);

@@ -57,6 +57,10 @@ struct fol_record_opts {
 	/* The kernel's symbols are in the file already (a later run of an experiment): no
 	 * FOL_CHUNK_KSYMS again. */
 	int no_ksyms;
+	/* serve: on the BPF path, reuse faults of folios the programs saw allocated are
+	 * counted in the kernel (by cgroup with kernel_reuse_by_cgroup) and never reach the
+	 * file (fol_recorder_reuse). Not with cgroup: the programs do not select. */
+	int kernel_reuse, kernel_reuse_by_cgroup;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };
@@ -114,6 +118,14 @@ pid_t fol_recorder_pid(const struct fol_recorder *r);
  * are removed, so the tear-down cannot be left to another process. */
 int fol_recorder_has_kprobes(const struct fol_recorder *r);
 const struct fol_record_result *fol_recorder_result(const struct fol_recorder *r);
+/* Kernel reuse's counts so far (bpf_faults.h's fol_bpf_faults_reuse), and what it did
+ * with the faults it looked at (out[FOL_BPF_K_NR]). -ENOENT: no kernel reuse in this
+ * recording (not asked for, or the plain path). */
+struct fol_bpf_reuse_key;
+struct fol_bpf_reuse;
+int fol_recorder_reuse(struct fol_recorder *r,
+		       int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+		       void *ctx, uint64_t *kstat, int n);
 /* Close everything (a still corked workload is killed), put the THP policy back.
  * -EBUSY when foliostat's kprobe events could not be removed. */
 int fol_recorder_delete(struct fol_recorder *r);

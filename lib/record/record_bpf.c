@@ -112,13 +112,16 @@ static int bpf_events(struct fol_recorder *r)
 	r->carrier_cpu = perf_cpu_map__new(cpu);
 	if (!r->carriers || !r->bevlist || !r->no_thread || !r->carrier_cpu)
 		return -ENOMEM;
-	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) && !ret; i++) {
+	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) + !!r->kernel_reuse && !ret; i++) {
+		/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
+		const char *name = i < sizeof(book) / sizeof(book[0]) ? book[i].tp : "syscalls:sys_enter_mmap";
 		struct fol_tp *tp = NULL;
 		int n = 0;
 
-		ret = fol_tp_resolve(book[i].tp, &tp, &n);
+		ret = fol_tp_resolve(name, &tp, &n);
 		if (!ret)
-			ret = add_carrier(r, tp[0].id, book[i].prog);
+			ret = add_carrier(r, tp[0].id, i < sizeof(book) / sizeof(book[0]) ? book[i].prog
+											 : FOL_BPF_PROG_MMAP);
 		fol_tp_free(tp, n);
 	}
 	if (ret)
@@ -146,8 +149,11 @@ int rec_bpf_setup(struct fol_recorder *r)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
 	}
+	l.kernel_reuse = r->o->kernel_reuse && !r->o->cgroup;
+	l.by_cgroup = r->o->kernel_reuse_by_cgroup;
 	ret = fol_bpf_faults_layout(&l, &why);
 	l.every_task = r->o->system_wide;
+	r->kernel_reuse = l.kernel_reuse;
 	if (!ret)
 		ret = fol_bpf_faults_new(&r->bpf, &l, &why);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
@@ -161,6 +167,21 @@ int rec_bpf_setup(struct fol_recorder *r)
 	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
 }
 
+/* The program of a recorded tracepoint: flush, or with kernel reuse one that also keeps
+ * what it says (an allocation's order, an unmapped range). */
+static enum fol_bpf_prog flush_prog(const struct fol_recorder *r, const char *name)
+{
+	if (!r->kernel_reuse)
+		return FOL_BPF_PROG_FLUSH;
+	if (!strcmp(name, "kmem:mm_page_alloc"))
+		return FOL_BPF_PROG_ALLOC;
+	if (!strcmp(name, "syscalls:sys_enter_munmap"))
+		return FOL_BPF_PROG_MUNMAP;
+	if (!strcmp(name, "syscalls:sys_enter_mremap"))
+		return FOL_BPF_PROG_MREMAP;
+	return FOL_BPF_PROG_FLUSH;
+}
+
 /* Each tracepoint recorded for the target flushes a thread's pending fault entry before
  * its own sample: a carrier of flush per tracepoint. */
 static int bpf_flush_carriers(struct fol_recorder *r)
@@ -171,7 +192,7 @@ static int bpf_flush_carriers(struct fol_recorder *r)
 		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
 
 		if (a->type == PERF_TYPE_TRACEPOINT && !r->ev[i].mm_threads && !carried(r, r->ev[i].evsel))
-			ret = add_carrier(r, a->config, FOL_BPF_PROG_FLUSH);
+			ret = add_carrier(r, a->config, flush_prog(r, r->ev[i].name));
 	}
 	return ret;
 }
@@ -249,4 +270,14 @@ void rec_close_bpf(struct fol_recorder *r)
 	r->bpf = NULL;
 	r->carry = NULL;
 	r->ncarry = 0;
+}
+
+int fol_recorder_reuse(struct fol_recorder *r,
+		       int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+		       void *ctx, uint64_t *kstat, int n)
+{
+	if (!r->bpf || !r->kernel_reuse)
+		return -ENOENT;
+	fol_bpf_faults_kstat(r->bpf, kstat, n);
+	return fol_bpf_faults_reuse(r->bpf, each, ctx);
 }

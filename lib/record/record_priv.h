@@ -74,6 +74,7 @@ struct fol_recorder {
 	 * only hold its tracepoint programs (carry[] says which); bevlist: a bpf-output event
 	 * per CPU, writing into evlist's ring buffers. */
 	struct fol_bpf_faults *bpf;
+	int kernel_reuse;	/* serve's: on in the programs loaded */
 	struct perf_evlist *carriers, *bevlist;
 	struct perf_cpu_map *carrier_cpu;
 	struct perf_thread_map *no_thread;

@@ -27,7 +27,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 13
+plan 15
 pids=()
 cleanup() {
 	local p
@@ -97,7 +97,7 @@ sleep $slow
 # fault and at each exec, stat goes by the cgroup id in each sample. What the shell does
 # between its move and its exec (the FIFO's read) is the edge where they may differ.
 mkfifo "$T/go"
-sh -c "read x <$T/go; exec $fw workload fork-reuse --size $size" >/dev/null 2>&1 &
+sh -c "read x <$T/go; exec $fw workload fork-loop --loops 3 --size $size" >/dev/null 2>&1 &
 wl=$!
 sleep 1
 echo "$wl" >"$CG/$name/cgroup.procs" && echo go >"$T/go" && wait "$wl"
@@ -127,7 +127,7 @@ n=$(wc -l <"$T/stat.cells")
 lost_stat=$(jq '.recording.lost_events // 0' "$T/stat.json")
 lost_serve=$(curl -sf "http://127.0.0.1:$sport/metrics" | awk '$1 == "foliostat_lost_events_total" { print $2 }')
 if [ "${lost_stat:-0}" != 0 ] || [ "${lost_serve:-0}" != 0 ]; then
-	skip 2 "events lost (stat ${lost_stat:-?}, serve ${lost_serve:-?}): the counts cannot be compared"
+	skip 3 "events lost (stat ${lost_stat:-?}, serve ${lost_serve:-?}): the counts cannot be compared"
 else
 	# Every cell of either: equal but for the edge (at most 10 faults a cell); the cells of
 	# 1000 faults or more (the workload's region) exactly.
@@ -144,6 +144,27 @@ else
 	got=$(query "sum(foliostat_reuse_faults_total{cgroup=\"/$name\",order!=\"0\",order!=\"-1\"})" | jq -r '.data.result[0].value[1] // 0')
 	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$n" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
 	is "$got" "$want" "reuse faults of large folios in Prometheus equal stat's wp_reuse of large folios"
+	# Their episodes (the first reuse fault of a folio since it was shared): the
+	# programs' own count on the BPF path (kernel reuse), the model's in stat.
+	want=$(jq '[.orders[] | select(.order > 0) | .reuse.episodes // 0] | add // 0' "$T/stat.json")
+	got=$(query "sum(foliostat_reuse_episodes_total{cgroup=\"/$name\",order!=\"0\",order!=\"-1\"})" | jq -r '.data.result[0].value[1] // 0')
+	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$n" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
+	is "$got" "$want" "reuse episodes of large folios in Prometheus equal stat's"
+fi
+# Kernel reuse: on the BPF path the programs count the reuse faults of the folios they saw
+# allocated, and write none of them out. The workload's large folios were all allocated
+# while serve ran: every reuse fault of them is one the kernel decided (and its three
+# forks end three rounds of episodes, which the comparison above holds to the model's).
+curl -sf "http://127.0.0.1:$sport/metrics" >"$T/kernel.txt"
+path=$(sed -n 's/^foliostat_exporter_info{.*fault_path="\([a-z]*\)".*/\1/p' "$T/kernel.txt")
+if [ "$path" != bpf ]; then
+	skip 1 "serve took the $path fault path here: no kernel reuse"
+else
+	decided=$(awk '$1 == "foliostat_kernel_reuse_faults_total{result=\"decided\"}" { print $2 }' "$T/kernel.txt")
+	want=$(jq '[.orders[] | select(.order > 0) | .faults.wp_reuse // 0] | add // 0' "$T/stat.json")
+	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$want" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
+	[ "$want" -gt 0 ] && [ "${decided:-0}" -ge "$want" ]
+	ok $? "kernel reuse decided the workload's reuse faults of large folios ($decided decided in the kernel; stat's $want; $(grep '^foliostat_kernel_reuse' "$T/kernel.txt" | tr '\n' ' '))"
 fi
 
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/scrape.txt"

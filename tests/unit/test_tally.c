@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "data/bpf_record.h"
 #include "live/metrics.h"
 #include "live/tally.h"
 
@@ -136,15 +137,22 @@ static int fake_cgroup(int pid, char *buf, size_t len)
 	return 0;
 }
 
-static uint64_t cgroup_faults(const struct fol_tally *t, const char *path)
+static const struct fol_tally_row *cgroup_row(const struct fol_tally *t, const char *path)
 {
 	const struct fol_tally_row *v[64];
 	size_t n = fol_tally_list(t, v, 64);
 
 	for (size_t i = 0; i < n && i < 64; i++)
 		if (!strcmp(v[i]->cgroup, path))
-			return v[i]->total.faults;
-	return 0;
+			return v[i];
+	return NULL;
+}
+
+static uint64_t cgroup_faults(const struct fol_tally *t, const char *path)
+{
+	const struct fol_tally_row *r = cgroup_row(t, path);
+
+	return r ? r->total.faults : 0;
 }
 
 static void test_by_cgroup(void **state)
@@ -227,6 +235,64 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(buf, "# TYPE foliostat_faults counter\n"));
 	assert_non_null(strstr(buf, "\n# EOF\n"));
 	free(buf);
+	fol_tally_free(t);
+}
+
+/* The BPF programs' latency bucket (serve's kernel reuse) is the tally's, for every
+ * value: at each bucket's edges and between them. */
+static void test_bpf_buckets(void **state)
+{
+	(void)state;
+	for (int i = 0; i < FOL_LAT_BUCKETS - 1; i++) {
+		uint64_t top = fol_lat_bucket_top(i);
+
+		assert_int_equal(fol_bpf_lat_bucket(top), fol_lat_bucket(top));
+		assert_int_equal(fol_bpf_lat_bucket(top + 1), fol_lat_bucket(top + 1));
+		assert_int_equal(fol_bpf_lat_bucket(top - top / 7), fol_lat_bucket(top - top / 7));
+	}
+	for (uint64_t v = 0; v < 4096; v++)
+		assert_int_equal(fol_bpf_lat_bucket(v), fol_lat_bucket(v));
+	assert_int_equal(fol_bpf_lat_bucket(UINT64_MAX), FOL_LAT_BUCKETS - 1);
+	assert_int_equal(FOL_BPF_LAT_BUCKETS, FOL_LAT_BUCKETS);
+}
+
+/* Faults counted elsewhere (kernel reuse) join the rows as the model's do: by cgroup
+ * path (bounded: the rest are "other", counted), or the one row; never a task's. */
+static void test_add(void **state)
+{
+	struct fol_tally_bulk b = { .faults = 5, .episodes = 2, .timed = 4, .time_ns = 4000 };
+	const struct fol_tally_row *r;
+	struct fol_tally *t;
+	struct fol_fault_seen f = seen(1, 1, 4, FOL_C_WP_REUSE, 700);
+
+	(void)state;
+	b.lat[fol_lat_bucket(1000)] = 4;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_CGROUP, .cell_hist = 1,
+								      .max_rows = 2, .cgroup_of = fake_cgroup }),
+			 0);
+	f.new_episode = 1;
+	assert_int_equal(fol_tally_fault(t, &f), 0); /* pid 1: /a */
+	assert_int_equal(fol_tally_add(t, "/a", 4, FOL_C_WP_REUSE, &b), 0);
+	assert_int_equal(cgroup_faults(t, "/a"), 6);
+	r = cgroup_row(t, "/a");
+	assert_int_equal(r->total.reuse[FOL_ORDER_SLOT(4)], 6);
+	assert_int_equal(r->total.episodes[FOL_ORDER_SLOT(4)], 3);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(4)][FOL_C_WP_REUSE].timed, 5);
+	assert_int_equal(r->hist[FOL_ORDER_SLOT(4)][FOL_C_WP_REUSE][fol_lat_bucket(1000)], 4);
+	assert_int_equal(fol_tally_add(t, "/new", 0, FOL_C_WP_REUSE, &b), 0);
+	assert_int_equal(cgroup_faults(t, "/new"), 5);
+	assert_int_equal(fol_tally_add(t, "/third", 0, FOL_C_WP_REUSE, &b), 0);
+	assert_int_equal(fol_tally_add(t, NULL, 0, FOL_C_WP_REUSE, &b), 0);
+	assert_int_equal(cgroup_faults(t, "other"), 10);
+	assert_int_equal(fol_tally_overflow(t), 10);
+	fol_tally_free(t);
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_ALL }), 0);
+	assert_int_equal(fol_tally_add(t, "/a", 9, FOL_C_WP_REUSE, &b), 0);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(row(t, 0)->total.faults, 6);
+	fol_tally_free(t);
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
+	assert_int_equal(fol_tally_add(t, "/a", 9, FOL_C_WP_REUSE, &b), -EINVAL);
 	fol_tally_free(t);
 }
 
@@ -320,7 +386,8 @@ int main(void)
 		cmocka_unit_test(test_lat_buckets), cmocka_unit_test(test_by_process),
 		cmocka_unit_test(test_by_thread),   cmocka_unit_test(test_by_cgroup),
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
-		cmocka_unit_test(test_after_exit),
+		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
+		cmocka_unit_test(test_add),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

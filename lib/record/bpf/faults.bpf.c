@@ -45,6 +45,93 @@ const volatile __u32 fork_child_off = 44;
 /* A system-wide recording (record -a, top -a, serve): every task's faults, each thread
  * given its slot at its first fault. */
 const volatile __u32 every_task = 0;
+/* Kernel reuse (bpf_record.h), with the fields it reads: the entry record's error code,
+ * kmem:mm_page_alloc's order and gfp flags (4 or 8 bytes). */
+const volatile __u32 kernel_reuse = 0;
+const volatile __u32 by_cgroup = 0;
+const volatile __u32 page_shift = 12;
+const volatile __u32 error_code_off = 24;
+const volatile __u32 address_off = 8;
+const volatile __u32 alloc_order_off = 16;
+const volatile __u32 alloc_gfp_off = 24;
+const volatile __u32 alloc_gfp_size = 8;
+
+/* Kernel reuse's state. A process's allocations are kept under its address space's id
+ * (a new one at exec; a thread shares its process's), with the generation of that
+ * space: one more at each fork, which shares every folio again and so ends every reuse
+ * episode (lib/model's rule). */
+#define KSPACE_UNMAPS 4
+struct kspace {
+	__u64 id;
+	__u32 gen;
+	__u32 orders; /* the orders of the folios kept for it */
+	/* Where the process unmapped memory (munmap, mremap, mmap MAP_FIXED) since: a folio
+	 * kept before in such a range is gone, and what is mapped there now may be no
+	 * anonymous memory at all (a reuse fault is judged by its kept folio alone, the VMA
+	 * being too dear to look up at the fault's exit: 9 us a fault here). The last few
+	 * ranges; a folio kept before the range a slot forgot is taken for gone (floor). */
+	__u64 floor;
+	__u32 nunmap;
+	__u32 pad;
+	struct {
+		__u64 start, end, seq;
+	} unmapped[KSPACE_UNMAPS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32); /* tgid */
+	__type(value, struct kspace);
+} spaces SEC(".maps");
+
+struct kfolio_key {
+	__u64 space;
+	__u64 base; /* the folio's naturally aligned address, its order in the low bits */
+};
+
+struct kfolio {
+	__u64 born;	/* the order folios were put in (a later one hides those it covers) */
+	__u32 gen;	/* its space's generation at its last reuse */
+	__u32 reuse;	/* reuse faults in that episode */
+};
+
+/* Least recently used first out: a process's folios are never taken out at its end, and
+ * a folio pushed out only sends its next reuse fault to the model. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 262144);
+	__type(key, struct kfolio_key);
+	__type(value, struct kfolio);
+} kfolios SEC(".maps");
+
+/* Allocated as keys come (a value per possible CPU: preallocated, 2048 keys would take
+ * 200 MB of a 128-CPU machine). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 2048);
+	__type(key, struct fol_bpf_reuse_key);
+	__type(value, struct fol_bpf_reuse);
+} reuse SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_K_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} kstat SEC(".maps");
+
+__u64 next_space = 0, next_born = 0;
+struct fol_bpf_reuse zero_reuse = {}; /* too large for the stack: the first counts of a key */
+
+static void kcount(__u32 which)
+{
+	__u64 *n = bpf_map_lookup_elem(&kstat, &which);
+
+	if (n)
+		(*n)++;
+}
 
 static void count(__u32 which)
 {
@@ -77,6 +164,210 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, __u8 what, __u8 fla
 		count(1);
 }
 
+/* Only what kernel reuse reads of the kernel's structures, found by name in the
+ * running kernel's BTF when loaded (CO-RE). */
+struct vm_area_struct {
+	void *vm_file;
+	const void *vm_ops;
+} __attribute__((preserve_access_index));
+
+static struct kspace *space_of(__u32 tgid, int create)
+{
+	struct kspace *s = bpf_map_lookup_elem(&spaces, &tgid), fresh = {};
+
+	if (s || !create)
+		return s;
+	fresh.id = __sync_fetch_and_add(&next_space, 1) + 1;
+	bpf_map_update_elem(&spaces, &tgid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&spaces, &tgid);
+}
+
+/* A thread's first event since its fork: a new process (its own tgid) shares its
+ * parent's folios, which ends the parent's episodes. Only then: no folio can be reused
+ * while the child still maps it, and the child maps it until it runs. */
+static void fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
+{
+	__u32 parent = p->fork_parent;
+	struct kspace *s;
+
+	p->fork_parent = 0;
+	if ((__u32)pid_tgid != (__u32)(pid_tgid >> 32))
+		return; /* a thread */
+	s = bpf_map_lookup_elem(&spaces, &parent);
+	if (s)
+		__sync_fetch_and_add(&s->gen, 1);
+}
+
+static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	*(int *)data = !vma->vm_file && !vma->vm_ops;
+	return 0;
+}
+
+/* 1: addr is in an anonymous private VMA (no file, no special mapping: lib/model classes
+ * its faults by error code alone); 0: another, none, or the mmap lock was busy. Only
+ * where interrupts are on (an allocation): with them off (a fault's entry or exit event)
+ * the helper unlocks through an irq_work, 9 us a fault in this VM. */
+static int anon_vma(__u64 addr)
+{
+	int anon = 0;
+
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &anon, 0))
+		return 0;
+	return anon;
+}
+
+/* Whether a folio kept at addr since born is still mapped there. */
+static int kept_mapped(const struct kspace *s, __u64 born, __u64 addr)
+{
+	if (born <= s->floor)
+		return 0;
+	for (int i = 0; i < KSPACE_UNMAPS; i++)
+		if (s->unmapped[i].seq > born && addr >= s->unmapped[i].start && addr < s->unmapped[i].end)
+			return 0;
+	return 1;
+}
+
+/* The folio kept at addr: of the ones covering it and still mapped, the smallest not
+ * hidden by a larger one put in later (lib/model's folio map: a new folio replaces the
+ * smaller ones in its range; a COW copy of one page stays inside the large folio around
+ * it). *unmapped: one was kept there, but unmapped since. */
+static struct kfolio *kfolio_at(const struct kspace *s, __u64 addr, __u32 *order, int *unmapped)
+{
+	struct kfolio *best = 0;
+	__u64 newest = 0;
+
+	for (int o = FOL_BPF_MAX_ORDER; o >= 0; o--) {
+		struct kfolio_key k;
+		struct kfolio *f;
+
+		if (!(s->orders & (1u << o)))
+			continue;
+		k.space = s->id;
+		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
+		f = bpf_map_lookup_elem(&kfolios, &k);
+		if (f && !kept_mapped(s, f->born, addr)) {
+			*unmapped = 1;
+			continue;
+		}
+		if (f && f->born > newest) {
+			newest = f->born;
+			best = f;
+			*order = (__u32)o;
+		}
+	}
+	return best;
+}
+
+/* A fault that allocated a folio of an anonymous private VMA: the folio is kept. */
+static void kfolio_put(__u32 tgid, __u64 addr, int order)
+{
+	struct kfolio f = {};
+	struct kfolio_key k;
+	struct kspace *s;
+
+	if (order < 0 || order > FOL_BPF_MAX_ORDER)
+		return;
+	s = space_of(tgid, 1);
+	if (!s)
+		return;
+	k.space = s->id;
+	k.base = (addr & ~((1ull << (page_shift + order)) - 1)) | (__u64)order;
+	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
+	f.gen = s->gen;
+	if (!bpf_map_update_elem(&kfolios, &k, &f, BPF_ANY)) {
+		__sync_fetch_and_or(&s->orders, 1u << order);
+		kcount(FOL_BPF_K_INSERTED);
+	}
+}
+
+/* A reuse fault of folio f: 1 when it is the first of an episode (since the folio was
+ * kept, or its process last forked). */
+static int episode_step(struct kfolio *f, const struct kspace *s)
+{
+	int first = f->gen != s->gen || !f->reuse;
+
+	if (first) {
+		f->gen = s->gen;
+		f->reuse = 0;
+	}
+	f->reuse++;
+	return first;
+}
+
+/* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
+ * inside (a lock's, say: its entry is out already) it goes to the model, which counts it,
+ * and its episode if it is the first: the folio's episode is under way for the programs
+ * too, and if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). */
+static int reuse_counted(const struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid,
+			 int inside, __u8 *flags)
+{
+	struct fol_bpf_reuse_key rk = {};
+	struct fol_bpf_reuse *c;
+	struct kspace *s = space_of(tgid, 0);
+	struct kfolio *f;
+	__u64 lat = now - p->t0;
+	__u32 order = 0, b;
+	int unmapped = 0;
+
+	if (!s) {
+		kcount(FOL_BPF_K_NO_FOLIO);
+		return 0;
+	}
+	if (!(f = kfolio_at(s, addr, &order, &unmapped))) {
+		kcount(unmapped ? FOL_BPF_K_UNMAPPED : FOL_BPF_K_NO_FOLIO);
+		return 0;
+	}
+	if (inside) {
+		if (!episode_step(f, s))
+			*flags |= FOL_BPF_EPISODE_KEPT;
+		kcount(FOL_BPF_K_INSIDE);
+		return 0;
+	}
+	rk.cgroup = by_cgroup ? bpf_get_current_cgroup_id() : 0;
+	rk.order = order;
+	c = bpf_map_lookup_elem(&reuse, &rk);
+	if (!c) {
+		bpf_map_update_elem(&reuse, &rk, &zero_reuse, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&reuse, &rk);
+	}
+	if (!c) {
+		kcount(FOL_BPF_K_FULL);
+		return 0;
+	}
+	c->episodes += episode_step(f, s);
+	c->faults++;
+	if (lat <= FOL_BPF_LATENCY_MAX) {
+		b = fol_bpf_lat_bucket(lat);
+		c->timed++;
+		c->time_ns += lat;
+		if (b < FOL_BPF_LAT_BUCKETS)
+			c->lat[b]++;
+	}
+	kcount(FOL_BPF_K_DECIDED);
+	return 1;
+}
+
+/* Kernel reuse at a fault's exit: the folio it allocated is kept; a reuse fault of a kept
+ * folio is counted and goes no further (1), or goes out with *flags. */
+static int kernel_decides(const struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), ec = 0;
+	__u32 tgid = (__u32)(pid_tgid >> 32);
+
+	if (p->alloc_order >= 0) {
+		if (p->anon == 1)
+			kfolio_put(tgid, addr, p->alloc_order);
+		return 0;
+	}
+	if (error_code_off > FOL_BPF_RAW_MAX - 8)
+		return 0;
+	__builtin_memcpy(&ec, p->raw + error_code_off, sizeof(ec));
+	if ((ec & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
+		return 0;
+	return reuse_counted(p, now, addr, tgid, p->state != FOL_BPF_OPEN, flags);
+}
+
 static int entry(void *ctx, __u8 flags)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -99,8 +390,12 @@ static int entry(void *ctx, __u8 flags)
 		emit(ctx, p, FOL_BPF_ENTRY, 0, 0, 0);
 	if (size > FOL_BPF_RAW_MAX)
 		size = FOL_BPF_RAW_MAX;
+	if (kernel_reuse && p->fork_parent)
+		fork_known(p, bpf_get_current_pid_tgid());
 	p->t0 = now;
 	p->flags = flags;
+	p->alloc_order = -1;
+	p->anon = 0;
 	p->raw_size = (__u16)size;
 	/* Whole words straight from the record (cheaper than a probe read; raw_size says
 	 * where it ends). Its first word, the common fields, is where perf put the
@@ -134,6 +429,11 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 
+	if (kernel_reuse && p && p->state != FOL_BPF_IDLE && !flags && kernel_decides(p, now, ctx->addr, &flags)) {
+		p->before_exec = 0;
+		p->state = FOL_BPF_IDLE;
+		return 0;
+	}
 	if (p && p->state == FOL_BPF_OPEN)
 		emit(ctx, p, FOL_BPF_FAULT, flags, now, ctx->addr);
 	else
@@ -158,9 +458,8 @@ int fault_exit_major(struct bpf_perf_event_data *ctx)
 	return exit_(ctx, FOL_BPF_MAJOR);
 }
 
-/* Any other tracepoint recorded: a sample of this thread is about to be written. */
-SEC("tracepoint")
-int flush(void *ctx)
+/* A sample of this thread is about to be written: its fault's entry goes first. */
+static struct fol_bpf_pending *flush_entry(void *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
@@ -169,6 +468,99 @@ int flush(void *ctx)
 		emit(ctx, p, FOL_BPF_ENTRY, 0, 0, 0);
 		p->state = FOL_BPF_OUT;
 	}
+	return p;
+}
+
+/* Any other tracepoint recorded. */
+SEC("tracepoint")
+int flush(void *ctx)
+{
+	flush_entry(ctx);
+	return 1;
+}
+
+/* kmem:mm_page_alloc: a flush, and for kernel reuse the order of a user folio (movable)
+ * allocated inside a fault. */
+SEC("tracepoint")
+int alloc(void *ctx)
+{
+	struct fol_bpf_pending *p = flush_entry(ctx);
+	__u32 order = 0;
+	__u64 gfp = 0;
+
+	if (!p || p->state == FOL_BPF_IDLE)
+		return 1;
+	bpf_probe_read_kernel(&order, sizeof(order), (char *)ctx + alloc_order_off);
+	bpf_probe_read_kernel(&gfp, alloc_gfp_size == 4 ? 4 : 8, (char *)ctx + alloc_gfp_off);
+	if (!(gfp & 0x08)) /* __GFP_MOVABLE: lib/data/event.h's FOL_GFP_MOVABLE */
+		return 1;
+	if (order <= FOL_BPF_MAX_ORDER && (int)order > p->alloc_order)
+		p->alloc_order = (__s8)order;
+	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
+		__u64 addr;
+
+		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+		p->anon = anon_vma(addr) ? 1 : 2;
+	}
+	return 1;
+}
+
+/* The process unmapped [start, start + len): kept folios there are gone. */
+static void unmapped(__u64 start, __u64 len)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), i;
+	struct kspace *s = space_of(tgid, 0);
+	__u64 seq;
+
+	if (!s || !len)
+		return;
+	seq = __sync_fetch_and_add(&next_born, 1) + 1;
+	i = __sync_fetch_and_add(&s->nunmap, 1) % KSPACE_UNMAPS;
+	if (s->unmapped[i].seq > s->floor)
+		s->floor = s->unmapped[i].seq; /* the range it held is forgotten */
+	s->unmapped[i].start = start;
+	s->unmapped[i].end = start + len;
+	s->unmapped[i].seq = seq;
+}
+
+/* A syscall tracepoint's argument n: its record is the common fields, the syscall's
+ * number (an int, padded) and the arguments, unsigned longs (struct syscall_trace_enter;
+ * fol_bpf_faults_layout() checks munmap's format says so). */
+static __u64 sys_arg(void *ctx, int n)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + 16 + 8 * n);
+	return v;
+}
+
+/* syscalls:sys_enter_munmap, recorded: a flush, and the range is unmapped. */
+SEC("tracepoint")
+int munmap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	return 1;
+}
+
+/* syscalls:sys_enter_mremap, recorded: the old range goes (moved or shrunk), and the new
+ * one with MREMAP_FIXED (what was there is unmapped). */
+SEC("tracepoint")
+int mremap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	if (sys_arg(ctx, 3) & 2) /* MREMAP_FIXED */
+		unmapped(sys_arg(ctx, 4), sys_arg(ctx, 2));
+	return 1;
+}
+
+/* syscalls:sys_enter_mmap, not recorded: MAP_FIXED replaces what was mapped there. */
+SEC("tracepoint")
+int mmap_enter(void *ctx)
+{
+	if (sys_arg(ctx, 3) & 0x10) /* MAP_FIXED */
+		unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
 	return 1;
 }
 
@@ -176,14 +568,20 @@ int flush(void *ctx)
 SEC("tracepoint")
 int fork(void *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
 	struct fol_bpf_pending *parent = bpf_map_lookup_elem(&follow, &tid);
 	struct fol_bpf_pending idle = {};
 	__s32 child = 0;
 
+	if (!parent && kernel_reuse && every_task) {
+		bpf_map_update_elem(&follow, &tid, &idle, BPF_NOEXIST);
+		parent = bpf_map_lookup_elem(&follow, &tid);
+	}
 	if (!parent)
 		return 1;
 	idle.before_exec = parent->before_exec;
+	idle.fork_parent = kernel_reuse ? (__u32)(pid_tgid >> 32) : 0;
 	bpf_probe_read_kernel(&child, sizeof(child), (char *)ctx + fork_child_off);
 	tid = (__u32)child;
 	if (bpf_map_update_elem(&follow, &tid, &idle, BPF_ANY))
@@ -198,6 +596,14 @@ int exec(void *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 
+	if (kernel_reuse) {
+		__u64 pid_tgid = bpf_get_current_pid_tgid();
+		__u32 tgid = (__u32)(pid_tgid >> 32);
+
+		if (p && p->fork_parent)
+			fork_known(p, pid_tgid);
+		bpf_map_delete_elem(&spaces, &tgid); /* a new address space */
+	}
 	if (p)
 		p->before_exec = 0;
 	return 1;
@@ -207,8 +613,14 @@ int exec(void *ctx)
 SEC("tracepoint")
 int exit_thread(void *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid, tgid = (__u32)(pid_tgid >> 32);
+	struct fol_bpf_pending *p;
 
+	if (kernel_reuse && (p = bpf_map_lookup_elem(&follow, &tid)) && p->fork_parent)
+		fork_known(p, pid_tgid);
+	if (kernel_reuse && tid == tgid)
+		bpf_map_delete_elem(&spaces, &tgid);
 	bpf_map_delete_elem(&follow, &tid);
 	return 1;
 }
