@@ -191,6 +191,11 @@ static int bpf_flush_carriers(struct fol_recorder *r)
 	for (int i = 0, n = r->nr_ev; i < n && !ret; i++) {
 		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
 
+		/* Kernel reuse: the mmap lock a fault takes (every fault before 6.4's per-VMA
+		 * locks, the first after a fork since) would send it to the model; the model
+		 * reads the event only for whose mm it is, wherever it comes. */
+		if (r->kernel_reuse && !strcmp(r->ev[i].name, "mmap_lock:mmap_lock_acquire_returned"))
+			continue;
 		if (a->type == PERF_TYPE_TRACEPOINT && !r->ev[i].mm_threads && !carried(r, r->ev[i].evsel))
 			ret = add_carrier(r, a->config, flush_prog(r, r->ev[i].name));
 	}

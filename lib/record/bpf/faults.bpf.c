@@ -296,7 +296,7 @@ static int episode_step(struct kfolio *f, const struct kspace *s)
 }
 
 /* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
- * inside (a lock's, say: its entry is out already) it goes to the model, which counts it,
+ * inside (its entry is out already) it goes to the model, which counts it,
  * and its episode if it is the first: the folio's episode is under way for the programs
  * too, and if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). */
 static int reuse_counted(const struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid,
