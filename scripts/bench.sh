@@ -50,12 +50,14 @@ have_bpftrace() {
 }
 # serve -a left running around one workload (issue 28, point 5): started before it,
 # stopped once its counts settle (every task's faults: the scrapes' own never stop). Its CPU time over the run and the faults it
-# counted, to $T/serve.PATH (clock ticks, faults).
-serve_around() { # PATH WORKLOAD...
-	local path=$1 port pid t0 t1 n=0 m=-1000000 i
+# counted, to $T/serve.NAME (clock ticks, faults). NAME: bpf (kernel reuse on, the
+# default), streamed (bpf, --no-kernel-reuse: every fault to the model), samples.
+serve_around() { # NAME WORKLOAD...
+	local name=$1 port pid t0 t1 n=0 m=-1000000 i opts=(--fault-path "$1")
 	shift
+	[ "$name" = streamed ] && opts=(--fault-path bpf --no-kernel-reuse)
 	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	"$F" serve --fault-path "$path" --listen "127.0.0.1:$port" 2>"$T/serve.err" &
+	"$F" serve "${opts[@]}" --listen "127.0.0.1:$port" 2>"$T/serve.err" &
 	pid=$!
 	for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 	scrape() { curl -sf "http://127.0.0.1:$port/metrics" | awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}'; }
@@ -72,10 +74,10 @@ serve_around() { # PATH WORKLOAD...
 	t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 	kill -INT "$pid"
 	wait "$pid"
-	echo "$((t1 - t0)) $((n - n0))" >>"$T/serve.$path"
+	echo "$((t1 - t0)) $((n - n0))" >>"$T/serve.$name"
 }
 writepass() {
-	local size=256M tools=(bare foliostat_record foliostat_record_samples foliostat_stat perf_record serve_bpf serve_samples) w
+	local size=256M tools=(bare foliostat_record foliostat_record_samples foliostat_stat perf_record serve_bpf serve_streamed serve_samples) w
 	local wl=(/usr/bin/env FOLIOSTAT_PHASES="$T/ph" "$T/fw" workload fork-reuse --size "$size" --policy mthp)
 	local note=""
 
@@ -96,6 +98,7 @@ writepass() {
 			perf_record) perf record -q -c 1 -d "${PEV[@]}" -o "$T/wpp.data" -- "${wl[@]}" ;;
 			bpftrace) bpftrace -e "$BPF_PROG" -c "${wl[*]}" ;;
 			serve_bpf) serve_around bpf "${wl[@]}" ;;
+			serve_streamed) serve_around streamed "${wl[@]}" ;;
 			serve_samples) serve_around samples "${wl[@]}" ;;
 			esac >/dev/null 2>"$T/wp.err" || { echo "bench: $w failed: $(tail -n 3 "$T/wp.err")" >&2; exit 1; }
 			settle
@@ -108,7 +111,7 @@ writepass() {
 	echo "# write pass of fork-reuse $size, 64K mTHP: $faults reuse faults; medians of $RUNS alternated runs"
 	echo "# foliostat_record: $(jq -r '"fault path " + .recording.fault_path + (if .recording.fault_path_why then " (" + .recording.fault_path_why + ")" else "" end)' <("$F" report --json -i "$T/wp.data"))"
 	printf '# %-26s %9s %8s %11s %16s\n' tool "pass ms" "x bare" "x bpftrace" "added/fault us"
-	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat serve_samples serve_bpf; do
+	for w in bare bpftrace perf_record foliostat_record_samples foliostat_record foliostat_stat serve_samples serve_streamed serve_bpf; do
 		[ -s "$T/wp.$w" ] || continue
 		m=$(median <"$T/wp.$w")
 		printf '# %-26s %9s %8s %11s %16s\n' "$w" "$(ms "$m")" "$(ratio "$m" "$bare")" \
@@ -118,7 +121,7 @@ writepass() {
 	done
 	# Is a difference from bpftrace more than the runs' spread? Mann-Whitney on the runs
 	# (scipy, which make deps installs for the statistics tests).
-	for w in foliostat_record foliostat_record_samples foliostat_stat serve_samples serve_bpf; do
+	for w in foliostat_record foliostat_record_samples foliostat_stat serve_samples serve_streamed serve_bpf; do
 		[ -s "$T/wp.bpftrace" ] || break
 		/usr/bin/python3 - "$T/wp.$w" "$T/wp.bpftrace" "$w" <<'PY'
 import statistics, sys
@@ -134,13 +137,52 @@ PY
 	# serve's own CPU: seconds per million faults it counted (the whole machine's over the
 	# run), and what that is of one CPU at 50,000 faults per second.
 	hz=$(getconf CLK_TCK)
-	for w in serve_samples serve_bpf; do
+	for w in serve_samples serve_streamed serve_bpf; do
 		[ -s "$T/serve.${w#serve_}" ] || continue
 		awk -v hz="$hz" -v w="$w" '{ c = $1 / hz / $2 * 1e6; print c }' "$T/serve.${w#serve_}" | median >"$T/cpm"
 		echo "writepass.serve_cpu_s_per_million_faults.${w#serve_} $(cat "$T/cpm")"
 		echo "writepass.serve_cpu_share_at_50k_faults_per_s.${w#serve_} $(awk '{printf "%.1f%%", $1 * 0.05 * 100}' "$T/cpm")"
 	done
+	serve_marginal
 	[ -z "$note" ] || echo "# $note"
+}
+
+# serve's CPU per reuse fault, without its fixed costs (its start, the workload's own
+# start, its scrapes): the ticks serve takes over fork-loop of 9 write passes less those
+# over 1, per 8 passes' reuse faults; streamed (every fault to the model) and with kernel
+# reuse. Runs alternated, medians.
+serve_marginal() {
+	local name loops pid t0 t1 hz port wl per
+	hz=$(getconf CLK_TCK)
+	per=$(("$(numfmt --from=iec 256M)" / 65536)) # 64K folios a pass, 16 reuse faults each
+	for name in streamed bpf; do : >"$T/marg.$name.1"; : >"$T/marg.$name.9"; done
+	for i in $(seq "$RUNS"); do
+		for name in streamed bpf; do
+			for loops in 1 9; do
+				port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+				if [ "$name" = streamed ]; then
+					"$F" serve --no-kernel-reuse --listen "127.0.0.1:$port" 2>/dev/null &
+				else
+					"$F" serve --listen "127.0.0.1:$port" 2>/dev/null &
+				fi
+				pid=$!
+				sleep 5 # its start: /proc read, the programs loaded
+				t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+				"$T/fw" workload fork-loop --loops "$loops" --size 256M --policy mthp >/dev/null
+				sleep 2
+				t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+				kill -INT "$pid"
+				wait "$pid"
+				echo $((t1 - t0)) >>"$T/marg.$name.$loops"
+			done
+		done
+	done
+	for name in streamed bpf; do
+		wl=$(awk -v a="$(median <"$T/marg.$name.9")" -v b="$(median <"$T/marg.$name.1")" -v hz="$hz" -v n=$((8 * per * 16)) \
+			'BEGIN {printf "%.3f", (a - b) / hz / n * 1e6}')
+		echo "writepass.serve_marginal_cpu_s_per_million_reuse_faults.$name $wl"
+		echo "writepass.serve_marginal_cpu_share_at_50k_reuse_faults_per_s.$name $(awk -v c="$wl" 'BEGIN {printf "%.2f%%", c * 0.05 * 100}')"
+	done
 }
 
 # Workload wall time: bare, under foliostat, under perf record -c 1 -d, runs alternated.
