@@ -186,6 +186,12 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	b->skel->rodata->alloc_order_off = l->alloc_order_off;
 	b->skel->rodata->alloc_gfp_off = l->alloc_gfp_off;
 	b->skel->rodata->alloc_gfp_size = l->alloc_gfp_size;
+	/* Without kernel reuse its tables stay empty: one entry each, not 20 MB locked. */
+	if (!l->kernel_reuse) {
+		bpf_map__set_max_entries(b->skel->maps.kfolios, 1);
+		bpf_map__set_max_entries(b->skel->maps.spaces, 1);
+		bpf_map__set_max_entries(b->skel->maps.reuse, 1);
+	}
 	bpf_program__set_autoload(b->skel->progs.alloc, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
