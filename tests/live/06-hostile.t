@@ -132,6 +132,7 @@ static void *run(void *a)
 		usleep(10000);
 	for (int i = 0; i < 15; i++) {
 		char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		madvise(p, 1 << 20, MADV_NOHUGEPAGE); /* 256 faults whatever the mTHP sizes */
 		for (int j = 0; j < (1 << 20); j += 4096)
 			p[j] = 1;
 		munmap(p, 1 << 20);
