@@ -285,7 +285,8 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 		OPT_SET_INT('a', "all-cpus", &c->o.system_wide, 1, "every task on every CPU (the default)"),
 		OPT_STRING('G', "cgroup", &c->o.cgroup, "CGROUP",
 			   "only the tasks of this cgroup (v2) and those below it;\n"
-			   "their metrics are labelled by cgroup"),
+			   "their metrics are labelled by cgroup (no kernel reuse:\n"
+			   "the programs do not select tasks)"),
 		OPT_SET_INT(0, "by-cgroup", &s->by_cgroup, 1,
 			    "label every metric by the cgroup of the faulting process"),
 		OPT_INTEGER(0, "max-cgroups", &s->max_cgroups, "N", 1, MAX_CGROUPS_LIMIT,
