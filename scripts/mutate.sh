@@ -130,7 +130,7 @@ lib/report/report_json.c@s/ratio(ru->episodes, ru->faults)/ratio(ru->faults, ru-
 lib/report/report_csv.c@s/order < 0 ? 0 : (uint64_t)r->page_size << order,/order < 0 ? 0 : (uint64_t)r->page_size << (order + 1),/@the CSV's folio size in bytes@golden
 lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->change);/snprintf(t, sizeof(t), "%.2f%%", 100 * cell->change);/@a compare's change signed@golden
 lib/record/bpf/faults.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
-lib/record/bpf/faults.bpf.c@s/		episode_step(f, s);/		;/@kernel reuse: an episode the model counted is not counted again@live:15-serve.t
+lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)

@@ -355,6 +355,43 @@ static void test_observer(void **state)
 /* Live: the kernel's teardown of a process's memory after its exit record (page frees,
  * rss_stat of the exited tid) does not make it anew, for days of fork/exit: a process
  * counted twice is one the model holds again. */
+/* A reuse fault whose episode serve's BPF programs counted already (its exit says so:
+ * FOL_BPF_EPISODE_KEPT) is told as a fault, not as a new episode; the next one of the
+ * same folio is not the episode's first either. */
+static void test_episode_kept(void **state)
+{
+	struct told x = { 0 };
+	struct fol_model_observer obs = { .fault = told_fault, .exit = told_exit, .ctx = &x };
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .pmd_order = 9,
+				    .observer = &obs, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	const struct fol_tally_row *r;
+	struct fol_summary s;
+	uint64_t t;
+
+	(void)state;
+	assert_int_equal(fol_tally_new(&x.t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
+	now = 1000000;
+	anon_vma(m, PID, BASE, 1 << 20);
+	fault(m, PID, PID, BASE, 0x6, 4, 5000);
+	fork_proc(m, PID, 200);
+	feed(m, (struct fol_event){ .kind = FOL_EV_EXIT, .fork = { .pid = 200, .tid = 200, .ppid = PID, .ptid = PID } });
+	t = now;
+	entry(m, PID, PID, BASE, 0x7, t);
+	feed(m, (struct fol_event){ .time = t + 1000, .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = BASE, .episode_kept = 1 } });
+	now = t + 2000;
+	fault(m, PID, PID, BASE + 4096, 0x7, -1, 1000);
+	s = finish(m);
+	r = row(x.t, PID);
+	assert_non_null(r);
+	assert_int_equal(r->total.reuse[FOL_ORDER_SLOT(4)], 2);
+	assert_int_equal(r->total.episodes[FOL_ORDER_SLOT(4)], 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+	fol_tally_free(x.t);
+}
+
 static void test_after_exit(void **state)
 {
 	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
@@ -387,7 +424,7 @@ int main(void)
 		cmocka_unit_test(test_by_thread),   cmocka_unit_test(test_by_cgroup),
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
-		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
