@@ -318,19 +318,27 @@ static void told_exit(void *ctx, int pid, int tid)
 	fol_tally_exit(x->t, pid, tid);
 }
 
+/* A live model telling x's tally (by process) each fault and exit; obs must outlive it. */
+static struct fol_model *told_model(struct told *x, struct fol_model_observer *obs)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .pmd_order = 9,
+				    .observer = obs, .live = 1 };
+
+	*obs = (struct fol_model_observer){ .fault = told_fault, .exit = told_exit, .ctx = x };
+	assert_int_equal(fol_tally_new(&x->t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
+	now = 1000000;
+	return fol_model_new(&o);
+}
+
 static void test_observer(void **state)
 {
 	struct told x = { 0 };
-	struct fol_model_observer obs = { .fault = told_fault, .exit = told_exit, .ctx = &x };
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .pmd_order = 9,
-				    .observer = &obs, .live = 1 };
-	struct fol_model *m = fol_model_new(&o);
+	struct fol_model_observer obs;
+	struct fol_model *m = told_model(&x, &obs);
 	const struct fol_tally_row *r;
 	struct fol_summary s;
 
 	(void)state;
-	assert_int_equal(fol_tally_new(&x.t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
-	now = 1000000;
 	anon_vma(m, PID, BASE, 1 << 20);
 	fault(m, PID, PID, BASE, 0x6, 4, 5000);
 	fork_write_rounds(m, 2);
@@ -361,17 +369,13 @@ static void test_observer(void **state)
 static void test_episode_kept(void **state)
 {
 	struct told x = { 0 };
-	struct fol_model_observer obs = { .fault = told_fault, .exit = told_exit, .ctx = &x };
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .pmd_order = 9,
-				    .observer = &obs, .live = 1 };
-	struct fol_model *m = fol_model_new(&o);
+	struct fol_model_observer obs;
+	struct fol_model *m = told_model(&x, &obs);
 	const struct fol_tally_row *r;
 	struct fol_summary s;
 	uint64_t t;
 
 	(void)state;
-	assert_int_equal(fol_tally_new(&x.t, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }), 0);
-	now = 1000000;
 	anon_vma(m, PID, BASE, 1 << 20);
 	fault(m, PID, PID, BASE, 0x6, 4, 5000);
 	fork_proc(m, PID, 200);
