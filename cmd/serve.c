@@ -30,15 +30,15 @@ int cmd_serve(int argc, char **argv)
 
 #include <cjson/cJSON.h>
 
+#include "data/bpf_record.h"
 #include "live.h"
 #include "live/metrics.h"
 #include "options.h"
 #include "record_cli.h"
-#include "data/bpf_record.h"
 #include "sys/cgroup.h"
 #include "sys/counters.h"
-#include "util/errors.h"
 #include "util/clock.h"
+#include "util/errors.h"
 #include "util/parse.h"
 #include "util/u64map.h"
 
@@ -315,7 +315,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	c->quiet = 1;
 	c->duration = s->duration;
 	s->by_cgroup |= c->o.cgroup != NULL;
-	c->o.kernel_reuse = !s->no_kernel_reuse && !c->o.cgroup;
+	c->o.kernel_reuse = !s->no_kernel_reuse; /* the recorder leaves it off with -G */
 	c->o.kernel_reuse_by_cgroup = s->by_cgroup;
 	if (!s->listen)
 		s->listen = DEFAULT_LISTEN;

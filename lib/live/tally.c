@@ -238,9 +238,7 @@ int fol_tally_add(struct fol_tally *t, const char *cgroup, int order, enum fol_c
 		if (r && r->key == OTHER_KEY)
 			t->overflow += b->faults;
 	} else if (t->o.by == FOL_BY_ALL) {
-		int created;
-
-		r = fol_u64map_put(t->rows, 0, &created);
+		r = fol_u64map_put(t->rows, 0, NULL);
 	} else {
 		return -EINVAL;
 	}

@@ -92,6 +92,18 @@ static const char *bpf_unfit(const struct fol_recorder *r)
 	return NULL;
 }
 
+/* A carrier of program p on the tracepoint named. */
+static int add_tp_carrier(struct fol_recorder *r, const char *name, enum fol_bpf_prog p)
+{
+	struct fol_tp *tp = NULL;
+	int n = 0, ret = fol_tp_resolve(name, &tp, &n);
+
+	if (!ret)
+		ret = add_carrier(r, tp[0].id, p);
+	fol_tp_free(tp, n);
+	return ret;
+}
+
 /* The threads' bookkeeping (fork, exec, exit) and the bpf-output events. */
 static int bpf_events(struct fol_recorder *r)
 {
@@ -112,18 +124,11 @@ static int bpf_events(struct fol_recorder *r)
 	r->carrier_cpu = perf_cpu_map__new(cpu);
 	if (!r->carriers || !r->bevlist || !r->no_thread || !r->carrier_cpu)
 		return -ENOMEM;
-	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) + !!r->kernel_reuse && !ret; i++) {
-		/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
-		const char *name = i < sizeof(book) / sizeof(book[0]) ? book[i].tp : "syscalls:sys_enter_mmap";
-		struct fol_tp *tp = NULL;
-		int n = 0;
-
-		ret = fol_tp_resolve(name, &tp, &n);
-		if (!ret)
-			ret = add_carrier(r, tp[0].id, i < sizeof(book) / sizeof(book[0]) ? book[i].prog
-											 : FOL_BPF_PROG_MMAP);
-		fol_tp_free(tp, n);
-	}
+	for (size_t i = 0; i < sizeof(book) / sizeof(book[0]) && !ret; i++)
+		ret = add_tp_carrier(r, book[i].tp, book[i].prog);
+	/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
+	if (!ret && r->kernel_reuse)
+		ret = add_tp_carrier(r, "syscalls:sys_enter_mmap", FOL_BPF_PROG_MMAP);
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));
