@@ -28,8 +28,11 @@ struct fol_top_ui {
 	FILE *out, *in;
 	int colour;
 	int sort, sel, top, zoom_pid, frozen, help;
-	int nrows;		/* rows of the upper table at the last drawing */
-	int sel_pid;		/* the process selected at the last drawing */
+	/* The selection is a task, not a line: a refresh that sorts the rows anew keeps it
+	 * on the task (j, Enter typed across a refresh once zoomed into the task below). j
+	 * and k move through the rows as last drawn (shown, nrows of them). */
+	int *shown, nrows;
+	int sel_pid;
 };
 
 static void style(const struct fol_top_ui *u, int pair, int extra, int on)
@@ -109,6 +112,7 @@ void fol_top_close(struct fol_top_ui *u)
 	delscreen(u->scr);
 	fclose(u->out);
 	fclose(u->in);
+	free(u->shown);
 	free(u);
 }
 
@@ -233,6 +237,23 @@ static void task_row(const struct fol_top_ui *u, const struct fol_tally_row *r, 
 		style(u, C_DIM, 0, 0);
 }
 
+/* The rows as drawn, for j and k; and the selected one's task. */
+static void remember_rows(struct fol_top_ui *u, const struct fol_tally_row **v, int n)
+{
+	int *shown = n ? realloc(u->shown, (size_t)n * sizeof(*shown)) : u->shown;
+
+	if (!shown) { /* out of memory: j and k stay, the selection keeps its line */
+		u->nrows = 0;
+		u->sel_pid = n ? v[u->sel]->pid : 0;
+		return;
+	}
+	u->shown = shown;
+	u->nrows = n;
+	for (int i = 0; i < n; i++)
+		shown[i] = v[i]->pid;
+	u->sel_pid = n ? v[u->sel]->pid : 0;
+}
+
 static int draw_tasks(struct fol_top_ui *u, const struct fol_top_data *d, int y, int height)
 {
 	int n;
@@ -242,16 +263,18 @@ static int draw_tasks(struct fol_top_ui *u, const struct fol_top_data *d, int y,
 	put(y++, 0, "%7s %-15s %9s %10s %11s %10s %10s %11s %8s", u->zoom_pid ? "TID" : "PID",
 		 "COMMAND", "FAULTS/I", "TIME/I", "FAULTS", "TIME", "P99", "REUSE/FOLIO", "EFFECT");
 	style(u, C_DIM, A_REVERSE, 0);
-	u->nrows = n;
+	for (int i = 0; i < n; i++)
+		if (v[i]->pid == u->sel_pid)
+			u->sel = i;
 	if (u->sel >= n)
 		u->sel = n ? n - 1 : 0;
+	remember_rows(u, v, n);
 	if (u->sel < u->top)
 		u->top = u->sel;
 	if (u->sel >= u->top + height - 1)
 		u->top = u->sel - (height - 2);
 	for (int i = u->top; i < n && i - u->top < height - 1; i++)
 		task_row(u, v[i], y + i - u->top, i == u->sel);
-	u->sel_pid = n ? v[u->sel]->pid : 0;
 	if (!n)
 		put(y, 1, u->zoom_pid ? "pid %d: no faults, or it has ended" : "no faults yet", u->zoom_pid);
 	free(v);
@@ -337,6 +360,14 @@ void fol_top_draw(struct fol_top_ui *u, const struct fol_top_data *d)
 	refresh();
 }
 
+static void select_row(struct fol_top_ui *u, int i)
+{
+	if (i < 0 || i >= u->nrows)
+		return;
+	u->sel = i;
+	u->sel_pid = u->shown[i];
+}
+
 /* One key: 1 when it quits. */
 static int key(struct fol_top_ui *u, int ch)
 {
@@ -351,22 +382,19 @@ static int key(struct fol_top_ui *u, int ch)
 	case 's': u->sort = (u->sort + 1) % S_NR; break;
 	case 'f': u->frozen = !u->frozen; break;
 	case KEY_UP:
-	case 'k': u->sel -= u->sel > 0; break;
+	case 'k': select_row(u, u->sel - 1); break;
 	case KEY_DOWN:
-	case 'j': u->sel += u->sel + 1 < u->nrows; break;
+	case 'j': select_row(u, u->sel + 1); break;
 	case '\n':
 	case KEY_ENTER:
-		if (u->zoom_pid)
-			u->zoom_pid = 0;
-		else
-			u->zoom_pid = u->sel_pid;
-		u->sel = u->top = 0;
+		u->zoom_pid = u->zoom_pid ? 0 : u->sel_pid;
+		u->sel = u->top = u->sel_pid = 0;
 		break;
 	case 27:
 	case KEY_BACKSPACE:
 	case KEY_LEFT:
 		u->zoom_pid = 0;
-		u->sel = u->top = 0;
+		u->sel = u->top = u->sel_pid = 0;
 		break;
 	default: break;
 	}

@@ -68,16 +68,24 @@ ok $? "f freezes the screen"
 tmux send-keys -t "$S" f
 wait_for "exited (status 0)" $((240 * slow))
 ok $? "the end of the workload is said, with its exit status"
+# Frozen (f), the rows keep their order and the ended ones stay while j picks one (a
+# refresh sorted them anew between the capture and j once: Enter zoomed into the fw).
+tmux send-keys -t "$S" f
+wait_for "FROZEN" $((10 * slow))
 screen >"$T/all.txt"
 # The table of all faults holds stat's own (its process is still listed: it ended last;
 # named as its binary, foliostat or a copy of it):
 # selected (j), Enter shows its own table, taken off the whole.
-idx=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { if ($2 ~ /^foliostat/) { print i + 0; exit } i++ }' "$T/all.txt")
-echo "# stat's process is row ${idx:-?} of the process table"
+read -r idx pid < <(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit }
+	on { if ($2 ~ /^foliostat/) { print i + 0, $1; exit } i++ }' "$T/all.txt")
+echo "# stat's process is row ${idx:-?} of the process table, pid ${pid:-?}"
 [ -n "$idx" ] || echo "#   stat's process is not in top's table: its faults cannot be taken off" >&2
+# The selection follows its task, wherever it was: k to the first row, then j.
+rows=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { n++ } END { print n + 0 }' "$T/all.txt")
+for ((i = 0; i < rows; i++)); do tmux send-keys -t "$S" k; done
 for ((i = 0; i < ${idx:-0}; i++)); do tmux send-keys -t "$S" j; done
 tmux send-keys -t "$S" Enter
-wait_for "threads of pid" $((10 * slow))
+wait_for "threads of pid ${pid:-?} " $((10 * slow))
 screen >"$T/stat-proc.txt"
 sed 's/^/# /' "$T/all.txt" "$T/stat-proc.txt" >&2
 tmux send-keys -t "$S" q
