@@ -10,9 +10,26 @@ WORKLOAD_BIN=$(cd "$(dirname "$WORKLOAD_BIN")" && pwd)/$(basename "$WORKLOAD_BIN
 GOLDEN=$(cd "$(dirname "$0")/../golden" && pwd)
 T=$(mktemp -d /tmp/foliostat-live.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-# The Makefile's TEST_TIMEOUT ends a hung test with SIGTERM: leave through the EXIT trap,
-# which puts the THP policies back.
-trap 'echo "# ended by SIGTERM (past TEST_TIMEOUT?)" >&2; exit 143' TERM
+# The test's processes, however deep: the TERM trap's.
+_descendants() {
+	ps -e -o pid=,ppid= | awk -v root=$$ '{ up[$1] = $2 }
+		END { for (p in up) { q = p; while (q in up && q != root) q = up[q]; if (q == root && p != root) print p } }'
+}
+# The Makefile's TEST_TIMEOUT ends a hung test with SIGTERM: say where it hung (the last
+# test passed, and what each of its processes waits in: on stderr, which prove shows at
+# once, where its TAP is held until the file ends), kill them, whatever their process
+# group (one still holding the TAP pipe holds up prove and every test after it: a whole
+# guest's run was lost so), and leave through the EXIT trap, which puts the THP policies
+# back.
+_on_term() {
+	local p
+	p=$(_descendants | paste -sd, -)
+	echo "# ended by SIGTERM after test $_n (past TEST_TIMEOUT?); its processes then:" >&2
+	[ -z "$p" ] || ps -o pid,ppid,pgid,stat,wchan:28,etime,args -p "$p" 2>&1 | sed 's/^/#   /' >&2
+	[ -z "$p" ] || kill -KILL ${p//,/ } 2>/dev/null
+	exit 143
+}
+trap _on_term TERM
 _n=0
 _fail=0
 
