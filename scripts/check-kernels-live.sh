@@ -132,17 +132,24 @@ run_kernel() { # PACKAGE
 	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 	start=$(date +%s)
 	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
-	# patched (check-kernels.sh says more).
+	# patched (check-kernels.sh says more). Warnings and worse on the console (loglevel 5):
+	# a hung task, an RCU stall or a WARN is said beside the test that met it.
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
 		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
 		-chardev socket,id=vfs,path="$sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
 		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
-		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=3" </dev/null >"$log" 2>&1 || true
+		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=5" </dev/null >"$log" 2>&1 || true
 	kill "$vpid" 2>/dev/null || true
 	wait "$vpid" 2>/dev/null || true
 	rm -f "$sock"
 	tr -d '\r' <"$log" >"$log.txt"
 	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
+	# (Not at boot, where TCG's CPU draws warnings of no consequence.)
+	sed -n '/^@@PROVE-BEGIN/,/^@@DONE/p' "$log.txt" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' >"$W/$pkg.kmsg" || true
+	if [ -s "$W/$pkg.kmsg" ]; then
+		echo "   the kernel said, while the tests ran (its first lines):"
+		head -n 20 "$W/$pkg.kmsg" | sed 's/^/   | /'
+	fi
 	if ! grep -q "^@@DONE" "$log.txt"; then
 		echo "   FAIL: no completion marker (panic, hang or past TIMEOUT=$TIMEOUT s); the console's last lines:"
 		tail -n 20 "$log.txt" | sed 's/^/   | /'
