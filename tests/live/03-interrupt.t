@@ -34,7 +34,7 @@ rec=$!
 set +m
 for _ in $(seq 600); do pgrep -x sleep -P "$rec" >/dev/null && break; sleep 0.1; done
 kill -INT "$rec"
-wait "$rec"; rc=$?
+wait_for "$rec" 300; rc=$?
 is "$rc" 130 "SIGINT: the workload died of it, exit 128+2"
 "$FOLIOSTAT" script -i i.data >/dev/null 2>i2.err; rc=$?
 is "$rc" 0 "the interrupted recording reads back"
@@ -43,7 +43,7 @@ grep -q "ends early" i2.err; ok $((!$?)) "... and is complete"
 rec=$!
 sleep 0.5
 kill -TERM "$rec"
-wait "$rec"; rc=$?
+wait_for "$rec" 300; rc=$?
 is "$rc" 143 "SIGTERM is passed on too: exit 128+15"
 
 # Attach mode with --duration.
@@ -97,7 +97,7 @@ else
 	kill -USR1 "$victim"
 	sleep 1
 	kill -INT "$rec"
-	wait "$rec"; rc=$?
+	wait_for "$rec" 300; rc=$?
 	kill -KILL "$victim"; wait "$victim" 2>/dev/null
 	is "$rc" 0 "record -p of a thread blocked in a fault exits 0"
 	is "$(jr stuck.data '"\(.totals.in_flight_faults) \(.totals.unclosed_faults)"')" "1 0" \

@@ -271,6 +271,20 @@ static void tick_until_usr1(void)
 }
 EOF
 }
+# wait's status for PID, a child; if it still runs after SECONDS, what it waits in is said
+# (on stderr, at once) and it is killed: 124. For a test where a hang is the failure to
+# find, so that it is found there, not by TEST_TIMEOUT half an hour later.
+wait_for() { # PID SECONDS
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$1" 2>/dev/null; then
+		echo "# pid $1 still runs after $2 s: $(ps -o stat=,wchan:28=,args= -p "$1"); killed" >&2
+		kill -KILL "$1"
+		wait "$1" 2>/dev/null
+		return 124
+	fi
+	wait "$1"
+}
 # Wait (up to a minute) until the recording DATA, still being written, holds N faults.
 wait_recorded() { # DATA N
 	for _ in $(seq 300); do
