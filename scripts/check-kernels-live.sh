@@ -21,6 +21,8 @@ MEM=${MEM:-6144}
 # A test file's limit: the longest takes about 250 s in a guest (06, 13), the whole suite
 # under 30 minutes in 6.12; a hung one is ended in time for the rest to run.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+# When the guest's watchdog dumps every task's stack, hung task or not: before TIMEOUT ends it.
+DUMP_AT=$((TIMEOUT > 600 ? TIMEOUT - 300 : TIMEOUT / 2))
 [ "$(id -u)" -eq 0 ] || { echo "check-kernels-live: run as root (apt-get, virtiofsd)"; exit 1; }
 install_missing check-kernels-live qemu-system-x86 busybox-static cpio
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
@@ -52,7 +54,7 @@ initrd() { # KERNEL-TREE OUT
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,proc,sys,dev,lower,rw,new,mods}
 	cp /bin/busybox "$r/bin/busybox"
-	for a in sh mount mkdir insmod chroot poweroff echo cat sleep ifconfig; do ln -s busybox "$r/bin/$a"; done
+	for a in sh mount mkdir insmod chroot poweroff echo cat sleep ifconfig dmesg grep; do ln -s busybox "$r/bin/$a"; done
 	for m in $MODS; do
 		f=$(find "$1/lib/modules" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
 		[ -n "$f" ] || continue
@@ -66,6 +68,19 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 for m in $MODS; do [ ! -e /mods/\$m.ko ] || insmod /mods/\$m.ko || echo "@@INSMOD-FAILED \$m"; done
 ifconfig lo 127.0.0.1 up # serve's test: a Prometheus scrapes it on the loopback
+# The watchdog, from RAM (busybox here, not the shared root, which a hang may be in): once
+# the kernel reports a hung task, or the suite is near the guest's time limit, the stack of
+# every blocked task and of every task (sysrq w, t), and the kernel's whole log at every
+# level, to the second serial port. The console keeps loglevel 5: the tests' own output.
+(while sleep 20; do
+	read -r up _ </proc/uptime
+	dmesg | grep -q 'blocked for more than' || [ \${up%.*} -ge $DUMP_AT ] || continue
+	echo w >/proc/sysrq-trigger
+	echo t >/proc/sysrq-trigger
+	sleep 5
+	dmesg -r >/dev/ttyS1
+	break
+done) &
 mount -t virtiofs -o ro hostroot /lower || { echo "@@MOUNT-FAILED"; poweroff -f; }
 mount -t tmpfs -o size=80% rw /rw
 mkdir -p /rw/upper /rw/work
@@ -120,6 +135,36 @@ function pr() {
 /^Test Summary Report|^Files=|^All tests/ { if (f != "") pr() }
 END { if (f != "") pr() }'
 
+# The watchdog's dump (dmesg -r of sysrq w and t) to a line a task: the blocked ones (w),
+# then every task of user space (t) not asleep in a wait of its own asking (poll, wait,
+# pause, a pipe's read; the watchdog itself): "comm pid state: its frames, innermost first".
+STACKS='
+/ sysrq: Show Blocked State/ { sec = "blocked" }
+/ sysrq: Show State/ { sec = "all" }
+/ task:[^ ]+ +state:/ {
+	match($0, /task:[^ ]+/); comm = substr($0, RSTART + 5, RLENGTH - 5)
+	match($0, /state:[A-Z]/); st = substr($0, RSTART + 6, 1)
+	match($0, / pid:[0-9]+/); pid = substr($0, RSTART + 5, RLENGTH - 5)
+	fr = ""; n = user = idle = 0; next
+}
+comm != "" && /<\/TASK>/ {
+	if (sec == "blocked" || (user && !idle)) printf "%-7s %s %s %s: %s\n", sec, comm, pid, st, fr
+	comm = ""; next
+}
+comm != "" && match($0, /\] +[a-zA-Z_][a-zA-Z0-9_.]*\+0x/) {
+	f = substr($0, RSTART, RLENGTH - 3); sub(/^\] +/, "", f)
+	if (f ~ /^entry_SYSCALL|^asm_exc_page_fault/) user = 1
+	if (f ~ /^(do_sys_poll|do_select|do_wait|sigsuspend|pipe_read|ep_poll|futex_wait|do_nanosleep|hrtimer_nanosleep|n_tty_read|sys_pause|write_sysrq_trigger)/) idle = 1
+	if (f ~ /^(__schedule|schedule|schedule_timeout|schedule_preempt_disabled|io_schedule)$/ || n >= 10) next
+	fr = fr (n++ ? " < " : "") f
+}'
+
+watchdog_dump() { # PACKAGE
+	[ -s "$W/$1.dump" ] || return 0
+	echo "   the guest's watchdog dumped its tasks (a hung task, or past $DUMP_AT s): $W/$1.dump"
+	tr -d '\r' <"$W/$1.dump" | awk "$STACKS" | head -n 40 | sed 's/^/   | /'
+}
+
 # One kernel's guest, with its own virtiofsd and log; its summary on stdout:
 # each test file's result, then every skip (with its evidence) and failure (with what it
 # saw). 0 when the suite passed.
@@ -134,13 +179,16 @@ run_kernel() { # PACKAGE
 	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 	start=$(date +%s)
 	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
-	# patched (check-kernels.sh says more). Warnings and worse on the console (loglevel 5):
-	# a hung task, an RCU stall or a WARN is said beside the test that met it.
+	# patched (check-kernels.sh says more).
+	# Warnings and worse on the console (loglevel 5): a hung task, an RCU stall or a WARN
+	# is said beside the test that met it; every level on the second port, when the
+	# watchdog dumps.
 	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
 		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
 		-chardev socket,id=vfs,path="$sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot \
 		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
-		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=5" </dev/null >"$log" 2>&1 || true
+		-serial mon:stdio -serial file:"$W/$pkg.dump" \
+		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=5 log_buf_len=8M" </dev/null >"$log" 2>&1 || true
 	kill "$vpid" 2>/dev/null || true
 	wait "$vpid" 2>/dev/null || true
 	rm -f "$sock"
@@ -155,8 +203,10 @@ run_kernel() { # PACKAGE
 	if ! grep -q "^@@DONE" "$log.txt"; then
 		echo "   FAIL: no completion marker (panic, hang or past TIMEOUT=$TIMEOUT s); the console's last lines:"
 		tail -n 20 "$log.txt" | sed 's/^/   | /'
+		watchdog_dump "$pkg"
 		return 1
 	fi
+	watchdog_dump "$pkg"
 	sed -n '/^@@PROVE-BEGIN/,/^@@PROVE-RC/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.tap"
 	awk "$SUMMARY" "$W/$pkg.tap" | sed 's/^/   | /'
 	grep -E '^Files=|^Result:' "$W/$pkg.tap" | sed 's/^/   | /'
