@@ -27,16 +27,26 @@ count_perf() {
 	perf script -i "$T/perf.data" --ns -F comm,tid,time,event,trace 2>/dev/null | uniq |
 		awk '$1 == "fw" { n[$4]++ } END { printf "%d %d\n", n["exceptions:page_fault_user:"], n["kmem:mm_page_alloc:"] }'
 }
+# perf's own records it lost (its ring buffer full: seen once in the 6.12 guest, 159
+# faults and 159 allocations short of foliostat's): then perf is no truth to compare with.
+perf_lost() {
+	perf report -i "$T/perf.data" --stats 2>/dev/null |
+		awk '/LOST(_SAMPLES)? events:/ && $3 > n { n = $3 } END { print n + 0 }'
+}
 count_fol() {
 	"$FOLIOSTAT" script -i "$1" |
 		awk '$1 == "fw" { n[$5]++ } END { printf "%d %d\n", n["exceptions:page_fault_user:"], n["kmem:mm_page_alloc:"] }'
 }
 for p in bpf samples; do
-	perf record -q -e exceptions:page_fault_user -e kmem:mm_page_alloc -o "$T/perf.data" -- \
+	perf record -q -m 1024 -e exceptions:page_fault_user -e kmem:mm_page_alloc -o "$T/perf.data" -- \
 		"$FOLIOSTAT" record -q --fault-path $p -o "$T/$p.data" -- "$fw" workload fork-reuse --size 32M --policy mthp 2>"$T/err"
 	ok $? "--fault-path $p: record of fork-reuse 32M under perf record exits 0"
-	got=$(count_fol "$T/$p.data") want=$(count_perf)
-	is "$got" "$want" "--fault-path $p: page_fault_user and mm_page_alloc counts equal perf's"
+	got=$(count_fol "$T/$p.data") want=$(count_perf) lost=$(perf_lost)
+	if [ "$lost" -gt 0 ]; then
+		skip 1 "perf lost $lost records of its own of the run (got $got, perf $want): no truth to compare with"
+	else
+		is "$got" "$want" "--fault-path $p: page_fault_user and mm_page_alloc counts equal perf's"
+	fi
 	exits=$("$FOLIOSTAT" script -i "$T/$p.data" | awk '$1 == "fw" && $5 ~ /^(minor|major)-faults:$/' | wc -l)
 	is "$exits" "$("$FOLIOSTAT" report --json --comm fw -i "$T/$p.data" |
 		jq '.totals.faults - .totals.unclosed_faults + .totals.exits_without_entry')" \
