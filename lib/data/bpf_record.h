@@ -57,6 +57,15 @@ struct fol_bpf_pending {
 			 * anonymous and private, 2 another, 0 not looked at */
 	__u8 pad[2];
 	__u32 fork_parent;
+	/* Kernel reuse: the folio of this thread's last reuse fault, while its space
+	 * (faults.bpf.c's kspace) has put no folio, unmapped nothing and not forked since
+	 * (its id, gen, puts, nunmap as they were). A large folio takes its reuse faults
+	 * one page at a time, in a row: all but the first are decided here without the
+	 * folio map's lookups, and none of them is the first of its episode. */
+	struct {
+		__u64 space, base, end, born;
+		__u32 gen, puts, nunmap, order;
+	} last;
 };
 
 /* Kernel reuse (serve): reuse faults decided in the kernel, never written out. A reuse
@@ -111,6 +120,8 @@ enum {
 	FOL_BPF_K_INSIDE,   /* events inside it (a lock taken): written out, its folio's
 			     * episode under way for the programs too */
 	FOL_BPF_K_INSERTED, /* folios put in the map */
+	FOL_BPF_K_LAST,	    /* decided (and counted in _DECIDED) from the thread's last
+			     * folio (fol_bpf_pending.last), without the map */
 	FOL_BPF_K_NR
 };
 

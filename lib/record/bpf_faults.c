@@ -190,8 +190,11 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	if (!l->kernel_reuse) {
 		bpf_map__set_max_entries(b->skel->maps.kfolios, 1);
 		bpf_map__set_max_entries(b->skel->maps.spaces, 1);
-		bpf_map__set_max_entries(b->skel->maps.reuse, 1);
 	}
+	if (!l->kernel_reuse || !l->by_cgroup)
+		bpf_map__set_max_entries(b->skel->maps.reuse, 1);
+	if (!l->kernel_reuse || l->by_cgroup)
+		bpf_map__set_max_entries(b->skel->maps.reuse_by_order, 1);
 	bpf_program__set_autoload(b->skel->progs.alloc, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
@@ -348,6 +351,43 @@ void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid)
 	bpf_map_delete_elem(bpf_map__fd(b->skel->maps.follow), &key);
 }
 
+/* A per-CPU map's value at key: one copy per possible CPU, added into *sum. */
+static int reuse_sum(int fd, const void *key, struct fol_bpf_reuse *per, int ncpu,
+		     struct fol_bpf_reuse *sum)
+{
+	if (bpf_map_lookup_elem(fd, key, per))
+		return -errno;
+	memset(sum, 0, sizeof(*sum));
+	for (int c = 0; c < ncpu; c++) {
+		sum->faults += per[c].faults;
+		sum->timed += per[c].timed;
+		sum->time_ns += per[c].time_ns;
+		sum->episodes += per[c].episodes;
+		for (int i = 0; i < FOL_BPF_LAT_BUCKETS; i++)
+			sum->lat[i] += per[c].lat[i];
+	}
+	return 0;
+}
+
+/* The counts by order alone (no cgroups): an array, whose orders without a fault are left
+ * out as the hash leaves them. */
+static int reuse_by_order(struct fol_bpf_faults *b, struct fol_bpf_reuse *per, int ncpu,
+			  int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
+			  void *ctx)
+{
+	int fd = bpf_map__fd(b->skel->maps.reuse_by_order), ret = 0;
+	uint32_t n = bpf_map__max_entries(b->skel->maps.reuse_by_order);
+	struct fol_bpf_reuse_key k = { 0 };
+	struct fol_bpf_reuse sum;
+
+	for (uint32_t o = 0; !ret && o < n; o++) {
+		k.order = o;
+		if (!reuse_sum(fd, &o, per, ncpu, &sum) && sum.faults)
+			ret = each(ctx, &k, &sum);
+	}
+	return ret;
+}
+
 int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 			 int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 			 void *ctx)
@@ -360,23 +400,14 @@ int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 		return ncpu ? ncpu : -EINVAL;
 	if (!(per = calloc((size_t)ncpu, sizeof(*per))))
 		return -ENOMEM;
-	/* A per-CPU map's value is one copy per possible CPU, each to be added. */
 	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
 		k = next;
 		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, per))
-			continue;
-		memset(&sum, 0, sizeof(sum));
-		for (int c = 0; c < ncpu; c++) {
-			sum.faults += per[c].faults;
-			sum.timed += per[c].timed;
-			sum.time_ns += per[c].time_ns;
-			sum.episodes += per[c].episodes;
-			for (int i = 0; i < FOL_BPF_LAT_BUCKETS; i++)
-				sum.lat[i] += per[c].lat[i];
-		}
-		ret = each(ctx, &k, &sum);
+		if (!reuse_sum(fd, &k, per, ncpu, &sum))
+			ret = each(ctx, &k, &sum);
 	}
+	if (!ret)
+		ret = reuse_by_order(b, per, ncpu, each, ctx);
 	free(per);
 	return ret;
 }

@@ -27,7 +27,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 15
+plan 16
 pids=()
 cleanup() {
 	local p
@@ -158,13 +158,23 @@ fi
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/kernel.txt"
 path=$(sed -n 's/^foliostat_exporter_info{.*fault_path="\([a-z]*\)".*/\1/p' "$T/kernel.txt")
 if [ "$path" != bpf ]; then
-	skip 1 "serve took the $path fault path here: no kernel reuse"
+	skip 2 "serve took the $path fault path here: no kernel reuse"
 else
 	decided=$(awk '$1 == "foliostat_kernel_reuse_faults_total{result=\"decided\"}" { print $2 }' "$T/kernel.txt")
 	want=$(jq '[.orders[] | select(.order > 0) | .faults.wp_reuse // 0] | add // 0' "$T/stat.json")
 	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$want" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
 	[ "$want" -gt 0 ] && [ "${decided:-0}" -ge "$want" ]
 	ok $? "kernel reuse decided the workload's reuse faults of large folios ($decided decided in the kernel; stat's $want; $(grep '^foliostat_kernel_reuse' "$T/kernel.txt" | tr '\n' ' '))"
+	# A large folio takes its reuse faults one page after another: every one after its
+	# episode's first is decided from the thread's last folio, without the folio map.
+	# A few may go to the map (one run here sent 1,711 of 196,221 there, why not found:
+	# 9 in 10 asked); never more than were decided. In a guest the kernel copies the
+	# pages of a shared THP instead: no reuse faults of large folios there.
+	last=$(awk '$1 == "foliostat_kernel_reuse_last_folio_faults_total" { print $2 }' "$T/kernel.txt")
+	episodes=$(jq '[.orders[] | select(.order > 0) | .reuse.episodes // 0] | add // 0' "$T/stat.json")
+	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$want" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
+	[ "$want" -gt 0 ] && [ "${last:-0}" -ge $(((want - episodes) * 9 / 10)) ] && [ "${last:-0}" -le "${decided:-0}" ]
+	ok $? "kernel reuse took the faults after each episode's first from the thread's last folio ($last of stat's $want faults in $episodes episodes; $decided decided)"
 fi
 
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/scrape.txt"

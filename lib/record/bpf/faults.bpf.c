@@ -72,7 +72,7 @@ struct kspace {
 	 * ranges; a folio kept before the range a slot forgot is taken for gone (floor). */
 	__u64 floor;
 	__u32 nunmap;
-	__u32 pad;
+	__u32 puts; /* folios put: a thread's last folio (fol_bpf_pending.last) holds until one is */
 	struct {
 		__u64 start, end, seq;
 	} unmapped[KSPACE_UNMAPS];
@@ -94,6 +94,8 @@ struct kfolio {
 	__u64 born;	/* the order folios were put in (a later one hides those it covers) */
 	__u32 gen;	/* its space's generation at its last reuse */
 	__u32 reuse;	/* reuse faults in that episode */
+	__u32 holed;	/* a smaller folio was put inside it since: it hides some of its pages */
+	__u32 pad;
 };
 
 /* Least recently used first out: a process's folios are never taken out at its end, and
@@ -114,6 +116,16 @@ struct {
 	__type(key, struct fol_bpf_reuse_key);
 	__type(value, struct fol_bpf_reuse);
 } reuse SEC(".maps");
+
+/* The same without cgroups, by order alone: an array's look-up is a few instructions the
+ * verifier writes in place of the call, a hash's a function hashing the key (60 ns a
+ * reuse fault here, a fifth of the exit program). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_MAX_ORDER + 1);
+	__type(key, __u32);
+	__type(value, struct fol_bpf_reuse);
+} reuse_by_order SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -259,6 +271,24 @@ static struct kfolio *kfolio_at(const struct kspace *s, __u64 addr, __u32 *order
 	return best;
 }
 
+/* A folio of order is put at addr: the larger ones kept around it lose that part of their
+ * range to it (kfolio_at takes the newer), so none of them is a thread's last folio again. */
+static void holes(const struct kspace *s, __u64 addr, int order)
+{
+	for (int o = FOL_BPF_MAX_ORDER; o > 0; o--) {
+		struct kfolio_key k;
+		struct kfolio *f;
+
+		if (o <= order || !(s->orders & (1u << o)))
+			continue;
+		k.space = s->id;
+		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
+		f = bpf_map_lookup_elem(&kfolios, &k);
+		if (f)
+			f->holed = 1;
+	}
+}
+
 /* A fault that allocated a folio of an anonymous private VMA: the folio is kept. */
 static void kfolio_put(__u32 tgid, __u64 addr, int order)
 {
@@ -275,6 +305,8 @@ static void kfolio_put(__u32 tgid, __u64 addr, int order)
 	k.base = (addr & ~((1ull << (page_shift + order)) - 1)) | (__u64)order;
 	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
 	f.gen = s->gen;
+	holes(s, addr, order);
+	__sync_fetch_and_add(&s->puts, 1);
 	if (!bpf_map_update_elem(&kfolios, &k, &f, BPF_ANY)) {
 		__sync_fetch_and_or(&s->orders, 1u << order);
 		kcount(FOL_BPF_K_INSERTED);
@@ -295,47 +327,114 @@ static int episode_step(struct kfolio *f, const struct kspace *s)
 	return first;
 }
 
-/* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
- * inside (its entry is out already) it goes to the model, which counts it,
- * and its episode if it is the first: the folio's episode is under way for the programs
- * too, and if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). */
-static int reuse_counted(const struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid,
-			 int inside, __u8 *flags)
+/* Whether the thread's last folio is still the one kept at addr. */
+static int last_holds(const struct fol_bpf_pending *p, const struct kspace *s, __u64 addr)
+{
+	return p->last.space == s->id && p->last.gen == s->gen && p->last.puts == s->puts &&
+	       p->last.nunmap == s->nunmap && addr >= p->last.base && addr < p->last.end &&
+	       kept_mapped(s, p->last.born, addr);
+}
+
+/* Folio f (of order, kept at addr) is the thread's last, its episode under way: unless a
+ * smaller folio hides some of its pages, where the map would answer otherwise. */
+static void last_set(struct fol_bpf_pending *p, const struct kspace *s, const struct kfolio *f,
+		     __u64 addr, __u32 order)
+{
+	__u64 size = 1ull << (page_shift + order);
+
+	p->last.space = f->holed ? 0 : s->id;
+	p->last.gen = s->gen;
+	p->last.puts = s->puts;
+	p->last.nunmap = s->nunmap;
+	p->last.base = addr & ~(size - 1);
+	p->last.end = p->last.base + size;
+	p->last.born = f->born;
+	p->last.order = order;
+}
+
+/* The folio kept at a reuse fault's addr (0: none, counted why), from the thread's last
+ * folio when it holds (*f NULL: the fault is not its episode's first) or the map. */
+static int reuse_folio(const struct fol_bpf_pending *p, const struct kspace *s, __u64 addr,
+		       struct kfolio **f, __u32 *order)
+{
+	int unmapped = 0;
+
+	*f = 0;
+	if (last_holds(p, s, addr)) {
+		*order = p->last.order;
+		return 1;
+	}
+	if ((*f = kfolio_at(s, addr, order, &unmapped)))
+		return 1;
+	kcount(unmapped ? FOL_BPF_K_UNMAPPED : FOL_BPF_K_NO_FOLIO);
+	return 0;
+}
+
+/* The fault's step in its folio's episode: 1 when it is the first. */
+static int reuse_step(struct fol_bpf_pending *p, const struct kspace *s, struct kfolio *f,
+		      __u64 addr, __u32 order)
+{
+	int first;
+
+	if (!f)
+		return 0;
+	first = episode_step(f, s);
+	last_set(p, s, f, addr, order);
+	return first;
+}
+
+/* The reuse fault's counts, by cgroup and order (NULL: no room). */
+static struct fol_bpf_reuse *reuse_counts(__u32 order)
 {
 	struct fol_bpf_reuse_key rk = {};
 	struct fol_bpf_reuse *c;
-	struct kspace *s = space_of(tgid, 0);
-	struct kfolio *f;
-	__u64 lat = now - p->t0;
-	__u32 order = 0, b;
-	int unmapped = 0;
 
-	if (!s) {
-		kcount(FOL_BPF_K_NO_FOLIO);
-		return 0;
+	if (!by_cgroup) {
+		c = bpf_map_lookup_elem(&reuse_by_order, &order);
+		if (!c)
+			kcount(FOL_BPF_K_FULL);
+		return c;
 	}
-	if (!(f = kfolio_at(s, addr, &order, &unmapped))) {
-		kcount(unmapped ? FOL_BPF_K_UNMAPPED : FOL_BPF_K_NO_FOLIO);
-		return 0;
-	}
-	if (inside) {
-		if (!episode_step(f, s))
-			*flags |= FOL_BPF_EPISODE_KEPT;
-		kcount(FOL_BPF_K_INSIDE);
-		return 0;
-	}
-	rk.cgroup = by_cgroup ? bpf_get_current_cgroup_id() : 0;
+	rk.cgroup = bpf_get_current_cgroup_id();
 	rk.order = order;
 	c = bpf_map_lookup_elem(&reuse, &rk);
 	if (!c) {
 		bpf_map_update_elem(&reuse, &rk, &zero_reuse, BPF_NOEXIST);
 		c = bpf_map_lookup_elem(&reuse, &rk);
 	}
-	if (!c) {
+	if (!c)
 		kcount(FOL_BPF_K_FULL);
+	return c;
+}
+
+/* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
+ * inside (its entry is out already) it goes to the model, which counts it,
+ * and its episode if it is the first: the folio's episode is under way for the programs
+ * too, and if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). */
+static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid,
+			 int inside, __u8 *flags)
+{
+	struct fol_bpf_reuse *c;
+	struct kspace *s = space_of(tgid, 0);
+	struct kfolio *f;
+	__u64 lat = now - p->t0;
+	__u32 order = 0, b;
+
+	if (!s) {
+		kcount(FOL_BPF_K_NO_FOLIO);
 		return 0;
 	}
-	c->episodes += episode_step(f, s);
+	if (!reuse_folio(p, s, addr, &f, &order))
+		return 0;
+	if (inside) {
+		if (!reuse_step(p, s, f, addr, order))
+			*flags |= FOL_BPF_EPISODE_KEPT;
+		kcount(FOL_BPF_K_INSIDE);
+		return 0;
+	}
+	if (!(c = reuse_counts(order)))
+		return 0;
+	c->episodes += reuse_step(p, s, f, addr, order);
 	c->faults++;
 	if (lat <= FOL_BPF_LATENCY_MAX) {
 		b = fol_bpf_lat_bucket(lat);
@@ -345,12 +444,14 @@ static int reuse_counted(const struct fol_bpf_pending *p, __u64 now, __u64 addr,
 			c->lat[b]++;
 	}
 	kcount(FOL_BPF_K_DECIDED);
+	if (!f)
+		kcount(FOL_BPF_K_LAST);
 	return 1;
 }
 
 /* Kernel reuse at a fault's exit: the folio it allocated is kept; a reuse fault of a kept
  * folio is counted and goes no further (1), or goes out with *flags. */
-static int kernel_decides(const struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
+static int kernel_decides(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), ec = 0;
 	__u32 tgid = (__u32)(pid_tgid >> 32);
