@@ -61,6 +61,9 @@ struct fol_record_opts {
 	 * counted in the kernel (by cgroup with kernel_reuse_by_cgroup) and never reach the
 	 * file (fol_recorder_reuse). Not with cgroup: the programs do not select. */
 	int kernel_reuse, kernel_reuse_by_cgroup;
+	/* No counting events (fol_counting_events): where nothing reads the file's PMU
+	 * chunk (serve, top), their software counters only add to every fault's cost. */
+	int no_counters;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };

@@ -383,7 +383,7 @@ void rec_open_counters(struct fol_recorder *r)
 	struct perf_cpu_map *any = perf_cpu_map__new_any_cpu();
 	char missing[256] = "";
 
-	for (int i = 0; fol_counting_events[i] && r->nr_counters < 16; i++) {
+	for (int i = 0; !r->o->no_counters && fol_counting_events[i] && r->nr_counters < 16; i++) {
 		struct rec_counter *c = &r->counters[r->nr_counters++];
 		struct perf_event_attr a;
 
