@@ -3,7 +3,8 @@
 # foliostat against perf on the same workload and events: recording overhead, start-up,
 # file size, lost events, report throughput and memory. Results to $1 (and stdout).
 # Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT
-# (BENCH_ONLY=writepass: only the write-pass table; BENCH_ONLY=report: only the report's
+# (BENCH_ONLY=writepass: only the write-pass table; BENCH_ONLY=kernel: only its in-kernel
+# cost per reuse fault, serve's against bpftrace's; BENCH_ONLY=report: only the report's
 # figures, without the recording overheads; RUNS=N runs of each, 5 by default)
 set -euo pipefail
 out=${1:-bench-results.txt}
@@ -15,8 +16,10 @@ command -v perf >/dev/null || { echo "bench: perf is needed (apt-get install lin
 T=$(mktemp -d /tmp/foliostat-bench.XXXXXX)
 THP=/sys/kernel/mm/transparent_hugepage
 old64=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$THP/hugepages-64kB/enabled" 2>/dev/null || true)
-# The 64K policy is changed below (in a subshell): put it back here, whatever happens.
-trap '[ -z "$old64" ] || echo "$old64" >"$THP/hugepages-64kB/enabled"; rm -rf "$T"' EXIT
+oldstats=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
+# The 64K policy and the BPF run-time statistics are changed below: put them back here,
+# whatever happens.
+trap '[ -z "$old64" ] || echo "$old64" >"$THP/hugepages-64kB/enabled"; sysctl -qw kernel.bpf_stats_enabled="$oldstats"; rm -rf "$T"' EXIT
 cp "$F" "$T/fw"
 EVENTS=(exceptions:page_fault_user exceptions:page_fault_kernel kmem:mm_page_alloc kmem:rss_stat minor-faults major-faults)
 FEV=() PEV=()
@@ -144,6 +147,7 @@ PY
 		echo "writepass.serve_cpu_share_at_50k_faults_per_s.${w#serve_} $(awk '{printf "%.1f%%", $1 * 0.05 * 100}' "$T/cpm")"
 	done
 	serve_marginal
+	kernel_marginal
 	[ -z "$note" ] || echo "# $note"
 }
 
@@ -185,6 +189,75 @@ serve_marginal() {
 	done
 }
 
+# The in-kernel cost of a reuse fault, which the workload's faulting task pays and no
+# CPU time of serve shows: serve's BPF programs against bpftrace's histogram's, their run
+# time as the kernel measures it (kernel.bpf_stats_enabled: the same two clock reads
+# around every program of either, so both figures hold them). Over fork-loop of 9 write
+# passes less 1, per 8 passes' reuse faults, as serve_marginal. The tool's programs are
+# those loaded since it started; bpftrace's workload waits for $T/go so that the count
+# starts after bpftrace has loaded them.
+kernel_marginal() {
+	local tool loops pid port ids t0 t1 per wl
+	per=$(("$(numfmt --from=iec 256M)" / 65536))
+	sysctl -qw kernel.bpf_stats_enabled=1
+	progs() { bpftool prog show -j | jq -c '[.[].id]'; }
+	ran() { bpftool prog show -j | jq --argjson ids "$1" '[.[] | select(.id as $i | $ids | index($i)) | .run_time_ns // 0] | add // 0'; }
+	for tool in serve bpftrace; do for loops in 1 9; do : >"$T/km.$tool.$loops"; done; done
+	for i in $(seq "$RUNS"); do
+		for tool in serve bpftrace; do
+			[ "$tool" = serve ] || have_bpftrace || continue
+			for loops in 1 9; do
+				wl=("$T/fw" workload fork-loop --loops "$loops" --size 256M --policy mthp)
+				ids=$(progs)
+				rm -f "$T/go" "$T/done"
+				if [ "$tool" = serve ]; then
+					port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+					"$F" serve --listen "127.0.0.1:$port" 2>/dev/null &
+					pid=$!
+					for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+				else
+					printf '#!/bin/sh\nwhile [ ! -e %s/go ]; do sleep 0.1; done\n%s >/dev/null\ntouch %s/done\nsleep 1\n' \
+						"$T" "${wl[*]}" "$T" >"$T/gate.sh"
+					bpftrace -e "$BPF_PROG" -c "/bin/sh $T/gate.sh" >/dev/null 2>&1 &
+					pid=$!
+					for _ in $(seq 300); do [ "$(progs)" != "$ids" ] && break; sleep 0.1; done
+					sleep 0.5
+				fi
+				ids=$(jq -nc --argjson a "$ids" --argjson b "$(progs)" '$b - $a')
+				t0=$(ran "$ids")
+				if [ "$tool" = serve ]; then
+					"${wl[@]}" >/dev/null
+				else
+					touch "$T/go"
+					for _ in $(seq 600); do [ -e "$T/done" ] && break; sleep 0.1; done
+				fi
+				t1=$(ran "$ids")
+				kill -INT "$pid" 2>/dev/null
+				wait "$pid" || true
+				echo $((t1 - t0)) >>"$T/km.$tool.$loops"
+			done
+		done
+	done
+	sysctl -qw kernel.bpf_stats_enabled="$oldstats"
+	# Each run's own difference (its 9 passes less its 1), then the medians, and whether
+	# serve's and bpftrace's differ beyond the runs' spread.
+	for tool in serve bpftrace; do
+		[ -s "$T/km.$tool.9" ] || continue
+		paste "$T/km.$tool.9" "$T/km.$tool.1" | awk -v n=$((8 * per * 16)) '{print ($1 - $2) / n}' >"$T/km.$tool"
+		echo "writepass.kernel_marginal_ns_per_reuse_fault.$tool $(median <"$T/km.$tool" | awk '{printf "%.0f", $1}')"
+	done
+	[ -s "$T/km.bpftrace" ] || return 0
+	/usr/bin/python3 - "$T/km.serve" "$T/km.bpftrace" <<'PY'
+import statistics, sys
+from scipy.stats import mannwhitneyu
+a, b = ([float(x) for x in open(f)] for f in sys.argv[1:3])
+p = mannwhitneyu(a, b, alternative="two-sided").pvalue
+print(f"# serve's programs against bpftrace's, per reuse fault: {statistics.median(a) - statistics.median(b):+.0f} ns "
+      f"(runs {min(a):.0f}-{max(a):.0f} against {min(b):.0f}-{max(b):.0f}; Mann-Whitney p = {p:.2f}: "
+      f"{'a difference' if p < 0.05 else 'no difference'} beyond the spread)")
+PY
+}
+
 # Workload wall time: bare, under foliostat, under perf record -c 1 -d, runs alternated.
 overhead() { # NAME WORKLOAD...
 	local name=$1 bare fol prf
@@ -219,6 +292,10 @@ if [ "${BENCH_ONLY:-}" = report ]; then
 	perf record -q -c 1 -d "${PEV[@]}" -o "$T/p.data" -- "${WL[@]}" 2>/dev/null
 elif [ -n "$old64" ]; then
 	echo always >"$THP/hugepages-64kB/enabled"
+	if [ "${BENCH_ONLY:-}" = kernel ]; then
+		kernel_marginal
+		exit 0
+	fi
 	writepass
 	[ "${BENCH_ONLY:-}" != writepass ] || exit 0
 	overhead record_64k_128M "$T/fw" workload fork-reuse --size 128M --policy mthp
@@ -303,7 +380,7 @@ echo "report_1G.ms.foliostat $(ms "$rf")"
 echo "report_1G.ms.perf_script $(ms "$rp")"
 echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 } | tee "$out"
-[ "${BENCH_ONLY:-}" != writepass ] || exit 0
+case ${BENCH_ONLY:-} in writepass | kernel) exit 0 ;; esac
 
 # A real program: a make -j2 build of this project (hundreds of processes, each with its
 # own address space and libraries), recorded by both tools with the same events. The
