@@ -123,7 +123,7 @@ $(BUILD)/%.o: %.c | need-deps
 $(BUILD)/lib/record/bpf/faults.bpf.o: lib/record/bpf/faults.bpf.c lib/data/bpf_record.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
-	$(Q)clang -O2 -g -Wall -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
+	$(Q)clang -O2 -g -Wall $(if $(DEVELOPER),-Werror) -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
 
 $(BUILD)/lib/record/bpf/faults.skel.h: $(BUILD)/lib/record/bpf/faults.bpf.o
 	$(Q)bpftool gen skeleton $< name fol_faults_bpf >$@.tmp && mv $@.tmp $@

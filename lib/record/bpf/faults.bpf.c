@@ -306,11 +306,12 @@ static void kfolio_put(__u32 tgid, __u64 addr, int order)
 	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
 	f.gen = s->gen;
 	holes(s, addr, order);
-	__sync_fetch_and_add(&s->puts, 1);
 	if (!bpf_map_update_elem(&kfolios, &k, &f, BPF_ANY)) {
 		__sync_fetch_and_or(&s->orders, 1u << order);
 		kcount(FOL_BPF_K_INSERTED);
 	}
+	/* After the folio is in: a thread that looked before it was sees puts change. */
+	__sync_fetch_and_add(&s->puts, 1);
 }
 
 /* A reuse fault of folio f: 1 when it is the first of an episode (since the folio was
@@ -335,17 +336,23 @@ static int last_holds(const struct fol_bpf_pending *p, const struct kspace *s, _
 	       kept_mapped(s, p->last.born, addr);
 }
 
+/* What of a space the last folio holds by, as it was before the fault looked its folio up:
+ * a fork, put or unmap by another thread meanwhile leaves the last folio out of date. */
+struct kstamp {
+	__u32 gen, puts, nunmap;
+};
+
 /* Folio f (of order, kept at addr) is the thread's last, its episode under way: unless a
  * smaller folio hides some of its pages, where the map would answer otherwise. */
-static void last_set(struct fol_bpf_pending *p, const struct kspace *s, const struct kfolio *f,
-		     __u64 addr, __u32 order)
+static void last_set(struct fol_bpf_pending *p, const struct kspace *s, const struct kstamp *st,
+		     const struct kfolio *f, __u64 addr, __u32 order)
 {
 	__u64 size = 1ull << (page_shift + order);
 
 	p->last.space = f->holed ? 0 : s->id;
-	p->last.gen = s->gen;
-	p->last.puts = s->puts;
-	p->last.nunmap = s->nunmap;
+	p->last.gen = st->gen;
+	p->last.puts = st->puts;
+	p->last.nunmap = st->nunmap;
 	p->last.base = addr & ~(size - 1);
 	p->last.end = p->last.base + size;
 	p->last.born = f->born;
@@ -371,15 +378,15 @@ static int reuse_folio(const struct fol_bpf_pending *p, const struct kspace *s, 
 }
 
 /* The fault's step in its folio's episode: 1 when it is the first. */
-static int reuse_step(struct fol_bpf_pending *p, const struct kspace *s, struct kfolio *f,
-		      __u64 addr, __u32 order)
+static int reuse_step(struct fol_bpf_pending *p, const struct kspace *s, const struct kstamp *st,
+		      struct kfolio *f, __u64 addr, __u32 order)
 {
 	int first;
 
 	if (!f)
 		return 0;
 	first = episode_step(f, s);
-	last_set(p, s, f, addr, order);
+	last_set(p, s, st, f, addr, order);
 	return first;
 }
 
@@ -416,6 +423,7 @@ static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 {
 	struct fol_bpf_reuse *c;
 	struct kspace *s = space_of(tgid, 0);
+	struct kstamp st;
 	struct kfolio *f;
 	__u64 lat = now - p->t0;
 	__u32 order = 0, b;
@@ -424,17 +432,21 @@ static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 		kcount(FOL_BPF_K_NO_FOLIO);
 		return 0;
 	}
+	/* Read once each, before the look-up (the helper calls in it keep the order). */
+	st.gen = *(volatile __u32 *)&s->gen;
+	st.puts = *(volatile __u32 *)&s->puts;
+	st.nunmap = *(volatile __u32 *)&s->nunmap;
 	if (!reuse_folio(p, s, addr, &f, &order))
 		return 0;
 	if (inside) {
-		if (!reuse_step(p, s, f, addr, order))
+		if (!reuse_step(p, s, &st, f, addr, order))
 			*flags |= FOL_BPF_EPISODE_KEPT;
 		kcount(FOL_BPF_K_INSIDE);
 		return 0;
 	}
 	if (!(c = reuse_counts(order)))
 		return 0;
-	c->episodes += reuse_step(p, s, f, addr, order);
+	c->episodes += reuse_step(p, s, &st, f, addr, order);
 	c->faults++;
 	if (lat <= FOL_BPF_LATENCY_MAX) {
 		b = fol_bpf_lat_bucket(lat);
