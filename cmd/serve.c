@@ -318,6 +318,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	c->o.kernel_reuse = !s->no_kernel_reuse; /* the recorder leaves it off with -G */
 	c->o.kernel_reuse_by_cgroup = s->by_cgroup;
 	c->o.no_counters = 1;
+	c->o.live = 1;
 	if (!s->listen)
 		s->listen = DEFAULT_LISTEN;
 	return 0;

@@ -34,8 +34,9 @@ static const struct usage top_usage = {
 	"\n"
 	"Cost: stat's streaming path (every fault streamed to the model, no file): the\n"
 	"BPF fault path where the machine allows it (entry and exit paired in the kernel,\n"
-	"one record per fault), else two samples per fault. The command's output is\n"
-	"shown when top ends.\n"
+	"one record per fault), else two samples per fault; of the tracepoints only those\n"
+	"its figures read (no page frees, reclaim, collapse: a report's). The command's\n"
+	"output is shown when top ends.\n"
 	"\n",
 	"\n"
 	"Exit status: 0, the command's when one ran (128+N if it died of signal N), 1 when\n"
@@ -135,6 +136,7 @@ static int top_parse(struct top *t, int argc, char **argv)
 	if (optind < argc)
 		c->o.argv = argv + optind;
 	c->o.mmap_pages = FOL_RECORD_DEFAULT_PAGES;
+	c->o.live = 1;
 	c->output = "the live view";
 	c->quiet = 1;
 	if (c->o.argv)

@@ -38,6 +38,24 @@ const char *const fol_default_tracepoints[] = {
 	NULL,
 };
 
+/* top and serve: what their model reads (live/tally.h's figures: fault class and order,
+ * reuse). Left out: page frees, swap writes, reclaim, collapse, the mmap lock and
+ * mprotect (figures only a report shows), migration, LRU insertion and TLB flushes (no
+ * figure reads them). Each sample of them cost serve's reader on every task's faults and
+ * exits: a process that exits frees its pages one sample each. */
+const char *const fol_live_tracepoints[] = {
+	"exceptions:page_fault_user",
+	"exceptions:page_fault_kernel",
+	"kmem:mm_page_alloc",
+	"kmem:rss_stat",
+	"filemap:mm_filemap_add_to_page_cache",
+	"syscalls:sys_enter_munmap",
+	"syscalls:sys_enter_mremap",
+	"syscalls:sys_exit_mremap",
+	"syscalls:sys_enter_madvise",
+	NULL,
+};
+
 const char *const fol_software_events[] = { "minor-faults", "major-faults", NULL };
 
 const char *const fol_counting_events[] = {

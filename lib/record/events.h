@@ -5,6 +5,7 @@
 
 /* The tracepoints recorded by default (foliostat check lists them); a name may be a glob. */
 extern const char *const fol_default_tracepoints[];
+extern const char *const fol_live_tracepoints[];	/* top's and serve's: fewer */
 extern const char *const fol_software_events[];	/* sampled at period 1 */
 extern const char *const fol_counting_events[];	/* PMU and software, counted */
 

@@ -64,6 +64,9 @@ struct fol_record_opts {
 	/* No counting events (fol_counting_events): where nothing reads the file's PMU
 	 * chunk (serve, top), their software counters only add to every fault's cost. */
 	int no_counters;
+	/* top and serve: only the tracepoints a live model reads (fol_live_tracepoints), and
+	 * not the kernel's mm threads. */
+	int live;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };

@@ -226,7 +226,8 @@ static int sampled_method(const struct fol_recorder *r)
 
 int rec_setup_events(struct fol_recorder *r)
 {
-	const char *const *tps = r->o->events ? NULL : fol_default_tracepoints;
+	const char *const *tps = r->o->events ? NULL
+				 : r->o->live ? fol_live_tracepoints : fol_default_tracepoints;
 	struct perf_event_attr a;
 	int ret;
 
@@ -328,7 +329,7 @@ int rec_setup_mm_threads(struct fol_recorder *r)
 	pid_t pids[64];
 	int n, ret = 0;
 
-	if (r->o->system_wide || r->o->events || r->o->no_mm_threads)
+	if (r->o->system_wide || r->o->events || r->o->no_mm_threads || r->o->live)
 		return 0;
 	n = rec_find_mm_threads(pids, 64);
 	if (!n)
