@@ -570,11 +570,12 @@ static void add_records(struct fol_session *s, const char *buf, size_t len, size
 
 /* Records of one ring buffer, in the order it was written, into the merge as one run:
  * their times checked against that order (fol_merge_retime), the buffer's last time
- * before them in slot 0. With hold, the last RETIME_TAIL records are kept back (bytes and
- * all) for the buffer's next chunk, where the records after them judge them: another
- * sampler's record near the end of a chunk has too few after it here. */
+ * before them in slot 0. With hold, the last RETIME_TAIL records from byte hold_from on
+ * are kept back (bytes and all) for the buffer's next chunk, where the records after them
+ * judge them: another sampler's record near the end of a chunk has too few after it
+ * here. */
 static int push_run(struct fol_session *s, struct ring *g, const char *buf, size_t len,
-		    size_t seen, int hold)
+		    size_t seen, int hold, size_t hold_from)
 {
 	size_t n, keep = 0;
 	int ret = run_add(s, 0, 0, g ? g->last : 0);
@@ -584,8 +585,8 @@ static int push_run(struct fol_session *s, struct ring *g, const char *buf, size
 	if (ret)
 		return ret;
 	n = s->nrun;
-	if (hold && g)
-		keep = n - 1 > RETIME_TAIL ? RETIME_TAIL : n - 1;
+	while (hold && g && keep < RETIME_TAIL && keep < n - 1 && s->run_off[n - 1 - keep] >= hold_from)
+		keep++;
 	if (n > 1)
 		s->st.retimed += fol_merge_retime(s->run_time, s->run_flag, n, s->run_time[0] != 0);
 	for (size_t i = n - keep; i < n; i++)
@@ -622,7 +623,7 @@ static int release_tail(struct fol_session *s, struct ring *g)
 	int ret;
 
 	g->tail = NULL;
-	ret = push_run(s, g, tail, g->tail_len, g->tail_len, 0);
+	ret = push_run(s, g, tail, g->tail_len, g->tail_len, 0, 0);
 	free(tail);
 	return ret;
 }
@@ -661,7 +662,7 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	if (ret)
 		return ret;
 	if (!g || !g->tail)
-		return push_run(s, g, buf, len, 0, 1);
+		return push_run(s, g, buf, len, 0, 1, 0);
 	both = malloc(g->tail_len + len);
 	if (!both)
 		return -ENOMEM;
@@ -669,7 +670,13 @@ static int push_records(struct fol_session *s, const char *buf, size_t len)
 	memcpy(both + g->tail_len, buf, len);
 	free(g->tail);
 	g->tail = NULL;
-	ret = push_run(s, g, both, g->tail_len + len, g->tail_len, 1);
+	/* Held since an earlier round: they go in now, judged by what came, however little.
+	 * Held again, a quiet buffer's last records (a fork, the workload's parent faulting
+	 * only where the kernel decides) stayed out for round after round, while the merge
+	 * let the other buffers' later records past them (serve saw a child's faults before
+	 * its fork). */
+	ret = push_run(s, g, both, g->tail_len + len, g->tail_len, 1,
+		       g->tail_round < s->round ? g->tail_len : 0);
 	free(both);
 	return ret;
 }

@@ -221,6 +221,67 @@ static void test_held_before_damage(void **state)
 	free(recs.b);
 }
 
+/* minor-faults samples of pid on cpu at each time of times (n of them). */
+static void exits_on(struct rb_recs *r, uint32_t cpu, uint32_t pid, const uint64_t *times, int n)
+{
+	for (int i = 0; i < n; i++) {
+		size_t start = r->n;
+
+		rb_exit(r, pid, pid, times[i], 0x1000);
+		memcpy(r->b + start + 48, &cpu, sizeof(cpu)); /* after the address: cpu, res */
+	}
+}
+
+/* A quiet ring buffer: its last records, held back for its next chunk to judge their
+ * times, go in at that chunk however short it is. Held again with it, they stayed out
+ * round after round while the merge let the other buffer's later records past them (serve
+ * saw a child's faults before its fork, its parent's own faults all decided in the
+ * kernel). */
+static void test_quiet_ring(void **state)
+{
+	uint64_t busy[12], other[12], t[1];
+	struct rb_recs recs = { 0 };
+	struct fol_session *s;
+	struct fol_event ev;
+	uint64_t last = 0;
+	struct rb b;
+	int n = 0;
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		busy[i] = 1000 + 10 * (uint64_t)i;
+		other[i] = 1500 + 10 * (uint64_t)i;
+	}
+	rb_start(&b);
+	exits_on(&recs, 1, 100, busy, 12);
+	rb_records(&b, &recs);
+	/* Then a record a round on cpu 1; in the first of those rounds, twelve later ones of
+	 * cpu 0, a chunk of their own. */
+	for (int round = 2; round <= 9; round++) {
+		t[0] = 1000 * (uint64_t)round;
+		exits_on(&recs, 1, 100, t, 1);
+		rb_chunk(&b, FOL_CHUNK_RECORDS, recs.b, recs.n);
+		recs.n = 0;
+		if (round == 2) {
+			exits_on(&recs, 0, 200, other, 12);
+			rb_chunk(&b, FOL_CHUNK_RECORDS, recs.b, recs.n);
+			recs.n = 0;
+		}
+		rb_chunk(&b, FOL_CHUNK_ROUND, NULL, 0);
+	}
+	rb_close(&b);
+	assert_int_equal(fol_session_open(&s, b.path), 0);
+	while (fol_session_next(s, &ev) == 1) {
+		assert_true(ev.time >= last);
+		last = ev.time;
+		n++;
+	}
+	assert_int_equal(n, 32);
+	fol_session_close(s);
+	unlink(b.path);
+	free(recs.b);
+}
+
 /* A type of 50,000 tokens made parsing take seconds (200,000: over a minute): refused
  * by the bounds on a field declaration, at once. */
 static void test_long_type(void **state)
@@ -688,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_nested_print_format),
 		cmocka_unit_test(test_retimed_across_chunks),
 		cmocka_unit_test(test_held_before_damage),
+		cmocka_unit_test(test_quiet_ring),
 		cmocka_unit_test(test_long_type),
 		cmocka_unit_test(test_order_range),
 		cmocka_unit_test(test_duplicate_keys),
