@@ -316,7 +316,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	c->duration = s->duration;
 	s->by_cgroup |= c->o.cgroup != NULL;
 	c->o.kernel_reuse = !s->no_kernel_reuse; /* the recorder leaves it off with -G */
-	c->o.kernel_reuse_by_cgroup = s->by_cgroup;
+	c->o.by_cgroup = s->by_cgroup;
 	c->o.no_counters = 1;
 	c->o.live = 1;
 	if (!s->listen)

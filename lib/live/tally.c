@@ -16,6 +16,8 @@ struct fol_tally {
 	struct fol_tally_opts o;
 	struct fol_u64map *rows;	/* key -> struct fol_tally_row */
 	struct fol_u64map *pid_row;	/* by cgroup: pid -> its row's key */
+	struct fol_u64map *id_row;	/* by cgroup: cgroup id -> its row's key */
+	size_t nids;
 	uint64_t overflow;
 };
 
@@ -76,9 +78,12 @@ int fol_tally_new(struct fol_tally **out, const struct fol_tally_opts *o)
 		t->o.max_rows = DEFAULT_MAX_ROWS;
 	if (!t->o.cgroup_of)
 		t->o.cgroup_of = proc_cgroup;
+	if (!t->o.cgroup_of_id)
+		t->o.cgroup_of_id = fol_cgroup_path_of_id;
 	t->rows = fol_u64map_new(sizeof(struct fol_tally_row));
 	t->pid_row = fol_u64map_new(sizeof(uint64_t));
-	if (!t->rows || !t->pid_row) {
+	t->id_row = fol_u64map_new(sizeof(uint64_t));
+	if (!t->rows || !t->pid_row || !t->id_row) {
 		fol_tally_free(t);
 		return -ENOMEM;
 	}
@@ -103,6 +108,7 @@ void fol_tally_free(struct fol_tally *t)
 		free_rows(t->rows);
 	fol_u64map_free(t->rows);
 	fol_u64map_free(t->pid_row);
+	fol_u64map_free(t->id_row);
 	free(t);
 }
 
@@ -165,6 +171,42 @@ static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
 	return fol_u64map_get(t->rows, k); /* the put above may have moved the rows */
 }
 
+/* Cgroup ids whose rows are remembered, at most: containers come and go for days. */
+#define MAX_IDS 4096
+
+/* By cgroup, for a fault that carries its cgroup's id (the kernel's, at the fault: exact
+ * where a look in /proc after it may find the task moved since): that cgroup's row, its
+ * path found by the id once (a cgroup removed since is "other"). */
+static struct fol_tally_row *id_row(struct fol_tally *t, uint64_t id)
+{
+	uint64_t *key = fol_u64map_get(t->id_row, id), k;
+	char path[256];
+	struct fol_tally_row *r;
+
+	if (key)
+		return fol_u64map_get(t->rows, *key);
+	if (t->o.cgroup_of_id(id, path, sizeof(path)))
+		snprintf(path, sizeof(path), "other");
+	if (!(r = path_row(t, path)))
+		return NULL;
+	k = r->key;
+	if (t->nids >= MAX_IDS) {
+		struct fol_u64map *fresh = fol_u64map_new(sizeof(uint64_t));
+
+		if (!fresh)
+			return NULL;
+		fol_u64map_free(t->id_row);
+		t->id_row = fresh;
+		t->nids = 0;
+	}
+	key = fol_u64map_put(t->id_row, id, NULL);
+	if (!key)
+		return NULL;
+	*key = k;
+	t->nids++;
+	return fol_u64map_get(t->rows, k);
+}
+
 static struct fol_tally_row *row_of(struct fol_tally *t, const struct fol_fault_seen *f)
 {
 	uint64_t k = t->o.by == FOL_BY_PROCESS ? (uint64_t)(unsigned)f->pid
@@ -174,7 +216,7 @@ static struct fol_tally_row *row_of(struct fol_tally *t, const struct fol_fault_
 	int created;
 
 	if (t->o.by == FOL_BY_CGROUP)
-		return cgroup_row(t, f->pid);
+		return f->cgroup ? id_row(t, f->cgroup) : cgroup_row(t, f->pid);
 	r = fol_u64map_put(t->rows, k, &created);
 	if (r && created) {
 		r->key = k;

@@ -59,8 +59,10 @@ struct fol_tally_opts {
 	int cell_hist;
 	int max_rows;		/* by cgroup: rows before the rest go to "other"; 0: 64 */
 	/* by cgroup: pid's cgroup path into buf (0, or -errno: the fault goes to "other").
-	 * NULL: /proc/PID/cgroup (sys/cgroup.h). */
+	 * NULL: /proc/PID/cgroup (sys/cgroup.h). For a fault without its cgroup's id. */
 	int (*cgroup_of)(int pid, char *buf, size_t len);
+	/* ... the path of the cgroup whose id a fault carries. NULL: sys/cgroup.h's walk. */
+	int (*cgroup_of_id)(uint64_t id, char *buf, size_t len);
 };
 
 struct fol_tally;

@@ -24,6 +24,7 @@ struct fol_fault_seen {
 	uint64_t lat_ns;
 	int major;
 	int new_episode;	/* a reuse fault, the first on its folio since it was last shared */
+	uint64_t cgroup;	/* its task's cgroup (v2) id at the fault; 0 where not recorded */
 };
 
 struct fol_model_observer {

@@ -412,6 +412,7 @@ static void observe(struct fol_model *m, const struct thread *t, int tid, const 
 		.timed = end && !m->o.sampled && !f->untimed && end >= f->start &&
 			 end - f->start <= FOL_LATENCY_MAX,
 		.major = major,
+		.cgroup = f->cgroup,
 		.new_episode = v->cls == FOL_C_WP_REUSE && v->fo && !v->fo->reuse && !f->episode_kept,
 	};
 
@@ -538,6 +539,7 @@ int fol_model_on_fault_entry(struct fol_model *m, struct thread *t, const struct
 		.error_code = ev->fault.error_code,
 		.ip = ev->fault.ip,
 		.kernel = ev->kind == FOL_EV_FAULT_KERNEL,
+		.cgroup = ev->cgroup,
 		.alloc_order = -1,
 		.last_order = -1,
 		.filemap_order = -1,

@@ -113,6 +113,7 @@ struct mm {
 
 struct open_fault {
 	uint64_t start, address, error_code;
+	uint64_t cgroup;	/* its task's cgroup (v2) id, where the samples carry it; 0 not */
 	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
 	int kernel;
 	int alloc_order;	/* largest user folio allocated, -1 none */

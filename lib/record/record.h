@@ -58,9 +58,12 @@ struct fol_record_opts {
 	 * FOL_CHUNK_KSYMS again. */
 	int no_ksyms;
 	/* serve: on the BPF path, reuse faults of folios the programs saw allocated are
-	 * counted in the kernel (by cgroup with kernel_reuse_by_cgroup) and never reach the
-	 * file (fol_recorder_reuse). Not with cgroup: the programs do not select. */
-	int kernel_reuse, kernel_reuse_by_cgroup;
+	 * counted in the kernel and never reach the file (fol_recorder_reuse). Not with
+	 * cgroup: the programs do not select. */
+	int kernel_reuse;
+	/* serve --by-cgroup: each sample carries its task's cgroup (PERF_SAMPLE_CGROUP), and
+	 * the kernel's counts are by cgroup. */
+	int by_cgroup;
 	/* No counting events (fol_counting_events): where nothing reads the file's PMU
 	 * chunk (serve, top), their software counters only add to every fault's cost. */
 	int no_counters;

@@ -155,7 +155,7 @@ int rec_bpf_setup(struct fol_recorder *r)
 		return 0;
 	}
 	l.kernel_reuse = r->o->kernel_reuse && !r->o->cgroup;
-	l.by_cgroup = r->o->kernel_reuse_by_cgroup;
+	l.by_cgroup = r->o->by_cgroup;
 	ret = fol_bpf_faults_layout(&l, &why);
 	l.every_task = r->o->system_wide;
 	r->kernel_reuse = l.kernel_reuse;

@@ -78,7 +78,7 @@ void rec_sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int mm_t
 	 * of any record. */
 	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			  PERF_SAMPLE_CPU;
-	if (r->o->cgroup && !mm_threads) {
+	if ((r->o->cgroup || r->o->by_cgroup) && !mm_threads) {
 		a->sample_type |= PERF_SAMPLE_CGROUP;
 		a->cgroup = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 	}
@@ -451,9 +451,10 @@ int rec_open_events(struct fol_recorder *r)
 			perf_evsel__attr(ev)->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		ret = perf_evlist__open(r->evlist);
 	}
-	if (ret == -EINVAL && r->o->cgroup)
+	if (ret == -EINVAL && (r->o->cgroup || r->o->by_cgroup))
 		return rec_fail(r, ret, "cannot open the perf events with their task's cgroup "
-				    "(PERF_SAMPLE_CGROUP needs Linux 5.7 or later): record without -G");
+				    "(PERF_SAMPLE_CGROUP needs Linux 5.7 or later): %s",
+				r->o->cgroup ? "record without -G" : "serve without --by-cgroup");
 	if (ret)
 		return open_error(r, ret, "the perf events");
 	ret = perf_evlist__mmap(r->evlist, r->o->mmap_pages);

@@ -201,6 +201,56 @@ static void test_by_cgroup(void **state)
 	fol_tally_free(t);
 }
 
+/* The fake walk of the hierarchy: id 7 is /a/x, id 8 was removed, the rest /idN. */
+static int id_lookups;
+
+static int fake_cgroup_id(uint64_t id, char *buf, size_t len)
+{
+	id_lookups++;
+	if (id == 8)
+		return -ENOENT;
+	snprintf(buf, len, id == 7 ? "/a/x" : "/id%llu", (unsigned long long)id);
+	return 0;
+}
+
+/* A fault that carries its task's cgroup id (serve --by-cgroup samples it) is counted in
+ * that cgroup, whatever /proc says of its process now (the process may have moved, its
+ * first fault come late to the model): the kernel's counts, by the same id, agree. Each
+ * id's path is found once, and forgotten past 4096 ids. */
+static void test_by_cgroup_id(void **state)
+{
+	struct fol_tally *t;
+	struct fol_fault_seen f;
+
+	(void)state;
+	id_lookups = 0;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_CGROUP, .max_rows = 64,
+								      .cgroup_of = fake_cgroup,
+								      .cgroup_of_id = fake_cgroup_id }),
+			 0);
+	f = seen(5, 5, 9, FOL_C_ANON_ALLOC, 2000); /* /a by /proc */
+	f.cgroup = 7;
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	f.cgroup = 8;
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	f.cgroup = 0; /* not recorded: /proc's */
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/a/x"), 2);
+	assert_int_equal(cgroup_faults(t, "other"), 1);
+	assert_int_equal(cgroup_faults(t, "/a"), 1);
+	assert_int_equal(id_lookups, 2);
+	for (uint64_t id = 100; id < 100 + 4096; id++) {
+		f.cgroup = id;
+		assert_int_equal(fol_tally_fault(t, &f), 0);
+	}
+	f.cgroup = 7;
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+	assert_int_equal(cgroup_faults(t, "/a/x"), 3);
+	assert_int_equal(id_lookups, 2 + 4096 + 1);
+	fol_tally_free(t);
+}
+
 /* The metrics of a tally by cgroup: the fault counter, a histogram whose +Inf bucket and
  * count are the cell's timed faults, the cgroup label. */
 static void test_metrics(void **state)
@@ -429,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
 		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
+		cmocka_unit_test(test_by_cgroup_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
