@@ -149,26 +149,34 @@ static struct fol_tally_row *path_row(struct fol_tally *t, const char *path)
 	return r;
 }
 
+/* The row of the cgroup at path ("other" where its look-up failed), remembered in map
+ * under k. */
+static struct fol_tally_row *remembered_row(struct fol_tally *t, struct fol_u64map *map, uint64_t k,
+					    int failed, const char *path)
+{
+	struct fol_tally_row *r = path_row(t, failed ? "other" : path);
+	uint64_t *key, row;
+
+	if (!r)
+		return NULL;
+	row = r->key;
+	if (!(key = fol_u64map_put(map, k, NULL)))
+		return NULL;
+	*key = row;
+	return fol_u64map_get(t->rows, row); /* the put above may have moved the rows */
+}
+
 /* By cgroup: the row of pid's cgroup, looked up at the process's first fault seen and
  * again after each exec (a process is counted in the cgroup it was in then). */
 static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
 {
-	uint64_t *key = fol_u64map_get(t->pid_row, (uint64_t)(unsigned)pid), k;
+	uint64_t *key = fol_u64map_get(t->pid_row, (uint64_t)(unsigned)pid);
 	char path[256];
-	struct fol_tally_row *r;
 
 	if (key)
 		return fol_u64map_get(t->rows, *key);
-	if (t->o.cgroup_of(pid, path, sizeof(path)))
-		snprintf(path, sizeof(path), "other");
-	if (!(r = path_row(t, path)))
-		return NULL;
-	k = r->key;
-	key = fol_u64map_put(t->pid_row, (uint64_t)(unsigned)pid, NULL);
-	if (!key)
-		return NULL;
-	*key = k;
-	return fol_u64map_get(t->rows, k); /* the put above may have moved the rows */
+	return remembered_row(t, t->pid_row, (uint64_t)(unsigned)pid,
+			      t->o.cgroup_of(pid, path, sizeof(path)), path);
 }
 
 /* Cgroup ids whose rows are remembered, at most: containers come and go for days. */
@@ -179,17 +187,11 @@ static struct fol_tally_row *cgroup_row(struct fol_tally *t, int pid)
  * path found by the id once (a cgroup removed since is "other"). */
 static struct fol_tally_row *id_row(struct fol_tally *t, uint64_t id)
 {
-	uint64_t *key = fol_u64map_get(t->id_row, id), k;
+	uint64_t *key = fol_u64map_get(t->id_row, id);
 	char path[256];
-	struct fol_tally_row *r;
 
 	if (key)
 		return fol_u64map_get(t->rows, *key);
-	if (t->o.cgroup_of_id(id, path, sizeof(path)))
-		snprintf(path, sizeof(path), "other");
-	if (!(r = path_row(t, path)))
-		return NULL;
-	k = r->key;
 	if (t->nids >= MAX_IDS) {
 		struct fol_u64map *fresh = fol_u64map_new(sizeof(uint64_t));
 
@@ -199,12 +201,8 @@ static struct fol_tally_row *id_row(struct fol_tally *t, uint64_t id)
 		t->id_row = fresh;
 		t->nids = 0;
 	}
-	key = fol_u64map_put(t->id_row, id, NULL);
-	if (!key)
-		return NULL;
-	*key = k;
 	t->nids++;
-	return fol_u64map_get(t->rows, k);
+	return remembered_row(t, t->id_row, id, t->o.cgroup_of_id(id, path, sizeof(path)), path);
 }
 
 static struct fol_tally_row *row_of(struct fol_tally *t, const struct fol_fault_seen *f)
