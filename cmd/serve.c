@@ -57,9 +57,10 @@ static const struct usage serve_usage = {
 	"\n"
 	"Cost: stat's streaming path over every task: each fault one record (the BPF fault\n"
 	"path, where the machine allows it) or two samples, classified in user space; but on\n"
-	"the BPF path a reuse fault of a folio the programs saw allocated is counted in the\n"
-	"kernel and goes no further (kernel reuse: foliostat_kernel_reuse_faults_total says\n"
-	"how many, and why others were not). make bench measures the time it adds per fault.\n"
+	"the BPF path the kernel decides what it can and writes nothing: a fault allocating a\n"
+	"folio in an anonymous private VMA (foliostat_kernel_alloc_faults_total), a reuse\n"
+	"fault of a folio it saw allocated (foliostat_kernel_reuse_faults_total says how\n"
+	"many, and why others were not). make bench measures the time it adds per fault.\n"
 	"Memory holds the tasks alive, not those gone: serve runs for days.\n"
 	"\n",
 	"\n"
@@ -78,10 +79,11 @@ struct serve {
 	uint64_t started_ns;
 	char kernel[65];
 	volatile int recording;
-	/* Kernel reuse (on unless --no-kernel-reuse): the counts of each (cgroup, order)
-	 * already in the tally, and what the programs did with the faults they saw. */
+	/* Kernel decisions (on unless --no-kernel-decisions): the counts of each (cgroup,
+	 * class, order) already in the tally, and what the programs did with the faults they
+	 * saw. */
 	int no_kernel_reuse;
-	struct fol_u64map *kseen;	/* cgroup << 4 | order -> struct kseen */
+	struct fol_u64map *kseen;	/* cgroup << 8 | class << 4 | order -> struct kseen */
 	uint64_t kstat[FOL_BPF_K_NR];
 	int kernel_reuse;
 	uint64_t kpulled_ns;
@@ -298,9 +300,12 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
 			     "auto (default: bpf where the machine allows it)"),
+		OPT_SET_INT(0, "no-kernel-decisions", &s->no_kernel_reuse, 1,
+			    "write every fault out for the model, none counted\n"
+			    "in the kernel (the BPF path's default)"),
 		OPT_SET_INT(0, "no-kernel-reuse", &s->no_kernel_reuse, 1,
-			    "write every reuse fault out for the model, none\n"
-			    "counted in the kernel (the BPF path's default)"),
+			    "the same (its name before allocations were\n"
+			    "decided in the kernel too)"),
 		OPT_END(),
 	};
 	int ret = parse_options(argc, argv, opts, &serve_usage, 0);
@@ -326,17 +331,31 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 
 _Static_assert(FOL_BPF_LAT_BUCKETS == FOL_LAT_BUCKETS, "the programs' latency buckets are the tally's");
 
-/* A (cgroup, order)'s kernel reuse counts: what grew since the last pull, into the tally. */
+/* The model's class of the programs' (bpf_record.h's FOL_BPF_CLS_*), -1 none. */
+static int kernel_class(uint32_t cls)
+{
+	static const int of[FOL_BPF_CLASSES] = {
+		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE,
+		[FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
+		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,
+		[FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
+	};
+
+	return cls < FOL_BPF_CLASSES ? of[cls] : -1;
+}
+
+/* A (cgroup, class, order)'s counts decided in the kernel: what grew since the last pull,
+ * into the tally. */
 static int kpull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v)
 {
 	struct serve *s = ctx;
 	struct fol_tally_bulk b = { 0 };
 	struct kseen *seen;
-	int created;
+	int created, cls = kernel_class(k->cls);
 
-	if (k->order > FOL_BPF_MAX_ORDER)
+	if (k->order > FOL_BPF_MAX_ORDER || cls < 0)
 		return 0;
-	seen = fol_u64map_put(s->kseen, k->cgroup << 4 | k->order, &created);
+	seen = fol_u64map_put(s->kseen, k->cgroup << 8 | (uint64_t)k->cls << 4 | k->order, &created);
 	if (!seen)
 		return -ENOMEM;
 	if (created && s->by_cgroup && fol_cgroup_path_of_id(k->cgroup, seen->cgroup, sizeof(seen->cgroup)))
@@ -350,7 +369,7 @@ static int kpull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct 
 	for (int i = 0; i < FOL_LAT_BUCKETS; i++)
 		b.lat[i] = v->lat[i] - seen->v.lat[i];
 	seen->v = *v;
-	return fol_tally_add(s->tally, seen->cgroup, (int)k->order, FOL_C_WP_REUSE, &b);
+	return fol_tally_add(s->tally, seen->cgroup, (int)k->order, cls, &b);
 }
 
 /* Kernel reuse's counts into the tally: four times a second, under the scrape's lock. */

@@ -19,6 +19,10 @@
 #define FOL_BPF_ENTRY 1
 #define FOL_BPF_EXIT 2
 #define FOL_BPF_FAULT (FOL_BPF_ENTRY | FOL_BPF_EXIT)
+/* Kernel decisions (serve): a kmem:rss_stat event inside a fault the programs did not
+ * decide, its record in raw (the tracepoint is not sampled then), t1 its time; with
+ * FOL_BPF_SUM_PREV in sum, addr is the counter's value before this change. */
+#define FOL_BPF_RSS 4
 
 #define FOL_BPF_KERNEL 1 /* the entry is exceptions:page_fault_kernel */
 #define FOL_BPF_MAJOR 2	 /* the exit is major-faults */
@@ -30,7 +34,13 @@ struct fol_bpf_rec {
 	__u8 what;	/* FOL_BPF_ENTRY, _EXIT or _FAULT */
 	__u8 flags;	/* FOL_BPF_KERNEL, FOL_BPF_MAJOR */
 	__u16 raw_size; /* bytes of raw used */
-	__u32 pad;
+	/* Kernel decisions (serve), where kmem:mm_page_alloc and kmem:rss_stat are not
+	 * sampled: with the exit, FOL_BPF_SUM and what the programs summed up of them inside
+	 * the fault (what the model reads of them); 0 otherwise. */
+	__u8 sum;
+	__s8 alloc_order; /* the largest movable folio allocated inside, -1 none */
+	__s8 last_order;  /* the last one allocated, -1 none */
+	__u8 pad;
 	__u64 t0, t1;	/* entry and exit, CLOCK_MONOTONIC ns (bpf_ktime_get_ns) */
 	__u64 addr;	/* the exit's faulting address (the software event's) */
 	__u8 raw[FOL_BPF_RAW_MAX]; /* not written without FOL_BPF_ENTRY */
@@ -38,7 +48,14 @@ struct fol_bpf_rec {
 
 /* The programs' state of a followed thread (their map "follow", keyed by tid): the fault
  * in progress. Shared so that foliostat can add a thread. */
-enum { FOL_BPF_IDLE, FOL_BPF_OPEN, FOL_BPF_OUT };
+/* FOL_BPF_HELD: kernel decisions will count the fault; nothing of it is written unless an
+ * event recorded comes inside it (its entry goes out then, and it is _OUT). */
+enum { FOL_BPF_IDLE, FOL_BPF_OPEN, FOL_BPF_OUT, FOL_BPF_HELD };
+#define FOL_BPF_SUM 1	   /* the record has the summary */
+#define FOL_BPF_SUM_ANON 2 /* the anonymous RSS changed inside the fault */
+#define FOL_BPF_SUM_SWAP 4 /* the swap entries changed inside the fault */
+#define FOL_BPF_SUM_PREV 8 /* FOL_BPF_RSS: addr is the counter's previous value */
+
 struct fol_bpf_pending {
 	__u64 t0;
 	__u32 state;	/* FOL_BPF_IDLE, _OPEN (entry held), _OUT (entry written) */
@@ -49,13 +66,14 @@ struct fol_bpf_pending {
 	 * sched_process_exec): the first exit seen says so too. */
 	__u8 before_exec;
 	__u8 raw[FOL_BPF_RAW_MAX];
-	/* Kernel reuse (below): the largest movable folio allocated inside the fault, -1
-	 * none; the process that forked this thread, 0 once it is known whether the thread
-	 * is a new process. */
+	/* Kernel decisions (below): the largest and the last movable folio allocated inside
+	 * the fault, -1 none; FOL_BPF_SUM_ANON and _SWAP; the process that forked this
+	 * thread, 0 once it is known whether the thread is a new process. */
 	__s8 alloc_order;
 	__u8 anon;	/* the faulting address's VMA, looked at the first allocation: 1
 			 * anonymous and private, 2 another, 0 not looked at */
-	__u8 pad[2];
+	__s8 last_order;
+	__u8 sum;
 	__u32 fork_parent;
 	/* Kernel reuse: the folio of this thread's last reuse fault, while its space
 	 * (faults.bpf.c's kspace) has put no folio, unmapped nothing and not forked since
@@ -68,11 +86,13 @@ struct fol_bpf_pending {
 	} last;
 };
 
-/* Kernel reuse (serve): reuse faults decided in the kernel, never written out. A reuse
+/* Kernel decisions (serve): faults decided in the kernel, never written out, counted
+ * here by cgroup, class and folio order, with the fault's latency in the buckets of
+ * lib/live/tally.h (four to a power of two from 256 ns to 4.3 s). Kernel reuse: a reuse
  * fault (present, write, nothing allocated inside, an anonymous private VMA) whose folio
- * is in the programs' own map of the folios each process allocated is counted here, by
- * cgroup and folio order, with the fault's latency in the buckets of lib/live/tally.h
- * (four to a power of two from 256 ns to 4.3 s); any other fault goes out as a record. */
+ * is in the programs' own map of the folios each process allocated. Kernel allocations:
+ * a fault that allocated a user folio in an anonymous private VMA, by lib/model's rules
+ * (FOL_BPF_CLS_*), with no recorded event inside. Any other fault goes out as a record. */
 #define FOL_BPF_LAT_MIN_SHIFT 8
 #define FOL_BPF_LAT_SUB 4
 #define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
@@ -99,15 +119,23 @@ static inline __u32 fol_bpf_lat_bucket(__u64 ns)
 	       (__u32)((ns >> (shift - 2)) & (FOL_BPF_LAT_SUB - 1));
 }
 
+enum {
+	FOL_BPF_CLS_REUSE, /* wp_reuse */
+	FOL_BPF_CLS_ALLOC, /* anon_alloc: not present, a folio allocated */
+	FOL_BPF_CLS_COPY,  /* wp_copy: a write to a present page, a folio allocated */
+	FOL_BPF_CLS_SWAP,  /* swap_in: not present, major or the swap entries changed */
+	FOL_BPF_CLASSES
+};
+
 struct fol_bpf_reuse_key {
 	__u64 cgroup; /* cgroup2 id, 0 unless by cgroup */
 	__u32 order;
-	__u32 pad;
+	__u32 cls;    /* FOL_BPF_CLS_* */
 };
 
 struct fol_bpf_reuse {
 	__u64 faults, timed, time_ns;
-	__u64 episodes; /* faults that were their folio's first since it was last shared */
+	__u64 episodes; /* reuse: faults that were their folio's first since it was last shared */
 	__u64 lat[FOL_BPF_LAT_BUCKETS];
 };
 
@@ -122,6 +150,8 @@ enum {
 	FOL_BPF_K_INSERTED, /* folios put in the map */
 	FOL_BPF_K_LAST,	    /* decided (and counted in _DECIDED) from the thread's last
 			     * folio (fol_bpf_pending.last), without the map */
+	FOL_BPF_K_ALLOC,    /* an allocation fault counted in the kernel */
+	FOL_BPF_K_UNHELD,   /* one held, then written out: a recorded event came inside */
 	FOL_BPF_K_NR
 };
 

@@ -236,6 +236,39 @@ static int paired_event(struct fol_decoder *d, enum fol_kind kind, uint64_t time
 	return idx;
 }
 
+/* A record's summary of the events inside its fault (FOL_BPF_SUM), onto its exit. */
+static int summed(const struct fol_bpf_rec *r, struct fol_event *x)
+{
+	x->exit.summed = !!(r->sum & FOL_BPF_SUM);
+	if (!x->exit.summed)
+		return r->sum ? -EBADMSG : 0;
+	if ((r->sum & ~(FOL_BPF_SUM | FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || r->alloc_order < -1 ||
+	    r->alloc_order > FOL_MAX_ORDER || r->last_order < -1 || r->last_order > FOL_MAX_ORDER)
+		return -EBADMSG;
+	x->exit.alloc_order = r->alloc_order;
+	x->exit.last_order = r->last_order;
+	x->exit.anon_rss = !!(r->sum & FOL_BPF_SUM_ANON);
+	x->exit.swap_rss = !!(r->sum & FOL_BPF_SUM_SWAP);
+	return 0;
+}
+
+/* An RSS record: the rss_stat event it copies, with the counter's value before. */
+static int paired_rss(struct fol_decoder *d, const struct fol_bpf_rec *r, struct fol_event *ev)
+{
+	int idx;
+
+	if ((r->sum & ~FOL_BPF_SUM_PREV) || r->raw_size > FOL_BPF_RAW_MAX || ev->raw_size < sizeof(*r))
+		return -EBADMSG;
+	ev->raw = (const char *)ev->raw + offsetof(struct fol_bpf_rec, raw);
+	ev->raw_size = r->raw_size;
+	idx = paired_event(d, FOL_EV_RSS_STAT, r->t1, ev);
+	if (idx < 0 || !d->ev[idx].tp || dec_tracepoint(&d->ev[idx], ev))
+		return -EBADMSG;
+	ev->rss.prev_known = !!(r->sum & FOL_BPF_SUM_PREV);
+	ev->rss.prev = (int64_t)r->addr;
+	return 1;
+}
+
 int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 {
 	struct fol_bpf_rec r;
@@ -247,6 +280,8 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	if (!ev->raw || ev->raw_size < offsetof(struct fol_bpf_rec, raw))
 		return -EBADMSG;
 	memcpy(&r, ev->raw, ev->raw_size < sizeof(r) ? ev->raw_size : sizeof(r));
+	if (r.what == FOL_BPF_RSS && !r.flags)
+		return paired_rss(d, &r, ev);
 	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT)) ||
 	    ((r.what & FOL_BPF_ENTRY) && (ev->raw_size < sizeof(r) || r.raw_size > FOL_BPF_RAW_MAX)) ||
 	    (r.what == FOL_BPF_FAULT && r.t1 < r.t0))
@@ -259,6 +294,8 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 		return -EBADMSG;
 	x.exit.addr = r.addr;
 	x.exit.episode_kept = !!(r.flags & FOL_BPF_EPISODE_KEPT);
+	if ((r.what & FOL_BPF_EXIT) ? summed(&r, &x) : r.sum)
+		return -EBADMSG;
 	if (!(r.what & FOL_BPF_ENTRY)) {
 		*ev = x;
 		return 1;

@@ -93,6 +93,11 @@ struct fol_event {
 			/* serve's kernel reuse counted the reuse episode of this fault's
 			 * folio already (bpf_record.h's FOL_BPF_EPISODE_KEPT). */
 			int episode_kept;
+			/* serve's kernel decisions: the allocations and RSS changes inside
+			 * the fault were not sampled; summed: what they said (the largest
+			 * and the last movable folio allocated, -1 none; the anonymous and
+			 * swap counters changed). */
+			int summed, alloc_order, last_order, anon_rss, swap_rss;
 		} exit;
 		struct {
 			uint64_t pfn;
@@ -103,6 +108,10 @@ struct fol_event {
 			int member;
 			int64_t size;
 			uint32_t mm_id;
+			/* The counter's value before this change, where the recording says
+			 * (serve's RSS records: it saw the changes the model was not sent). */
+			int prev_known;
+			int64_t prev;
 		} rss;
 		struct {
 			uint64_t start, len, new_len, new_addr, flags;

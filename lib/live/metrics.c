@@ -154,6 +154,13 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k)
 			   "Reuse faults decided in the kernel from the faulting thread's last folio, "
 			   "without a look in the folio map (a large folio's faults after its first).");
 	fprintf(f, "foliostat_kernel_reuse_last_folio_faults_total %" PRIu64 "\n", k[FOL_BPF_K_LAST]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_alloc_faults", "counter", NULL,
+			   "Faults that allocated a folio in an anonymous private VMA, held by the BPF "
+			   "programs: decided in the kernel, or written out for the model because a "
+			   "recorded event came inside.");
+	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"decided\"} %" PRIu64 "\n", k[FOL_BPF_K_ALLOC]);
+	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"events_inside\"} %" PRIu64 "\n",
+		k[FOL_BPF_K_UNHELD]);
 }
 
 static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,

@@ -305,6 +305,10 @@ static int rss_change(struct fol_model *m, struct thread *t, const struct fol_ev
 	}
 	/* A recording's values can be anything: a change that does not fit in 64 bits is no
 	 * change known (a real counter moves by pages). Found by fuzzing (UBSan). */
+	if (ev->rss.prev_known) { /* serve's: the changes between were not sent */
+		st->v[k] = ev->rss.prev;
+		st->known[k] = 1;
+	}
 	if (!st->known[k] || __builtin_sub_overflow(ev->rss.size, st->v[k], &d))
 		d = 0;
 	st->v[k] = ev->rss.size;

@@ -573,6 +573,23 @@ int fol_model_on_clock(struct fol_model *m, struct thread *t, const struct fol_e
 	return 0;
 }
 
+/* What the record of a summed fault (serve's kernel decisions: its allocations and RSS
+ * changes were not sampled) says of them, as on_page_alloc and on_rss would have kept it
+ * (the folio's frame is not known: 0). */
+static void summed(struct open_fault *f, const struct fol_event *ev)
+{
+	if (ev->exit.alloc_order > f->alloc_order) {
+		f->alloc_order = ev->exit.alloc_order;
+		f->alloc_pfn = 0;
+	}
+	if (ev->exit.last_order >= 0) {
+		f->last_order = ev->exit.last_order;
+		f->last_pfn = 0;
+	}
+	f->anon_rss |= ev->exit.anon_rss;
+	f->swap_rss |= ev->exit.swap_rss;
+}
+
 int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct fol_event *ev)
 {
 	int major = ev->kind == FOL_EV_FAULT_EXIT_MAJ;
@@ -607,5 +624,7 @@ int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct 
 		m->s.mismatched_exits++;
 	t->f.untimed = ev->retimed;
 	t->f.episode_kept = ev->exit.episode_kept;
+	if (ev->exit.summed)
+		summed(&t->f, ev);
 	return fol_model_close_fault(m, ev->tid, t, ev->time, major);
 }

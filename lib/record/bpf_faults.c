@@ -10,8 +10,25 @@
 #include "record/tracepoint.h"
 #include "util/msgs.h"
 
-/* Kernel reuse's fields: the fault's error code, the allocation's order and gfp flags.
- * Off (0 in kernel_reuse) where one is missing or not as expected. */
+/* kmem:rss_stat's fields (the third tracepoint of tp): 0, or -ENOENT. */
+static int rss_layout(struct fol_bpf_layout *l, const struct fol_tp *rss)
+{
+	int off = 0, size = 0, moff = 0, msize = 0, soff = 0, ssize = 0, ioff = 0, isize = 0;
+
+	if (fol_tp_field(rss, NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
+	    fol_tp_field(rss, "member", &moff, &msize) || msize != 4 ||
+	    fol_tp_field(rss, "size", &soff, &ssize) || ssize != 8 ||
+	    fol_tp_field(rss, "mm_id", &ioff, &isize) || isize != 4)
+		return -ENOENT;
+	l->rss_record_size = (uint32_t)size;
+	l->rss_member_off = (uint32_t)moff;
+	l->rss_size_off = (uint32_t)soff;
+	l->rss_mm_id_off = (uint32_t)ioff;
+	return 0;
+}
+
+/* Kernel decisions' fields: the fault's error code, the allocation's order and gfp flags,
+ * the RSS counter's. Off (0 in kernel_reuse) where one is missing or not as expected. */
 static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 {
 	struct fol_tp *tp = NULL;
@@ -26,7 +43,8 @@ static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 	    fol_tp_field(&tp[0], "gfp_flags", &goff, &gsize) || (gsize != 4 && gsize != 8) ||
 	    /* The syscalls' arguments: unsigned longs from offset 16 (faults.bpf.c). */
 	    fol_tp_resolve("syscalls:sys_enter_munmap", &tp, &n) || n != 2 ||
-	    fol_tp_field(&tp[1], "len", &uoff, &usize) || uoff != 24 || usize != 8)
+	    fol_tp_field(&tp[1], "len", &uoff, &usize) || uoff != 24 || usize != 8 ||
+	    fol_tp_resolve("kmem:rss_stat", &tp, &n) || n != 3 || rss_layout(l, &tp[2]))
 		l->kernel_reuse = 0;
 	fol_tp_free(tp, n);
 	l->address_off = (uint32_t)aoff;
@@ -186,16 +204,22 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	b->skel->rodata->alloc_order_off = l->alloc_order_off;
 	b->skel->rodata->alloc_gfp_off = l->alloc_gfp_off;
 	b->skel->rodata->alloc_gfp_size = l->alloc_gfp_size;
+	b->skel->rodata->rss_mm_id_off = l->rss_mm_id_off;
+	b->skel->rodata->rss_member_off = l->rss_member_off;
+	b->skel->rodata->rss_size_off = l->rss_size_off;
+	b->skel->rodata->rss_record_size = l->rss_record_size;
 	/* Without kernel reuse its tables stay empty: one entry each, not 20 MB locked. */
 	if (!l->kernel_reuse) {
 		bpf_map__set_max_entries(b->skel->maps.kfolios, 1);
 		bpf_map__set_max_entries(b->skel->maps.spaces, 1);
+		bpf_map__set_max_entries(b->skel->maps.rss_last, 1);
 	}
 	if (!l->kernel_reuse || !l->by_cgroup)
 		bpf_map__set_max_entries(b->skel->maps.reuse, 1);
 	if (!l->kernel_reuse || l->by_cgroup)
 		bpf_map__set_max_entries(b->skel->maps.reuse_by_order, 1);
 	bpf_program__set_autoload(b->skel->progs.alloc, !!l->kernel_reuse);
+	bpf_program__set_autoload(b->skel->progs.rss, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
@@ -241,6 +265,8 @@ static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)
 		return b->skel->progs.exit_thread;
 	case FOL_BPF_PROG_ALLOC:
 		return b->skel->progs.alloc;
+	case FOL_BPF_PROG_RSS:
+		return b->skel->progs.rss;
 	case FOL_BPF_PROG_MUNMAP:
 		return b->skel->progs.munmap_enter;
 	case FOL_BPF_PROG_MREMAP:
@@ -369,8 +395,8 @@ static int reuse_sum(int fd, const void *key, struct fol_bpf_reuse *per, int ncp
 	return 0;
 }
 
-/* The counts by order alone (no cgroups): an array, whose orders without a fault are left
- * out as the hash leaves them. */
+/* The counts by class and order alone (no cgroups): an array, whose cells without a fault
+ * are left out as the hash leaves them. */
 static int reuse_by_order(struct fol_bpf_faults *b, struct fol_bpf_reuse *per, int ncpu,
 			  int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 			  void *ctx)
@@ -381,7 +407,8 @@ static int reuse_by_order(struct fol_bpf_faults *b, struct fol_bpf_reuse *per, i
 	struct fol_bpf_reuse sum;
 
 	for (uint32_t o = 0; !ret && o < n; o++) {
-		k.order = o;
+		k.order = o % (FOL_BPF_MAX_ORDER + 1);
+		k.cls = o / (FOL_BPF_MAX_ORDER + 1);
 		if (!reuse_sum(fd, &o, per, ncpu, &sum) && sum.faults)
 			ret = each(ctx, &k, &sum);
 	}

@@ -23,6 +23,7 @@ enum fol_bpf_prog {
 	FOL_BPF_PROG_EXEC,	   /* sched:sched_process_exec, on a carrier event */
 	FOL_BPF_PROG_THREAD_EXIT,  /* sched:sched_process_exit, on a carrier event */
 	FOL_BPF_PROG_ALLOC,	   /* kmem:mm_page_alloc with kernel reuse, on a carrier event */
+	FOL_BPF_PROG_RSS,	   /* kmem:rss_stat, the same */
 	FOL_BPF_PROG_MUNMAP,	   /* syscalls:sys_enter_munmap, the same */
 	FOL_BPF_PROG_MREMAP,	   /* syscalls:sys_enter_mremap, the same */
 	FOL_BPF_PROG_MMAP,	   /* syscalls:sys_enter_mmap, the same */
@@ -35,10 +36,11 @@ struct fol_bpf_layout {
 	/* Every task's faults (a system-wide recording), not only those of the threads
 	 * followed. */
 	int every_task;
-	/* Kernel reuse (bpf_record.h): on, its counts by cgroup, and where it reads the
-	 * fault's error code and the allocation's order and gfp flags. */
+	/* Kernel decisions (bpf_record.h): on, their counts by cgroup, and where they read
+	 * the fault's error code, the allocation's order and gfp flags, and rss_stat's. */
 	int kernel_reuse, by_cgroup;
 	uint32_t page_shift, address_off, error_code_off, alloc_order_off, alloc_gfp_off, alloc_gfp_size;
+	uint32_t rss_mm_id_off, rss_member_off, rss_size_off, rss_record_size;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */
@@ -64,7 +66,7 @@ int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct
  * exec with at_exec / stop. */
 int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec);
 void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid);
-/* Kernel reuse's counts so far, summed over the CPUs: each (cgroup, order) to each(),
+/* Kernel decisions' counts so far, summed over the CPUs: each (cgroup, class, order) to each(),
  * which returns 0 to go on. 0, the first non-zero return of each, or -errno. */
 struct fol_bpf_reuse_key;
 struct fol_bpf_reuse;

@@ -57,7 +57,7 @@ struct fol_record_opts {
 	/* The kernel's symbols are in the file already (a later run of an experiment): no
 	 * FOL_CHUNK_KSYMS again. */
 	int no_ksyms;
-	/* serve: on the BPF path, reuse faults of folios the programs saw allocated are
+	/* serve: on the BPF path, the faults the programs can decide (bpf_record.h) are
 	 * counted in the kernel and never reach the file (fol_recorder_reuse). Not with
 	 * cgroup: the programs do not select. */
 	int kernel_reuse;

@@ -56,18 +56,38 @@ static int add_carrier(struct fol_recorder *r, uint64_t tp_id, enum fol_bpf_prog
 	return carry(r, e, p);
 }
 
-int rec_add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
-			  struct perf_event_attr *a)
+static int unsampled_prog(const struct fol_recorder *r, const char *name, enum fol_bpf_prog *p)
 {
+	static const struct {
+		const char *name;
+		enum fol_bpf_prog prog;
+		int kernel_decisions;
+	} tps[] = { { "exceptions:page_fault_user", FOL_BPF_PROG_FAULT_USER, 0 },
+		    { "exceptions:page_fault_kernel", FOL_BPF_PROG_FAULT_KERNEL, 0 },
+		    { "kmem:mm_page_alloc", FOL_BPF_PROG_ALLOC, 1 },
+		    { "kmem:rss_stat", FOL_BPF_PROG_RSS, 1 } };
+
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
+		if (!strcmp(name, tps[i].name) && (!tps[i].kernel_decisions || r->kernel_reuse)) {
+			*p = tps[i].prog;
+			return 1;
+		}
+	return 0;
+}
+
+int rec_add_unsampled(struct fol_recorder *r, const char *name, char *format,
+		      struct perf_event_attr *a)
+{
+	enum fol_bpf_prog p;
 	int ret;
 
+	if (!r->bpf || !unsampled_prog(r, name, &p))
+		return 0;
 	a->disabled = 1;
 	a->enable_on_exec = 0;
 	a->inherit = 0;
 	ret = rec_add_event(r, r->carriers, name, "tracepoint", format, a);
-	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel,
-				 strcmp(name, "exceptions:page_fault_kernel") ? FOL_BPF_PROG_FAULT_USER
-									       : FOL_BPF_PROG_FAULT_KERNEL);
+	return ret ? ret : carry(r, r->ev[r->nr_ev - 1].evsel, p) ? -ENOMEM : 1;
 }
 
 /* Why this recording takes the plain path whatever the machine can do; NULL: it need not. */
@@ -173,13 +193,11 @@ int rec_bpf_setup(struct fol_recorder *r)
 }
 
 /* The program of a recorded tracepoint: flush, or with kernel reuse one that also keeps
- * what it says (an allocation's order, an unmapped range). */
+ * what it says (an unmapped range). */
 static enum fol_bpf_prog flush_prog(const struct fol_recorder *r, const char *name)
 {
 	if (!r->kernel_reuse)
 		return FOL_BPF_PROG_FLUSH;
-	if (!strcmp(name, "kmem:mm_page_alloc"))
-		return FOL_BPF_PROG_ALLOC;
 	if (!strcmp(name, "syscalls:sys_enter_munmap"))
 		return FOL_BPF_PROG_MUNMAP;
 	if (!strcmp(name, "syscalls:sys_enter_mremap"))

@@ -150,7 +150,6 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 	}
 	for (int k = 0; k < n && !ret; k++) {
 		char full[256];
-		int entry;
 
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_TRACEPOINT;
@@ -158,13 +157,13 @@ static int add_tracepoints(struct fol_recorder *r, struct perf_evlist *to, const
 		a.sample_type = PERF_SAMPLE_RAW;
 		rec_sample_attr(r, &a, to == r->kevlist);
 		snprintf(full, sizeof(full), "%s:%s", tp[k].system, tp[k].name);
-		entry = !strncmp(full, "exceptions:page_fault_", 22);
-		if (entry)
+		if (!strncmp(full, "exceptions:page_fault_", 22))
 			rec_user_stack_attr(r->o, &a);
-		if (entry && r->bpf && to == r->evlist)
-			ret = rec_add_entry_carrier(r, full, tp[k].format, &a);
-		else
+		ret = to == r->evlist ? rec_add_unsampled(r, full, tp[k].format, &a) : 0;
+		if (!ret)
 			ret = rec_add_event(r, to, full, kind, tp[k].format, &a);
+		else if (ret > 0)
+			ret = 0;
 		if (!ret)
 			tp[k].format = NULL; /* the event owns it now */
 	}

@@ -111,10 +111,13 @@ void rec_sample_attr(struct fol_recorder *r, struct perf_event_attr *a, int mm_t
  * the fault handler, always). */
 void rec_user_stack_attr(const struct fol_record_opts *o, struct perf_event_attr *a);
 
-/* A fault entry tracepoint on the BPF path: described in the file like any event (its
- * format decodes the records' copies of it), opened as a carrier of the entry program. */
-int rec_add_entry_carrier(struct fol_recorder *r, const char *name, char *format,
-			  struct perf_event_attr *a);
+/* A tracepoint the BPF path's programs read instead of its samples: the fault entries
+ * (paired with their exits), and with kernel decisions the allocations and RSS changes
+ * (summed up in the faults' records). Described in the file like any event (its format
+ * decodes the records' copies of it), opened as a carrier of its program. 1 when name is
+ * one, after adding it (or 0 and -errno), 0 when it is not. */
+int rec_add_unsampled(struct fol_recorder *r, const char *name, char *format,
+		      struct perf_event_attr *a);
 
 /* Load the programs when this recording can take the BPF path; the plain path and why
  * otherwise, or a failure when --fault-path bpf asked for it. */

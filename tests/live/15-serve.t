@@ -27,7 +27,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 16
+plan 17
 pids=()
 cleanup() {
 	local p
@@ -151,14 +151,14 @@ else
 	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$n" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
 	is "$got" "$want" "reuse episodes of large folios in Prometheus equal stat's"
 fi
-# Kernel reuse: on the BPF path the programs count the reuse faults of the folios they saw
+# Kernel decisions: on the BPF path the programs count the reuse faults of the folios they saw
 # allocated, and write none of them out. The workload's large folios were all allocated
 # while serve ran: every reuse fault of them is one the kernel decided (and its three
 # forks end three rounds of episodes, which the comparison above holds to the model's).
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/kernel.txt"
 path=$(sed -n 's/^foliostat_exporter_info{.*fault_path="\([a-z]*\)".*/\1/p' "$T/kernel.txt")
 if [ "$path" != bpf ]; then
-	skip 2 "serve took the $path fault path here: no kernel reuse"
+	skip 3 "serve took the $path fault path here: no kernel decisions"
 else
 	decided=$(awk '$1 == "foliostat_kernel_reuse_faults_total{result=\"decided\"}" { print $2 }' "$T/kernel.txt")
 	want=$(jq '[.orders[] | select(.order > 0) | .faults.wp_reuse // 0] | add // 0' "$T/stat.json")
@@ -175,6 +175,14 @@ else
 	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$want" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
 	[ "$want" -gt 0 ] && [ "${last:-0}" -ge $(((want - episodes) * 9 / 10)) ] && [ "${last:-0}" -le "${decided:-0}" ]
 	ok $? "kernel reuse took the faults after each episode's first from the thread's last folio ($last of stat's $want faults in $episodes episodes; $decided decided)"
+	# Kernel allocations: a fault that allocated a folio in an anonymous private VMA is
+	# counted in the kernel, nothing written out (the comparison above holds its class
+	# and order to the model's). The workload's large folios were each allocated so.
+	allocs=$(awk '$1 == "foliostat_kernel_alloc_faults_total{result=\"decided\"}" { print $2 }' "$T/kernel.txt")
+	want=$(jq '[.orders[] | select(.order > 0) | .faults.anon_alloc // 0] | add // 0' "$T/stat.json")
+	[ -n "${FOLIOSTAT_GUEST:-}" ] && [ "$want" -eq 0 ] && todo "-G finds none of the workload's samples in a guest's cgroup2"
+	[ "$want" -gt 0 ] && [ "${allocs:-0}" -ge "$want" ]
+	ok $? "the kernel decided the workload's allocation faults of large folios ($allocs decided in the kernel; stat's $want; $(grep '^foliostat_kernel_alloc' "$T/kernel.txt" | tr '\n' ' '))"
 fi
 
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/scrape.txt"

@@ -562,7 +562,7 @@ static void test_paired(void **state)
 	paired(&r, &b, sizeof(b));
 	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
 	b.raw_size = 32;
-	b.what = 4;
+	b.what = 5;
 	paired(&r, &b, sizeof(b));
 	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
 	b.what = FOL_BPF_FAULT;
@@ -572,6 +572,98 @@ static void test_paired(void **state)
 	/* The kernel's entry, but no such event in the file. */
 	b.flags = FOL_BPF_KERNEL;
 	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
+/* serve's kernel decisions: an exit with the summary of the allocations and RSS changes
+ * inside its fault (not sampled), and an RSS record with the counter's value before. */
+static void test_summed(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_bpf_rec b;
+	struct fol_event ev;
+	struct rec r;
+	uint32_t mm_id = 77, member = 2;
+	int64_t size = 3 << 12;
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
+	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	add_event(d, "kmem:rss_stat", "tracepoint", ST_TP, 44, fmt_rss);
+	memset(&b, 0, sizeof(b));
+	b.what = FOL_BPF_EXIT;
+	b.t1 = 8700;
+	b.addr = 0x5000;
+	b.sum = FOL_BPF_SUM | FOL_BPF_SUM_SWAP;
+	b.alloc_order = 4;
+	b.last_order = 0;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_EXIT);
+	assert_true(ev.exit.summed);
+	assert_int_equal(ev.exit.alloc_order, 4);
+	assert_int_equal(ev.exit.last_order, 0);
+	assert_false(ev.exit.anon_rss);
+	assert_true(ev.exit.swap_rss);
+	/* No summary: nothing summed. Bits past the summary's, orders past the largest, a
+	 * summary on an entry alone: damage. */
+	b.sum = 0;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_false(ev.exit.summed);
+	b.sum = FOL_BPF_SUM | 0x40;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.sum = FOL_BPF_SUM;
+	b.alloc_order = 13;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.alloc_order = -2;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.alloc_order = 0;
+	b.what = FOL_BPF_ENTRY;
+	b.raw_size = 32;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+
+	/* An RSS record: the rss_stat record by its format, the value before from addr. */
+	memset(&b, 0, sizeof(b));
+	b.what = FOL_BPF_RSS;
+	b.sum = FOL_BPF_SUM_PREV;
+	b.t1 = 9100;
+	b.addr = 5 << 12;
+	b.raw_size = 32;
+	memcpy(b.raw + 8, &mm_id, 4);
+	memcpy(b.raw + 16, &member, 4);
+	memcpy(b.raw + 24, &size, 8);
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_RSS_STAT);
+	assert_int_equal(ev.evidx, 3);
+	assert_int_equal(ev.time, 9100);
+	assert_int_equal(ev.rss.member, 2);
+	assert_int_equal(ev.rss.size, 3 << 12);
+	assert_int_equal(ev.rss.mm_id, 77);
+	assert_true(ev.rss.prev_known);
+	assert_int_equal(ev.rss.prev, 5 << 12);
+	assert_int_equal(fol_decoder_event(d, 3)->samples, 1);
+	/* Without the value before; with other bits; flags; cut short. */
+	b.sum = 0;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_false(ev.rss.prev_known);
+	b.sum = FOL_BPF_SUM;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.sum = 0;
+	b.flags = FOL_BPF_MAJOR;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.flags = 0;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
 	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
 	fol_decoder_free(d);
 }
@@ -589,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_summed),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

@@ -295,6 +295,55 @@ static void test_swapin_order(void **state)
 	fol_model_free(m);
 }
 
+/* serve's kernel decisions: the allocations and RSS changes inside a fault come summed up
+ * on its exit (not sampled), and an RSS change it was sent says the counter's value
+ * before (the changes of the faults decided in the kernel never came). The same rules
+ * give the same classes and orders. */
+static void summed_exit(struct fol_model *m, uint64_t addr, int order, int last, int anon, int swap)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = addr, .summed = 1, .alloc_order = order,
+					      .last_order = last, .anon_rss = anon, .swap_rss = swap } });
+}
+
+static void rss_before(struct fol_model *m, int member, int64_t before, int64_t size)
+{
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_RSS_STAT,
+				    .rss = { .member = member, .size = size, .prev_known = 1,
+					     .prev = before } });
+}
+
+static void test_summed(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x6, now);		/* a 64K folio, summed */
+	summed_exit(m, BASE, 4, 4, 1, 0);
+	fault(m, PID, PID, BASE + 8192, 0x7, -1, 10);	/* its reuse: the map has it */
+	entry(m, PID, PID, BASE + 131072, 0x4, now);	/* a read: nothing inside */
+	summed_exit(m, BASE + 131072, -1, -1, 0, 0);
+	entry(m, PID, PID, BASE + 196608, 0x4, now);	/* a swap-in that allocated */
+	summed_exit(m, BASE + 196608, 0, 0, 1, 1);
+	/* From the swap cache: 16 pages from swap to anon, by the values before given, not by
+	 * the model's last ones (none here). */
+	entry(m, PID, PID, BASE + 262144, 0x4, now);
+	rss_before(m, 1, 200 * 4096, 216 * 4096);
+	rss_before(m, 2, 64 * 4096, 48 * 4096);
+	summed_exit(m, BASE + 262144, -1, -1, 1, 1);
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_ANON_ALLOC).faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_WP_REUSE).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_ANON_ZERO).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(CELL(s, 4, FOL_C_SWAP_IN).faults, 1);
+	assert_int_equal(s.unknown[FOL_U_SWAP_CACHE], 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* Zero-page read faults: the huge zero page maps a whole 2M range at its first read, so
  * only that first fault is in doubt; a second one in the range, a range that does not fit
  * the VMA, or one under MADV_NOHUGEPAGE proves the 4K zero page. */
@@ -767,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_file_pagecache),
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),
+		cmocka_unit_test(test_summed),
 		cmocka_unit_test(test_rss_by_mm),
 		cmocka_unit_test(test_zero_pages),
 		cmocka_unit_test(test_huge_zero_policy),

@@ -55,6 +55,11 @@ const volatile __u32 address_off = 8;
 const volatile __u32 alloc_order_off = 16;
 const volatile __u32 alloc_gfp_off = 24;
 const volatile __u32 alloc_gfp_size = 8;
+/* kmem:rss_stat's fields and record size. */
+const volatile __u32 rss_mm_id_off = 8;
+const volatile __u32 rss_member_off = 16;
+const volatile __u32 rss_size_off = 24;
+const volatile __u32 rss_record_size = 32;
 
 /* Kernel reuse's state. A process's allocations are kept under its address space's id
  * (a new one at exec; a thread shares its process's), with the generation of that
@@ -117,12 +122,12 @@ struct {
 	__type(value, struct fol_bpf_reuse);
 } reuse SEC(".maps");
 
-/* The same without cgroups, by order alone: an array's look-up is a few instructions the
- * verifier writes in place of the call, a hash's a function hashing the key (60 ns a
- * reuse fault here, a fifth of the exit program). */
+/* The same without cgroups, by class and order alone: an array's look-up is a few
+ * instructions the verifier writes in place of the call, a hash's a function hashing the
+ * key (60 ns a reuse fault here, a fifth of the exit program). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, FOL_BPF_MAX_ORDER + 1);
+	__uint(max_entries, FOL_BPF_CLASSES * (FOL_BPF_MAX_ORDER + 1));
 	__type(key, __u32);
 	__type(value, struct fol_bpf_reuse);
 } reuse_by_order SEC(".maps");
@@ -133,6 +138,16 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } kstat SEC(".maps");
+
+/* Each mm's anonymous and swap counters (kmem:rss_stat's mm_id << 2 | member) as their
+ * last change left them: an RSS record says the value before, since the model sees only
+ * the changes inside faults it is sent, not those of the faults decided here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u64);
+} rss_last SEC(".maps");
 
 __u64 next_space = 0, next_born = 0;
 struct fol_bpf_reuse zero_reuse = {}; /* too large for the stack: the first counts of a key */
@@ -153,9 +168,10 @@ static void count(__u32 which)
 		__sync_fetch_and_add(n, 1);
 }
 
-/* A record; with p (what has FOL_BPF_ENTRY), the entry p holds, else the exit alone. */
-static void emit(void *ctx, const struct fol_bpf_pending *p, __u8 what, __u8 flags, __u64 t1,
-		 __u64 addr)
+/* A record; with p (what has FOL_BPF_ENTRY), the entry p holds, else the exit alone; with
+ * sum (kernel decisions, an exit), what the programs summed up inside the fault. */
+static void emit(void *ctx, const struct fol_bpf_pending *p, const struct fol_bpf_pending *sum,
+		 __u8 what, __u8 flags, __u64 t1, __u64 addr)
 {
 	struct fol_bpf_rec r = {
 		.what = what,
@@ -165,6 +181,11 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, __u8 what, __u8 fla
 	};
 	__u64 size = __builtin_offsetof(struct fol_bpf_rec, raw);
 
+	if (sum && kernel_reuse) {
+		r.sum = sum->sum | FOL_BPF_SUM;
+		r.alloc_order = sum->alloc_order;
+		r.last_order = sum->last_order;
+	}
 	if (p) {
 		r.flags |= p->flags;
 		r.t0 = p->t0;
@@ -390,20 +411,23 @@ static int reuse_step(struct fol_bpf_pending *p, const struct kspace *s, const s
 	return first;
 }
 
-/* The reuse fault's counts, by cgroup and order (NULL: no room). */
-static struct fol_bpf_reuse *reuse_counts(__u32 order)
+/* A decided fault's counts, by cgroup, class and order (NULL: no room). */
+static struct fol_bpf_reuse *counts(__u32 cls, __u32 order)
 {
 	struct fol_bpf_reuse_key rk = {};
 	struct fol_bpf_reuse *c;
 
 	if (!by_cgroup) {
-		c = bpf_map_lookup_elem(&reuse_by_order, &order);
+		__u32 i = cls * (FOL_BPF_MAX_ORDER + 1) + order;
+
+		c = bpf_map_lookup_elem(&reuse_by_order, &i);
 		if (!c)
 			kcount(FOL_BPF_K_FULL);
 		return c;
 	}
 	rk.cgroup = bpf_get_current_cgroup_id();
 	rk.order = order;
+	rk.cls = cls;
 	c = bpf_map_lookup_elem(&reuse, &rk);
 	if (!c) {
 		bpf_map_update_elem(&reuse, &rk, &zero_reuse, BPF_NOEXIST);
@@ -412,6 +436,21 @@ static struct fol_bpf_reuse *reuse_counts(__u32 order)
 	if (!c)
 		kcount(FOL_BPF_K_FULL);
 	return c;
+}
+
+/* A decided fault into its counts, with its latency. */
+static void count_fault(struct fol_bpf_reuse *c, __u64 lat)
+{
+	__u32 b;
+
+	c->faults++;
+	if (lat > FOL_BPF_LATENCY_MAX)
+		return;
+	b = fol_bpf_lat_bucket(lat);
+	c->timed++;
+	c->time_ns += lat;
+	if (b < FOL_BPF_LAT_BUCKETS)
+		c->lat[b]++;
 }
 
 /* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
@@ -426,7 +465,7 @@ static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 	struct kstamp st;
 	struct kfolio *f;
 	__u64 lat = now - p->t0;
-	__u32 order = 0, b;
+	__u32 order = 0;
 
 	if (!s) {
 		kcount(FOL_BPF_K_NO_FOLIO);
@@ -444,39 +483,73 @@ static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 		kcount(FOL_BPF_K_INSIDE);
 		return 0;
 	}
-	if (!(c = reuse_counts(order)))
+	if (!(c = counts(FOL_BPF_CLS_REUSE, order)))
 		return 0;
 	c->episodes += reuse_step(p, s, &st, f, addr, order);
-	c->faults++;
-	if (lat <= FOL_BPF_LATENCY_MAX) {
-		b = fol_bpf_lat_bucket(lat);
-		c->timed++;
-		c->time_ns += lat;
-		if (b < FOL_BPF_LAT_BUCKETS)
-			c->lat[b]++;
-	}
+	count_fault(c, lat);
 	kcount(FOL_BPF_K_DECIDED);
 	if (!f)
 		kcount(FOL_BPF_K_LAST);
 	return 1;
 }
 
-/* Kernel reuse at a fault's exit: the folio it allocated is kept; a reuse fault of a kept
- * folio is counted and goes no further (1), or goes out with *flags. */
+/* The fault's error code, from its entry's record. */
+static __u64 fault_ec(const struct fol_bpf_pending *p)
+{
+	__u64 ec = 0;
+
+	if (error_code_off <= FOL_BPF_RAW_MAX - 8)
+		__builtin_memcpy(&ec, p->raw + error_code_off, sizeof(ec));
+	return ec;
+}
+
+/* The class of a fault that allocated a user folio in an anonymous private VMA, by
+ * lib/model's rules (model_fault.c's classify: such a VMA is no file's and not special;
+ * anon_folio: the order is the folio's), swap: major, or the swap entries changed; -1
+ * where the model would count it "other" (a read of a present page). */
+static int alloc_class(__u64 ec, int swap)
+{
+	if ((ec & 3) == 3) /* FOL_PF_PROT | FOL_PF_WRITE */
+		return FOL_BPF_CLS_COPY;
+	if (ec & 1)
+		return -1;
+	return swap ? FOL_BPF_CLS_SWAP : FOL_BPF_CLS_ALLOC;
+}
+
+/* A held fault at its exit: its folio is kept, and it is counted (1), or goes out with
+ * its summary (no room). */
+static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid, int major)
+{
+	int cls = alloc_class(fault_ec(p), major || (p->sum & FOL_BPF_SUM_SWAP));
+	struct fol_bpf_reuse *c;
+
+	kfolio_put(tgid, addr, p->alloc_order);
+	if (cls < 0 || p->alloc_order < 0 || p->alloc_order > FOL_BPF_MAX_ORDER)
+		return 0;
+	if (!(c = counts((__u32)cls, (__u32)p->alloc_order)))
+		return 0;
+	count_fault(c, now - p->t0);
+	kcount(FOL_BPF_K_ALLOC);
+	return 1;
+}
+
+/* Kernel decisions at a fault's exit: a held fault is counted, and its folio kept (1); so
+ * is a reuse fault of a kept folio. Any other goes out, a reuse fault with *flags. */
 static int kernel_decides(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid(), ec = 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tgid = (__u32)(pid_tgid >> 32);
 
+	if (p->state == FOL_BPF_HELD)
+		return alloc_counted(p, now, addr, tgid, !!(*flags & FOL_BPF_MAJOR));
+	if (*flags)
+		return 0; /* major */
 	if (p->alloc_order >= 0) {
 		if (p->anon == 1)
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
-	if (error_code_off > FOL_BPF_RAW_MAX - 8)
-		return 0;
-	__builtin_memcpy(&ec, p->raw + error_code_off, sizeof(ec));
-	if ((ec & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
+	if ((fault_ec(p) & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
 		return 0;
 	return reuse_counted(p, now, addr, tgid, p->state != FOL_BPF_OPEN, flags);
 }
@@ -499,8 +572,8 @@ static int entry(void *ctx, __u8 flags)
 	if (!p)
 		return 1;
 	/* The last fault never returned (SIGSEGV): its entry still goes out. */
-	if (p->state == FOL_BPF_OPEN && !p->before_exec)
-		emit(ctx, p, FOL_BPF_ENTRY, 0, 0, 0);
+	if ((p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD) && !p->before_exec)
+		emit(ctx, p, NULL, FOL_BPF_ENTRY, 0, 0, 0);
 	if (size > FOL_BPF_RAW_MAX)
 		size = FOL_BPF_RAW_MAX;
 	if (kernel_reuse && p->fork_parent)
@@ -508,6 +581,8 @@ static int entry(void *ctx, __u8 flags)
 	p->t0 = now;
 	p->flags = flags;
 	p->alloc_order = -1;
+	p->last_order = -1;
+	p->sum = 0;
 	p->anon = 0;
 	p->raw_size = (__u16)size;
 	/* Whole words straight from the record (cheaper than a probe read; raw_size says
@@ -542,15 +617,15 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 
-	if (kernel_reuse && p && p->state != FOL_BPF_IDLE && !flags && kernel_decides(p, now, ctx->addr, &flags)) {
+	if (kernel_reuse && p && p->state != FOL_BPF_IDLE && kernel_decides(p, now, ctx->addr, &flags)) {
 		p->before_exec = 0;
 		p->state = FOL_BPF_IDLE;
 		return 0;
 	}
-	if (p && p->state == FOL_BPF_OPEN)
-		emit(ctx, p, FOL_BPF_FAULT, flags, now, ctx->addr);
+	if (p && (p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD))
+		emit(ctx, p, p, FOL_BPF_FAULT, flags, now, ctx->addr);
 	else
-		emit(ctx, NULL, FOL_BPF_EXIT, flags, now, ctx->addr);
+		emit(ctx, NULL, p && p->state == FOL_BPF_OUT ? p : NULL, FOL_BPF_EXIT, flags, now, ctx->addr);
 	if (p) {
 		p->before_exec = 0;
 		p->state = FOL_BPF_IDLE;
@@ -577,8 +652,10 @@ static struct fol_bpf_pending *flush_entry(void *ctx)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 
-	if (p && p->state == FOL_BPF_OPEN && !p->before_exec) {
-		emit(ctx, p, FOL_BPF_ENTRY, 0, 0, 0);
+	if (p && (p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD) && !p->before_exec) {
+		if (p->state == FOL_BPF_HELD)
+			kcount(FOL_BPF_K_UNHELD);
+		emit(ctx, p, NULL, FOL_BPF_ENTRY, 0, 0, 0);
 		p->state = FOL_BPF_OUT;
 	}
 	return p;
@@ -592,12 +669,15 @@ int flush(void *ctx)
 	return 1;
 }
 
-/* kmem:mm_page_alloc: a flush, and for kernel reuse the order of a user folio (movable)
- * allocated inside a fault. */
+/* kmem:mm_page_alloc, not sampled with kernel decisions: the order of a user folio
+ * (movable) allocated inside a fault, into its summary. A fault that allocates one in an
+ * anonymous private VMA, with nothing recorded inside so far, is held: counted at its
+ * exit unless a recorded event comes inside. */
 SEC("tracepoint")
 int alloc(void *ctx)
 {
-	struct fol_bpf_pending *p = flush_entry(ctx);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 	__u32 order = 0;
 	__u64 gfp = 0;
 
@@ -605,16 +685,67 @@ int alloc(void *ctx)
 		return 1;
 	bpf_probe_read_kernel(&order, sizeof(order), (char *)ctx + alloc_order_off);
 	bpf_probe_read_kernel(&gfp, alloc_gfp_size == 4 ? 4 : 8, (char *)ctx + alloc_gfp_off);
-	if (!(gfp & 0x08)) /* __GFP_MOVABLE: lib/data/event.h's FOL_GFP_MOVABLE */
+	if (!(gfp & 0x08) || order > FOL_BPF_MAX_ORDER) /* __GFP_MOVABLE: event.h's FOL_GFP_MOVABLE */
 		return 1;
-	if (order <= FOL_BPF_MAX_ORDER && (int)order > p->alloc_order)
+	if ((int)order > p->alloc_order)
 		p->alloc_order = (__s8)order;
+	p->last_order = (__s8)order;
 	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
 		__u64 addr;
 
 		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
 		p->anon = anon_vma(addr) ? 1 : 2;
 	}
+	if (p->state == FOL_BPF_OPEN && !p->before_exec && p->anon == 1 && alloc_class(fault_ec(p), 0) >= 0)
+		p->state = FOL_BPF_HELD;
+	return 1;
+}
+
+/* A field of a tracepoint's record, 4 or 8 bytes. */
+static __u64 tp_field(void *ctx, __u32 off, __u32 size)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, size == 4 ? 4 : 8, (char *)ctx + off);
+	return v;
+}
+
+/* kmem:rss_stat, not sampled with kernel decisions: a change of the anonymous (1) or swap
+ * (2) counter inside a fault, into its summary; inside one not held, also written out
+ * (after its entry) with the value before, for the model's swap-in rule. */
+SEC("tracepoint")
+int rss(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), member = (__u32)tp_field(ctx, rss_member_off, 4);
+	__u64 size = tp_field(ctx, rss_size_off, 8), key, before = 0, *last;
+	struct fol_bpf_pending *p;
+	struct fol_bpf_rec r = { .what = FOL_BPF_RSS };
+
+	if (member != 1 && member != 2)
+		return 1; /* file and shmem pages: no rule reads them */
+	key = tp_field(ctx, rss_mm_id_off, 4) << 2 | member;
+	last = bpf_map_lookup_elem(&rss_last, &key);
+	if (last) {
+		before = *last;
+		*last = size;
+		r.sum = FOL_BPF_SUM_PREV;
+	} else {
+		bpf_map_update_elem(&rss_last, &key, &size, BPF_ANY);
+	}
+	p = bpf_map_lookup_elem(&follow, &tid);
+	if (!p || p->state == FOL_BPF_IDLE)
+		return 1;
+	p->sum |= member == 1 ? FOL_BPF_SUM_ANON : FOL_BPF_SUM_SWAP;
+	if (p->state == FOL_BPF_HELD || p->before_exec || rss_record_size > FOL_BPF_RAW_MAX)
+		return 1;
+	flush_entry(ctx);
+	r.t1 = bpf_ktime_get_ns();
+	r.addr = before;
+	r.raw_size = (__u16)rss_record_size;
+	for (int i = 1; i < FOL_BPF_RAW_MAX / 8; i++)
+		((__u64 *)r.raw)[i] = ((__u64 *)ctx)[i];
+	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &r, sizeof(r)))
+		count(1);
 	return 1;
 }
 
