@@ -4,7 +4,8 @@
 # file size, lost events, report throughput and memory. Results to $1 (and stdout).
 # Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT
 # (BENCH_ONLY=writepass: only the write-pass table; BENCH_ONLY=kernel: only its in-kernel
-# cost per reuse fault, serve's against bpftrace's; BENCH_ONLY=report: only the report's
+# cost per reuse fault, serve's against bpftrace's; BENCH_ONLY=serve: only serve's CPU per
+# reuse and per allocation fault; BENCH_ONLY=report: only the report's
 # figures, without the recording overheads; RUNS=N runs of each, 5 by default)
 set -euo pipefail
 out=${1:-bench-results.txt}
@@ -54,11 +55,11 @@ have_bpftrace() {
 # serve -a left running around one workload (issue 28, point 5): started before it,
 # stopped once its counts settle (every task's faults: the scrapes' own never stop). Its CPU time over the run and the faults it
 # counted, to $T/serve.NAME (clock ticks, faults). NAME: bpf (kernel reuse on, the
-# default), streamed (bpf, --no-kernel-reuse: every fault to the model), samples.
+# default), streamed (bpf, --no-kernel-decisions: every fault to the model), samples.
 serve_around() { # NAME WORKLOAD...
 	local name=$1 port pid t0 t1 n=0 m=-1000000 i opts=(--fault-path "$1")
 	shift
-	[ "$name" = streamed ] && opts=(--fault-path bpf --no-kernel-reuse)
+	[ "$name" = streamed ] && opts=(--fault-path bpf --no-kernel-decisions)
 	port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	"$F" serve "${opts[@]}" --listen "127.0.0.1:$port" 2>"$T/serve.err" &
 	pid=$!
@@ -151,42 +152,53 @@ PY
 	[ -z "$note" ] || echo "# $note"
 }
 
-# serve's CPU per reuse fault, without its fixed costs (its start, the workload's own
-# start, its scrapes): the ticks serve takes over fork-loop of 9 write passes less those
-# over 1, per 8 passes' reuse faults; streamed (every fault to the model) and with kernel
-# reuse. Runs alternated, medians.
-serve_marginal() {
-	local name loops pid t0 t1 hz port wl per
+# serve's CPU per fault of a kind, without its fixed costs (its start, the workload's own
+# start, its scrapes): the ticks serve takes over a larger run of a workload less those
+# over a smaller one, per the faults between; streamed (every fault to the model) and with
+# kernel decisions. Runs alternated, medians.
+# Usage: marginal WHAT FAULTS "SMALL WORKLOAD ARGS" "LARGE WORKLOAD ARGS"
+marginal() {
+	local what=$1 n=$2 small=$3 large=$4 name size pid t0 t1 hz port wl
 	hz=$(getconf CLK_TCK)
-	per=$(("$(numfmt --from=iec 256M)" / 65536)) # 64K folios a pass, 16 reuse faults each
-	for name in streamed bpf; do : >"$T/marg.$name.1"; : >"$T/marg.$name.9"; done
+	for name in streamed bpf; do : >"$T/marg.$name.small"; : >"$T/marg.$name.large"; done
 	for i in $(seq "$RUNS"); do
 		for name in streamed bpf; do
-			for loops in 1 9; do
+			for size in small large; do
 				port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 				if [ "$name" = streamed ]; then
-					"$F" serve --no-kernel-reuse --listen "127.0.0.1:$port" 2>/dev/null &
+					"$F" serve --no-kernel-decisions --listen "127.0.0.1:$port" 2>/dev/null &
 				else
 					"$F" serve --listen "127.0.0.1:$port" 2>/dev/null &
 				fi
 				pid=$!
 				sleep 5 # its start: /proc read, the programs loaded
 				t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-				"$T/fw" workload fork-loop --loops "$loops" --size 256M --policy mthp >/dev/null
+				if [ "$size" = small ]; then "$T/fw" workload $small >/dev/null; else "$T/fw" workload $large >/dev/null; fi
 				sleep 2
 				t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
 				kill -INT "$pid"
 				wait "$pid"
-				echo $((t1 - t0)) >>"$T/marg.$name.$loops"
+				echo $((t1 - t0)) >>"$T/marg.$name.$size"
 			done
 		done
 	done
 	for name in streamed bpf; do
-		wl=$(awk -v a="$(median <"$T/marg.$name.9")" -v b="$(median <"$T/marg.$name.1")" -v hz="$hz" -v n=$((8 * per * 16)) \
+		wl=$(awk -v a="$(median <"$T/marg.$name.large")" -v b="$(median <"$T/marg.$name.small")" -v hz="$hz" -v n="$n" \
 			'BEGIN {printf "%.3f", (a - b) / hz / n * 1e6}')
-		echo "writepass.serve_marginal_cpu_s_per_million_reuse_faults.$name $wl"
-		echo "writepass.serve_marginal_cpu_share_at_50k_reuse_faults_per_s.$name $(awk -v c="$wl" 'BEGIN {printf "%.2f%%", c * 0.05 * 100}')"
+		echo "writepass.serve_marginal_cpu_s_per_million_${what}_faults.$name $wl"
+		echo "writepass.serve_marginal_cpu_share_at_50k_${what}_faults_per_s.$name $(awk -v c="$wl" 'BEGIN {printf "%.2f%%", c * 0.05 * 100}')"
 	done
+}
+
+# Reuse faults: fork-loop of 9 write passes less 1, 8 passes' reuse faults (64K folios,
+# 16 reuse faults each). Allocation faults: populate of 1G in 4K pages less 64M.
+serve_marginal() {
+	local per=$(("$(numfmt --from=iec 256M)" / 65536))
+
+	marginal reuse $((8 * per * 16)) "fork-loop --loops 1 --size 256M --policy mthp" \
+		"fork-loop --loops 9 --size 256M --policy mthp"
+	marginal alloc $((("$(numfmt --from=iec 1G)" - "$(numfmt --from=iec 64M)") / 4096)) \
+		"populate --size 64M --policy small" "populate --size 1G --policy small"
 }
 
 # The in-kernel cost of a reuse fault, which the workload's faulting task pays and no
@@ -296,6 +308,10 @@ elif [ -n "$old64" ]; then
 		kernel_marginal
 		exit 0
 	fi
+	if [ "${BENCH_ONLY:-}" = serve ]; then
+		serve_marginal
+		exit 0
+	fi
 	writepass
 	[ "${BENCH_ONLY:-}" != writepass ] || exit 0
 	overhead record_64k_128M "$T/fw" workload fork-reuse --size 128M --policy mthp
@@ -380,7 +396,7 @@ echo "report_1G.ms.foliostat $(ms "$rf")"
 echo "report_1G.ms.perf_script $(ms "$rp")"
 echo "report_1G.speedup.foliostat_over_perf_script $(ratio "$rp" "$rf")"
 } | tee "$out"
-case ${BENCH_ONLY:-} in writepass | kernel) exit 0 ;; esac
+case ${BENCH_ONLY:-} in writepass | kernel | serve) exit 0 ;; esac
 
 # A real program: a make -j2 build of this project (hundreds of processes, each with its
 # own address space and libraries), recorded by both tools with the same events. The

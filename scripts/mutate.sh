@@ -131,6 +131,12 @@ lib/report/report_csv.c@s/order < 0 ? 0 : (uint64_t)r->page_size << order,/order
 lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->change);/snprintf(t, sizeof(t), "%.2f%%", 100 * cell->change);/@a compare's change signed@golden
 lib/record/bpf/faults.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
 lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
+lib/record/bpf/faults.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
+lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would
+lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value before, where the record says it
+lib/data/decode_event.c@s/	if ((r->sum \& ~(FOL_BPF_SUM | FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || r->alloc_order < -1 ||/	if (r->alloc_order < -1 ||/@a BPF record's summary has only its bits
+lib/data/session.c@s/		       g->tail_round < s->round ? g->tail_len : 0);/		       0);/@a quiet ring's held records go in at its next chunk
+lib/live/tally.c@s/		return f->cgroup ? id_row(t, f->cgroup) : cgroup_row(t, f->pid);/		return cgroup_row(t, f->pid);/@a fault is counted in the cgroup of its id
 EOF
 )
 W=$(mktemp -d /tmp/foliostat-mutate.XXXXXX)
