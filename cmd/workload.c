@@ -114,6 +114,9 @@ static const struct opt wl_opts[] = {
 	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
 		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
 		    "the run (its settings put back after, signals included)"),
+	OPT_SET_INT(0, "child-writes", &wl.child_writes, 1,
+		    "cow: then the child writes the region, which it alone\n"
+		    "maps once the parent copied it (reuse of inherited folios)"),
 	OPT_INTEGER(0, "loops", &wl.loops, "N", 1, 100000, "1 to 100000",
 		    "fork-loop: forks and write passes (default 50)"),
 	OPT_CALLBACK(0, "hold", &wl.hold_ms, "S", opt_ms,

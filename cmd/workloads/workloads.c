@@ -30,7 +30,7 @@ const struct fol_wl_info fol_workloads[] = {
 					 "parent writes again (reuse counted per fork, not summed "
 					 "over forks)" },
 	{ "cow", FOL_WL_COW, "populate, fork, the parent writes while the child is alive: COW "
-			     "copies" },
+			     "copies (then the child writes: --child-writes)" },
 	{ "populate", FOL_WL_POPULATE, "first touch only: anonymous allocation faults" },
 	{ "pageout", FOL_WL_PAGEOUT, "populate, then MADV_PAGEOUT of the region (needs swap, or "
 				     "--swapfile, or --zram); --swapin reads it back (in a forked "
@@ -361,30 +361,71 @@ static int fork_loop(struct region *g)
 	return ret;
 }
 
+/* cow --child-writes: the child, let go once the parent has copied the region, writes
+ * it: it alone maps those folios now (reuse, of folios it inherited). Timed by the
+ * parent, from the word to the child's exit. */
+static int child_pass(struct region *g, pid_t pid, int go)
+{
+	uint64_t t0 = fol_mono_ns();
+	int st;
+
+	if (write(go, "", 1) != 1)
+		return -errno;
+	if (waitpid(pid, &st, 0) < 0)
+		return -errno;
+	phase(g->ph, "child-reuse", t0, fol_mono_ns());
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
+/* The child of cow: waits (killed after the parent's pass), or with --child-writes
+ * writes the region when the parent says. _exit: the parent's stdio is not its own. */
+static void cow_child(struct region *g, int go)
+{
+	char c;
+
+	if (go < 0)
+		pause();
+	else if (read(go, &c, 1) != 1 || write_pass(g->o, g->p, g->page, g->stride, g->order))
+		_exit(1);
+	_exit(0);
+}
+
 /* fork-reuse (the child exits first: the parent's writes reuse) and cow (the child lives
  * on: the parent's writes copy). */
 static int fork_and_write(struct region *g)
 {
-	int cow = g->o->kind == FOL_WL_COW, ret, st;
+	int cow = g->o->kind == FOL_WL_COW, ret, st, go[2] = { -1, -1 };
 	uint64_t t0 = fol_mono_ns();
-	pid_t pid = fork();
+	pid_t pid;
 
-	if (pid < 0)
+	if (cow && g->o->child_writes && pipe2(go, O_CLOEXEC) < 0)
 		return -errno;
+	pid = fork();
+	if (pid < 0)
+		ret = -errno;
 	if (pid == 0) {
 		if (cow)
-			pause();
+			cow_child(g, go[0]);
 		_exit(0);
 	}
+	if (pid < 0)
+		goto out;
 	if (!cow)
 		waitpid(pid, &st, 0);
 	phase(g->ph, cow ? "fork" : "fork+child-exit", t0, fol_mono_ns());
 	t0 = fol_mono_ns();
 	ret = write_pass(g->o, g->p, g->page, g->stride, g->order);
 	phase(g->ph, cow ? "cow" : "reuse", t0, fol_mono_ns());
-	if (cow) {
+	if (cow && go[1] >= 0 && !ret) {
+		ret = child_pass(g, pid, go[1]);
+	} else if (cow) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
+	}
+out:
+	if (go[0] >= 0) {
+		close(go[0]);
+		close(go[1]);
 	}
 	return ret;
 }

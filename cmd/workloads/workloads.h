@@ -40,6 +40,8 @@ struct fol_wl_opts {
 	int swapin;		/* pageout: read the region back afterwards (swap-in faults); 2: a
 				 * forked child reads it */
 	int loops;		/* fork-loop: forks and write passes (default 50) */
+	int child_writes;	/* cow: then the child writes the region (reuse of what it
+				 * inherited, the parent's copies made) */
 	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
 	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
