@@ -132,6 +132,9 @@ lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->chang
 lib/record/bpf/faults.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
 lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
 lib/record/bpf/faults.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
+lib/record/bpf/faults.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork@live:15-serve.t
+lib/record/bpf/faults.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's@live:15-serve.t
+lib/record/bpf/unmapped.bpf.h@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
 lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would
 lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value before, where the record says it
 lib/data/decode_event.c@s/	if ((r->sum \& ~(FOL_BPF_SUM | FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || r->alloc_order < -1 ||/	if (r->alloc_order < -1 ||/@a BPF record's summary has only its bits

@@ -75,6 +75,9 @@ struct fol_bpf_pending {
 	__s8 last_order;
 	__u8 sum;
 	__u32 fork_parent;
+	/* Kernel reuse: where the folio sequence (faults.bpf.c's next_born) stood at the
+	 * fork: the parent's folios born since are not the child's. */
+	__u64 fork_seq;
 	/* Kernel reuse: the folio of this thread's last reuse fault, while its space
 	 * (faults.bpf.c's kspace) has put no folio, unmapped nothing and not forked since
 	 * (its id, gen, puts, nunmap as they were). A large folio takes its reuse faults
@@ -152,6 +155,7 @@ enum {
 			     * folio (fol_bpf_pending.last), without the map */
 	FOL_BPF_K_ALLOC,    /* an allocation fault counted in the kernel */
 	FOL_BPF_K_UNHELD,   /* one held, then written out: a recorded event came inside */
+	FOL_BPF_K_INHERITED, /* folios a forked child took from its parent's kept ones */
 	FOL_BPF_K_NR
 };
 

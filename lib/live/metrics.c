@@ -150,6 +150,10 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k)
 	fol_metrics_family(f, fmt, "foliostat_kernel_reuse_folios", "counter", NULL,
 			   "Folios the BPF programs saw allocated and kept for their reuse faults.");
 	fprintf(f, "foliostat_kernel_reuse_folios_total %" PRIu64 "\n", k[FOL_BPF_K_INSERTED]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_reuse_inherited_folios", "counter", NULL,
+			   "Folios a forked child took from those its parent kept, at its first "
+			   "reuse fault of one (or put of a smaller one inside).");
+	fprintf(f, "foliostat_kernel_reuse_inherited_folios_total %" PRIu64 "\n", k[FOL_BPF_K_INHERITED]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_reuse_last_folio_faults", "counter", NULL,
 			   "Reuse faults decided in the kernel from the faulting thread's last folio, "
 			   "without a look in the folio map (a large folio's faults after its first).");

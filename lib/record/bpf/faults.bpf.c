@@ -73,11 +73,19 @@ struct kspace {
 	/* Where the process unmapped memory (munmap, mremap, mmap MAP_FIXED) since: a folio
 	 * kept before in such a range is gone, and what is mapped there now may be no
 	 * anonymous memory at all (a reuse fault is judged by its kept folio alone, the VMA
-	 * being too dear to look up at the fault's exit: 9 us a fault here). The last few
-	 * ranges; a folio kept before the range a slot forgot is taken for gone (floor). */
-	__u64 floor;
+	 * being too dear to look up at the fault's exit: 9 us a fault here). A few boxes
+	 * (unmapped()): once every slot is taken, the two nearest ranges become the box
+	 * around both, gone since the later. A folio kept in such a box before then is
+	 * taken for gone: its reuse faults go to the model, never a wrong order. */
 	__u32 nunmap;
 	__u32 puts; /* folios put: a thread's last folio (fol_bpf_pending.last) holds until one is */
+	/* A forked child's: its parent's space, and where the folio sequence stood at the
+	 * fork. The child maps the parent's folios born until then (lib/model shares the
+	 * parent's folio map at the fork); each is copied into the child's own at its first
+	 * look, never before (a fork would copy a whole map). */
+	__u64 parent, parent_until;
+	__u32 forked; /* a child was forked (or a thread cloned): kfolio_keep_previous() */
+	__u32 pad;
 	struct {
 		__u64 start, end, seq;
 	} unmapped[KSPACE_UNMAPS];
@@ -91,9 +99,11 @@ struct {
 } spaces SEC(".maps");
 
 struct kfolio_key {
-	__u64 space;
+	__u64 space; /* with KFOLIO_PREVIOUS: the folio this one replaced */
 	__u64 base; /* the folio's naturally aligned address, its order in the low bits */
 };
+
+#define KFOLIO_PREVIOUS (1ull << 63)
 
 struct kfolio {
 	__u64 born;	/* the order folios were put in (a later one hides those it covers) */
@@ -200,6 +210,7 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, const struct fol_bp
 /* Only what kernel reuse reads of the kernel's structures, found by name in the
  * running kernel's BTF when loaded (CO-RE). */
 struct vm_area_struct {
+	unsigned long vm_end;
 	void *vm_file;
 	const void *vm_ops;
 } __attribute__((preserve_access_index));
@@ -215,6 +226,28 @@ static struct kspace *space_of(__u32 tgid, int create)
 	return bpf_map_lookup_elem(&spaces, &tgid);
 }
 
+/* A forked child's space: the parent's as it was at the fork (its unmapped ranges; the
+ * ones since are the parent's alone), with its folios by reference. The parent's value
+ * is copied as it is (a kspace on the stack would take a third of it). */
+static void space_inherit(const struct kspace *parent, __u32 tgid, __u64 until)
+{
+	struct kspace *c;
+
+	if (bpf_map_update_elem(&spaces, &tgid, parent, BPF_ANY))
+		return;
+	c = bpf_map_lookup_elem(&spaces, &tgid);
+	if (!c)
+		return;
+	c->id = __sync_fetch_and_add(&next_space, 1) + 1;
+	c->gen = 0;
+	c->puts = 0;
+	c->parent = parent->id;
+	c->parent_until = until;
+	for (int i = 0; i < KSPACE_UNMAPS; i++)
+		if (c->unmapped[i].seq > until)
+			c->unmapped[i].seq = 0;
+}
+
 /* A thread's first event since its fork: a new process (its own tgid) shares its
  * parent's folios, which ends the parent's episodes. Only then: no folio can be reused
  * while the child still maps it, and the child maps it until it runs. */
@@ -227,8 +260,10 @@ static void fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
 	if ((__u32)pid_tgid != (__u32)(pid_tgid >> 32))
 		return; /* a thread */
 	s = bpf_map_lookup_elem(&spaces, &parent);
-	if (s)
-		__sync_fetch_and_add(&s->gen, 1);
+	if (!s)
+		return;
+	space_inherit(s, (__u32)(pid_tgid >> 32), p->fork_seq);
+	__sync_fetch_and_add(&s->gen, 1);
 }
 
 static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
@@ -250,15 +285,59 @@ static int anon_vma(__u64 addr)
 	return anon;
 }
 
+static long vma_end_if_not_anon(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	*(__u64 *)data = vma->vm_file || vma->vm_ops ? vma->vm_end : 0;
+	return 0;
+}
+
+/* 0 when [start, end) lies in one VMA that is not anonymous and private: none of its
+ * folios was kept (ld.so maps each library over its reservation, a file mapping, with
+ * mmap MAP_FIXED, dozens a process: no box for them). 1 otherwise, or when the lock
+ * was busy (syscalls' events come with interrupts on: bpf_find_vma is cheap here). */
+static int may_hold_kept(__u64 start, __u64 end)
+{
+	__u64 vend = 0;
+
+	if (bpf_find_vma(bpf_get_current_task_btf(), start, vma_end_if_not_anon, &vend, 0))
+		return 1;
+	return vend < end;
+}
+
 /* Whether a folio kept at addr since born is still mapped there. */
 static int kept_mapped(const struct kspace *s, __u64 born, __u64 addr)
 {
-	if (born <= s->floor)
-		return 0;
 	for (int i = 0; i < KSPACE_UNMAPS; i++)
 		if (s->unmapped[i].seq > born && addr >= s->unmapped[i].start && addr < s->unmapped[i].end)
 			return 0;
 	return 1;
+}
+
+/* The folio kept at key k (in s): s's own, or for a forked child one its parent kept
+ * before the fork, copied into the child's at this first look (its episodes are the
+ * child's from then on); holed as holes() marks it. */
+static struct kfolio *kfolio_get(const struct kspace *s, struct kfolio_key *k, __u32 holed)
+{
+	struct kfolio *f = bpf_map_lookup_elem(&kfolios, k), *g, copy = {};
+	struct kfolio_key pk;
+
+	if (f || !s->parent)
+		return f;
+	pk.space = s->parent;
+	pk.base = k->base;
+	g = bpf_map_lookup_elem(&kfolios, &pk);
+	if (g && g->born > s->parent_until) {
+		pk.space |= KFOLIO_PREVIOUS;
+		g = bpf_map_lookup_elem(&kfolios, &pk);
+	}
+	if (!g || g->born > s->parent_until)
+		return 0;
+	copy.born = g->born;
+	copy.gen = s->gen;
+	copy.holed = g->holed | holed;
+	if (!bpf_map_update_elem(&kfolios, k, &copy, BPF_NOEXIST))
+		kcount(FOL_BPF_K_INHERITED);
+	return bpf_map_lookup_elem(&kfolios, k);
 }
 
 /* The folio kept at addr: of the ones covering it and still mapped, the smallest not
@@ -278,7 +357,7 @@ static struct kfolio *kfolio_at(const struct kspace *s, __u64 addr, __u32 *order
 			continue;
 		k.space = s->id;
 		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
-		f = bpf_map_lookup_elem(&kfolios, &k);
+		f = kfolio_get(s, &k, 0);
 		if (f && !kept_mapped(s, f->born, addr)) {
 			*unmapped = 1;
 			continue;
@@ -304,10 +383,23 @@ static void holes(const struct kspace *s, __u64 addr, int order)
 			continue;
 		k.space = s->id;
 		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
-		f = bpf_map_lookup_elem(&kfolios, &k);
+		f = kfolio_get(s, &k, 1);
 		if (f)
 			f->holed = 1;
 	}
+}
+
+/* The folio at k, before a new one takes its place: after a fork, most often the
+ * parent's COW copy of a page the child still maps, and the child reuses once the
+ * parent copied (kfolio_get looks here). One version back, only in a space that ever
+ * forked: the parent's copy most often comes before the child first runs. */
+static void kfolio_keep_previous(const struct kfolio_key *k)
+{
+	struct kfolio *old = bpf_map_lookup_elem(&kfolios, k);
+	struct kfolio_key pk = { .space = k->space | KFOLIO_PREVIOUS, .base = k->base };
+
+	if (old)
+		bpf_map_update_elem(&kfolios, &pk, old, BPF_ANY);
 }
 
 /* A fault that allocated a folio of an anonymous private VMA: the folio is kept. */
@@ -327,6 +419,8 @@ static void kfolio_put(__u32 tgid, __u64 addr, int order)
 	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
 	f.gen = s->gen;
 	holes(s, addr, order);
+	if (s->forked)
+		kfolio_keep_previous(&k);
 	if (!bpf_map_update_elem(&kfolios, &k, &f, BPF_ANY)) {
 		__sync_fetch_and_or(&s->orders, 1u << order);
 		kcount(FOL_BPF_K_INSERTED);
@@ -749,23 +843,7 @@ int rss(void *ctx)
 	return 1;
 }
 
-/* The process unmapped [start, start + len): kept folios there are gone. */
-static void unmapped(__u64 start, __u64 len)
-{
-	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), i;
-	struct kspace *s = space_of(tgid, 0);
-	__u64 seq;
-
-	if (!s || !len)
-		return;
-	seq = __sync_fetch_and_add(&next_born, 1) + 1;
-	i = __sync_fetch_and_add(&s->nunmap, 1) % KSPACE_UNMAPS;
-	if (s->unmapped[i].seq > s->floor)
-		s->floor = s->unmapped[i].seq; /* the range it held is forgotten */
-	s->unmapped[i].start = start;
-	s->unmapped[i].end = start + len;
-	s->unmapped[i].seq = seq;
-}
+#include "unmapped.bpf.h"
 
 /* A syscall tracepoint's argument n: its record is the common fields, the syscall's
  * number (an int, padded) and the arguments, unsigned longs (struct syscall_trace_enter;
@@ -816,6 +894,8 @@ int fork(void *ctx)
 	__u32 tid = (__u32)pid_tgid;
 	struct fol_bpf_pending *parent = bpf_map_lookup_elem(&follow, &tid);
 	struct fol_bpf_pending idle = {};
+	__u32 parent_tgid = (__u32)(pid_tgid >> 32);
+	struct kspace *s;
 	__s32 child = 0;
 
 	if (!parent && kernel_reuse && every_task) {
@@ -825,7 +905,10 @@ int fork(void *ctx)
 	if (!parent)
 		return 1;
 	idle.before_exec = parent->before_exec;
-	idle.fork_parent = kernel_reuse ? (__u32)(pid_tgid >> 32) : 0;
+	idle.fork_parent = kernel_reuse ? parent_tgid : 0;
+	idle.fork_seq = *(volatile __u64 *)&next_born;
+	if (kernel_reuse && (s = bpf_map_lookup_elem(&spaces, &parent_tgid)))
+		s->forked = 1;
 	bpf_probe_read_kernel(&child, sizeof(child), (char *)ctx + fork_child_off);
 	tid = (__u32)child;
 	if (bpf_map_update_elem(&follow, &tid, &idle, BPF_ANY))
