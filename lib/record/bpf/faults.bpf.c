@@ -241,6 +241,7 @@ static void space_inherit(const struct kspace *parent, __u32 tgid, __u64 until)
 	c->id = __sync_fetch_and_add(&next_space, 1) + 1;
 	c->gen = 0;
 	c->puts = 0;
+	c->forked = 0; /* the parent's: the child keeps no previous folio until it forks */
 	c->parent = parent->id;
 	c->parent_until = until;
 	for (int i = 0; i < KSPACE_UNMAPS; i++)
@@ -266,9 +267,19 @@ static void fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
 	__sync_fetch_and_add(&s->gen, 1);
 }
 
+/* A VMA's kind, by lib/model's rule (no file, no special mapping: anonymous private),
+ * and where it ends. */
+struct vma_seen {
+	__u64 end;
+	int anon;
+};
+
 static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
-	*(int *)data = !vma->vm_file && !vma->vm_ops;
+	struct vma_seen *v = data;
+
+	v->anon = !vma->vm_file && !vma->vm_ops;
+	v->end = vma->vm_end;
 	return 0;
 }
 
@@ -278,17 +289,11 @@ static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void 
  * the helper unlocks through an irq_work, 9 us a fault in this VM. */
 static int anon_vma(__u64 addr)
 {
-	int anon = 0;
+	struct vma_seen v = {};
 
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &anon, 0))
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0))
 		return 0;
-	return anon;
-}
-
-static long vma_end_if_not_anon(struct task_struct *task, struct vm_area_struct *vma, void *data)
-{
-	*(__u64 *)data = vma->vm_file || vma->vm_ops ? vma->vm_end : 0;
-	return 0;
+	return v.anon;
 }
 
 /* 0 when [start, end) lies in one VMA that is not anonymous and private: none of its
@@ -297,11 +302,11 @@ static long vma_end_if_not_anon(struct task_struct *task, struct vm_area_struct 
  * was busy (syscalls' events come with interrupts on: bpf_find_vma is cheap here). */
 static int may_hold_kept(__u64 start, __u64 end)
 {
-	__u64 vend = 0;
+	struct vma_seen v = {};
 
-	if (bpf_find_vma(bpf_get_current_task_btf(), start, vma_end_if_not_anon, &vend, 0))
+	if (bpf_find_vma(bpf_get_current_task_btf(), start, vma_kind, &v, 0))
 		return 1;
-	return vend < end;
+	return v.anon || v.end < end;
 }
 
 /* Whether a folio kept at addr since born is still mapped there. */
