@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # foliostat top through tmux while a workload runs: the figures on screen move from one
 # refresh to the next, Enter zooms into the process (its threads), s and f change the sort
-# and freeze, and when the workload ends the order x class table equals stat's for the
+# and freeze, the selection stays on its task when a new sort moves it, and when the workload ends the order x class table equals stat's for the
 # same run (the large folios' cells), q exits 0.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-plan 10
+plan 11
 
 S=foliostat-top-$$
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
@@ -65,6 +65,48 @@ ok $? "Esc goes back and s moves to the next sort key (faults/i)"
 tmux send-keys -t "$S" f
 wait_for "FROZEN" $((10 * slow))
 ok $? "f freezes the screen"
+# The selection is a task, not a line (top.c's draw_tasks): a row selected (k to the first,
+# then j) stays selected when s sorts the rows anew and it moves. Frozen while the fork
+# loop runs (many processes): each sort key's order first (s six times, back to this
+# one), and a row whose place another key changes.
+rows() { awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { printf "%s ", $1 }'; }
+select_pid() { # PID, in the rows as drawn now
+	local i=0 p
+	for p in $(screen | rows); do tmux send-keys -t "$S" k; done
+	for p in $(screen | rows); do [ "$p" = "$1" ] && break; tmux send-keys -t "$S" j; i=$((i + 1)); done
+	echo "$i"
+}
+wait_sort() { # NAME: the title says this sort key (at the line's end, or more after it)
+	for _ in $(seq $((100 * slow))); do
+		screen | grep -qE "sort: $1( |\$)" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+sorts=(faults/i time faults p99 reuse/folio time/i)
+order0=$(screen | rows) moved= presses=
+for s in 1 2 3 4 5 6; do
+	tmux send-keys -t "$S" s
+	wait_sort "${sorts[s % 6]}" || break
+	order=$(screen | rows)
+	[ -n "$moved" ] || [ "$s" -eq 6 ] || for p in $order0; do
+		[ "$(echo "$order0" | tr ' ' '\n' | grep -nx "$p")" = "$(echo "$order" | tr ' ' '\n' | grep -nx "$p")" ] ||
+			{ moved=$p presses=$s; break; }
+	done
+done
+if [ -n "$moved" ]; then
+	from=$(select_pid "$moved")
+	for ((i = 0; i < presses; i++)); do tmux send-keys -t "$S" s; done
+	wait_sort "${sorts[presses % 6]}"
+	to=$(screen | rows | tr ' ' '\n' | grep -nx "$moved" | cut -d: -f1)
+	tmux send-keys -t "$S" Enter
+	wait_for "threads of pid $moved " $((10 * slow))
+	ok $? "s sorts the rows anew, the selection stays on its task (pid $moved, row $((from + 1)) then ${to:-?} by ${sorts[presses % 6]}): Enter zooms into it"
+	tmux send-keys -t "$S" Escape
+	wait_for " PID COMMAND" $((10 * slow))
+else
+	skip 1 "no sort key moves a row of this run's $(echo "$order0" | wc -w) (pids $order0): nothing to follow"
+fi
 tmux send-keys -t "$S" f
 wait_for "exited (status 0)" $((240 * slow))
 ok $? "the end of the workload is said, with its exit status"
@@ -80,10 +122,8 @@ read -r idx pid < <(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit }
 	on { if ($2 ~ /^foliostat/) { print i + 0, $1; exit } i++ }' "$T/all.txt")
 echo "# stat's process is row ${idx:-?} of the process table, pid ${pid:-?}"
 [ -n "$idx" ] || echo "#   stat's process is not in top's table: its faults cannot be taken off" >&2
-# The selection follows its task, wherever it was: k to the first row, then j.
-rows=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { n++ } END { print n + 0 }' "$T/all.txt")
-for ((i = 0; i < rows; i++)); do tmux send-keys -t "$S" k; done
-for ((i = 0; i < ${idx:-0}; i++)); do tmux send-keys -t "$S" j; done
+# stat's process, selected in the order shown now: its own table.
+select_pid "${pid:-?}" >/dev/null
 tmux send-keys -t "$S" Enter
 wait_for "threads of pid ${pid:-?} " $((10 * slow))
 screen >"$T/stat-proc.txt"
