@@ -65,13 +65,9 @@ static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 
 	if (ret)
 		return ret;
-	if (!l->begun && type != FOL_CHUNK_META && type != FOL_CHUNK_EVENT && type != FOL_CHUNK_RUN &&
-	    type != FOL_CHUNK_BARE && fol_session_ready(l->s)) {
-		ret = fol_report_begin(&l->r, l->s, &l->mo);
-		if (ret)
-			return ret;
-		l->begun = 1;
-	}
+	ret = fol_report_begin_at(&l->r, &l->begun, l->s, &l->mo, type);
+	if (ret)
+		return ret;
 	if (!l->begun || type != FOL_CHUNK_ROUND)
 		return 0;
 	return drain(l);

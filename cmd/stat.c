@@ -108,13 +108,9 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	ret = fol_session_feed(st->s, type, buf, len);
 	if (ret)
 		return ret;
-	if (!st->begun && type != FOL_CHUNK_META && type != FOL_CHUNK_EVENT && type != FOL_CHUNK_RUN &&
-	    type != FOL_CHUNK_BARE && fol_session_ready(st->s)) {
-		ret = fol_report_begin(&st->r, st->s, &st->mo);
-		if (ret)
-			return ret;
-		st->begun = 1;
-	}
+	ret = fol_report_begin_at(&st->r, &st->begun, st->s, &st->mo, type);
+	if (ret)
+		return ret;
 	/* After each pass over the ring buffers: what the merge can release, into the model. */
 	if (!st->begun || type != FOL_CHUNK_ROUND)
 		return 0;

@@ -140,6 +140,7 @@ lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value 
 lib/data/decode_event.c@s/	if ((r->sum \& ~(FOL_BPF_SUM | FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || r->alloc_order < -1 ||/	if (r->alloc_order < -1 ||/@a BPF record's summary has only its bits
 lib/data/session.c@s/		       g->tail_round < s->round ? g->tail_len : 0);/		       0);/@a quiet ring's held records go in at its next chunk
 lib/live/tally.c@s/		return f->cgroup ? id_row(t, f->cgroup) : cgroup_row(t, f->pid);/		return cgroup_row(t, f->pid);/@a fault is counted in the cgroup of its id
+lib/report/report.c@s/	    type == FOL_CHUNK_BARE || !fol_session_ready(s))/	    type == FOL_CHUNK_BARE)/@a live report begins only once the session has its header
 tui/top.c@s/		if (v\[i\]->pid == u->sel_pid)/		if (0)/@top: the selection is a task, wherever a new sort puts it@live:14-top.t
 EOF
 )

@@ -338,6 +338,20 @@ int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struc
 	return r->model ? 0 : -ENOMEM;
 }
 
+int fol_report_begin_at(struct fol_report *r, int *begun, struct fol_session *s,
+			const struct fol_model_opts *o, uint32_t type)
+{
+	int ret;
+
+	if (*begun || type == FOL_CHUNK_META || type == FOL_CHUNK_EVENT || type == FOL_CHUNK_RUN ||
+	    type == FOL_CHUNK_BARE || !fol_session_ready(s))
+		return 0;
+	ret = fol_report_begin(r, s, o);
+	if (!ret)
+		*begun = 1;
+	return ret;
+}
+
 int fol_report_drain(struct fol_report *r, struct fol_session *sess)
 {
 	struct fol_event ev;

@@ -86,6 +86,10 @@ int fol_report_build(const char *path, const struct fol_model_opts *o, struct fo
 /* The same in steps, for a session fed as it is recorded: begin once the header is in
  * (fol_session_ready), drain whenever chunks came, end after fol_session_feed_end. */
 int fol_report_begin(struct fol_report *r, struct fol_session *s, const struct fol_model_opts *o);
+/* fol_report_begin at the first chunk of type past the header (the metadata, the events'
+ * formats, a run's start) once the session is ready; *begun: it was, now or before. */
+int fol_report_begin_at(struct fol_report *r, int *begun, struct fol_session *s,
+			const struct fol_model_opts *o, uint32_t type);
 int fol_report_drain(struct fol_report *r, struct fol_session *s);
 int fol_report_end(struct fol_report *r, struct fol_session *s);
 void fol_report_free(struct fol_report *r);

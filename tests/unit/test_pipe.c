@@ -4,7 +4,9 @@
  * reading the session in turn, for every golden recording (file names, call chains and
  * stacks, runs, the BPF path's paired records) and for batches of 1, 7 and 4096 events
  * (an event alone, batches ending anywhere, the default); a consumer that fails stops
- * it at once; a recording cut short ends the same both ways. */
+ * it at once; a recording cut short ends the same both ways. And a session fed chunk
+ * by chunk as stat, top and serve feed it (begun at the first chunk past the header,
+ * drained at each round) makes the same report. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "data/file.h"
 #include "data/pipe.h"
 #include "report/report.h"
 #include "data/session.h"
@@ -67,6 +70,86 @@ static void same_both_ways(const char *path)
 		free(got);
 	}
 	free(want);
+}
+
+/* The report of a live session fed the file's chunks one by one (fol_report_begin_at,
+ * drained at each round), but those of type leave out; *begun_at: the chunk it began
+ * at, counted from 1. NULL when it never began. */
+static char *fed_json(const char *path, uint32_t leave_out, int *begun_at)
+{
+	struct fol_model_opts o = { .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_session *sess;
+	struct fol_reader *rd;
+	struct fol_report r;
+	const void *buf;
+	uint32_t type;
+	size_t len;
+	int begun = 0, n = 0, ret = 0;
+	char *s = NULL;
+	cJSON *j;
+
+	if (fol_reader_open(&rd, path))
+		return NULL;
+	if (fol_session_open_live(&sess)) {
+		fol_reader_close(rd);
+		return NULL;
+	}
+	*begun_at = 0;
+	while (!ret && fol_reader_next(rd, &type, &buf, &len) > 0) {
+		n++;
+		if (type == leave_out)
+			continue;
+		ret = fol_session_feed(sess, type, buf, len);
+		if (!ret)
+			ret = fol_report_begin_at(&r, &begun, sess, &o, type);
+		if (!ret && begun && !*begun_at)
+			*begun_at = n;
+		if (!ret && begun && type == FOL_CHUNK_ROUND)
+			ret = fol_report_drain(&r, sess);
+	}
+	fol_session_feed_end(sess);
+	if (!ret && begun)
+		ret = fol_report_end(&r, sess);
+	fol_session_close(sess);
+	fol_reader_close(rd);
+	if (ret || !begun) {
+		if (begun)
+			fol_report_free(&r);
+		return NULL;
+	}
+	j = fol_report_json(&r, &(struct fol_report_view){ 0 });
+	s = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	fol_report_free(&r);
+	return s;
+}
+
+static void test_fed(void **state)
+{
+	const char *files[] = { "tests/golden/small.data", "tests/golden/stacks.data",
+				"tests/golden/bpf.data", "tests/golden/kernel.data",
+				"tests/golden/ksyms.data" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *want = report_json(files[i], 1, 4096);
+		int at;
+		char *got = fed_json(files[i], 0, &at);
+
+		assert_non_null(want);
+		if (!got)
+			fail_msg("%s: fed chunk by chunk, no report", files[i]);
+		/* Past the metadata and the events' formats: never at the first chunk. */
+		assert_true(at > 2);
+		if (strcmp(got, want))
+			fail_msg("%s: fed chunk by chunk (begun at chunk %d), the report differs", files[i], at);
+		free(got);
+		free(want);
+		/* Without its metadata a session is never ready: no report, whatever follows. */
+		got = fed_json(files[i], FOL_CHUNK_META, &at);
+		if (got)
+			fail_msg("%s: fed without its metadata, a report begun at chunk %d", files[i], at);
+	}
 }
 
 static void test_golden(void **state)
@@ -145,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_fed),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_consumer_fails),
 	};
