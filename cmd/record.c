@@ -258,10 +258,9 @@ static int opt_call_graph(const struct opt *o, const char *arg)
 	return parse_call_graph(arg, &c->o);
 }
 
-static int opt_duration(const struct opt *o, const char *arg)
+int rec_opt_duration(const struct opt *o, const char *arg)
 {
-	struct rec_cli *c = o->value;
-	int ret = fol_parse_seconds(arg, 0.001, FOL_DURATION_MAX, &c->duration);
+	int ret = fol_parse_seconds(arg, 0.001, FOL_DURATION_MAX, o->value);
 
 	return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
 }
@@ -394,7 +393,7 @@ static void rec_options(struct rec_cli *c, int stat, struct opt *opts)
 		OPT_STRING('G', "cgroup", &c->o.cgroup, "CGROUP",
 			   "with -a: only the tasks of this cgroup (v2, its path under\n"
 			   "the cgroup2 mount) and of the cgroups below it"),
-		OPT_CALLBACK(0, "duration", c, "S", opt_duration,
+		OPT_CALLBACK(0, "duration", &c->duration, "S", rec_opt_duration,
 			     "with -p or -a alone: stop after S seconds (default: Ctrl-C)"),
 		OPT_SET_INT(0, "no-mm-threads", &c->o.no_mm_threads, 1,
 			    "do not record the kernel's mm threads (khugepaged, kswapd*,\n"

@@ -45,6 +45,9 @@ struct rec_cli {
  * takes record's). */
 struct opt;
 int rec_opt_fault_path(const struct opt *o, const char *arg);
+/* --duration S, 0.001 s to 30 days, into the double the option's value points at (record
+ * -p/-a, serve). */
+int rec_opt_duration(const struct opt *o, const char *arg);
 
 /* 0 to go on, -1 when --help was printed (exit 0), else the exit status. */
 int rec_parse(int argc, char **argv, struct rec_cli *c, int stat);

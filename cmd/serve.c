@@ -134,14 +134,6 @@ static int mhd_open(void)
 	return 0;
 }
 
-static int opt_duration(const struct opt *o, const char *arg)
-{
-	struct serve *s = o->value;
-	int ret = fol_parse_seconds(arg, 0.001, 30.0 * 24 * 3600, &s->duration);
-
-	return ret ? print_bad_number("--duration", "seconds (0.001 to 30 days)", arg, ret) : 0;
-}
-
 /* The page as the scraper asked for it: a malloc'ed text, its length and type. */
 static char *render(struct serve *s, int openmetrics, size_t *len)
 {
@@ -295,7 +287,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "a number of cgroups from 1 to 10000",
 			    "label sets at most: the faults of more cgroups are\n"
 			    "counted under cgroup=\"other\" (default 64)"),
-		OPT_CALLBACK(0, "duration", s, "S", opt_duration, "stop after S seconds (default: a signal)"),
+		OPT_CALLBACK(0, "duration", &s->duration, "S", rec_opt_duration, "stop after S seconds (default: a signal)"),
 		OPT_CALLBACK(0, "fault-path", &s->c, "P", rec_opt_fault_path,
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
