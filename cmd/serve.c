@@ -287,7 +287,8 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "a number of cgroups from 1 to 10000",
 			    "label sets at most: the faults of more cgroups are\n"
 			    "counted under cgroup=\"other\" (default 64)"),
-		OPT_CALLBACK(0, "duration", &s->duration, "S", rec_opt_duration, "stop after S seconds (default: a signal)"),
+		OPT_CALLBACK(0, "duration", &s->duration, "S", rec_opt_duration,
+			     "stop after S seconds (default: a signal)"),
 		OPT_CALLBACK(0, "fault-path", &s->c, "P", rec_opt_fault_path,
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
