@@ -115,18 +115,25 @@ ok $? "the end of the workload is said, with its exit status"
 tmux send-keys -t "$S" f
 wait_for "FROZEN" $((10 * slow))
 screen >"$T/all.txt"
-# The table of all faults holds stat's own (its process is still listed: it ended last;
-# named as its binary, foliostat or a copy of it):
-# selected (j), Enter shows its own table, taken off the whole.
-read -r idx pid < <(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit }
-	on { if ($2 ~ /^foliostat/) { print i + 0, $1; exit } i++ }' "$T/all.txt")
-echo "# stat's process is row ${idx:-?} of the process table, pid ${pid:-?}"
-[ -n "$idx" ] || echo "#   stat's process is not in top's table: its faults cannot be taken off" >&2
-# stat's process, selected in the order shown now: its own table.
-select_pid "${pid:-?}" >/dev/null
-tmux send-keys -t "$S" Enter
-wait_for "threads of pid ${pid:-?} " $((10 * slow))
-screen >"$T/stat-proc.txt"
+# The table of all faults holds stat's own, and those of the two processes its recorder
+# forks at the end (record.c's defer_teardown: the one that exits at once and
+# foliostat-tdown), all named foliostat... and still listed (they ended last). Each
+# selected in the order shown (j), Enter shows its own table; all are taken off the whole.
+# The first of them by the sort is not always stat (the guests' p99 put foliostat-tdown,
+# a 20 ms fault, above it).
+pids=$(awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit }
+	on && $2 ~ /^foliostat/ { printf "%s ", $1 }' "$T/all.txt")
+echo "# stat's processes in the process table: ${pids:-none}"
+[ -n "$pids" ] || echo "#   stat's process is not in top's table: its faults cannot be taken off" >&2
+: >"$T/stat-proc.txt"
+for pid in $pids; do
+	select_pid "$pid" >/dev/null
+	tmux send-keys -t "$S" Enter
+	wait_for "threads of pid $pid " $((10 * slow))
+	screen >>"$T/stat-proc.txt"
+	tmux send-keys -t "$S" Escape
+	wait_for " PID COMMAND" $((10 * slow))
+done
 sed 's/^/# /' "$T/all.txt" "$T/stat-proc.txt" >&2
 tmux send-keys -t "$S" q
 for _ in $(seq $((100 * slow))); do [ -s "$T/rc" ] && break; sleep 0.1; done
@@ -143,12 +150,12 @@ bad=0 n=0
 while read -r size cls want; do
 	n=$((n + 1))
 	all=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/all.txt")
-	own=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { print $4 }' "$T/stat-proc.txt")
+	own=$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c { n += $4 } END { print n + 0 }' "$T/stat-proc.txt")
 	got=$((${all:-0} - ${own:-0}))
 	[ "$got" -ge "$want" ] && [ "$got" -le $((want + 64)) ] || { echo "# $size $cls: top '$got', stat $want" >&2; bad=1; }
 done < <(jq -r '.orders[] |
 	(if .order < 0 then "unknown" elif .size_bytes >= 1048576 then "\(.size_bytes / 1048576)M"
 	 else "\(.size_bytes / 1024)K" end) as $s |
 	.faults | to_entries[] | select(.value >= 1000) | "\($s) \(.key) \(.value)"' "$T/stat.json")
-[ -n "$idx" ] && [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]
+[ -n "$pids" ] && [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]
 ok $? "top's order x class table, less stat's own faults, equals stat's of the same run ($n cells of 1000 faults or more; top may have up to 64 more: the child's before its exec)"
