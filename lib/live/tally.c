@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sys/cgroup.h"
+#include "util/grow.h"
 #include "util/u64map.h"
 
 #define OTHER_KEY 0
@@ -19,6 +20,7 @@ struct fol_tally {
 	struct fol_u64map *id_row;	/* by cgroup: cgroup id -> its row's key */
 	size_t nids;
 	uint64_t overflow;
+	char root[1024];		/* by cgroup: the cgroup2 mount ("": none found) */
 };
 
 uint64_t fol_lat_bucket_top(int i)
@@ -80,6 +82,8 @@ int fol_tally_new(struct fol_tally **out, const struct fol_tally_opts *o)
 		t->o.cgroup_of = proc_cgroup;
 	if (!t->o.cgroup_of_id)
 		t->o.cgroup_of_id = fol_cgroup_path_of_id;
+	if (t->o.by == FOL_BY_CGROUP && !t->o.cgroup_alive && fol_cgroup_root(t->root, sizeof(t->root)))
+		t->root[0] = 0;
 	t->rows = fol_u64map_new(sizeof(struct fol_tally_row));
 	t->pid_row = fol_u64map_new(sizeof(uint64_t));
 	t->id_row = fol_u64map_new(sizeof(uint64_t));
@@ -385,6 +389,90 @@ void fol_tally_interval(struct fol_tally *t)
 		if (fol_u64map_del(t->rows, drop[i], &gone))
 			free(gone.hist);
 	}
+	free(drop);
+}
+
+/* The keys of map whose values are one of the n row keys in rows (n small: the rows of
+ * cgroups removed at once), into *out: how many, or -ENOMEM. */
+static ssize_t keys_to(const struct fol_u64map *map, const uint64_t *rows, size_t n, uint64_t **out)
+{
+	size_t pos = 0, got = 0, cap = 0;
+	uint64_t k, *v;
+
+	*out = NULL;
+	while ((v = fol_u64map_next(map, &pos, &k)))
+		for (size_t i = 0; i < n; i++) {
+			if (*v != rows[i])
+				continue;
+			if (FOL_GROW(*out, cap, got + 1, 64)) {
+				free(*out);
+				*out = NULL;
+				return -ENOMEM;
+			}
+			(*out)[got++] = k;
+			break;
+		}
+	return (ssize_t)got;
+}
+
+/* Drops the rows of keys, and the ids and processes that pointed at them (looked up
+ * anew if they fault again). 0, or -ENOMEM with every row kept. */
+static int drop_rows(struct fol_tally *t, const uint64_t *keys, size_t n)
+{
+	uint64_t *ids = NULL, *pids = NULL;
+	ssize_t nid = keys_to(t->id_row, keys, n, &ids), npid = keys_to(t->pid_row, keys, n, &pids);
+
+	if (nid < 0 || npid < 0) {
+		free(ids);
+		free(pids);
+		return -ENOMEM;
+	}
+	for (ssize_t i = 0; i < nid; i++)
+		t->nids -= fol_u64map_del(t->id_row, ids[i], NULL);
+	for (ssize_t i = 0; i < npid; i++)
+		fol_u64map_del(t->pid_row, pids[i], NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct fol_tally_row gone;
+
+		if (fol_u64map_del(t->rows, keys[i], &gone))
+			free(gone.hist);
+	}
+	free(ids);
+	free(pids);
+	return 0;
+}
+
+static int row_alive(const struct fol_tally *t, const char *path)
+{
+	if (t->o.cgroup_alive)
+		return t->o.cgroup_alive(path);
+	return t->root[0] ? fol_cgroup_alive(t->root, path, 0) : -ENOENT;
+}
+
+void fol_tally_prune(struct fol_tally *t, uint64_t now_ns)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	uint64_t key, *drop = NULL;
+	struct fol_tally_row *r;
+
+	if (t->o.by != FOL_BY_CGROUP)
+		return;
+	while ((r = fol_u64map_next(t->rows, &pos, &key))) {
+		if (key == OTHER_KEY)
+			continue;
+		if (row_alive(t, r->cgroup)) {
+			r->removed = 0; /* made again, or cannot be told */
+			continue;
+		}
+		if (!r->removed) {
+			r->removed = 1;
+			r->removed_ns = now_ns;
+		}
+		if (now_ns - r->removed_ns >= t->o.linger_ns && !FOL_GROW(drop, cap, n + 1, 16))
+			drop[n++] = key;
+	}
+	if (n)
+		drop_rows(t, drop, n); /* out of memory: kept until the next call */
 	free(drop);
 }
 

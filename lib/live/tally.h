@@ -46,6 +46,8 @@ struct fol_tally_row {
 	char comm[16];
 	char cgroup[256];	/* by cgroup: its path from the cgroup2 root, or "other" */
 	int gone;		/* 1: its task ended in this interval; 2: in the one before */
+	int removed;		/* by cgroup: its cgroup was found removed, at removed_ns */
+	uint64_t removed_ns;
 	struct fol_tally_counts total;	/* since the start */
 	struct fol_tally_counts last;	/* the last interval that ended */
 	struct fol_tally_counts mark;	/* total, when that interval ended */
@@ -63,6 +65,12 @@ struct fol_tally_opts {
 	int (*cgroup_of)(int pid, char *buf, size_t len);
 	/* ... the path of the cgroup whose id a fault carries. NULL: sys/cgroup.h's walk. */
 	int (*cgroup_of_id)(uint64_t id, char *buf, size_t len);
+	/* ... whether the cgroup at path is still there (1), removed (0), or cannot be told
+	 * (-errno: kept). NULL: sys/cgroup.h's look under the cgroup2 mount. */
+	int (*cgroup_alive)(const char *path);
+	/* ... how long the row of a removed cgroup stays, its last counts for the scrapes
+	 * still to come (fol_tally_prune). */
+	uint64_t linger_ns;
 };
 
 struct fol_tally;
@@ -90,6 +98,11 @@ void fol_tally_fork(struct fol_tally *t, int ppid, int pid);
 /* An interval ends: each row's faults since the last call become its last interval's;
  * the rows of tasks that ended before the previous call go. */
 void fol_tally_interval(struct fol_tally *t);
+/* By cgroup (else nothing): the rows of cgroups removed go once they have been found
+ * removed for linger_ns (now_ns and the times before it: one monotonic clock), and what
+ * pointed at them (ids, processes): containers come and go for days. A path made again
+ * before then keeps its row. */
+void fol_tally_prune(struct fol_tally *t, uint64_t now_ns);
 /* The rows, in no order, into v (room for max): how many there are (more than max when
  * v was short). The pointers hold until the next call that changes the tally. */
 size_t fol_tally_list(const struct fol_tally *t, const struct fol_tally_row **v, size_t max);

@@ -12,8 +12,7 @@
 #include "util/u64map.h"
 #include "util/msgs.h"
 
-/* Where cgroup2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host. */
-static int cgroup2_root(char *out, size_t len)
+int fol_cgroup_root(char *out, size_t len)
 {
 	FILE *f = fopen("/proc/self/mounts", "re");
 	char dev[64], dir[4096], type[64];
@@ -89,6 +88,20 @@ struct wanted {
 	char dir[4096 + 256];
 };
 
+int fol_cgroup_alive(const char *root, const char *path, uint64_t id)
+{
+	char dir[4096 + 256];
+	uint64_t now;
+	int ret;
+
+	if (strstr(path, "..") || (size_t)snprintf(dir, sizeof(dir), "%s%s", root, path) >= sizeof(dir))
+		return -EINVAL;
+	ret = cgroup_id(dir, &now);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return 0;
+	return ret ? ret : !id || now == id;
+}
+
 /* 1 when dir is the cgroup wanted (its directory kept). */
 static int is_wanted(const char *dir, uint64_t id, void *ctx)
 {
@@ -104,7 +117,7 @@ int fol_cgroup_path_of_id(uint64_t id, char *buf, size_t len)
 	struct wanted w;
 	char root[4096];
 	size_t n;
-	int ret = cgroup2_root(root, sizeof(root));
+	int ret = fol_cgroup_root(root, sizeof(root));
 
 	w.id = id;
 	if (!ret)
@@ -127,7 +140,7 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_ms
 				      "task's)");
 		return -EINVAL;
 	}
-	if (cgroup2_root(root, sizeof(root))) {
+	if (fol_cgroup_root(root, sizeof(root))) {
 		fol_msgs_add(why, "no cgroup2 file system is mounted (mount -t cgroup2 none "
 				      "/sys/fs/cgroup)");
 		return -ENOENT;

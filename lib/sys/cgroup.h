@@ -37,6 +37,13 @@ void fol_cgroups_free(struct fol_cgroups *c);
 /* The cgroup (v2) process pid is in now, its path from the cgroup2 root ("/a/b"), from
  * /proc/PID/cgroup: 0, -ENOENT (gone, or no v2 line), -ENAMETOOLONG. */
 int fol_cgroup_of_pid(int pid, char *buf, size_t len);
+/* Where cgroup2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host)
+ * into out: 0, or -ENOENT (no cgroup2 mount). */
+int fol_cgroup_root(char *out, size_t len);
+/* Whether the cgroup at path (from root, fol_cgroup_root's) is still there, and is the
+ * one of that id when id is not 0: 1; 0 when it was removed (or another cgroup was made at
+ * its path since); -errno when it cannot be told. */
+int fol_cgroup_alive(const char *root, const char *path, uint64_t id);
 /* The path from the cgroup2 root of the cgroup whose id is id (bpf_get_current_cgroup_id),
  * found by walking the hierarchy: 0, -ENOENT (none: removed since), -ENAMETOOLONG. */
 int fol_cgroup_path_of_id(uint64_t id, char *buf, size_t len);

@@ -6,7 +6,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -116,12 +120,39 @@ static void test_model_scope(void **state)
 	fol_cgroups_free(&c);
 }
 
+/* serve's pruning asks whether a cgroup is still there: a directory under the mount (a
+ * temporary one stands for it), and the same one (its handle) when an id is given. */
+static void test_alive(void **state)
+{
+	char root[] = "/tmp/foliostat-cgroup-XXXXXX", dir[64];
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/c", root);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	ret = fol_cgroup_alive(root, "/c", 0);
+	if (ret == -EOPNOTSUPP) {
+		rmdir(dir);
+		rmdir(root);
+		skip(); /* no file handles on /tmp's file system */
+	}
+	assert_int_equal(ret, 1);
+	assert_int_equal(fol_cgroup_alive(root, "/c", 1), 0); /* another cgroup at its path */
+	assert_int_equal(fol_cgroup_alive(root, "/c/../c", 0), -EINVAL);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(fol_cgroup_alive(root, "/c", 0), 0);
+	assert_int_equal(fol_cgroup_alive(root, "/c/d", 0), 0);
+	assert_int_equal(rmdir(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_made),
 		cmocka_unit_test(test_model_scope),
+		cmocka_unit_test(test_alive),
 	};
 
 	return cmocka_run_group_tests_name("cgroup", tests, NULL, NULL);

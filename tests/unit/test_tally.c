@@ -251,6 +251,88 @@ static void test_by_cgroup_id(void **state)
 	fol_tally_free(t);
 }
 
+/* The fake cgroup2 mount: every path there but the one removed ("other" is no path). */
+static const char *removed_path;
+static int alive_calls;
+
+static int fake_alive(const char *path)
+{
+	alive_calls++;
+	return strcmp(path, "other") && (!removed_path || strcmp(path, removed_path));
+}
+
+static void fault_in(struct fol_tally *t, int pid, uint64_t id)
+{
+	struct fol_fault_seen f = seen(pid, pid, 9, FOL_C_ANON_ALLOC, 2000);
+
+	f.cgroup = id;
+	assert_int_equal(fol_tally_fault(t, &f), 0);
+}
+
+/* Containers come and go for days: a removed cgroup's row stays linger_ns after it is
+ * found removed (its last counts for the scrapes still to come), then goes with the ids
+ * and processes that pointed at it, and its room is a new cgroup's; a path made again
+ * before then keeps its row; "other" stays. */
+static void test_prune(void **state)
+{
+	struct fol_tally *t;
+
+	(void)state;
+	removed_path = NULL;
+	id_lookups = alive_calls = 0;
+	assert_int_equal(fol_tally_new(&t, &(struct fol_tally_opts){ .by = FOL_BY_CGROUP, .cell_hist = 1,
+								      .max_rows = 4, .cgroup_of = fake_cgroup,
+								      .cgroup_of_id = fake_cgroup_id,
+								      .cgroup_alive = fake_alive, .linger_ns = 100 }),
+			 0);
+	fault_in(t, 1, 0);  /* /a, by /proc */
+	fault_in(t, 10, 0); /* /b */
+	fault_in(t, 11, 0);
+	fault_in(t, 2, 7); /* /a/x, by its id */
+	fault_in(t, 99, 0); /* no /proc: "other", the fourth row */
+	fault_in(t, 21, 0); /* /c21: no room, "other" */
+	assert_int_equal(cgroup_faults(t, "other"), 2);
+	fol_tally_prune(t, 1000);
+	assert_int_equal(alive_calls, 3); /* "other" is not looked at */
+	removed_path = "/b";
+	fol_tally_prune(t, 2000);
+	fol_tally_prune(t, 2099);
+	assert_int_equal(cgroup_faults(t, "/b"), 2); /* still served */
+	assert_true(cgroup_row(t, "/b")->removed);
+	fol_tally_prune(t, 2100);
+	assert_null(cgroup_row(t, "/b"));
+	/* Its room is a new cgroup's (pid 21 stays in "other", where it was counted first);
+	 * pid 10 is looked up again (its /proc says /b: made again). */
+	fault_in(t, 22, 0);
+	assert_int_equal(cgroup_faults(t, "/c22"), 1);
+	removed_path = NULL;
+	fault_in(t, 10, 0);
+	assert_int_equal(cgroup_faults(t, "other"), 3); /* no room: the bound holds */
+	/* /a/x goes: id 7 is looked up again at its next fault. */
+	removed_path = "/a/x";
+	fol_tally_prune(t, 3000);
+	fol_tally_prune(t, 3100);
+	assert_null(cgroup_row(t, "/a/x"));
+	assert_int_equal(id_lookups, 1);
+	fault_in(t, 2, 7);
+	assert_int_equal(id_lookups, 2);
+	assert_int_equal(cgroup_faults(t, "/a/x"), 1); /* counted anew */
+	/* /a removed, then made again before its linger ends: it keeps its row and counts. */
+	removed_path = "/a";
+	fol_tally_prune(t, 4000);
+	removed_path = NULL;
+	fol_tally_prune(t, 4050);
+	removed_path = "/a";
+	fol_tally_prune(t, 4100);
+	assert_int_equal(cgroup_faults(t, "/a"), 1);
+	fol_tally_prune(t, 4199);
+	assert_int_equal(cgroup_faults(t, "/a"), 1);
+	fol_tally_prune(t, 4200);
+	assert_null(cgroup_row(t, "/a"));
+	assert_int_equal(cgroup_faults(t, "other"), 3);
+	fol_tally_free(t);
+}
+
 /* The metrics of a tally by cgroup: the fault counter, a histogram whose +Inf bucket and
  * count are the cell's timed faults, the cgroup label. */
 static void test_metrics(void **state)
@@ -479,7 +561,7 @@ int main(void)
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
 		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
-		cmocka_unit_test(test_by_cgroup_id),
+		cmocka_unit_test(test_by_cgroup_id), cmocka_unit_test(test_prune),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
