@@ -44,6 +44,12 @@ int cmd_serve(int argc, char **argv)
 
 #define DEFAULT_LISTEN "127.0.0.1:9470"
 #define MAX_CGROUPS_LIMIT 10000
+/* A removed cgroup's series stay two of Prometheus' default scrape intervals (1 m): its
+ * last counts are scraped once at least. */
+#define DEFAULT_LINGER_S 120
+/* How often removed cgroups are looked for: a look at each cgroup seen (a stat, a file
+ * handle), some 10 us for 64. */
+#define PRUNE_EVERY_NS 5000000000ull
 
 static const struct usage serve_usage = {
 	"usage: foliostat serve [--listen ADDR:PORT] [-a] [-G CGROUP] [--by-cgroup]\n"
@@ -61,7 +67,8 @@ static const struct usage serve_usage = {
 	"folio in an anonymous private VMA (foliostat_kernel_alloc_faults_total), a reuse\n"
 	"fault of a folio it saw allocated (foliostat_kernel_reuse_faults_total says how\n"
 	"many, and why others were not). make bench measures the time it adds per fault.\n"
-	"Memory holds the tasks alive, not those gone: serve runs for days.\n"
+	"Memory holds the tasks alive, not those gone: serve runs for days; a cgroup\n"
+	"removed (a container gone) leaves the metrics --cgroup-linger seconds after.\n"
 	"\n",
 	"\n"
 	"Runs until SIGINT or SIGTERM (or --duration). Exit status: 0, 1 when recording or\n"
@@ -74,7 +81,7 @@ struct serve {
 	struct fol_tally *tally;
 	pthread_mutex_t lock;
 	const char *listen;
-	int by_cgroup, max_cgroups;
+	int by_cgroup, max_cgroups, linger;
 	double duration;
 	uint64_t started_ns;
 	char kernel[65];
@@ -84,9 +91,15 @@ struct serve {
 	 * saw. */
 	int no_kernel_reuse;
 	struct fol_u64map *kseen;	/* cgroup << 8 | class << 4 | order -> struct kseen */
+	uint64_t nkseen;
 	uint64_t kstat[FOL_BPF_K_NR];
 	int kernel_reuse;
 	uint64_t kpulled_ns;
+	/* Removed cgroups, looked for every PRUNE_EVERY_NS: during that pull, each cgroup id's
+	 * verdict (id -> 1 removed, 2 there) in alive. */
+	uint64_t pruned_ns;
+	struct fol_u64map *alive;
+	char cgroot[1024];
 };
 
 struct kseen {
@@ -160,6 +173,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .fault_path = live_meta(&s->l, "fault_path"),
 				       .started_ns = s->started_ns,
 				       .kernel_reuse = s->kernel_reuse ? s->kstat : NULL,
+				       .kernel_keys = s->nkseen,
 			       },
 			       openmetrics ? FOL_METRICS_OPENMETRICS : FOL_METRICS_PROMETHEUS, f);
 	pthread_mutex_unlock(&s->lock);
@@ -287,6 +301,10 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "a number of cgroups from 1 to 10000",
 			    "label sets at most: the faults of more cgroups are\n"
 			    "counted under cgroup=\"other\" (default 64)"),
+		OPT_INTEGER(0, "cgroup-linger", &s->linger, "SECONDS", 0, 86400,
+			    "a number of seconds from 0 to 86400",
+			    "how long a removed cgroup's metrics stay, its last\n"
+			    "counts for the scrapes to come (default 120)"),
 		OPT_CALLBACK(0, "duration", &s->duration, "S", rec_opt_duration,
 			     "stop after S seconds (default: a signal)"),
 		OPT_CALLBACK(0, "fault-path", &s->c, "P", rec_opt_fault_path,
@@ -337,32 +355,51 @@ static int kernel_class(uint32_t cls)
 	return cls < FOL_BPF_CLASSES ? of[cls] : -1;
 }
 
+/* During a pruning pull: whether the cgroup of id, seen at path, was removed since
+ * (asked once a pull per id). "other": its path was not found when it was first seen. */
+static int cgroup_removed(struct serve *s, uint64_t id, const char *path)
+{
+	int created, *v = fol_u64map_put(s->alive, id, &created);
+
+	if (v && created)
+		*v = !strcmp(path, "other") || (s->cgroot[0] && !fol_cgroup_alive(s->cgroot, path, id)) ? 1 : 2;
+	return v && *v == 1;
+}
+
 /* A (cgroup, class, order)'s counts decided in the kernel: what grew since the last pull,
- * into the tally. */
+ * into the tally; in a pruning pull, a removed cgroup's then forgotten, here and in the
+ * programs (no task is left in it to fault: nothing is lost). */
 static int kpull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v)
 {
 	struct serve *s = ctx;
+	uint64_t key = k->cgroup << 8 | (uint64_t)k->cls << 4 | k->order;
 	struct fol_tally_bulk b = { 0 };
 	struct kseen *seen;
-	int created, cls = kernel_class(k->cls);
+	int created, ret, cls = kernel_class(k->cls);
 
 	if (k->order > FOL_BPF_MAX_ORDER || cls < 0)
 		return 0;
-	seen = fol_u64map_put(s->kseen, k->cgroup << 8 | (uint64_t)k->cls << 4 | k->order, &created);
+	seen = fol_u64map_put(s->kseen, key, &created);
 	if (!seen)
 		return -ENOMEM;
+	s->nkseen += created;
 	if (created && s->by_cgroup && fol_cgroup_path_of_id(k->cgroup, seen->cgroup, sizeof(seen->cgroup)))
 		snprintf(seen->cgroup, sizeof(seen->cgroup), "other"); /* removed since */
-	if (v->faults == seen->v.faults)
+	if (v->faults != seen->v.faults) {
+		b.faults = v->faults - seen->v.faults;
+		b.episodes = v->episodes - seen->v.episodes;
+		b.timed = v->timed - seen->v.timed;
+		b.time_ns = v->time_ns - seen->v.time_ns;
+		for (int i = 0; i < FOL_LAT_BUCKETS; i++)
+			b.lat[i] = v->lat[i] - seen->v.lat[i];
+		seen->v = *v;
+		if ((ret = fol_tally_add(s->tally, seen->cgroup, (int)k->order, cls, &b)))
+			return ret;
+	}
+	if (!s->alive || !s->by_cgroup || !cgroup_removed(s, k->cgroup, seen->cgroup))
 		return 0;
-	b.faults = v->faults - seen->v.faults;
-	b.episodes = v->episodes - seen->v.episodes;
-	b.timed = v->timed - seen->v.timed;
-	b.time_ns = v->time_ns - seen->v.time_ns;
-	for (int i = 0; i < FOL_LAT_BUCKETS; i++)
-		b.lat[i] = v->lat[i] - seen->v.lat[i];
-	seen->v = *v;
-	return fol_tally_add(s->tally, seen->cgroup, (int)k->order, cls, &b);
+	s->nkseen -= fol_u64map_del(s->kseen, key, NULL);
+	return FOL_BPF_FORGET;
 }
 
 /* Kernel reuse's counts into the tally: four times a second, under the scrape's lock. */
@@ -378,18 +415,38 @@ static void kpull(struct serve *s, struct fol_recorder *r)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Removed cgroups: the kernel's counts pulled a last time and forgotten, then the rows
+ * that have lingered long enough dropped. */
+static void prune(struct serve *s, struct fol_recorder *r)
+{
+	uint64_t now = fol_mono_ns();
+
+	if (!s->by_cgroup || now - s->pruned_ns < PRUNE_EVERY_NS)
+		return;
+	s->pruned_ns = now;
+	s->alive = fol_u64map_new(sizeof(int));
+	s->kpulled_ns = 0;
+	kpull(s, r);
+	fol_u64map_free(s->alive);
+	s->alive = NULL;
+	pthread_mutex_lock(&s->lock);
+	fol_tally_prune(s->tally, now);
+	pthread_mutex_unlock(&s->lock);
+}
+
 static void serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
 
 	s->recording = 1;
+	prune(s, s->c.running);
 	kpull(s, s->c.running);
 	live_trim();
 }
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER, .linger = DEFAULT_LINGER_S };
 	struct fol_writer *w = NULL;
 	struct MHD_Daemon *d;
 	struct timespec now;
@@ -409,11 +466,15 @@ int cmd_serve(int argc, char **argv)
 	if (!uname(&u))
 		snprintf(s.kernel, sizeof(s.kernel), "%s", u.release);
 	s.l.lock = &s.lock;
+	s.pruned_ns = fol_mono_ns();
+	if (s.by_cgroup && fol_cgroup_root(s.cgroot, sizeof(s.cgroot)))
+		s.cgroot[0] = 0; /* none: nothing is pruned */
 	ret = (s.kseen = fol_u64map_new(sizeof(struct kseen))) ? live_open(&s.l, &w) : -ENOMEM;
 	if (!ret)
 		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
 								    .cell_hist = 1,
-								    .max_rows = s.max_cgroups },
+								    .max_rows = s.max_cgroups,
+								    .linger_ns = (uint64_t)s.linger * 1000000000ull },
 				     &s.tally);
 	if (ret) {
 		close(fd);

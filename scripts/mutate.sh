@@ -16,6 +16,10 @@ MUTANTS=$(cat <<'EOF'
 lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
 lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval
 lib/live/tally.c@s/nrows(t) >= (size_t)t->o.max_rows)/0)/@cgroup label sets bounded
+lib/live/tally.c@s/		if (row_alive(t, r->cgroup)) {/		if (1) {/@a removed cgroup's row goes
+lib/live/tally.c@s/removed_ns >= t->o.linger_ns/removed_ns > t->o.linger_ns/@a removed cgroup's row lingers no longer than asked
+lib/live/tally.c@s/	for (ssize_t i = 0; i < nid; i++)/	for (ssize_t i = 0; i < 0; i++)/@a removed cgroup's ids are looked up again
+cmd/serve.c@s/	return FOL_BPF_FORGET;/	return 0;/@the programs forget a removed cgroup's counts@live:15-serve.t
 lib/live/tally.c@s/	c->episodes\[slot\] += f->new_episode;/	c->episodes[slot]++;/@reuse episodes are first reuse faults
 lib/live/tally.c@s/	key = \*parent;/	key = 0;/@a forked child in its parent's cgroup
 lib/live/tally.c@s/		if ((double)cum >= q \* (double)n)/		if ((double)cum > q * (double)n)/@the quantile's bucket

@@ -136,6 +136,9 @@ struct fol_bpf_reuse_key {
 	__u32 cls;    /* FOL_BPF_CLS_* */
 };
 
+/* A reader of the counts (bpf_faults.h's fol_bpf_faults_reuse) done with a key: deleted. */
+#define FOL_BPF_FORGET 1
+
 struct fol_bpf_reuse {
 	__u64 faults, timed, time_ns;
 	__u64 episodes; /* reuse: faults that were their folio's first since it was last shared */

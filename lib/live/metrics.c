@@ -136,7 +136,7 @@ static void kernel_mthp(FILE *f, enum fol_metrics fmt, const cJSON *counters, in
 
 /* How many reuse faults the BPF programs decided, and why the others were written out
  * for the model (bpf_record.h's FOL_BPF_K_*): the model's share is what costs. */
-static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k)
+static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint64_t keys)
 {
 	static const char *const result[] = { "decided", "folio_not_kept", "unmapped_since",
 					      "table_full", "events_inside" };
@@ -165,6 +165,11 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k)
 	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"decided\"} %" PRIu64 "\n", k[FOL_BPF_K_ALLOC]);
 	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"events_inside\"} %" PRIu64 "\n",
 		k[FOL_BPF_K_UNHELD]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_count_keys", "gauge", NULL,
+			   "The BPF programs' counts held, one per cgroup, class and order seen (a "
+			   "removed cgroup's are forgotten); when their table is full, faults are "
+			   "counted as table_full.");
+	fprintf(f, "foliostat_kernel_count_keys %" PRIu64 "\n", keys);
 }
 
 static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
@@ -207,7 +212,7 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 			fol_tally_overflow(sc->tally));
 	}
 	if (sc->kernel_reuse)
-		kernel_reuse(f, fmt, sc->kernel_reuse);
+		kernel_reuse(f, fmt, sc->kernel_reuse, sc->kernel_keys);
 	if (sc->counters) {
 		kernel_mthp(f, fmt, sc->counters, 0);
 		kernel_mthp(f, fmt, sc->counters, 1);

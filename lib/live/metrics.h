@@ -24,6 +24,7 @@ struct fol_scrape {
 	uint64_t started_ns;		/* CLOCK_REALTIME of serve's start */
 	/* Kernel reuse's FOL_BPF_K_* counts (bpf_record.h), or NULL when it is off. */
 	const uint64_t *kernel_reuse;
+	uint64_t kernel_keys;		/* ... its (cgroup, class, order) counts held */
 };
 
 /* 0, or -ENOMEM. */

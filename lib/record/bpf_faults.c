@@ -159,6 +159,7 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "util/grow.h"
 #include "util/u64map.h"
 
 #include "faults.skel.h"
@@ -396,7 +397,7 @@ static int reuse_sum(int fd, const void *key, struct fol_bpf_reuse *per, int ncp
 }
 
 /* The counts by class and order alone (no cgroups): an array, whose cells without a fault
- * are left out as the hash leaves them. */
+ * are left out as the hash leaves them (and none is forgotten). */
 static int reuse_by_order(struct fol_bpf_faults *b, struct fol_bpf_reuse *per, int ncpu,
 			  int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 			  void *ctx)
@@ -406,7 +407,7 @@ static int reuse_by_order(struct fol_bpf_faults *b, struct fol_bpf_reuse *per, i
 	struct fol_bpf_reuse_key k = { 0 };
 	struct fol_bpf_reuse sum;
 
-	for (uint32_t o = 0; !ret && o < n; o++) {
+	for (uint32_t o = 0; ret >= 0 && o < n; o++) {
 		k.order = o % (FOL_BPF_MAX_ORDER + 1);
 		k.cls = o / (FOL_BPF_MAX_ORDER + 1);
 		if (!reuse_sum(fd, &o, per, ncpu, &sum) && sum.faults)
@@ -420,23 +421,29 @@ int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 			 void *ctx)
 {
 	int fd = bpf_map__fd(b->skel->maps.reuse), ncpu = libbpf_num_possible_cpus(), ret = 0;
-	struct fol_bpf_reuse_key k, next, *prev = NULL;
+	struct fol_bpf_reuse_key k, next, *prev = NULL, *forget = NULL;
 	struct fol_bpf_reuse *per, sum;
+	size_t n = 0, cap = 0;
 
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
 	if (!(per = calloc((size_t)ncpu, sizeof(*per))))
 		return -ENOMEM;
-	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
+	while (ret >= 0 && !bpf_map_get_next_key(fd, prev, &next)) {
 		k = next;
 		prev = &k;
-		if (!reuse_sum(fd, &k, per, ncpu, &sum))
-			ret = each(ctx, &k, &sum);
+		ret = reuse_sum(fd, &k, per, ncpu, &sum) ? 0 : each(ctx, &k, &sum);
+		/* Out of memory: forgotten at a later walk. */
+		if (ret == FOL_BPF_FORGET && !FOL_GROW(forget, cap, n + 1, 16))
+			forget[n++] = k;
 	}
-	if (!ret)
-		ret = reuse_by_order(b, per, ncpu, each, ctx);
+	/* Deleted after the walk: a walk whose key was deleted starts again from the first. */
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &forget[i]);
+	free(forget);
+	ret = ret < 0 ? ret : reuse_by_order(b, per, ncpu, each, ctx);
 	free(per);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)

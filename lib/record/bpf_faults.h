@@ -67,7 +67,9 @@ int fol_bpf_faults_output(struct fol_bpf_faults *b, struct perf_evsel *e, struct
 int fol_bpf_faults_follow(struct fol_bpf_faults *b, int tid, int at_exec);
 void fol_bpf_faults_unfollow(struct fol_bpf_faults *b, int tid);
 /* Kernel decisions' counts so far, summed over the CPUs: each (cgroup, class, order) to each(),
- * which returns 0 to go on. 0, the first non-zero return of each, or -errno. */
+ * which returns 0 to go on, FOL_BPF_FORGET to go on and have the programs forget that
+ * (cgroup, class, order) once the walk is done (a cgroup removed: its counts start again
+ * from 0 if it is seen again), or a negative code to stop. 0, that code, or -errno. */
 struct fol_bpf_reuse_key;
 struct fol_bpf_reuse;
 int fol_bpf_faults_reuse(struct fol_bpf_faults *b,

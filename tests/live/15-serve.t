@@ -5,7 +5,8 @@
 # cgroup; after two scrapes past its end, Prometheus' HTTP API gives the faults per order
 # and class, which equal stat's JSON of the same faults. Also: promtool and the
 # OpenMetrics parser read a live scrape, /healthz, a port in use is refused with what to
-# do, and every metric the Grafana dashboard asks for is one serve exports.
+# do, every metric the Grafana dashboard asks for is one serve exports, and when the
+# cgroup is removed its series and the programs' counts of it go.
 . "$(dirname "$0")/lib.sh"
 need_root
 # make deps puts the server and promtool in deps/bin: beside the tests, or, in the
@@ -27,7 +28,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 18
+plan 20
 pids=()
 cleanup() {
 	local p
@@ -48,8 +49,9 @@ wait_http() { # URL SECONDS
 }
 
 # serve labels each process by the cgroup /proc says it is in (--by-cgroup); stat takes
-# the cgroup's tasks by the id their samples carry (-G).
-"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
+# the cgroup's tasks by the id their samples carry (-G). The cgroup's series outlive it
+# 2 s (the test's end).
+"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup --cgroup-linger 2 2>"$T/serve.err" &
 pids+=($!)
 "$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
 stat_pid=$!
@@ -227,6 +229,28 @@ jq -r '.. | .expr? // empty' "$DASH" | grep -o 'foliostat_[a-z0-9_]*' | sort -u 
 missing=$(comm -23 "$T/used" "$T/exported" | tr '\n' ' ')
 [ -s "$T/used" ] && [ -z "$missing" ]
 ok $? "every metric the Grafana dashboard queries ($(wc -l <"$T/used")) is one serve exports${missing:+ (not exported: $missing)}"
+# Containers come and go for days: a removed cgroup's series go after --cgroup-linger
+# (looked for every 5 s), and the programs forget their counts of it.
+series() { curl -sf "http://127.0.0.1:$sport/metrics" | grep -c "cgroup=\"/$name\""; }
+keys() { curl -sf "http://127.0.0.1:$sport/metrics" | awk '$1 == "foliostat_kernel_count_keys" { print $2 }'; }
+before=$(series) kbefore=$(keys)
+rmdir "$CG/$name"
+removed=$?
+after=$before
+for i in $(seq $((30 * slow))); do
+	sleep 1
+	after=$(series)
+	[ "$after" -eq 0 ] && break
+done
+[ "$removed" -eq 0 ] && [ "$before" -gt 0 ] && [ "$after" -eq 0 ]
+ok $? "a removed cgroup's series go after --cgroup-linger 2 ($before series, none $i s after rmdir)"
+kafter=$(keys)
+if [ "$path" != bpf ]; then
+	skip 1 "serve took the $path fault path here: no counts in the kernel"
+else
+	[ "${kafter:-x}" -lt "${kbefore:-0}" ] 2>/dev/null
+	ok $? "... and the programs' counts of it are forgotten (foliostat_kernel_count_keys ${kbefore:-?}, then ${kafter:-?})"
+fi
 kill -TERM "${pids[0]}"
 wait "${pids[0]}"
 rc=$?
