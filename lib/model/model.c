@@ -381,19 +381,20 @@ static int on_thread_exit(struct fol_model *m, const struct fol_event *ev)
 static int on_mmap(struct fol_model *m, const struct fol_event *ev)
 {
 	struct mm *mm = fol_model_get_mm(m, ev->pid);
-
+	/* Live, nothing reads the name (no sites, no stacks): interned, the names would grow
+	 * for days with each new file a process maps. */
 	struct vma nv = {
 		.start = ev->mmap.start,
 		.end = ev->mmap.start + ev->mmap.len,
 		.file = fol_model_is_file(ev->mmap.filename),
-		.name = fol_sites_intern(m->sites, ev->mmap.filename ?: "?"),
+		.name = m->o.live ? -1 : fol_sites_intern(m->sites, ev->mmap.filename ?: "?"),
 		.shared = !!(ev->mmap.flags & MAP_SHARED),
 		.special = fol_model_is_special(ev->mmap.filename),
 		.pgoff = ev->mmap.pgoff,
 		.id = { ev->mmap.maj, ev->mmap.min, ev->mmap.ino },
 	};
 
-	if (nv.name < 0)
+	if (nv.name < 0 && !m->o.live)
 		return -ENOMEM;
 	if (nv.file && nv.id.ino && fol_pagecache_mapped(m->pc, &nv.id))
 		return -ENOMEM;

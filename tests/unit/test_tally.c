@@ -10,6 +10,7 @@
 #include "data/bpf_record.h"
 #include "live/metrics.h"
 #include "live/tally.h"
+#include "model/sites.h"
 
 static struct fol_fault_seen seen(int pid, int tid, int order, enum fol_class cls, uint64_t lat)
 {
@@ -492,9 +493,6 @@ static void test_observer(void **state)
 	fol_tally_free(x.t);
 }
 
-/* Live: the kernel's teardown of a process's memory after its exit record (page frees,
- * rss_stat of the exited tid) does not make it anew, for days of fork/exit: a process
- * counted twice is one the model holds again. */
 /* A reuse fault whose episode serve's BPF programs counted already (its exit says so:
  * FOL_BPF_EPISODE_KEPT) is told as a fault, not as a new episode; the next one of the
  * same folio is not the episode's first either. */
@@ -528,6 +526,9 @@ static void test_episode_kept(void **state)
 	fol_tally_free(x.t);
 }
 
+/* Live: the kernel's teardown of a process's memory after its exit record (page frees,
+ * rss_stat of the exited tid) does not make it anew, for days of fork/exit: a process
+ * counted twice is one the model holds again. */
 static void test_after_exit(void **state)
 {
 	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
@@ -553,6 +554,32 @@ static void test_after_exit(void **state)
 	fol_model_free(m);
 }
 
+/* Live: nothing reads a mapping's name (no sites, no stacks), so none is kept: a build
+ * server's processes map a new temporary file each, for days. */
+static void test_live_names(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	char name[64];
+
+	(void)state;
+	now = 1000000;
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "/tmp/cc%06d.o", i);
+		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+					    .mmap = { .start = BASE + ((uint64_t)i << 20), .len = 4096, .maj = 8,
+						      .min = 1, .ino = 100 + (uint64_t)i, .filename = name } });
+	}
+	fault(m, PID, PID, BASE, 0x4, -1, 1000);
+	s = finish(m);
+	assert_int_equal(CELL(s, 0, FOL_C_FILE).faults + CELL(s, -1, FOL_C_FILE).faults, 1);
+	assert_string_equal(fol_sites_str(s.sites, 0), "[kernel]");
+	assert_string_equal(fol_sites_str(s.sites, 1), "?"); /* none interned after it */
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
 		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
 		cmocka_unit_test(test_by_cgroup_id), cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_live_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
