@@ -79,7 +79,7 @@ void live_malloc_policy(void)
 	mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
 }
 
-void live_trim(void)
+void live_trim(struct live *l)
 {
 	static uint64_t last;
 	uint64_t now = fol_mono_ns();
@@ -87,6 +87,13 @@ void live_trim(void)
 	if (now - last < 60000000000ull)
 		return;
 	last = now;
+	if (l->begun) {
+		if (l->lock)
+			pthread_mutex_lock(l->lock);
+		fol_model_forget_files(l->r.model); /* out of memory: the next minute's */
+		if (l->lock)
+			pthread_mutex_unlock(l->lock);
+	}
 	malloc_trim(0);
 }
 

@@ -441,7 +441,7 @@ static void serve_tick(void *ctx)
 	s->recording = 1;
 	prune(s, s->c.running);
 	kpull(s, s->c.running);
-	live_trim();
+	live_trim(&s->l);
 }
 
 int cmd_serve(int argc, char **argv)

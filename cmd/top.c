@@ -78,7 +78,7 @@ static void top_tick(void *ctx)
 	uint64_t now = fol_mono_ns();
 
 	refresh_data(t);
-	live_trim();
+	live_trim(&t->l);
 	if (fol_top_keys(t->ui, &t->d) && !t->quit) {
 		/* Ends the recording as Ctrl-C would: a command is passed the signal. */
 		t->quit = 1;

@@ -106,6 +106,10 @@ int fol_model_finish(struct fol_model *m, struct fol_summary *s);
 /* The figures so far, while events come in (stat -I): read only; sites and bins not
  * final. */
 const struct fol_summary *fol_model_peek(const struct fol_model *m);
+/* Live (top and serve, from time to time): forget the page cache of the files no process
+ * maps any more (the orders of folios added before a fault; a file mapped again is
+ * followed anew from its mmap). 0, or -ENOMEM with nothing forgotten. */
+int fol_model_forget_files(struct fol_model *m);
 void fol_summary_free(struct fol_summary *s);
 
 #endif

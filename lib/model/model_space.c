@@ -12,6 +12,7 @@
 #include "model/swapout.h"
 #include "util/u64map.h"
 #include "util/grow.h"
+#include "util/indexed.h"
 
 static int take_one(struct taken *t, uint64_t key, const struct folio *f)
 {
@@ -533,4 +534,37 @@ int fol_model_seed_folios(struct fol_model *m, const struct fol_event *ev)
 	mm->seeded_at = ev->time;
 	mm->orders |= 1u << order;
 	return seed_put(m, mm, &(struct seed){ .start = start, .end = start + n * size, .order = order });
+}
+
+/* The files mapped, by a hash of their id: a clash only keeps a file unmapped since. */
+static uint64_t file_key(const struct fol_file_id *id)
+{
+	return fol_hash(FOL_HASH_INIT, id, sizeof(*id));
+}
+
+static int note_file(const struct vma *v, void *set)
+{
+	if (!v->file || !v->id.ino)
+		return 0;
+	return fol_u64map_put(set, file_key(&v->id), NULL) ? 0 : -ENOMEM;
+}
+
+static int file_mapped(const struct fol_file_id *id, void *set)
+{
+	return fol_u64map_get(set, file_key(id)) != NULL;
+}
+
+int fol_model_forget_files(struct fol_model *m)
+{
+	struct fol_u64map *set = fol_u64map_new(1);
+	size_t pos = 0;
+	struct mm *mm;
+	int ret = set ? 0 : -ENOMEM;
+
+	while (!ret && (mm = fol_u64map_next(m->mms, &pos, NULL)))
+		ret = fol_model_vma_each(mm, note_file, set);
+	if (!ret)
+		ret = fol_pagecache_sweep(m->pc, file_mapped, set);
+	fol_u64map_free(set);
+	return ret;
 }

@@ -49,7 +49,10 @@ void rec_note_mapping(struct fol_recorder *r, const union perf_event *ev)
 {
 	const char *name = ev->mmap2.filename, *end = (const char *)ev + ev->header.size;
 
-	if (name >= end || name[0] != '/' || name[1] == '/' || !memchr(name, 0, (size_t)(end - name)))
+	/* Live (top, serve): no end to write the page cache or the build-ids at, and the files
+	 * a machine maps over days are without number. */
+	if (r->o->live || name >= end || name[0] != '/' || name[1] == '/' ||
+	    !memchr(name, 0, (size_t)(end - name)))
 		return;
 	if (r->pc && !(ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		struct fol_file_id id = { ev->mmap2.maj, ev->mmap2.min, ev->mmap2.ino };

@@ -546,16 +546,18 @@ struct fol_pagecache *fol_pagecache_new(const cJSON *snapshot)
 	return pc;
 }
 
+static void file_free(struct pc_file *f)
+{
+	fol_u64map_free(f->added);
+	free(f->runs);
+}
+
 void fol_pagecache_free(struct fol_pagecache *pc)
 {
 	if (!pc)
 		return;
-	for (size_t i = 0; i < pc->files.n; i++) {
-		struct pc_file *f = FOL_INDEXED_AT(&pc->files, struct pc_file, i);
-
-		fol_u64map_free(f->added);
-		free(f->runs);
-	}
+	for (size_t i = 0; i < pc->files.n; i++)
+		file_free(FOL_INDEXED_AT(&pc->files, struct pc_file, i));
 	fol_indexed_free(&pc->files);
 	free(pc);
 }
@@ -568,6 +570,39 @@ int fol_pagecache_mapped(struct fol_pagecache *pc, const struct fol_file_id *id)
 		return -ENOMEM;
 	if (!f->added && !(f->added = fol_u64map_new(sizeof(signed char))))
 		return -ENOMEM;
+	return 0;
+}
+
+int fol_pagecache_sweep(struct fol_pagecache *pc, int (*mapped)(const struct fol_file_id *id, void *ctx),
+			void *ctx)
+{
+	struct fol_indexed kept;
+	size_t n = pc->files.n;
+	char *keep = calloc(n ? n : 1, 1);
+	int created;
+
+	/* The kept files copied into a new index first: out of memory, nothing has changed. */
+	if (!keep || fol_indexed_init(&kept, sizeof(struct pc_file))) {
+		free(keep);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pc_file *f = FOL_INDEXED_AT(&pc->files, struct pc_file, i);
+
+		if (!(keep[i] = mapped(&f->id, ctx) == 1))
+			continue;
+		if (!fol_indexed_get(&kept, id_hash(&f->id), f, file_same, &created)) {
+			fol_indexed_free(&kept);
+			free(keep);
+			return -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!keep[i])
+			file_free(FOL_INDEXED_AT(&pc->files, struct pc_file, i));
+	fol_indexed_free(&pc->files);
+	pc->files = kept;
+	free(keep);
 	return 0;
 }
 

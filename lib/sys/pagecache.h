@@ -60,6 +60,11 @@ struct fol_pagecache *fol_pagecache_new(const cJSON *snapshot);
 void fol_pagecache_free(struct fol_pagecache *pc);
 /* A recorded process mapped the file: its additions are kept from now on. */
 int fol_pagecache_mapped(struct fol_pagecache *pc, const struct fol_file_id *id);
+/* Live (top, serve): the files no mapping holds any more are forgotten with what was
+ * added of them; mapped(id, ctx) is 1 for those some mapping holds. Over days the files a
+ * machine maps are without number. 0, or -ENOMEM with every file kept. */
+int fol_pagecache_sweep(struct fol_pagecache *pc, int (*mapped)(const struct fol_file_id *id, void *ctx),
+			void *ctx);
 /* A folio of 2^order pages added at index. */
 int fol_pagecache_add(struct fol_pagecache *pc, const struct fol_file_id *id, uint64_t index,
 		      int order);

@@ -125,11 +125,52 @@ static void test_table(void **state)
 	fol_pagecache_free(pc);
 }
 
+static int odd_mapped(const struct fol_file_id *id, void *ctx)
+{
+	(*(int *)ctx)++;
+	return (int)(id->ino & 1);
+}
+
+/* Live: the files no mapping holds go with what was added of them; the others keep
+ * theirs, found by id as before (the index rebuilt); a file gone is followed again
+ * only once mapped again. */
+static void test_sweep(void **state)
+{
+	struct fol_pagecache *pc = fol_pagecache_new(NULL);
+	enum fol_pc_source src;
+	int asked = 0;
+
+	(void)state;
+	for (uint64_t ino = 1; ino <= 100; ino++) {
+		struct fol_file_id id = { 8, 1, ino };
+
+		assert_int_equal(fol_pagecache_mapped(pc, &id), 0);
+		assert_int_equal(fol_pagecache_add(pc, &id, 16, 4), 0);
+	}
+	assert_int_equal(fol_pagecache_sweep(pc, odd_mapped, &asked), 0);
+	assert_int_equal(asked, 100);
+	for (uint64_t ino = 1; ino <= 100; ino++) {
+		struct fol_file_id id = { 8, 1, ino };
+
+		assert_int_equal(fol_pagecache_order(pc, &id, 20, &src), ino & 1 ? 4 : -1);
+		assert_int_equal(fol_pagecache_add(pc, &id, 32, 2), 0);
+		assert_int_equal(fol_pagecache_order(pc, &id, 33, &src), ino & 1 ? 2 : -1);
+	}
+	asked = 0;
+	assert_int_equal(fol_pagecache_sweep(pc, odd_mapped, &asked), 0);
+	assert_int_equal(asked, 50);
+	assert_int_equal(fol_pagecache_mapped(pc, &(struct fol_file_id){ 8, 1, 2 }), 0);
+	assert_int_equal(fol_pagecache_add(pc, &(struct fol_file_id){ 8, 1, 2 }, 0, 3), 0);
+	assert_int_equal(fol_pagecache_order(pc, &(struct fol_file_id){ 8, 1, 2 }, 7, &src), 3);
+	fol_pagecache_free(pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -580,6 +580,46 @@ static void test_live_names(void **state)
 	fol_model_free(m);
 }
 
+static void map_file(struct fol_model *m, int pid, uint64_t ino)
+{
+	feed(m, (struct fol_event){ .pid = pid, .tid = pid, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = BASE, .len = 1 << 20, .maj = 8, .min = 1, .ino = ino,
+					      .filename = "/data/db" } });
+}
+
+static void page_added(struct fol_model *m, uint64_t ino, uint64_t index, int order)
+{
+	feed(m, (struct fol_event){ .pid = 1, .tid = 1, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .dev = 8 << 20 | 1, .ino = ino, .index = index, .order = order } });
+}
+
+/* Live: the page cache of a file no process maps any more is forgotten (top and serve
+ * ask once a minute); while one maps it, the orders of its folios added before a fault
+ * stay known. */
+static void test_live_files(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+
+	(void)state;
+	now = 1000000;
+	map_file(m, PID, 77);
+	page_added(m, 77, 0, 4); /* readahead, before the faults */
+	page_added(m, 77, 16, 4);
+	assert_int_equal(fol_model_forget_files(m), 0);
+	fault(m, PID, PID, BASE, 0x4, -1, 1000);
+	feed(m, (struct fol_event){ .kind = FOL_EV_EXIT, .fork = { .pid = PID, .tid = PID } });
+	assert_int_equal(fol_model_forget_files(m), 0);
+	map_file(m, 400, 77);
+	fault(m, 400, 400, BASE + (16 << 12), 0x4, -1, 1000);
+	s = finish(m);
+	assert_int_equal(CELL(s, 4, FOL_C_FILE).faults, 1);  /* mapped: known */
+	assert_int_equal(CELL(s, -1, FOL_C_FILE).faults, 1); /* forgotten, then mapped anew */
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,7 +629,7 @@ int main(void)
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
 		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
 		cmocka_unit_test(test_by_cgroup_id), cmocka_unit_test(test_prune),
-		cmocka_unit_test(test_live_names),
+		cmocka_unit_test(test_live_names),  cmocka_unit_test(test_live_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
