@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # serve left running (issue 28, point 4): SOAK_MINUTES (30) of a looping fork/exit
-# workload under `foliostat serve -a --by-cgroup`, scraped every 10 s as Prometheus would,
-# its resident memory read every 10 s. Memory must stay flat: RSS at the end at most 10%
-# above the RSS at 5 minutes, and no growth trend (the least-squares slope after 5 minutes,
-# as a share of the RSS per hour; a fall is no leak). Results appended to $1; exit 1 when
-# not flat.
+# workload under `foliostat serve -a --by-cgroup`, each ten rounds (some 3 s) in a cgroup
+# of their own made and removed (containers that come and go), scraped every 10 s as Prometheus would, its
+# resident memory read every 10 s. Memory must stay flat: RSS at the end at most 10% above
+# the RSS at 5 minutes, and no growth trend (the least-squares slope after 5 minutes, as a
+# share of the RSS per hour; a fall is no leak). The label sets must follow the cgroups
+# there: no fault counted under "other" for want of a label set (--max-cgroups 64, a
+# cgroup's series lingering 30 s: some 12 held at once). Results appended to $1; exit 1
+# when either fails.
 # Usage: FOLIOSTAT=./foliostat scripts/soak.sh OUT
 set -euo pipefail
 out=${1:-bench-results.txt}
@@ -15,18 +18,28 @@ MIN=${SOAK_MINUTES:-30}
 T=$(mktemp -d /tmp/foliostat-soak.XXXXXX)
 port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cp "$F" "$T/fw"
-"$F" serve --listen "127.0.0.1:$port" --by-cgroup 2>"$T/serve.err" &
+"$F" serve --listen "127.0.0.1:$port" --by-cgroup --cgroup-linger 30 2>"$T/serve.err" &
 serve=$!
+CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
+[ -n "$CG" ] || { echo "soak: no cgroup2 mount"; exit 1; }
 # The churn: processes that fork children which exit (fork-loop), and processes of four
-# threads (fork-reuse -t 4), each a new exec and a new pid, for the whole soak.
+# threads (fork-reuse -t 4), each a new exec and a new pid, for the whole soak; each ten
+# rounds in a new cgroup, removed after them (their count in $T/cgroups).
 (
+	i=0
 	while :; do
-		"$T/fw" workload fork-loop --loops 4 --size 16M
-		"$T/fw" workload fork-reuse --size 16M --threads 4
+		cg=$CG/foliostat-soak-$$-$i
+		mkdir "$cg" && echo $((i + 1)) >"$T/cgroups"
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			sh -c "echo \$\$ >$cg/cgroup.procs; exec $T/fw workload fork-loop --loops 4 --size 16M"
+			sh -c "echo \$\$ >$cg/cgroup.procs; exec $T/fw workload fork-reuse --size 16M --threads 4"
+		done
+		rmdir "$cg"
+		i=$((i + 1))
 	done
 ) >/dev/null 2>&1 &
 churn=$!
-trap 'kill $churn $serve 2>/dev/null; wait $serve 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $churn $serve 2>/dev/null; wait $serve 2>/dev/null; rmdir "$CG"/foliostat-soak-$$-* 2>/dev/null; rm -rf "$T"' EXIT
 start=$(date +%s)
 end=$((start + MIN * 60))
 : >"$T/rss"
@@ -37,11 +50,14 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	t=$(($(date +%s) - start))
 	rss=$(awk '/^VmRSS/ {print $2}' "/proc/$serve/status")
 	faults=$(awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}' "$T/scrape")
-	echo "$t $rss $faults" >>"$T/rss"
+	sets=$(grep -o '^foliostat_faults_total{cgroup="[^"]*"' "$T/scrape" | sort -u | wc -l)
+	over=$(awk '$1 == "foliostat_cgroup_overflow_faults_total" { print $2 }' "$T/scrape")
+	keys=$(awk '$1 == "foliostat_kernel_count_keys" { print $2 }' "$T/scrape")
+	echo "$t $rss $faults $sets ${over:-0} ${keys:-0}" >>"$T/rss"
 done
 cp "$T/rss" "${out%.txt}-soak-rss.txt"
 rc=0
-/usr/bin/python3 - "$T/rss" "$MIN" >"$T/verdict" <<'PY' || rc=$?
+/usr/bin/python3 - "$T/rss" "$MIN" "$(cat "$T/cgroups" 2>/dev/null || echo 0)" >"$T/verdict" <<'PY' || rc=$?
 import sys
 rows = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 minutes = float(sys.argv[2])
@@ -64,6 +80,8 @@ per_hour = slope * 3600 / my
 # Flat: no more than 10% above the RSS at 5 minutes (less is not a leak: the trims give
 # back what the first minutes' peaks took), and no growth trend.
 flat = change <= 0.10 and per_hour <= 0.05
+# The label sets held follow the cgroups there: none of the soak's faults went to "other".
+bounded = rows[-1][4] == 0
 print(f"soak.minutes {minutes:g}")
 print(f"soak.faults {rows[-1][2]:.0f}")
 print(f"soak.rss_kb.at_{t5 / 60:.0f}min {at5:.0f} (median of the samples within a minute)")
@@ -72,7 +90,12 @@ print(f"soak.rss_kb.max {max(r[1] for r in rows):.0f}")
 print(f"soak.rss_change {100 * change:+.1f}%")
 print(f"soak.rss_trend_per_hour {100 * per_hour:+.2f}% (least squares from {t5 / 60:.0f} min)")
 print(f"soak.flat {'yes' if flat else 'NO'}")
-sys.exit(0 if flat else 1)
+print(f"soak.cgroups_made {sys.argv[3]}")
+print(f"soak.label_sets max {max(r[3] for r in rows):.0f}, at end {rows[-1][3]:.0f} (of 64)")
+print(f"soak.kernel_count_keys max {max(r[5] for r in rows):.0f}, at end {rows[-1][5]:.0f} (of 2048)")
+print(f"soak.overflow_faults {rows[-1][4]:.0f}")
+print(f"soak.label_sets_bounded {'yes' if bounded else 'NO'}")
+sys.exit(0 if flat and bounded else 1)
 PY
 {
 	echo "# serve soak: $MIN min of fork-loop and fork-reuse -t 4 in a loop under serve -a --by-cgroup, scraped every 10 s"
