@@ -83,7 +83,7 @@ flat = change <= 0.10 and per_hour <= 0.05
 # The label sets held follow the cgroups there: none of the soak's faults went to "other".
 bounded = rows[-1][4] == 0
 print(f"soak.minutes {minutes:g}")
-print(f"soak.faults {rows[-1][2]:.0f}")
+print(f"soak.faults_last_scrape {rows[-1][2]:.0f} (the cgroups there then: a removed one's series go)")
 print(f"soak.rss_kb.at_{t5 / 60:.0f}min {at5:.0f} (median of the samples within a minute)")
 print(f"soak.rss_kb.at_end {last:.0f} (median of the last two minutes)")
 print(f"soak.rss_kb.max {max(r[1] for r in rows):.0f}")
