@@ -85,8 +85,13 @@ pe=$("$FOLIOSTAT" report --json -i "$T/g.data" | jq -c '.recording.probe_effect'
 # tracepoint writes the held entry out first: two records a fault; here mostly one.
 is "$(echo "$pe" | jq '(.exits - .faults * .passes | fabs) <= 16 and .samples >= .exits and .samples <= 2 * .exits + 16')" true \
 	"calibration: one exit per traced fault read back, one or two records ($pe; read faults allocate: $(read_faults_allocate))"
-echo "$pe" | jq -e '.added_ns > 0 and .added_ns < 100000 and .untraced_ns > 0' >/dev/null
-ok $? "... the events add a positive cost under 100 us a fault"
+# The added cost is a difference of two medians: on a busy machine (make check's first
+# live test, a clean clone's, once saw traced below untraced) it is not measurable, and
+# the report says null rather than a negative cost. Timing is a benchmark's to judge.
+echo "$pe" | jq -e '.untraced_ns > 0 and .traced_ns > 0 and
+	(if .traced_ns > .untraced_ns then .added_ns == .traced_ns - .untraced_ns and .added_ns < 100000
+	 else .added_ns == null end)' >/dev/null
+ok $? "... the events' added cost: under 100 us a fault, or null when not measurable ($(echo "$pe" | jq .added_ns))"
 "$FOLIOSTAT" record -q -e minor-faults -o "$T/m.data" -- true 2>/dev/null
 is "$("$FOLIOSTAT" report --json -i "$T/m.data" | jq -c '.recording.probe_effect')" null "no calibration for events chosen with -e"
 exit $_fail
