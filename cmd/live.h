@@ -30,9 +30,10 @@ struct live {
 
 /* For days of running: buffers of 64 KB and more are mapped on their own and returned to
  * the system when freed, and the heap is trimmed (live_trim, from the command's tick, at
- * most once a minute, after the model forgets the files no process maps any more). glibc's own threshold rises with each large block freed, and the
- * merge's runs (grown, then cut to size) left serve's heap at 44 MB for 25 MB in use after
- * 15 minutes of a fork/exit loop. */
+ * most once a minute, after the model forgets the files no process maps any more).
+ * glibc's own threshold rises with each large block freed, and the merge's runs (grown,
+ * then cut to size) left serve's heap at 44 MB for 25 MB in use after 15 minutes of a
+ * fork/exit loop. */
 void live_malloc_policy(void);
 void live_trim(struct live *l);
 

@@ -526,17 +526,24 @@ static void test_episode_kept(void **state)
 	fol_tally_free(x.t);
 }
 
+/* A live model (top's and serve's) without an observer, the clock at its start. */
+static struct fol_model *live_model(void)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
+
+	now = 1000000;
+	return fol_model_new(&o);
+}
+
 /* Live: the kernel's teardown of a process's memory after its exit record (page frees,
  * rss_stat of the exited tid) does not make it anew, for days of fork/exit: a process
  * counted twice is one the model holds again. */
 static void test_after_exit(void **state)
 {
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
-	struct fol_model *m = fol_model_new(&o);
+	struct fol_model *m = live_model();
 	struct fol_summary s;
 
 	(void)state;
-	now = 1000000;
 	anon_vma(m, PID, BASE, 1 << 20);
 	fault(m, PID, PID, BASE, 0x6, 0, 1000);
 	for (int child = 200; child < 203; child++) {
@@ -558,13 +565,11 @@ static void test_after_exit(void **state)
  * server's processes map a new temporary file each, for days. */
 static void test_live_names(void **state)
 {
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
-	struct fol_model *m = fol_model_new(&o);
+	struct fol_model *m = live_model();
 	struct fol_summary s;
 	char name[64];
 
 	(void)state;
-	now = 1000000;
 	for (int i = 0; i < 100; i++) {
 		snprintf(name, sizeof(name), "/tmp/cc%06d.o", i);
 		feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
@@ -598,12 +603,10 @@ static void page_added(struct fol_model *m, uint64_t ino, uint64_t index, int or
  * stay known. */
 static void test_live_files(void **state)
 {
-	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY, .live = 1 };
-	struct fol_model *m = fol_model_new(&o);
+	struct fol_model *m = live_model();
 	struct fol_summary s;
 
 	(void)state;
-	now = 1000000;
 	map_file(m, PID, 77);
 	page_added(m, 77, 0, 4); /* readahead, before the faults */
 	page_added(m, 77, 16, 4);
