@@ -22,7 +22,9 @@ ok $? "record fork-reuse 32M"
 all=$(jq --arg c $wp '[.sites[] | select(.class == $c) | .faults] | add // 0' f.json)
 mine=$(jq --arg c $wp '[.sites[] | select(.class == $c and .sym == "write_pass" and .map == "[anon]") | .faults] | add // 0' f.json)
 [ "$all" -ge 8192 ] && [ $((mine * 100)) -ge $((all * 99)) ]
-ok $? "$wp faults: $mine of $all (>= 99%) in write_pass, on [anon]"
+ok $? "$wp faults: $mine of $all (>= 99%) in write_pass, on [anon]" ||
+	jq -r --arg c $wp '"#   \(.sites[] | select(.class == $c or .sym == "write_pass") |
+		"\(.faults) order \(.order) \(.class) \(.sym) \(.map)")"' f.json | sort -rn -k2 | head >&2
 is "$(jq -r '[.sites[] | select(.sym == "write_pass")][0].dso' f.json)" "$fw" "... write_pass is in the workload's binary"
 jq -e '[.sites[] | select(.sym == "write_pass")][0].src | test("^workloads.c:[0-9]+$")' f.json >/dev/null
 ok $? "... with its source line ($(jq -r '[.sites[] | select(.sym == "write_pass")][0].src' f.json))"

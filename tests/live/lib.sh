@@ -9,7 +9,20 @@ WORKLOAD_BIN=$(cd "$(dirname "$WORKLOAD_BIN")" && pwd)/$(basename "$WORKLOAD_BIN
 # outputs hold figures the golden recordings lack (calls, swap-out).
 GOLDEN=$(cd "$(dirname "$0")/../golden" && pwd)
 T=$(mktemp -d /tmp/foliostat-live.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# A failed test's files (its recordings, reports, logs) outlive it: a rare failure in CI
+# (which shows only the end of its output) can then be read afterwards, on the machine it
+# ran on. The newest ten are kept.
+KEEP_FAILED=${KEEP_FAILED:-/var/tmp/foliostat-failed}
+_leave() {
+	local d
+	if [ "${_fail:-0}" = 1 ] && mkdir -p "$KEEP_FAILED" 2>/dev/null; then
+		d=$KEEP_FAILED/$(basename "$0" .t).$(date +%Y%m%d-%H%M%S).$$
+		mv "$T" "$d" && echo "# the failed test's files are kept in $d" >&2
+		ls -dt "$KEEP_FAILED"/*/ 2>/dev/null | tail -n +11 | xargs -r rm -rf
+	fi
+	rm -rf "$T"
+}
+trap _leave EXIT
 # The test's processes, however deep: the TERM trap's.
 _descendants() {
 	ps -e -o pid=,ppid= | awk -v root=$$ '{ up[$1] = $2 }
@@ -44,9 +57,10 @@ _result() { # PASSED NAME
 	if [ "$1" = 1 ]; then echo "ok $_n - $2$t"; else echo "not ok $_n - $2$t"; [ -n "$_todo" ] || _fail=1; fi
 	_todo=
 }
-ok() { # ok CONDITION-STATUS NAME
+ok() { # ok CONDITION-STATUS NAME: returns the status, for what a failure should show
 	[ "$1" -eq 0 ] || echo "#   failed: $2" >&2
 	_result $(($1 == 0)) "$2"
+	return "$1"
 }
 is() { # is GOT WANT NAME
 	# On stderr, so that prove shows them without -v: a failure says what it saw.
@@ -102,7 +116,7 @@ restore_policies() {
 		echo "${_restore[$i]%%:*}" >"${_restore[$i]#*:}"
 	done
 }
-trap 'restore_policies; rm -rf "$T"' EXIT
+trap 'restore_policies; _leave' EXIT
 # Whether this kernel allocates a page for an anonymous read fault ("yes") or maps the
 # shared zero page ("no"): kernels differ (one build seen mapping no zero page at all:
 # 8,245 allocations for 8,192 reads). From perf's count of 4,096 read faults of a 4K
