@@ -495,6 +495,14 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 }
 
 /* Events of a thread: its faults and what happens inside them. */
+static int filemap_add(struct fol_model *m, const struct fol_event *ev)
+{
+	/* s_dev is the kernel's dev_t: 12 bits of major above 20 of minor. */
+	struct fol_file_id id = { ev->filemap.dev >> 20, ev->filemap.dev & 0xfffff, ev->filemap.ino };
+
+	return fol_pagecache_add(m->pc, &id, ev->filemap.index, ev->filemap.order);
+}
+
 static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 {
 	struct thread *t;
@@ -517,15 +525,10 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 		return on_page_alloc(m, t, ev);
 	case FOL_EV_RSS_STAT:
 		return on_rss(m, t, ev);
-	case FOL_EV_FILEMAP_ADD: {
-		/* s_dev is the kernel's dev_t: 12 bits of major above 20 of minor. */
-		struct fol_file_id id = { ev->filemap.dev >> 20, ev->filemap.dev & 0xfffff,
-					  ev->filemap.ino };
-
+	case FOL_EV_FILEMAP_ADD:
 		if (t->open && ev->filemap.order > t->f.filemap_order)
 			t->f.filemap_order = ev->filemap.order;
-		return fol_pagecache_add(m->pc, &id, ev->filemap.index, ev->filemap.order);
-	}
+		return filemap_add(m, ev);
 	case FOL_EV_MUNMAP:
 	case FOL_EV_MREMAP:
 	case FOL_EV_MREMAP_EXIT:
@@ -626,6 +629,12 @@ static int model_event(struct fol_model *m, const struct fol_event *ev)
 		return fol_cgroups_made(&m->cg, ev->cg.id, ev->cg.path);
 	case FOL_EV_HUGE:
 		return 0;
+	case FOL_EV_FILEMAP_ADD:
+		/* The page cache is the machine's: a folio a task outside -G's cgroup added is
+		 * the one the cgroup's tasks then fault on (as serve -a sees it). */
+		if (outside_cgroup(m, ev))
+			return ev->evidx < 0 ? 0 : filemap_add(m, ev);
+		return on_thread_event(m, ev);
 	default:
 		return outside_cgroup(m, ev) ? 0 : on_thread_event(m, ev);
 	}
