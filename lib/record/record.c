@@ -178,6 +178,16 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 		if (ret)
 			return ret;
 	}
+	if (o->cgroup || o->by_cgroup) {
+		struct fol_msgs why = { 0 };
+
+		ret = fol_cgroup_perf_check(o->cgroup ? r->cg.path : "/", &why);
+		if (ret)
+			rec_fail(r, ret, "%s: %s", o->cgroup ? "-G" : "by cgroup", fol_msgs_last(&why));
+		fol_msgs_free(&why);
+		if (ret)
+			return ret;
+	}
 	if (o->kprobes) {
 		struct fol_msgs why = { 0 };
 

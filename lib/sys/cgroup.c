@@ -275,3 +275,65 @@ int fol_cgroup_of_pid(int pid, char *buf, size_t len)
 	fclose(f);
 	return ret;
 }
+
+/* A number after "name " at a line's start in text; -1 when there is none. */
+static long long stat_field(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return strtoll(p + n + 1, NULL, 10);
+	return -1;
+}
+
+int fol_cgroup_perf_rule(const char *proc_cgroups, const char *stat, const char *root,
+			 const char *scope, const char *controller, struct fol_msgs *why)
+{
+	long long desc = stat_field(stat, "nr_descendants"), have = stat_field(stat, "nr_subsys_perf_event");
+	const char *p = strstr(proc_cgroups, "\nperf_event\t");
+	unsigned hier = 0;
+
+	if (p && sscanf(p + strlen("\nperf_event\t"), "%u", &hier) == 1 && hier) {
+		fol_msgs_add(why, "perf_event is a cgroup v1 hierarchy here (/proc/cgroups: "
+				  "hierarchy %u): samples carry the ids of its cgroups, not of "
+				  "cgroup2's; unmount it to scope by cgroup2's", hier);
+		return -EOPNOTSUPP;
+	}
+	if (desc < 0 || have < 0 || have >= desc + 1)
+		return 0;
+	fol_msgs_add(why, "%lld of the %lld cgroups at %s have perf_event's state (%s%s/cgroup.stat): "
+			  "the kernel tags the others' samples with an ancestor's id. cgroup2 gives "
+			  "every cgroup that state once something writes a cgroup.subtree_control "
+			  "after boot (systemd does): enable and disable a controller once (echo +%s "
+			  ">%s/cgroup.subtree_control; echo -%s >%s/cgroup.subtree_control), then start "
+			  "again", have, desc + 1, scope, root, strcmp(scope, "/") ? scope : "",
+		     controller, root, controller, root);
+	return -EOPNOTSUPP;
+}
+
+/* The text of a small file (up to len - 1 bytes), or "" when it cannot be read. */
+static void read_text(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = f ? fread(out, 1, len - 1, f) : 0;
+
+	out[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+int fol_cgroup_perf_check(const char *scope, struct fol_msgs *why)
+{
+	char root[4096], path[4096 + 300], procs[4096], stat[4096], ctl[256];
+
+	if (fol_cgroup_root(root, sizeof(root)))
+		return 0;
+	read_text("/proc/cgroups", procs, sizeof(procs));
+	snprintf(path, sizeof(path), "%s%s/cgroup.stat", root, strcmp(scope, "/") ? scope : "");
+	read_text(path, stat, sizeof(stat));
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", root);
+	read_text(path, ctl, sizeof(ctl));
+	ctl[strcspn(ctl, " \n")] = '\0';
+	return fol_cgroup_perf_rule(procs, stat, root, scope, ctl[0] ? ctl : "pids", why);
+}

@@ -34,6 +34,19 @@ int fol_cgroups_has(const struct fol_cgroups *c, uint64_t id);
 int fol_cgroups_made(struct fol_cgroups *c, uint64_t id, const char *path);
 void fol_cgroups_free(struct fol_cgroups *c);
 
+/* Whether samples will carry the ids of the cgroups at scope (from the cgroup2 root, "/"
+ * for all) and below it. The kernel takes a sample's cgroup from its task's perf_event
+ * controller: on a v1 hierarchy of its own, its ids are not cgroup2's; on cgroup2 it is
+ * in every cgroup implicitly, but only once the hierarchy's controllers were propagated:
+ * until something writes a cgroup.subtree_control after boot (systemd does), cgroups
+ * made have no perf_event state of their own and their samples name the root (seen in
+ * Debian's 6.1 and 6.12 with a bare cgroup2 mount). 0 (so, or cannot be told: cgroup.stat
+ * counts the states from 6.10), or -EOPNOTSUPP with why saying what to do. The rule on
+ * the texts of /proc/cgroups and the scope's cgroup.stat ("" when not read), with the
+ * cgroup2 root and a controller it offers for the advice: */
+int fol_cgroup_perf_rule(const char *proc_cgroups, const char *stat, const char *root,
+			 const char *scope, const char *controller, struct fol_msgs *why);
+int fol_cgroup_perf_check(const char *scope, struct fol_msgs *why);
 /* The cgroup (v2) process pid is in now, its path from the cgroup2 root ("/a/b"), from
  * /proc/PID/cgroup: 0, -ENOENT (gone, or no v2 line), -ENAMETOOLONG. */
 int fol_cgroup_of_pid(int pid, char *buf, size_t len);

@@ -16,6 +16,7 @@
 
 #include "sys/cgroup.h"
 #include "model/model.h"
+#include "util/msgs.h"
 
 static struct fol_cgroups scope(const char *json)
 {
@@ -146,6 +147,38 @@ static void test_alive(void **state)
 	assert_int_equal(rmdir(root), 0);
 }
 
+/* Whether samples will name the scope's cgroups: the texts a 6.12 guest's bare cgroup2
+ * showed (its cgroup had no perf_event state; here two states among three cgroups), a hybrid host's perf_event on v1,
+ * and what a kernel before 6.10 says (no counts: cannot tell, so go on). */
+static void test_perf_rule(void **state)
+{
+	const char *dfl = "#subsys_name\thierarchy\tnum_cgroups\tenabled\ncpu\t0\t3\t1\n"
+			  "perf_event\t0\t3\t1\n";
+	const char *v1 = "#subsys_name\thierarchy\tnum_cgroups\tenabled\n"
+			 "perf_event\t7\t1\t1\n";
+	const char *bare = "nr_descendants 2\nnr_subsys_cpu 1\nnr_subsys_perf_event 2\n"
+			   "nr_dying_descendants 0\n";
+	const char *whole = "nr_descendants 2\nnr_subsys_perf_event 3\nnr_dying_descendants 0\n";
+	struct fol_msgs why = { 0 };
+
+	(void)state;
+	assert_int_equal(fol_cgroup_perf_rule(dfl, bare, "/sys/fs/cgroup", "/a", "pids", &why),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(fol_msgs_last(&why), "2 of the 3 cgroups at /a"));
+	assert_non_null(strstr(fol_msgs_last(&why), "/sys/fs/cgroup/a/cgroup.stat"));
+	assert_non_null(strstr(fol_msgs_last(&why), "echo +pids >/sys/fs/cgroup/cgroup.subtree_control; "
+						    "echo -pids >/sys/fs/cgroup/cgroup.subtree_control"));
+	assert_int_equal(fol_cgroup_perf_rule(dfl, bare, "/sys/fs/cgroup", "/", "cpu", &why), -EOPNOTSUPP);
+	assert_non_null(strstr(fol_msgs_last(&why), "(/sys/fs/cgroup/cgroup.stat)"));
+	assert_int_equal(fol_cgroup_perf_rule(dfl, whole, "/sys/fs/cgroup", "/a", "pids", &why), 0);
+	assert_int_equal(fol_cgroup_perf_rule(dfl, "nr_descendants 2\n", "/r", "/a", "pids", &why), 0);
+	assert_int_equal(fol_cgroup_perf_rule(dfl, "", "/r", "/a", "pids", &why), 0);
+	assert_int_equal(fol_cgroup_perf_rule(v1, whole, "/r", "/a", "pids", &why), -EOPNOTSUPP);
+	assert_non_null(strstr(fol_msgs_last(&why), "hierarchy 7"));
+	assert_int_equal(fol_cgroup_perf_rule("", "", "/r", "/a", "pids", &why), 0);
+	fol_msgs_free(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_made),
 		cmocka_unit_test(test_model_scope),
 		cmocka_unit_test(test_alive),
+		cmocka_unit_test(test_perf_rule),
 	};
 
 	return cmocka_run_group_tests_name("cgroup", tests, NULL, NULL);
