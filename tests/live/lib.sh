@@ -308,3 +308,23 @@ wait_recorded() { # DATA N
 }
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
+# Samples name the cgroup at CG2/NAME once its perf_event state exists: a bare cgroup2
+# (nothing wrote a cgroup.subtree_control since boot, as in make check-kernels' guests)
+# gives new cgroups none. From 6.10 record -G says so and what to do: this does what the
+# message says, as a user would, and prints the message ("" when there was none). Before
+# 6.10 the kernel does not tell: with the root's subtree_control empty, it does the same
+# (what systemd does at boot) and prints why.
+perf_cgroups_ready() { # CG2 NAME
+	local c
+	if ! "$FOLIOSTAT" record -q -a -G "$2" -o "$T/pcr.data" -- true 2>"$T/pcr.err"; then
+		cat "$T/pcr.err"
+		grep -q "have perf_event's state" "$T/pcr.err" || return 1
+		eval "$(sed -n 's/.*enable and disable a controller once (\(.*\)), then start again.*/\1/p' "$T/pcr.err")"
+	elif ! grep -q '^nr_subsys_perf_event ' "$1/$2/cgroup.stat" 2>/dev/null &&
+		[ -z "$(cat "$1/cgroup.subtree_control")" ]; then
+		c=$(awk '{print $1}' "$1/cgroup.controllers")
+		[ -n "$c" ] || return 0
+		echo "no perf_event counts in cgroup.stat before 6.10, and $1/cgroup.subtree_control empty: +$c, -$c there"
+		echo "+$c" >"$1/cgroup.subtree_control" && echo "-$c" >"$1/cgroup.subtree_control"
+	fi
+}
