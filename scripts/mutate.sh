@@ -17,7 +17,7 @@ lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order 
 lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval
 lib/live/tally.c@s/nrows(t) >= (size_t)t->o.max_rows)/0)/@cgroup label sets bounded
 lib/sys/cgroup.c@s/have >= desc + 1)/have >= desc)/@-G refuses a cgroup one perf_event state short
-lib/sys/cgroup.c@s/ == 1 \&\& hier) {/ == 1) {/@-G refuses only a perf_event on v1
+lib/sys/cgroup.c@s/if (hier > 0) {/if (hier >= 0) {/@-G refuses only a perf_event on v1
 lib/model/model.c@s/return ev->evidx < 0 ? 0 : filemap_add(m, ev);/return 0;/@-G keeps the page cache other tasks fill
 lib/model/model_space.c@s/		ret = fol_pagecache_sweep(m->pc, file_mapped, set);/		ret = 0;/@live: the page cache of a file no one maps is forgotten
 lib/model/model_space.c@s/	if (!v->file || !v->id.ino)/	if (1)/@live: a file still mapped keeps its page cache

@@ -494,7 +494,6 @@ static int on_syscall(struct fol_model *m, struct thread *t, const struct fol_ev
 	}
 }
 
-/* Events of a thread: its faults and what happens inside them. */
 static int filemap_add(struct fol_model *m, const struct fol_event *ev)
 {
 	/* s_dev is the kernel's dev_t: 12 bits of major above 20 of minor. */
@@ -503,6 +502,7 @@ static int filemap_add(struct fol_model *m, const struct fol_event *ev)
 	return fol_pagecache_add(m->pc, &id, ev->filemap.index, ev->filemap.order);
 }
 
+/* Events of a thread: its faults and what happens inside them. */
 static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 {
 	struct thread *t;

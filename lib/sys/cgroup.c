@@ -276,14 +276,17 @@ int fol_cgroup_of_pid(int pid, char *buf, size_t len)
 	return ret;
 }
 
-/* A number after "name " at a line's start in text; -1 when there is none. */
+/* The number after name at a line's start in text (a space or a tab between, as in
+ * cgroup.stat and /proc/cgroups); -1 when there is none. */
 static long long stat_field(const char *text, const char *name)
 {
 	size_t n = strlen(name);
 
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, n) && p[n] == ' ')
+	for (const char *p = text; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, name, n) && (p[n] == ' ' || p[n] == '\t'))
 			return strtoll(p + n + 1, NULL, 10);
+	}
 	return -1;
 }
 
@@ -291,12 +294,11 @@ int fol_cgroup_perf_rule(const char *proc_cgroups, const char *stat, const char 
 			 const char *scope, const char *controller, struct fol_msgs *why)
 {
 	long long desc = stat_field(stat, "nr_descendants"), have = stat_field(stat, "nr_subsys_perf_event");
-	const char *p = strstr(proc_cgroups, "\nperf_event\t");
-	unsigned hier = 0;
+	long long hier = stat_field(proc_cgroups, "perf_event");
 
-	if (p && sscanf(p + strlen("\nperf_event\t"), "%u", &hier) == 1 && hier) {
+	if (hier > 0) {
 		fol_msgs_add(why, "perf_event is a cgroup v1 hierarchy here (/proc/cgroups: "
-				  "hierarchy %u): samples carry the ids of its cgroups, not of "
+				  "hierarchy %lld): samples carry the ids of its cgroups, not of "
 				  "cgroup2's; unmount it to scope by cgroup2's", hier);
 		return -EOPNOTSUPP;
 	}

@@ -70,16 +70,16 @@ elif [ -n "$cg2" ] && [ -d "$cg2/$cg" ]; then
 	# -G refuses a cgroup whose samples would name another (no perf_event state of its
 	# own: cgroup.stat counts them from 6.10), saying what to do; done, it records.
 	have=$(awk '$1 == "nr_subsys_perf_event" { print $2 }' "$cg2/$cg/cgroup.stat")
-	"$FOLIOSTAT" record -q -a -G "$cg" -o g0.data -- true 2>g0.err
+	said=$(perf_cgroups_ready "$cg2" "$cg")
 	rc=$?
+	[ -z "$said" ] || echo "$said" | sed 's/^/#   /' >&2
 	if [ -n "$have" ]; then
-		{ [ "$have" -ge 1 ] && [ "$rc" = 0 ]; } ||
-			{ [ "$have" = 0 ] && [ "$rc" != 0 ] && grep -q "0 of the 1 cgroups at /$cg have perf_event's state" g0.err; }
-		ok $? "-G holds the cgroup's perf_event state to cgroup.stat's (nr_subsys_perf_event $have, exit $rc)"
+		{ [ "$have" -ge 1 ] && [ "$rc" = 0 ] && [ -z "$said" ]; } ||
+			{ [ "$have" = 0 ] && grep -q "0 of the 1 cgroups at /$cg have perf_event's state" <<<"$said"; }
+		ok $? "-G holds the cgroup's perf_event state to cgroup.stat's (nr_subsys_perf_event $have)"
 	else
 		skip 1 "cgroup.stat counts no perf_event state before 6.10"
 	fi
-	perf_cgroups_ready "$cg2" "$cg" | sed 's/^/#   /' >&2
 	"$FOLIOSTAT" record -q -a -G "$cg" -o g.data -- sh -c "$fw workload populate --size 64M --policy small & echo \$\$ >$cg2/$cg/cgroup.procs && $fw workload populate --size 16M --policy small && wait"
 	ok $? "record -a -G CGROUP -- command"
 	n=$("$FOLIOSTAT" report --json -i g.data | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
