@@ -29,7 +29,8 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
 plan 20
-perf_cgroups_ready "$CG" "$name" | sed 's/^/#   /' >&2
+# (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
+perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
 	local p
