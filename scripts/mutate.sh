@@ -144,6 +144,7 @@ lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode th
 lib/record/bpf/faults.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
 lib/record/bpf/faults.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork@live:15-serve.t
 lib/record/bpf/faults.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's@live:15-serve.t
+lib/record/bpf/faults.bpf.c@s/		if (s \&\& s->mm != current_mm())/		if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
 lib/record/bpf/unmapped.bpf.h@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
 lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would
 lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value before, where the record says it
