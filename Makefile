@@ -120,7 +120,7 @@ $(BUILD)/%.o: %.c | need-deps
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # -I for <asm/types.h>, which Debian keeps under the multiarch directory.
-$(BUILD)/lib/record/bpf/faults.bpf.o: lib/record/bpf/faults.bpf.c lib/record/bpf/unmapped.bpf.h lib/data/bpf_record.h | need-deps
+$(BUILD)/lib/record/bpf/faults.bpf.o: lib/record/bpf/faults.bpf.c lib/record/bpf/space.bpf.h lib/record/bpf/unmapped.bpf.h lib/data/bpf_record.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
 	$(Q)clang -O2 -g -Wall $(if $(DEVELOPER),-Werror) -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
