@@ -99,6 +99,8 @@ static const struct field end[] = {
 	INT("duration_ns", 0, U63),
 	INT("exit_code", 0, 255),
 	INT("exit_signal", 1, 128),
+	INT("user_ns", 0, U63),
+	INT("system_ns", 0, U63),
 	NUM("records", 0, 1.9e19),
 	NUM("samples", 0, 1.9e19),
 	NUM("lost", 0, 1.9e19),

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "record/drain.h"
@@ -114,6 +115,7 @@ static void cleanup(struct fol_recorder *r)
 
 int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
 {
+	struct rusage ru;
 	pid_t w = 0;
 	int ret, st;
 
@@ -131,15 +133,22 @@ int fol_recorder_poll(struct fol_recorder *r, int timeout_ms)
 		return rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret));
 	if (!r->o->argv)
 		return r->o->system_wide || !rec_target_gone(r->o->pid) ? 1 : 0;
-	if (r->child.pid <= 0 || (w = waitpid(r->child.pid, &st, WNOHANG)) != r->child.pid)
+	if (r->child.pid <= 0 || (w = wait4(r->child.pid, &st, WNOHANG, &ru)) != r->child.pid)
 		return r->child.pid > 0 && w == 0 ? 1 : 0;
 	if (WIFSTOPPED(st)) {
 		ret = rec_traced_stop(r, st);
 		return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 1;
 	}
 	r->res->wait_status = st;
+	rec_note_rusage(r->res, &ru);
 	r->child.pid = 0;
 	return 0;
+}
+
+void rec_note_rusage(struct fol_record_result *res, const struct rusage *ru)
+{
+	res->user_ns = (double)ru->ru_utime.tv_sec * 1e9 + (double)ru->ru_utime.tv_usec * 1e3;
+	res->system_ns = (double)ru->ru_stime.tv_sec * 1e9 + (double)ru->ru_stime.tv_usec * 1e3;
 }
 
 int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
@@ -153,6 +162,7 @@ int fol_recorder_new(struct fol_recorder **rp, const struct fol_record_opts *o)
 	r->o = o;
 	r->res = &r->result;
 	r->res->wait_status = -1;
+	r->res->user_ns = r->res->system_ns = -1;
 	r->child = (struct fol_child){ .go_fd = -1, .err_fd = -1 };
 	r->fds_left = 1;
 	*rp = r;

@@ -88,6 +88,9 @@ enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
 
 struct fol_record_result {
 	int wait_status;	/* of the workload, as from waitpid(); -1 in attach mode */
+	/* The workload's user and system CPU time with its reaped children's (wait4's
+	 * rusage), mmtests' Duration; -1 where it was not reaped here (attach mode). */
+	double user_ns, system_ns;
 	int exec_errno;		/* the workload could not be executed */
 	uint64_t records;	/* perf records written */
 	uint64_t samples;

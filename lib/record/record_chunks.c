@@ -531,6 +531,10 @@ int rec_write_end(struct fol_recorder *r, uint64_t dur)
 			cJSON_AddNumberToObject(e, "exit_code", WEXITSTATUS(st));
 		else if (WIFSIGNALED(st))
 			cJSON_AddNumberToObject(e, "exit_signal", WTERMSIG(st));
+		if (r->res->user_ns >= 0) {
+			cJSON_AddNumberToObject(e, "user_ns", r->res->user_ns);
+			cJSON_AddNumberToObject(e, "system_ns", r->res->system_ns);
+		}
 	}
 	if (r->interrupted_by)
 		cJSON_AddNumberToObject(e, "interrupted_by", r->interrupted_by);

@@ -207,6 +207,10 @@ int rec_write_pagecache(struct fol_recorder *r);
  * would be untraced). */
 int rec_traced_stop(struct fol_recorder *r, int st);
 
+/* The reaped workload's CPU times into res. */
+struct rusage;
+void rec_note_rusage(struct fol_record_result *res, const struct rusage *ru);
+
 /* The workload forked and waiting, or the attach target's threads: the thread map. */
 int rec_open_target(struct fol_recorder *r);
 

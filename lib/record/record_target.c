@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "sys/maps.h"
@@ -31,14 +32,16 @@ static int start_corked(struct fol_recorder *r)
  * then it is let go, with a stop at exit asked for. */
 static int exec_stop(struct fol_recorder *r)
 {
+	struct rusage ru;
 	cJSON *j;
 	int st, ret;
 
-	if (waitpid(r->child.pid, &st, 0) != r->child.pid)
+	if (wait4(r->child.pid, &st, 0, &ru) != r->child.pid)
 		return -errno;
 	if (!WIFSTOPPED(st)) {
 		/* Not traced (ptrace refused), and already gone. */
 		r->res->wait_status = st;
+		rec_note_rusage(r->res, &ru);
 		r->child.pid = 0;
 		return 0;
 	}

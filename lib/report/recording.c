@@ -362,6 +362,8 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
 	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
+	rec->user_ns = fol_json_num(end, "user_ns", -1);
+	rec->system_ns = fol_json_num(end, "system_ns", -1);
 	rec->lost_samples = lost_samples(end);
 	pmu_counts(rec, c->pmu, &bad);
 	phase_list(rec, c->phases, &bad);

@@ -103,6 +103,7 @@ struct fol_recording {
 	int nmissing;
 	struct fol_probe probe;
 	double duration_ns;	/* END's; < 0: the recording has no END chunk */
+	double user_ns, system_ns; /* the workload's CPU times, END's; < 0: not recorded */
 	double lost_samples;	/* END's, summed over the events; < 0: not counted */
 	struct fol_pmu_count *pmu;
 	int npmu;
