@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
@@ -25,6 +26,7 @@
 struct sides {
 	struct fol_side v[MAX_SIDES];
 	const struct fol_report **runs[MAX_SIDES];
+	int *rec[MAX_SIDES];
 	const struct fol_run_out **out[MAX_SIDES];
 	char *names[MAX_SIDES];
 	cJSON *bare[MAX_SIDES];
@@ -35,6 +37,7 @@ static void sides_free(struct sides *s)
 {
 	for (int i = 0; i < s->n; i++) {
 		free(s->runs[i]);
+		free(s->rec[i]);
 		free(s->out[i]);
 		free(s->names[i]);
 		cJSON_Delete(s->bare[i]);
@@ -42,12 +45,17 @@ static void sides_free(struct sides *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* A file's column name: its base name without ".data". */
+/* A file's or directory's column name: its last component, without ".data" or a
+ * trailing "/". */
 static const char *short_name(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path);
 
-	return slash && slash[1] ? slash + 1 : path;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	return path + n;
 }
 
 static int short_len(const char *path)
@@ -55,62 +63,105 @@ static int short_len(const char *path)
 	const char *b = short_name(path);
 	size_t n = strlen(b);
 
-	if (n > 5 && !strcmp(b + n - 5, ".data"))
+	while (n > 1 && b[n - 1] == '/')
+		n--;
+	if (n > 5 && !strncmp(b + n - 5, ".data", 5))
 		n -= 5;
 	return (int)n;
 }
 
-/* A configuration's whole runs, and the ones it left out. */
-static void side_runs(struct sides *s, const struct fol_runs *rs, const char *config)
+/* A configuration's whole runs in each recording, numbering the recordings that have
+ * one; and the runs it left out. */
+static void side_runs(struct sides *s, const struct fol_runs *rs, int nrs, const char *config)
 {
 	struct fol_side *side = &s->v[s->n];
 
-	for (int i = 0; i < rs->n; i++)
-		if (!strcmp(rs->v[i].config, config) && !rs->v[i].why[0])
-			s->runs[s->n][side->n++] = &rs->v[i].r;
-	for (int i = 0; i < rs->nout; i++)
-		if (!strcmp(rs->out[i].config, config) || !rs->sweep[0])
-			s->out[s->n][side->nout++] = &rs->out[i];
+	for (int k = 0; k < nrs; k++) {
+		int had = side->n;
+
+		for (int i = 0; i < rs[k].n; i++)
+			if (!strcmp(rs[k].v[i].config, config) && !rs[k].v[i].why[0]) {
+				s->rec[s->n][side->n] = side->nrec;
+				s->runs[s->n][side->n++] = &rs[k].v[i].r;
+			}
+		side->nrec += side->n > had;
+		if (side->n > had)
+			side->recording = &rs[k];
+		for (int i = 0; i < rs[k].nout; i++)
+			if (!strcmp(rs[k].out[i].config, config) || !rs[k].sweep[0])
+				s->out[s->n][side->nout++] = &rs[k].out[i];
+	}
+	if (side->nrec > 1)
+		side->recording = NULL;
+	else
+		side->rec = NULL;
 }
 
-/* Add rs's configurations as sides; name is the file (NULL: the configuration alone).
- * key: the swept key, to name a configuration's column "mthp=64K" (a bare "64K" column
- * stood beside order rows named 64K), or NULL. Only whole runs are a side's: a
- * configuration with none is no side. */
-static int sides_add(struct sides *s, const struct fol_runs *rs, const char *name, const char *key)
+static void side_bare(struct sides *s, const struct fol_runs *rs, int nrs, const char *config)
+{
+	const cJSON *b;
+
+	for (int k = 0; k < nrs; k++)
+		cJSON_ArrayForEach(b, rs[k].bare)
+		{
+			const char *bc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "config"));
+
+			if (!strcmp(bc ? bc : "", config))
+				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
+		}
+}
+
+static int side_alloc(struct sides *s, const struct fol_runs *rs, int nrs)
+{
+	size_t runs = 1, outs = 1;
+
+	for (int k = 0; k < nrs; k++) {
+		runs += (size_t)rs[k].n;
+		outs += (size_t)rs[k].nout;
+	}
+	memset(&s->v[s->n], 0, sizeof(s->v[s->n]));
+	s->runs[s->n] = calloc(runs, sizeof(*s->runs[0]));
+	s->rec[s->n] = calloc(runs, sizeof(*s->rec[0]));
+	s->out[s->n] = calloc(outs, sizeof(*s->out[0]));
+	s->bare[s->n] = cJSON_CreateArray();
+	return s->runs[s->n] && s->rec[s->n] && s->out[s->n] && s->bare[s->n] ? 0 : -ENOMEM;
+}
+
+static void side_drop(struct sides *s)
+{
+	free(s->runs[s->n]);
+	free(s->rec[s->n]);
+	free(s->out[s->n]);
+	cJSON_Delete(s->bare[s->n]);
+}
+
+/* Add the configurations of the recordings rs[0..nrs) (one file, or a directory's) as
+ * sides; name is the file or directory (NULL: the configuration alone). key: the swept
+ * key, to name a configuration's column "mthp=64K" (a bare "64K" column stood beside
+ * order rows named 64K), or NULL. Only whole runs are a side's: a configuration with
+ * none is no side. */
+static int sides_add(struct sides *s, const struct fol_runs *rs, int nrs, const char *name, const char *key)
 {
 	const char *configs[MAX_SIDES];
-	int nconf = fol_runs_configs(rs, configs, MAX_SIDES);
+	int nconf = fol_runs_configs(&rs[0], configs, MAX_SIDES);
 
 	for (int k = 0; k < nconf; k++) {
 		struct fol_side *side;
-		const cJSON *b;
 
 		if (s->n == MAX_SIDES)
 			return -E2BIG;
 		side = &s->v[s->n];
-		memset(side, 0, sizeof(*side));
-		s->runs[s->n] = calloc((size_t)rs->n + 1, sizeof(*s->runs[0]));
-		s->out[s->n] = calloc((size_t)rs->nout + 1, sizeof(*s->out[0]));
-		s->bare[s->n] = cJSON_CreateArray();
-		if (!s->runs[s->n] || !s->out[s->n] || !s->bare[s->n]) {
+		if (side_alloc(s, rs, nrs)) {
 			s->n++;
 			return -ENOMEM;
 		}
-		side_runs(s, rs, configs[k]);
+		side->rec = s->rec[s->n];
+		side_runs(s, rs, nrs, configs[k]);
 		if (!side->n) {
-			free(s->runs[s->n]);
-			free(s->out[s->n]);
-			cJSON_Delete(s->bare[s->n]);
+			side_drop(s);
 			continue;
 		}
-		cJSON_ArrayForEach(b, rs->bare)
-		{
-			const char *bc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "config"));
-
-			if (!strcmp(bc ? bc : "", configs[k]))
-				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
-		}
+		side_bare(s, rs, nrs, configs[k]);
 		if (asprintf(&s->names[s->n], "%.*s%s%s%s%s", name ? short_len(name) : 0,
 			     name ? short_name(name) : "", name && configs[k][0] ? ":" : "",
 			     key && key[0] && configs[k][0] ? key : "",
@@ -186,7 +237,7 @@ int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f)
 	struct fol_cmp c;
 	char esc[256];
 	/* The text's columns say what was swept; JSON keeps the configuration as it is. */
-	int ret = sides_add(&sd, rs, NULL, how == RUNS_JSON || how == RUNS_TUI ? NULL : rs->sweep);
+	int ret = sides_add(&sd, rs, 1, NULL, how == RUNS_JSON || how == RUNS_TUI ? NULL : rs->sweep);
 
 	if (!ret && !sd.n)
 		ret = -ENODATA;
@@ -227,21 +278,25 @@ int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f)
 }
 
 static const struct usage compare_usage = {
-	"usage: foliostat compare [options] BASE.data NEW.data [MORE.data...]\n"
+	"usage: foliostat compare [options] BASE NEW [MORE...]\n"
 	"       foliostat diff ...  (the same)\n"
 	"\n"
 	"Compare recordings figure by figure against the first: faults, fault time and\n"
 	"latency per folio order and class, reuse batching, folios, workload phases,\n"
-	"kernel counters. Each side is a recording's runs (record -r N); a sweep's\n"
-	"configurations are sides of their own. A change is marked (I) improvement or\n"
-	"(R) regression by Welch's t-test on the per-run values, both sides with 2+ runs\n"
-	"(one run a side: no marks), the marks holding a false-discovery rate over every\n"
-	"figure tested (Benjamini-Hochberg); never under 1% or the run-to-run spread,\n"
-	"never a maximum or a kernel counter.\n"
+	"kernel counters. A side is a recording's runs (record -r N), or a directory's\n"
+	"recordings (*.data, one per boot or session), its runs nested in them; a\n"
+	"sweep's configurations are sides of their own. A change is marked (I)\n"
+	"improvement or (R) regression by Welch's t-test (times on a log scale) on\n"
+	"each recording's mean where every side has 2 recordings or more, else on the\n"
+	"per-run values, 2 runs or more a side; the marks hold a false-discovery rate\n"
+	"over every figure tested (Benjamini-Hochberg), never under 1%. With one\n"
+	"recording a side times are not tested (they drift between recordings), and a\n"
+	"count the same in every run of each side but not between them is marked (=):\n"
+	"the kernel's doing or the machine's state. n/t: shown, not tested.\n"
 	"\n",
 	"\n"
 	"Exit status: 0, 1 when a file cannot be read, 2 for usage errors (fewer than two\n"
-	"files, a file given twice).\n",
+	"sides, a file given twice).\n",
 };
 
 static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
@@ -323,40 +378,141 @@ static int compare_sites(const struct sides *sd, const struct compare_cli *o, cJ
 	return 0;
 }
 
+/* One side as given: a recording, or the recordings of a directory (its *.data files in
+ * name order, one per boot or session). */
+struct input {
+	const char *path;
+	char **files;
+	int nfiles;
+	struct fol_runs *rs;	/* the recordings with a whole run */
+	int n;
+};
+
+static int is_recording(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".data");
+}
+
+static int input_files(struct input *in)
+{
+	struct dirent **names;
+	struct stat st;
+	int n;
+
+	if (stat(in->path, &st) || !S_ISDIR(st.st_mode)) {
+		in->files = calloc(1, sizeof(*in->files));
+		if (!in->files || !(in->files[0] = strdup(in->path)))
+			return -ENOMEM;
+		in->nfiles = 1;
+		return 0;
+	}
+	n = scandir(in->path, &names, is_recording, alphasort);
+	if (n < 0)
+		return -errno;
+	in->files = calloc((size_t)n + 1, sizeof(*in->files));
+	for (int i = 0; i < n; i++) {
+		if (in->files && asprintf(&in->files[in->nfiles], "%s/%s", in->path, names[i]->d_name) >= 0)
+			in->nfiles++;
+		free(names[i]);
+	}
+	free(names);
+	return in->files && in->nfiles == n ? 0 : -ENOMEM;
+}
+
+static void input_free(struct input *in)
+{
+	for (int i = 0; i < in->n; i++)
+		fol_runs_free(&in->rs[i]);
+	for (int i = 0; i < in->nfiles; i++)
+		free(in->files[i]);
+	free(in->files);
+	free(in->rs);
+}
+
+/* The input's recordings read; a directory's recording without a whole run is left out
+ * with a warning, a file without one is an error. 0, or the exit status. */
+static int input_load(struct input *in, const struct fol_model_opts *mo)
+{
+	char esc[512];
+	int ret = input_files(in);
+
+	if (ret)
+		return error("%s: %s", fol_escape(in->path, esc, sizeof(esc)), fol_strerror(ret));
+	in->rs = calloc((size_t)in->nfiles + 1, sizeof(*in->rs));
+	if (!in->rs)
+		return error("%s", fol_strerror(-ENOMEM));
+	for (int i = 0; i < in->nfiles; i++) {
+		struct fol_runs *rs = &in->rs[in->n];
+
+		ret = fol_runs_load(in->files[i], mo, rs);
+		if (ret) {
+			print_open_error(in->files[i], ret);
+			return 1;
+		}
+		warn_file(in->files[i], rs);
+		if (rs->whole) {
+			in->n++;
+			continue;
+		}
+		if (in->nfiles == 1)
+			return error("%s has no whole run to compare (%d read, each left out): "
+				     "foliostat report shows what it holds",
+				     fol_escape(in->files[i], esc, sizeof(esc)), rs->n);
+		warning("%s has no whole run (%d read, each left out): not one of the side's recordings",
+			in->files[i], rs->n);
+		fol_runs_free(rs);
+	}
+	if (!in->n)
+		return error("%s holds no recording with a whole run (*.data): record each side into "
+			     "its directory, one file a boot (record -r 5 -o DIR/1.data)",
+			     fol_escape(in->path, esc, sizeof(esc)));
+	return 0;
+}
+
+/* What two recordings compared as one setup should share: the command, and within one
+ * side the kernel. */
+static void warn_setup(const struct input *in, int nin)
+{
+	const struct fol_runs *first = &in[0].rs[0];
+	char a[1024], b[1024];
+
+	command_of(first, a, sizeof(a));
+	for (int k = 0; k < nin; k++)
+		for (int i = 0; i < in[k].n; i++) {
+			const char *k0 = in[k].rs[0].v[0].r.rec.kernel, *ki = in[k].rs[i].v[0].r.rec.kernel;
+
+			if (strcmp(a, command_of(&in[k].rs[i], b, sizeof(b))))
+				warning("%s ran another command than %s: %s against %s", in[k].files[i],
+					in[0].files[0], b, a);
+			if (i && k0 && ki && strcmp(k0, ki))
+				warning("%s: its recordings ran other kernels (%s, %s): one side is one kernel",
+					in[k].path, k0, ki);
+		}
+}
+
 static int compare_files(char **paths, int n, const struct compare_cli *o)
 {
 	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY, .symfs = o->symfs };
-	struct fol_runs *rs = calloc((size_t)n, sizeof(*rs));
+	struct input *in = calloc((size_t)n, sizeof(*in));
 	struct sides sd = { 0 };
 	struct fol_cmp c;
-	char a[1024], b[1024], err[256];
-	int ret = 0, status = 0, loaded = 0;
+	char err[256];
+	int ret = 0, status = 0;
 
-	if (!rs)
+	if (!in)
 		return 1;
-	for (; loaded < n && !status; loaded++) {
-		ret = fol_runs_load(paths[loaded], &mo, &rs[loaded]);
-		if (ret) {
-			print_open_error(paths[loaded], ret);
-			status = 1;
-			break;
-		}
-		warn_file(paths[loaded], &rs[loaded]);
-		if (!rs[loaded].whole) {
-			status = error("%s has no whole run to compare (%d read, each left out): "
-				       "foliostat report shows what it holds",
-				       fol_escape(paths[loaded], err, sizeof(err)), rs[loaded].n);
-			break;
-		}
-		if (loaded && strcmp(command_of(&rs[0], a, sizeof(a)), command_of(&rs[loaded], b, sizeof(b))))
-			warning("%s ran another command than %s: %s "
-				"against %s", paths[loaded], paths[0], b, a);
-		ret = sides_add(&sd, &rs[loaded], paths[loaded], NULL);
-		if (ret) {
-			error("%s",
-				ret == -E2BIG ? "more than 64 sides" : fol_strerror(ret));
-			status = 1;
-		}
+	for (int i = 0; i < n && !status; i++) {
+		in[i].path = paths[i];
+		status = input_load(&in[i], &mo);
+	}
+	if (!status)
+		warn_setup(in, n);
+	for (int i = 0; i < n && !status; i++) {
+		ret = sides_add(&sd, in[i].rs, in[i].n, paths[i], NULL);
+		if (ret)
+			status = error("%s", ret == -E2BIG ? "more than 64 sides" : fol_strerror(ret));
 	}
 	if (!status) {
 		ret = fol_compare(sd.v, sd.n, o->fdr, &c);
@@ -395,8 +551,8 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 	}
 	sides_free(&sd);
 	for (int i = 0; i < n; i++)
-		fol_runs_free(&rs[i]);
-	free(rs);
+		input_free(&in[i]);
+	free(in);
 	return status;
 }
 
@@ -474,7 +630,7 @@ int compare_main(int argc, char **argv, int tui)
 			     "runs, means and intervals, the latency distributions\n"
 			     "of each order and class overlaid (--format html)"),
 		OPT_CALLBACK(0, "json", &o, NULL, opt_output,
-			     "foliostat/compare/v2 on stdout (man foliostat-compare)"),
+			     "foliostat/compare/v3 on stdout (man foliostat-compare)"),
 		OPT_CALLBACK(0, "tui", &o, NULL, opt_output, "the comparison, interactive"),
 		OPT_END(),
 	};
@@ -485,8 +641,8 @@ int compare_main(int argc, char **argv, int tui)
 	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS || o.fmt == FMT_HTML))
 		return usage_error("--sort is for the text and JSON outputs");
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)
-		return usage_error("give two recordings or more (at most %d): BASE NEW...",
-			MAX_SIDES);
+		return usage_error("give two recordings or directories of recordings or more (at "
+				   "most %d): BASE NEW...", MAX_SIDES);
 	if (same_file(argv + optind, argc - optind, &x, &y))
 		return usage_error("%s and %s are the same file: compare two recordings "
 				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);

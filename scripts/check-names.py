@@ -29,7 +29,7 @@ EXTERNAL = {
     'sample_id',				# perf_event_open(2): the sample_id trailer
     'map_ip',					# tools/perf: struct map's map_ip()
     'dwfl_module_addrsym.c',			# elfutils' libdwfl source
-    'compare-kernels.sh',			# mmtests
+    'compare-kernels.sh', 'select_lowest',	# mmtests
     'foo_total', 'wp_1234',			# examples in comments
     'irq_work', 'syscall_trace_enter',		# kernel/bpf/mmap_unlock_work.h, trace/trace.h
 }

@@ -12,50 +12,146 @@
 
 /* ---- computing ---- */
 
-void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, const double *v,
-		    int nv, struct fol_cmp_cell *cell)
+/* The values a side's test takes: its runs, or each recording's mean over its runs
+ * (recordings without the figure left out). out holds s->n values; returns how many. */
+static int test_values(const struct fol_cmp_sample *s, enum fol_cmp_level level, double *out)
+{
+	int n = 0;
+
+	if (level != FOL_LEVEL_RECORDINGS || !s->rec) {
+		memcpy(out, s->v, sizeof(*out) * (size_t)s->n);
+		return s->n;
+	}
+	for (int r = 0; r < s->nrec; r++) {
+		double sum = 0;
+		int k = 0;
+
+		for (int i = 0; i < s->n; i++)
+			if (s->rec[i] == r) {
+				sum += s->v[i];
+				k++;
+			}
+		if (k)
+			out[n++] = sum / k;
+	}
+	return n;
+}
+
+static int recordings(const struct fol_cmp_sample *s)
+{
+	return s->rec && s->nrec > 1 ? s->nrec : 1;
+}
+
+/* Logarithms, where every value is above 0 (a time of 0 has no ratio). */
+static int take_logs(double *x, int n, double *y, int m)
+{
+	for (int i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	for (int i = 0; i < m; i++)
+		if (!(y[i] > 0))
+			return 0;
+	for (int i = 0; i < n; i++)
+		x[i] = log(x[i]);
+	for (int i = 0; i < m; i++)
+		y[i] = log(y[i]);
+	return 1;
+}
+
+/* Welch over the test's values, and the interval of the change it gives. */
+static void test_cell(const struct fol_figure *fig, const struct fol_cmp_sample *base,
+		      const struct fol_cmp_sample *v, struct fol_cmp_cell *cell)
+{
+	double *b = malloc(sizeof(double) * ((size_t)base->n + 1));
+	double *x = malloc(sizeof(double) * ((size_t)v->n + 1));
+	struct fol_desc bd;
+
+	if (!b || !x)
+		goto out;
+	cell->nb = test_values(base, cell->level, b);
+	cell->nv = test_values(v, cell->level, x);
+	if (cell->nb < FOL_CMP_MIN_RUNS || cell->nv < FOL_CMP_MIN_RUNS)
+		goto out;
+	fol_desc_of(b, cell->nb, &bd);
+	cell->log = fig->unit == FOL_UNIT_NS && take_logs(x, cell->nv, b, cell->nb);
+	cell->test = FOL_TEST_WELCH;
+	fol_welch(x, cell->nv, b, cell->nb, &cell->t);
+	fol_mann_whitney(x, cell->nv, b, cell->nb, &cell->mwu);
+	if (cell->log) {
+		cell->ci_lo = expm1(cell->t.lo);
+		cell->ci_hi = expm1(cell->t.hi);
+	} else if (bd.mean != 0) {
+		cell->ci_lo = cell->t.lo / fabs(bd.mean);
+		cell->ci_hi = cell->t.hi / fabs(bd.mean);
+	}
+out:
+	free(b);
+	free(x);
+}
+
+/* Why a figure of these sides is not in the family, or FOL_UNTESTED_NOT. */
+static enum fol_cmp_untested untested(const struct fol_figure *fig, const struct fol_cmp_cell *cell,
+				      const struct fol_desc *b, const struct fol_desc *n, int restates)
+{
+	if (cell->test == FOL_TEST_NONE)
+		return FOL_UNTESTED_FEW_RUNS;
+	if (fig->system_wide)
+		return FOL_UNTESTED_MACHINE;
+	if (fig->single)
+		return FOL_UNTESTED_SINGLE;
+	if (restates)
+		return FOL_UNTESTED_RESTATES;
+	if (cell->level == FOL_LEVEL_RUNS && b->sd == 0 && n->sd == 0 && b->mean != n->mean)
+		return FOL_UNTESTED_STATE;
+	if (cell->level == FOL_LEVEL_RUNS && fig->unit == FOL_UNIT_NS)
+		return FOL_UNTESTED_DRIFT;
+	return FOL_UNTESTED_NOT;
+}
+
+/* The practical floor of a change: 1%, or two steps of the figure's resolution (a p50 one
+ * histogram bucket lower moved 9% in an A/A test). */
+static double floor_of(const struct fol_figure *fig)
+{
+	return fmax(FOL_CMP_FLOOR, 2 * fig->resolution);
+}
+
+static enum fol_cmp_level level_of(const struct fol_cmp_sample *base, const struct fol_cmp_sample *v)
+{
+	if (recordings(base) > 1 && recordings(v) > 1)
+		return FOL_LEVEL_RECORDINGS;
+	if (base->recording && base->recording == v->recording)
+		return FOL_LEVEL_INTERLEAVED;
+	return FOL_LEVEL_RUNS;
+}
+
+void fol_cmp_decide(const struct fol_figure *fig, const struct fol_cmp_sample *base,
+		    const struct fol_cmp_sample *v, int restates, struct fol_cmp_cell *cell)
 {
 	struct fol_desc b, n;
-	double floor, change;
+	double change;
 	int past;
 
-	fol_desc_of(base, nb, &b);
-	fol_desc_of(v, nv, &n);
+	fol_desc_of(base->v, base->n, &b);
+	fol_desc_of(v->v, v->n, &n);
 	change = b.mean != 0 ? (n.mean - b.mean) / fabs(b.mean) : n.mean == 0 ? 0 : NAN;
-	cell->change = change;
-	cell->test = FOL_TEST_NONE;
-	cell->tested = cell->candidate = cell->significant = 0;
-	cell->marker = 0;
-	cell->ci_lo = cell->ci_hi = NAN;
-	memset(&cell->t, 0, sizeof(cell->t));
-	memset(&cell->mwu, 0, sizeof(cell->mwu));
-	if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)
+	*cell = (struct fol_cmp_cell){
+		.have = v->n,
+		.d = n,
+		.change = change,
+		.level = level_of(base, v),
+		.t = { .p = NAN },
+		.mwu = { .p = NAN },
+		.ci_lo = NAN,
+		.ci_hi = NAN,
+	};
+	test_cell(fig, base, v, cell);
+	cell->untested = untested(fig, cell, &b, &n, restates);
+	cell->tested = cell->untested == FOL_UNTESTED_NOT;
+	if (cell->untested == FOL_UNTESTED_STATE) {
+		cell->marker = '=';
 		return;
-	cell->test = FOL_TEST_WELCH;
-	fol_welch(v, nv, base, nb, &cell->t);
-	fol_mann_whitney(v, nv, base, nb, &cell->mwu);
-	if (b.mean != 0) {
-		cell->ci_lo = cell->t.lo / fabs(b.mean);
-		cell->ci_hi = cell->t.hi / fabs(b.mean);
 	}
-	/* A latency percentile is a histogram bucket's bound: five runs may all land on one
-	 * bound, and Welch's t without variance would call the next bound certain (p 0: an
-	 * A/A test marked p90s so). Such a figure with a side that does not vary is ranked
-	 * instead (Mann-Whitney over the runs). */
-	if (fig->resolution > 0 && (b.sd == 0 || n.sd == 0)) {
-		cell->test = FOL_TEST_RANKS;
-		cell->t = cell->mwu;
-	}
-	/* A machine's counters and a single fault are shown with their p, outside the family:
-	 * no mark can come of them. */
-	cell->tested = !fig->system_wide && !fig->single;
-	/* The practical floor: 1%, or the run-to-run spread when that is larger, or two
-	 * steps of the figure's resolution (a p50 one histogram bucket lower moved 9% in an
-	 * A/A test). */
-	floor = fmax(fmax(FOL_CMP_FLOOR, 2 * fig->resolution), fmax(b.cv, n.cv));
-	past = isnan(change) ? n.mean != 0 : fabs(change) >= floor;
-	if (fig->unit == FOL_UNIT_COUNT && (b.sd > 0 || n.sd > 0))
-		past &= fabs(n.mean - b.mean) > FOL_CMP_COUNT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
+	past = isnan(change) ? n.mean != 0 : fabs(change) >= floor_of(fig);
 	cell->candidate = cell->tested && past;
 	if (!cell->candidate)
 		return;
@@ -65,7 +161,7 @@ void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, co
 		cell->marker = (n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER) ? 'I' : 'R';
 }
 
-static int by_p(const void *x, const void *y)
+static int ascending(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
 
@@ -83,7 +179,7 @@ double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr)
 	/* Benjamini-Hochberg: the largest p(k) <= k q / m, and every p up to it. Out of
 	 * memory nothing is kept: no mark is better than a false one. */
 	if (p) {
-		qsort(p, (size_t)m, sizeof(*p), by_p);
+		qsort(p, (size_t)m, sizeof(*p), ascending);
 		for (int k = m; k >= 1; k--)
 			if (p[k - 1] <= (double)k * fdr / m) {
 				kept = p[k - 1];
@@ -94,7 +190,7 @@ double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr)
 		struct fol_cmp_cell *c = cells[i];
 
 		c->significant = c->candidate && c->t.p <= kept;
-		if (!c->significant)
+		if (!c->significant && c->marker != '=')
 			c->marker = 0;
 	}
 	free(p);
@@ -138,25 +234,70 @@ static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 	return 0;
 }
 
-/* A side's values of one figure over its runs. */
-static int side_values(const struct fol_cmp_row *row, struct fol_figures *figs, int nruns,
-		       double *v)
+/* A side's values of one figure over its runs, and the recording of each. */
+static int side_values(const struct fol_cmp_row *row, struct fol_figures *figs,
+		       const struct fol_side *side, double *v, int *rec)
 {
 	int have = 0, n = 0;
 
-	for (int r = 0; r < nruns; r++)
+	for (int r = 0; r < side->n; r++)
 		have += fol_figures_find(&figs[r], row->fig.key) != NULL;
 	if (!have)
 		return 0;
-	for (int r = 0; r < nruns; r++) {
+	for (int r = 0; r < side->n; r++) {
 		const struct fol_figure *f = fol_figures_find(&figs[r], row->fig.key);
 
-		if (f)
-			v[n++] = f->v;
-		else if (row->fig.additive)
-			v[n++] = 0;
+		if (!f && !row->fig.additive)
+			continue;
+		rec[n] = side->rec ? side->rec[r] : 0;
+		v[n++] = f ? f->v : 0;
 	}
 	return n;
+}
+
+/* Every side's values of every row, runs in order, NAN for a run without the figure:
+ * what a row is compared on to tell whether it restates another. */
+struct all_values {
+	double *v;		/* [row][stride] */
+	size_t stride;		/* the runs of every side */
+};
+
+/* The row above k with the same values on every run of every side, or -1: pmu
+ * page-faults repeats faults; a 4K fault time repeats the fault time when every fault was
+ * 4K: one effect, tested once. A row whose values are all one number (2 zero-page faults
+ * and 2 vDSO faults every run) restates nothing: its likeness is a coincidence. */
+static int restated(const struct fol_cmp *c, const struct all_values *av, int k)
+{
+	const double *x = av->v + (size_t)k * av->stride;
+	int varies = 0;
+
+	for (size_t i = 1; i < av->stride; i++)
+		varies |= x[i] != x[0] && !(isnan(x[i]) && isnan(x[0]));
+	if (!varies)
+		return -1;
+	for (int j = 0; j < k; j++) {
+		const double *y = av->v + (size_t)j * av->stride;
+		size_t i;
+
+		if (c->rows[j].restates >= 0 || c->rows[j].fig.unit != c->rows[k].fig.unit)
+			continue;
+		for (i = 0; i < av->stride; i++)
+			if (!(x[i] == y[i] || (isnan(x[i]) && isnan(y[i]))))
+				break;
+		if (i == av->stride)
+			return j;
+	}
+	return -1;
+}
+
+static void row_values(const struct fol_cmp *c, struct fol_figures **figs, int k, double *out)
+{
+	for (int s = 0; s < c->nsides; s++)
+		for (int r = 0; r < c->sides[s].n; r++) {
+			const struct fol_figure *f = fol_figures_find(&figs[s][r], c->rows[k].fig.key);
+
+			*out++ = f ? f->v : c->rows[k].fig.additive ? 0 : NAN;
+		}
 }
 
 /* The false-discovery rate over every cell the compare tested, whichever side. */
@@ -170,50 +311,89 @@ static int mark_all(struct fol_cmp *c)
 	for (int k = 0; k < c->nrows; k++)
 		for (int s = 1; s < c->nsides; s++) {
 			cells[n] = &c->rows[k].cell[s];
-			c->tested += cells[n++]->tested;
+			c->tested += cells[n]->tested;
+			c->state += cells[n++]->marker == '=';
 		}
 	c->p_kept = fol_cmp_mark(cells, n, c->fdr);
 	free(cells);
 	return 0;
 }
 
+/* mmtests' BAmean-95 as its select_lowest (or _highest, for a figure where higher is
+ * better) keeps them: the best int(0.95 n) + 1 values, at most n. */
+static double best_mean(const double *v, int n, int better)
+{
+	double *s = malloc(sizeof(*s) * ((size_t)n + 1)), sum = 0;
+	int keep = n * 95 / 100 + 1;
+
+	if (!s || !n) {
+		free(s);
+		return NAN;
+	}
+	keep = keep > n ? n : keep;
+	memcpy(s, v, sizeof(*s) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), ascending);
+	for (int i = 0; i < keep; i++)
+		sum += better == FOL_BETTER_HIGHER ? s[n - 1 - i] : s[i];
+	free(s);
+	return sum / keep;
+}
+
+static int fill_row(struct fol_cmp *c, struct fol_figures **figs, int k, double *buf, int *rbuf,
+		    int maxruns)
+{
+	struct fol_cmp_row *row = &c->rows[k];
+	struct fol_cmp_sample b = { .v = buf, .rec = rbuf, .nrec = c->sides[0].nrec,
+				    .recording = c->sides[0].recording };
+
+	row->cell = calloc((size_t)c->nsides, sizeof(*row->cell));
+	if (!row->cell)
+		return -ENOMEM;
+	b.n = side_values(row, figs[0], &c->sides[0], buf, rbuf);
+	for (int s = 0; s < c->nsides; s++) {
+		struct fol_cmp_cell *cell = &row->cell[s];
+		struct fol_cmp_sample v = { .v = buf + maxruns, .rec = rbuf + maxruns,
+					    .nrec = c->sides[s].nrec, .recording = c->sides[s].recording };
+
+		v.n = s ? side_values(row, figs[s], &c->sides[s], buf + maxruns, rbuf + maxruns) : 0;
+		*cell = (struct fol_cmp_cell){ .have = s ? v.n : b.n, .change = NAN, .ci_lo = NAN,
+					       .ci_hi = NAN, .t = { .p = NAN }, .mwu = { .p = NAN } };
+		fol_desc_of(s ? v.v : b.v, cell->have, &cell->d);
+		if (s && v.n && b.n)
+			fol_cmp_decide(&row->fig, &b, &v, row->restates >= 0, cell);
+		cell->bamean = best_mean(s ? v.v : b.v, cell->have, row->fig.better);
+	}
+	return 0;
+}
+
 static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 {
-	double *base = calloc((size_t)maxruns + 1, sizeof(double));
-	double *v = calloc((size_t)maxruns + 1, sizeof(double));
-	int ret = base && v ? 0 : -ENOMEM;
+	struct all_values av = { .stride = 0 };
+	double *buf = calloc(2 * (size_t)maxruns + 1, sizeof(double));
+	int *rbuf = calloc(2 * (size_t)maxruns + 1, sizeof(int));
+	int ret = 0;
 
+	for (int s = 0; s < c->nsides; s++)
+		av.stride += (size_t)c->sides[s].n;
+	av.v = calloc(av.stride * (size_t)c->nrows + 1, sizeof(double));
+	if (!buf || !rbuf || !av.v)
+		ret = -ENOMEM;
 	for (int k = 0; k < c->nrows && !ret; k++) {
-		struct fol_cmp_row *row = &c->rows[k];
-		int nb;
-
-		row->cell = calloc((size_t)c->nsides, sizeof(*row->cell));
-		if (!row->cell) {
-			ret = -ENOMEM;
-			break;
-		}
-		nb = side_values(row, figs[0], c->sides[0].n, base);
-		for (int s = 0; s < c->nsides; s++) {
-			struct fol_cmp_cell *cell = &row->cell[s];
-			int n = s ? side_values(row, figs[s], c->sides[s].n, v) : nb;
-
-			cell->have = n;
-			fol_desc_of(s ? v : base, n, &cell->d);
-			cell->change = cell->ci_lo = cell->ci_hi = NAN;
-			if (s && n && nb)
-				fol_cmp_decide(&row->fig, base, nb, v, n, cell);
-		}
+		row_values(c, figs, k, av.v + (size_t)k * av.stride);
+		c->rows[k].restates = restated(c, &av, k);
+		ret = fill_row(c, figs, k, buf, rbuf, maxruns);
 	}
-	free(base);
-	free(v);
+	free(av.v);
+	free(buf);
+	free(rbuf);
 	return ret ? ret : mark_all(c);
 }
 
-/* A row in the geometric mean: a time, not a maximum or a machine's counter, above 0 on
- * every side. */
+/* A row in the geometric mean: a per-fault latency of many faults, above 0 on every
+ * side. */
 static int in_gmean(const struct fol_cmp *c, const struct fol_cmp_row *row)
 {
-	if (row->fig.unit != FOL_UNIT_NS || row->fig.single || row->fig.system_wide)
+	if (!row->fig.latency || row->fig.single || row->fig.system_wide)
 		return 0;
 	for (int s = 0; s < c->nsides; s++)
 		if (!row->cell[s].have || !(row->cell[s].d.mean > 0))
@@ -314,6 +494,23 @@ static int side_probe(struct fol_cmp *c, int s)
 	return ret;
 }
 
+/* The lowest level of any side against the base. */
+static enum fol_cmp_level compare_level(const struct fol_cmp *c)
+{
+	enum fol_cmp_level lv = FOL_LEVEL_RECORDINGS;
+
+	for (int s = 1; s < c->nsides; s++) {
+		struct fol_cmp_sample b = { .rec = c->sides[0].rec, .nrec = c->sides[0].nrec,
+					    .recording = c->sides[0].recording };
+		struct fol_cmp_sample v = { .rec = c->sides[s].rec, .nrec = c->sides[s].nrec,
+					    .recording = c->sides[s].recording };
+		enum fol_cmp_level l = level_of(&b, &v);
+
+		lv = l < lv ? l : lv;
+	}
+	return lv;
+}
+
 int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c)
 {
 	struct fol_figures **figs;
@@ -330,6 +527,8 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 		ret = -ENOMEM;
 	for (int s = 0; s < nsides && !ret; s++) {
 		c->sides[s] = sides[s];
+		if (c->sides[s].nrec < 1 || !c->sides[s].rec)
+			c->sides[s].nrec = 1;
 		if (sides[s].n > maxruns)
 			maxruns = sides[s].n;
 		figs[s] = calloc((size_t)sides[s].n + 1, sizeof(**figs));
@@ -340,6 +539,8 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 		for (int r = 0; r < sides[s].n && !ret; r++)
 			ret = fol_figures_of(sides[s].runs[r], &figs[s][r]);
 	}
+	if (!ret)
+		c->level = compare_level(c);
 	if (!ret)
 		ret = collect_rows(c, figs);
 	if (!ret)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Sides compared figure by figure: each side one or more runs of one configuration (a
  * recording, or one value of a sweep); the first side is the base. Computed here,
- * rendered as an 80-column text table, JSON (foliostat/compare/v2) or by the TUI. */
+ * rendered as an 80-column text table, JSON (foliostat/compare/v3) or by the TUI. */
 #ifndef FOL_COMPARE_H
 #define FOL_COMPARE_H
 
@@ -14,9 +14,17 @@
 
 struct fol_side {
 	const char *name;		/* short, for a column: "base", "64K", "patched:64K" */
-	const char *file;		/* the recording it comes from, for the header; or NULL */
+	const char *file;		/* the recording, or the directory of recordings; or NULL */
 	const struct fol_report *const *runs; /* whole runs only */
 	int n;
+	/* The recording each run comes from (0 .. nrec - 1): a side made of several
+	 * recordings (one per boot or session) has its runs nested in them. NULL: one. */
+	const int *rec;
+	int nrec;			/* recordings with a whole run; 0 is taken as 1 */
+	/* The recording of a side of one (anything that tells it apart, the same for each
+	 * side it gives): sides of one recording are a sweep's configurations, their runs
+	 * alternating. NULL: several, or not known. */
+	const void *recording;
 	const cJSON *bare;		/* untraced runs of this side (BARE chunks) or NULL */
 	const struct fol_run_out *const *out; /* its runs left out, and why; nout of them */
 	int nout;
@@ -27,46 +35,93 @@ int fol_side_left_out(const struct fol_side *s);
 /* A run or range left out as the header says it: "run 3 (mthp=64K)", "runs 4-5". */
 const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len);
 
-/* Marks come from per-run values only: Welch's t-test where both sides have 2 or more
- * runs (FOL_CMP_MIN_RUNS); one run a side is never marked (the per-fault latencies of one
- * run share its machine state: ten same-setup pairs marked 19% of their latency figures).
+/* Marks come from per-run values only, never from the faults of one run (they share its
+ * machine state: ten same-setup pairs marked 19% of their latency figures).
+ *
+ * The values tested are a side's recordings' means where both sides have 2 or more
+ * recordings (runs are nested in recordings: a boot, a page cache, a machine's mood are
+ * the recording's, and the runs of one recording do not sample them), else its runs;
+ * either way at least FOL_CMP_MIN_RUNS a side, or nothing is tested. The test is Welch's
+ * t, on the logarithms of times (a slow run is a ratio, not an offset: a +380% THP fault
+ * time with every run above the base's had p 0.06 on the linear scale, 0.0045 on logs).
+ *
+ * A figure that does not vary within either side and differs between them is told apart:
+ * over runs of one recording a side it is a difference of state, the kernel's or the
+ * machine's (a page cache folio that was 16K in one recording, 4K in the next), marked
+ * '=' and not tested; over recordings it is as real as any other change, and tested.
+ *
  * The marks of one compare hold a false-discovery rate (Benjamini-Hochberg, FOL_CMP_FDR
- * by default) over every figure it tests; and never for a change smaller than 1% or than
- * the figure's own run-to-run spread (coefficient of variation) when that is larger. */
+ * by default) over every figure it tests, and never for a change smaller than 1% or two
+ * steps of the figure's resolution. A maximum, a figure of fewer than FOL_FIG_FEW faults,
+ * a machine's counter and a row that restates another are shown, not tested. */
 #define FOL_CMP_FDR 0.05
 #define FOL_CMP_MIN_RUNS 2
 #define FOL_CMP_FLOOR 0.01
-/* Counts (faults, folios, counters) that vary from run to run must also differ by more
- * than counting noise, this many times sqrt(count): runs that take 35 or 37 copy faults
- * in the dynamic loader are not news. A count that does not vary on either side is exact:
- * 8 against 16 folios every run is a change. */
-#define FOL_CMP_COUNT_SIGMAS 2.0
+/* Times drift between recordings, every one at once: of 153 pairs of 18 same-setup
+ * recordings (populate 8M, 5 runs each, the page cache dropped between them), one made
+ * on a quiet machine had every time 13% to 39% slower, every run of it, and with a build
+ * running beside some of them 66 pairs had times past the test and a 40% floor, changes
+ * up to 180%; the counts of the same pairs moved in one. So a time is tested over the
+ * runs of one recording a side only where the sides' runs alternate in that recording
+ * (a sweep's configurations), and otherwise over recordings. */
+enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH };
 
-/* Welch's t over the runs; Mann-Whitney U over the runs where a side of a quantized
- * figure (a percentile) does not vary (fol_cmp_decide). */
-enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH, FOL_TEST_RANKS };
+/* What a test's values are: each run of one recording a side; each run of one recording
+ * whose runs alternate between the sides (a sweep's configurations, which share the
+ * machine's state run by run); or each recording's mean over its runs. */
+enum fol_cmp_level { FOL_LEVEL_RUNS, FOL_LEVEL_INTERLEAVED, FOL_LEVEL_RECORDINGS };
+
+/* Why a cell is not in the tested family (FOL_UNTESTED_NOT: it is). */
+enum fol_cmp_untested {
+	FOL_UNTESTED_NOT,
+	FOL_UNTESTED_FEW_RUNS,	/* a side has fewer than FOL_CMP_MIN_RUNS values */
+	FOL_UNTESTED_SINGLE,	/* a maximum, or fewer than FOL_FIG_FEW faults or calls a run */
+	FOL_UNTESTED_MACHINE,	/* moved by every process on the machine */
+	FOL_UNTESTED_RESTATES,	/* every run of every side equal to a row above */
+	FOL_UNTESTED_STATE,	/* constant within each recording-side, different between */
+	FOL_UNTESTED_DRIFT,	/* a time over the runs of one recording a side */
+};
+
+/* The values of one side's figure for the test: one a run, and the recording of each. */
+struct fol_cmp_sample {
+	const double *v;
+	const int *rec;		/* NULL: one recording */
+	int n;
+	int nrec;
+	/* The one recording the runs come from, as fol_side's: two samples of the same one
+	 * alternate in it. NULL: not known, or several. */
+	const void *recording;
+};
 
 struct fol_cmp_cell {
 	int have;			/* runs of the side with the figure */
 	struct fol_desc d;		/* over the side's runs */
 	double change;			/* (mean - base mean) / base mean; NAN if not defined */
 	enum fol_cmp_test test;
+	enum fol_cmp_level level;	/* what the test's values were */
+	int log;			/* tested on the logarithms (a time, every value above 0) */
+	int nb, nv;			/* values tested: the base's and this side's */
 	struct fol_test t;		/* the test's result */
-	struct fol_test mwu;		/* Mann-Whitney over the runs, alongside Welch */
-	/* The FOL_CI_LEVEL confidence interval of change: Welch's over the runs for the
-	 * difference of the means, over the base mean (its own spread not counted); NAN
+	struct fol_test mwu;		/* Mann-Whitney over the same values, for the record */
+	/* The FOL_CI_LEVEL confidence interval of change: Welch's for the difference of the
+	 * means over the base mean, or on logs the ratio of the geometric means less 1; NAN
 	 * without a test. */
 	double ci_lo, ci_hi;
+	/* mmtests' BAmean-95: the mean of the best int(0.95 n) + 1 runs (all of 5 to 20) */
+	double bamean;
 	int tested;			/* in the family the false-discovery rate holds over */
+	enum fol_cmp_untested untested;	/* why not, when not */
 	int candidate;			/* past the floors: marked if the rate keeps its p */
 	int significant;
-	char marker;			/* 'I' better, 'R' worse, '*' changed (no better way), 0;
-					 * fol_cmp_decide's is provisional, fol_cmp_mark's final */
+	char marker;			/* 'I' better, 'R' worse, '*' changed (no better way), '='
+					 * a difference of state, 0; fol_cmp_decide's is
+					 * provisional, fol_cmp_mark's final */
 };
 
 struct fol_cmp_row {
 	struct fol_figure fig;		/* what the figure is; v unused */
 	struct fol_cmp_cell *cell;	/* one per side */
+	int restates;			/* the row above it repeats, or -1 */
 };
 
 /* The probe effect of one phase on one side: untraced against traced. */
@@ -83,13 +138,19 @@ struct fol_cmp {
 	int nrows;
 	struct fol_cmp_probe **probe;	/* per side */
 	int *nprobe;
-	/* The geometric mean, per side, of the means of the time figures (ns) that every
-	 * side has above 0, outside maxima and kernel counters: mmtests' Gmean summary, one
-	 * figure for "faster or slower overall". gmean_n figures; 0: none. */
+	/* The geometric mean, per side, of the means of the per-fault latencies (mean and
+	 * percentiles, not maxima, of rows with FOL_FIG_FEW faults or more) that every side
+	 * has above 0: mmtests' Gmean, one figure for "faster or slower a fault". Totals
+	 * (fault time, phases) are left out: they move with the fault count. gmean_n
+	 * figures; 0: none. */
 	double *gmean;
 	int gmean_n;
 	double fdr;			/* the false-discovery rate the marks hold */
+	/* Over recordings where every side has 2 or more, interleaved where every side's
+	 * runs alternate in one recording, else over runs (the lowest of the cells'). */
+	enum fol_cmp_level level;
 	int tested;			/* figures tested (cells, beyond the base) */
+	int state;			/* cells marked '=' */
 	double p_kept;			/* the largest p-value the rate keeps; -1: none */
 };
 
@@ -101,14 +162,23 @@ void fol_cmp_free(struct fol_cmp *c);
  * Gmean stay those of every figure. Returns the rows kept. */
 int fol_cmp_select(struct fol_cmp *c, const char *globs);
 /* The rule, in two steps a test can reach. One cell against the base cell: its test, p,
- * whether it is in the tested family and past the floors, and its provisional marker. */
-void fol_cmp_decide(const struct fol_figure *fig, const double *base, int nb, const double *v,
-		    int nv, struct fol_cmp_cell *cell);
+ * whether it is in the tested family and past the floors, and its provisional marker.
+ * restates: the row repeats one above it. */
+void fol_cmp_decide(const struct fol_figure *fig, const struct fol_cmp_sample *base,
+		    const struct fol_cmp_sample *v, int restates, struct fol_cmp_cell *cell);
 /* Then every cell of the compare at once (Benjamini-Hochberg at rate fdr over the tested
  * ones): significant and marker final. Returns the largest p kept (-1: none). */
 double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr);
 
-/* A side as the header says it: "[NAME: ][FILE, ]N runs, kernel K", escaped. */
+/* mmtests' star (bin/lib/MMTests/Compare.pm): the means differ by more than qnorm(0.975)
+ * standard deviations of each side, both sides with 2 runs or more. */
+int fol_mmtests_star(const struct fol_desc *base, const struct fol_desc *v);
+/* Why a cell is not tested, in a few words ("a maximum or few faults"); "" when it is. */
+const char *fol_cmp_untested_text(enum fol_cmp_untested u);
+/* The test's name for the JSON: "welch", "welch-log" or "none". */
+const char *fol_cmp_test_name(const struct fol_cmp_cell *cell);
+/* A side as the header says it: "[NAME: ][FILE, ][R recordings, ]N runs, kernel K",
+ * escaped. */
 const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf, size_t len);
 /* The test in one line: "Welch over runs, 37 tested, FDR 0.05: p <= 0.0014 kept", or why
  * there is none. */
@@ -119,9 +189,11 @@ const char *fol_cmp_value(enum fol_unit u, double v, char *buf, int len);
 void fol_cmp_header(const struct fol_cmp *c, FILE *f);
 /* Text: the sides against the base, 80 columns for two sides. */
 void fol_cmp_text(const struct fol_cmp *c, FILE *f);
-/* Text as mmtests' compare-kernels prints it: per figure Amean, Stddev, CoeffVar, Min and
- * Max of each side with the change oriented so that + is better, the confidence interval
- * of the change, and a Gmean row; 80 columns for two sides (compare_mmtests.c). */
+/* Text as mmtests' compare-kernels prints it: per figure Min, Amean, Stddev, CoeffVar,
+ * Max and BAmean-95 of each side with the change oriented so that + is better, mmtests'
+ * star, the confidence interval of the change with foliostat's mark, a Gmean row of the
+ * per-fault latencies and the workload's Duration; 80 columns for two sides
+ * (compare_mmtests.c). */
 void fol_cmp_mmtests(const struct fol_cmp *c, FILE *f);
 /* One self-contained HTML page (inline SVG, no script, nothing fetched): per figure the
  * runs as dots with each side's mean and 95% interval, and per folio order and class the

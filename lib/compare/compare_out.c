@@ -37,9 +37,30 @@ void fol_cmp_rcol(FILE *f, const char *s, int w)
 	fprintf(f, "%*s%s", w > cols ? w - cols : 0, "", s);
 }
 
-static const char *test_name(enum fol_cmp_test t)
+const char *fol_cmp_test_name(const struct fol_cmp_cell *cell)
 {
-	return t == FOL_TEST_WELCH ? "welch" : t == FOL_TEST_RANKS ? "mann-whitney" : "none";
+	return cell->test == FOL_TEST_NONE ? "none" : cell->log ? "welch-log" : "welch";
+}
+
+static const char *level_name(enum fol_cmp_level l)
+{
+	return l == FOL_LEVEL_RECORDINGS ? "recordings" : l == FOL_LEVEL_INTERLEAVED ? "interleaved runs"
+										     : "runs";
+}
+
+const char *fol_cmp_untested_text(enum fol_cmp_untested u)
+{
+	static const char *const why[] = {
+		[FOL_UNTESTED_NOT] = "",
+		[FOL_UNTESTED_FEW_RUNS] = "fewer than 2 values a side",
+		[FOL_UNTESTED_SINGLE] = "a maximum or a few faults",
+		[FOL_UNTESTED_MACHINE] = "a machine's counter",
+		[FOL_UNTESTED_RESTATES] = "restates a row above",
+		[FOL_UNTESTED_STATE] = "a difference of state",
+		[FOL_UNTESTED_DRIFT] = "a time, one recording a side",
+	};
+
+	return (unsigned)u < sizeof(why) / sizeof(*why) ? why[u] : "";
 }
 
 const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf, size_t len)
@@ -53,9 +74,13 @@ const char *fol_cmp_side_text(const struct fol_side *s, int with_name, char *buf
 
 	if (out)
 		snprintf(left, sizeof(left), " (%d left out)", out);
-	snprintf(buf, len, "%s%s%s%s%d run%s%s, kernel %s", with_name ? fol_escape(s->name, name, sizeof(name)) : "",
+	char recs[32] = "";
+
+	if (s->nrec > 1)
+		snprintf(recs, sizeof(recs), "%d recordings, ", s->nrec);
+	snprintf(buf, len, "%s%s%s%s%s%d run%s%s, kernel %s", with_name ? fol_escape(s->name, name, sizeof(name)) : "",
 		 with_name ? ": " : "", s->file ? fol_escape(s->file, file, sizeof(file)) : "",
-		 s->file ? ", " : "", s->n, s->n == 1 ? "" : "s", left,
+		 s->file ? ", " : "", recs, s->n, s->n == 1 ? "" : "s", left,
 		 kernel ? fol_escape(kernel, k, sizeof(k)) : "?");
 	return buf;
 }
@@ -110,15 +135,16 @@ static int fewest_runs(const struct fol_cmp *c)
 const char *fol_cmp_test_text(const struct fol_cmp *c, char *buf, size_t len)
 {
 	int fewest = fewest_runs(c);
+	const char *over = level_name(c->level);
 
 	if (fewest < FOL_CMP_MIN_RUNS)
 		snprintf(buf, len, "no test: a side has %d run; marks need %d or more a side (record -r 5)",
 			 fewest, FOL_CMP_MIN_RUNS);
 	else if (c->p_kept >= 0)
-		snprintf(buf, len, "Welch over runs, %d tested, FDR %g: p <= %.2g kept", c->tested, c->fdr,
-			 c->p_kept);
+		snprintf(buf, len, "Welch over %s, %d tested, FDR %g: p <= %.2g kept", over, c->tested,
+			 c->fdr, c->p_kept);
 	else
-		snprintf(buf, len, "Welch over runs, %d tested, FDR %g: no p kept", c->tested, c->fdr);
+		snprintf(buf, len, "Welch over %s, %d tested, FDR %g: no p kept", over, c->tested, c->fdr);
 	return buf;
 }
 
@@ -134,6 +160,48 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 	fprintf(f, "#       %s\n", r ? fol_command_text(r->rec.command, r->rec.ncommand, esc, sizeof(esc)) : "");
 }
 
+/* "3 and 2": the recordings of each side. */
+static const char *recordings_text(const struct fol_cmp *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int s = 0; s < c->nsides && used < len; s++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d",
+					 !s ? "" : s + 1 < c->nsides ? ", " : " and ", c->sides[s].nrec);
+	return buf;
+}
+
+static void test_line(const struct fol_cmp *c, FILE *f)
+{
+	char recs[128];
+
+	if (c->level == FOL_LEVEL_RECORDINGS)
+		fprintf(f, "# test:  runs nested in recordings: Welch's t-test on each recording's mean\n"
+			   "#        (%s recordings; times on a log scale);",
+			recordings_text(c, recs, sizeof(recs)));
+	else if (c->level == FOL_LEVEL_INTERLEAVED)
+		fprintf(f, "# test:  Welch's t-test on the per-run values, the sides' runs alternating\n"
+			   "#        in one recording (times on a log scale);");
+	else
+		fprintf(f, "# test:  Welch's t-test on the per-run values of counts;");
+	fprintf(f, " %d figures tested,\n#        marks at a false-discovery rate of %g "
+		   "(Benjamini-Hochberg: ", c->tested, c->fdr);
+	if (c->p_kept >= 0)
+		fprintf(f, "p <= %.2g\n#        kept), ", c->p_kept);
+	else
+		fprintf(f, "no p\n#        kept), ");
+	fprintf(f, "never under %.0f%% nor two steps of a percentile's resolution\n",
+		FOL_CMP_FLOOR * 100);
+	if (c->level == FOL_LEVEL_RUNS)
+		fprintf(f, "# one recording a side: the variation between recordings (a boot, the page\n"
+			   "#        cache, the machine's load) is not measured. Times move with it,\n"
+			   "#        every one at once (13%% to 39%% between two recordings of one\n"
+			   "#        setup here), and are not tested; a mark on a count can be the\n"
+			   "#        machine's as well as the kernel's. To test both, record each side\n"
+			   "#        again (after a reboot) into a directory, compare the directories.\n");
+}
+
 static void test_legend(const struct fol_cmp *c, FILE *f)
 {
 	int fewest = fewest_runs(c);
@@ -144,16 +212,14 @@ static void test_legend(const struct fol_cmp *c, FILE *f)
 			fewest, FOL_CMP_MIN_RUNS);
 		return;
 	}
-	fprintf(f, "# test:  Welch's t-test on the per-run values; %d figures tested, marks at a\n"
-		   "#        false-discovery rate of %g (Benjamini-Hochberg: ", c->tested, c->fdr);
-	if (c->p_kept >= 0)
-		fprintf(f, "p <= %.2g kept)\n", c->p_kept);
-	else
-		fprintf(f, "no p kept)\n");
-	fprintf(f, "#        never under %.0f%% or the run-to-run CV, nor varying counts within\n"
-		   "#        %.0f sqrt(n); never a maximum or a kernel counter\n",
-		FOL_CMP_FLOOR * 100, FOL_CMP_COUNT_SIGMAS);
-	fprintf(f, "#        (I) better, (R) worse, (*) changed (no better way), - not measured\n");
+	test_line(c, f);
+	fprintf(f, "# marks: (I) better, (R) worse, (*) changed (no better way), - not measured;\n"
+		   "#        n/t shown, not tested (a maximum, a few faults, a machine's counter,\n"
+		   "#        a row restated%s)\n", c->level == FOL_LEVEL_RUNS ? ", a time" : "");
+	if (c->level == FOL_LEVEL_RUNS)
+		fprintf(f, "#        (=) the same in every run of each side but not between them (%d\n"
+			   "#        here): the kernel's doing or the machine's state (the page cache,\n"
+			   "#        a boot), not tested\n", c->state);
 }
 
 void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
@@ -172,6 +238,8 @@ void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_c
 	fol_cmp_rcol(f, t, 9);
 	if (cell->marker)
 		fprintf(f, " (%c)", cell->marker);
+	else if (cell->test != FOL_TEST_NONE && !cell->tested)
+		fputs(" n/t", f);
 	else if (!last)
 		fputs("    ", f);
 }
@@ -191,7 +259,7 @@ static void gmean_text(const struct fol_cmp *c, FILE *f)
 
 	if (!c->gmean_n)
 		return;
-	snprintf(label, sizeof(label), "gmean of %d time figures", c->gmean_n);
+	snprintf(label, sizeof(label), "gmean of %d latencies", c->gmean_n);
 	fprintf(f, "summary\n  %-28.28s", label);
 	for (int s = 0; s < c->nsides; s++) {
 		fputc(' ', f);
@@ -417,13 +485,19 @@ cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base)
 	if (base)
 		return o;
 	add_num_or_null(o, "change", cell->change);
-	cJSON_AddStringToObject(o, "test", test_name(cell->test));
+	cJSON_AddStringToObject(o, "test", fol_cmp_test_name(cell));
+	cJSON_AddBoolToObject(o, "tested", cell->tested);
+	if (cell->tested)
+		cJSON_AddNullToObject(o, "untested");
+	else
+		cJSON_AddStringToObject(o, "untested", fol_cmp_untested_text(cell->untested));
 	if (cell->test != FOL_TEST_NONE) {
+		cJSON_AddStringToObject(o, "over", level_name(cell->level));
+		cJSON_AddNumberToObject(o, "n_base", cell->nb);
+		cJSON_AddNumberToObject(o, "n_tested", cell->nv);
 		add_num_or_null(o, "p", cell->t.p);
-		if (cell->test == FOL_TEST_WELCH)
-			add_num_or_null(o, "t", cell->t.stat);
+		add_num_or_null(o, "t", cell->t.stat);
 		add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
-		cJSON_AddBoolToObject(o, "tested", cell->tested);
 	}
 	if (isfinite(cell->ci_lo) && isfinite(cell->ci_hi)) {
 		cJSON *ci = cJSON_AddArrayToObject(o, "ci95");
@@ -436,6 +510,8 @@ cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base)
 	cJSON_AddBoolToObject(o, "significant", cell->significant);
 	if (cell->marker == 'I' || cell->marker == 'R')
 		cJSON_AddStringToObject(o, "marker", cell->marker == 'I' ? "improvement" : "regression");
+	else if (cell->marker == '=')
+		cJSON_AddStringToObject(o, "marker", "state");
 	else if (cell->marker)
 		cJSON_AddStringToObject(o, "marker", "changed");
 	else
@@ -447,7 +523,7 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 {
 	cJSON *o = cJSON_CreateObject(), *sides, *figs, *t, *gm, *gv;
 
-	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v2");
+	cJSON_AddStringToObject(o, "schema", "foliostat/compare/v3");
 	sides = cJSON_AddArrayToObject(o, "sides");
 	for (int s = 0; s < c->nsides; s++) {
 		const struct fol_report *r = c->sides[s].n ? c->sides[s].runs[0] : NULL;
@@ -455,6 +531,7 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 
 		cJSON_AddStringToObject(so, "name", c->sides[s].name);
 		cJSON_AddNumberToObject(so, "runs", c->sides[s].n);
+		cJSON_AddNumberToObject(so, "recordings", c->sides[s].nrec);
 		cJSON_AddItemToObject(so, "left_out", left_out_json(&c->sides[s]));
 		cJSON_AddItemToObject(so, "kernel", r && r->rec.kernel ? cJSON_CreateString(r->rec.kernel)
 								       : cJSON_CreateNull());
@@ -469,8 +546,10 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 	cJSON_AddNumberToObject(t, "min_runs", FOL_CMP_MIN_RUNS);
 	cJSON_AddNumberToObject(t, "tested", c->tested);
 	add_num_or_null(t, "p_kept", c->p_kept >= 0 ? c->p_kept : NAN);
+	cJSON_AddStringToObject(t, "over", level_name(c->level));
+	cJSON_AddNumberToObject(t, "state", c->state);
 	cJSON_AddNumberToObject(t, "floor", FOL_CMP_FLOOR);
-	cJSON_AddNumberToObject(t, "count_sigmas", FOL_CMP_COUNT_SIGMAS);
+
 	gm = cJSON_AddObjectToObject(o, "gmean");
 	cJSON_AddNumberToObject(gm, "figures", c->gmean_n);
 	gv = cJSON_AddArrayToObject(gm, "values");
@@ -478,7 +557,13 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 		cJSON_AddItemToArray(gv, c->gmean_n ? cJSON_CreateNumber(c->gmean[s]) : cJSON_CreateNull());
 	figs = cJSON_AddArrayToObject(o, "figures");
 	for (int k = 0; k < c->nrows; k++) {
-		cJSON *fo = figure_json(&c->rows[k].fig), *vals = cJSON_AddArrayToObject(fo, "values");
+		cJSON *fo = figure_json(&c->rows[k].fig), *vals;
+
+		if (c->rows[k].restates >= 0)
+			cJSON_AddStringToObject(fo, "restates", c->rows[c->rows[k].restates].fig.key);
+		else
+			cJSON_AddNullToObject(fo, "restates");
+		vals = cJSON_AddArrayToObject(fo, "values");
 
 		for (int s = 0; s < c->nsides; s++)
 			cJSON_AddItemToArray(vals, fol_cmp_cell_json(&c->rows[k].cell[s], s == 0));

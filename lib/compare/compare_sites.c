@@ -87,8 +87,15 @@ static int fill_site(struct fol_cmp_sites *c, struct fol_cmp_site *site, const s
 		site->faults[s].ci_lo = site->faults[s].ci_hi = NAN;
 		site->time[s].ci_lo = site->time[s].ci_hi = NAN;
 		if (s) {
-			fol_cmp_decide(&ff, bf, sides[0].n, vf, sides[s].n, &site->faults[s]);
-			fol_cmp_decide(&ft, bt, sides[0].n, vt, sides[s].n, &site->time[s]);
+			struct fol_cmp_sample b = { bf, sides[0].rec, sides[0].n, sides[0].nrec,
+						    sides[0].recording };
+			struct fol_cmp_sample v = { vf, sides[s].rec, sides[s].n, sides[s].nrec,
+						    sides[s].recording };
+
+			fol_cmp_decide(&ff, &b, &v, 0, &site->faults[s]);
+			b.v = bt;
+			v.v = vt;
+			fol_cmp_decide(&ft, &b, &v, 0, &site->time[s]);
 		}
 		site->weight = fmax(site->weight, site->time[s].d.mean);
 	}

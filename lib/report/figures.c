@@ -64,6 +64,7 @@ static int add_latency(struct fol_figures *f, enum section sec, int a, int b, co
 			return -ENOMEM;
 		LABEL(x, "%s %s", label, st[i].name);
 		x->single = st[i].q == 1 || h->count < FOL_FIG_FEW;
+		x->latency = 1;
 		x->resolution = st[i].q > 0 && st[i].q < 1 ? 1.0 / FOL_HIST_SUB : 0;
 	}
 	return 0;

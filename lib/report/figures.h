@@ -41,6 +41,7 @@ struct fol_figure {
 	/* How close the value is to the truth, relative (a percentile: within 1/16 of it,
 	 * hist.h); 0 exact. A change within two of these is resolution, not news. */
 	double resolution;
+	int latency;		/* a statistic of per-fault latencies (mean, percentile, max) */
 	double v;
 };
 

@@ -1,4 +1,4 @@
-# Checks foliostat/compare/v2 (man foliostat-compare), and foliostat/runs/v1 (its
+# Checks foliostat/compare/v3 (man foliostat-compare), and foliostat/runs/v1 (its
 # "aggregate" and "compare"), as schema.jq does the report. Prints the violations.
 # jq -L tests/golden: the figures' keys are figure-keys.jq's.
 include "figure-keys";
@@ -14,13 +14,15 @@ def figure($p): (["key","label","section","unit","better"][] as $k | t($p + [$k]
 def probe($p): t($p; "array"), ((getpath($p) | keys[]) as $i | t($p + [$i, "phase"]; "string"),
 	desc($p + [$i, "untraced_ns"]), desc($p + [$i, "recorded_ns"]), t($p + [$i, "added_ns"]; "number"),
 	t($p + [$i, "faults"]; "number"), t($p + [$i, "added_ns_per_fault"]; "number|null"));
-def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "schema: \(.schema)" end),
+def compare($c): ($c | if .schema == "foliostat/compare/v3" then empty else "schema: \(.schema)" end),
 	(($c.sides | keys[]) as $s | t(["sides", $s, "name"]; "string"), t(["sides", $s, "runs"]; "number"),
+		t(["sides", $s, "recordings"]; "number"),
 		t(["sides", $s, "kernel"]; "string|null"), t(["sides", $s, "command"]; "array|null"),
 		t(["sides", $s, "left_out"]; "array"),
 		(($c.sides[$s].left_out | keys[]) as $o | t(["sides", $s, "left_out", $o, "run"]; "number"),
 			t(["sides", $s, "left_out", $o, "last"]; "number"), t(["sides", $s, "left_out", $o, "why"]; "string"))),
-	(["fdr","min_runs","tested","floor","count_sigmas"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
+	(["fdr","min_runs","tested","state","floor"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
+	(if $c.test.over | IN("runs","interleaved runs","recordings") then empty else "test.over" end),
 	(if ($c.test.p_kept | type) | IN("number","null") then empty else "test.p_kept" end),
 	t(["gmean", "figures"]; "number"), t(["gmean", "values"]; "array"),
 	(($c.gmean.values | keys[]) as $s | t(["gmean", "values", $s]; "number|null")),
@@ -32,7 +34,7 @@ def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "sch
 				| t(["sites", "rows", $r, $k, $s, "mean"]; "number"))))
 	else empty end),
 	(($c.figures | keys[]) as $i | ($c.figures[$i]) as $f
-		| ($c | figure(["figures", $i])),
+		| ($c | figure(["figures", $i])), t(["figures", $i, "restates"]; "string|null"),
 		(if ($f.values | length) == ($c.sides | length) then empty else "figures.\($i): values" end),
 		(($f.values | keys[]) as $s | $f.values[$s] as $v
 			| if $v == null then empty
@@ -40,11 +42,14 @@ def compare($c): ($c | if .schema == "foliostat/compare/v2" then empty else "sch
 			else ($v | desc([]), t(["change"]; "number|null"), t(["test"]; "string"),
 				t(["ci95"]; "array|null"),
 				t(["significant"]; "boolean"), t(["marker"]; "string|null"),
-				(if ($v.test | IN("welch","mann-whitney","none")) then empty else "test \($v.test)" end),
-				(if $v.test != "none" then (t(["p"]; "number|null"), t(["mann_whitney_p"]; "number|null"),
-					t(["tested"]; "boolean")) else empty end),
-				(if $v.test == "welch" then t(["t"]; "number|null") else empty end),
-				(if ($v.marker | IN(null,"improvement","regression","changed")) then empty else "marker \($v.marker)" end))
+				t(["tested"]; "boolean"), t(["untested"]; "string|null"),
+				(if $v.tested == ($v.untested == null) then empty else "untested \($v.untested)" end),
+				(if ($v.test | IN("welch","welch-log","none")) then empty else "test \($v.test)" end),
+				(if $v.test != "none" then (t(["p"]; "number|null"), t(["t"]; "number|null"),
+					t(["mann_whitney_p"]; "number|null"), t(["n_base"]; "number"), t(["n_tested"]; "number"),
+					(if $v.over | IN("runs","interleaved runs","recordings") then empty else "over \($v.over)" end))
+				else empty end),
+				(if ($v.marker | IN(null,"improvement","regression","changed","state")) then empty else "marker \($v.marker)" end))
 			end));
 [
 	if .schema == "foliostat/runs/v1" then

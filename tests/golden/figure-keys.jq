@@ -1,4 +1,4 @@
-# The keys of compare's figures (foliostat/compare/v2, and the "aggregate" of
+# The keys of compare's figures (foliostat/compare/v3, and the "aggregate" of
 # foliostat/runs/v1), per section, as man foliostat-compare lists them under FIGURE
 # KEYS: tests/golden/report.t checks that the man page lists exactly these, and that
 # every key of the golden outputs matches one of its section's. Upper-case words stand

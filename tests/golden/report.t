@@ -129,7 +129,7 @@ grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files r
 "$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cjson" 2>/dev/null
 check "compare, JSON" "$T/cjson" "$d/compare.json"
 jq -L "$d" -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
-check "compare JSON matches schema foliostat/compare/v2" "$T/violations" /dev/null
+check "compare JSON matches schema foliostat/compare/v3" "$T/violations" /dev/null
 # man foliostat-compare, the schema and the output agree: the man page lists the figure
 # keys figure-keys.jq holds (which the schema checks above test every key against), and
 # its JSON SCHEMA names the same sections.

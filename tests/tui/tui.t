@@ -165,7 +165,7 @@ screen | grep -q "^unclosed faults"; ok $? "every figure is listed"
 screen | grep -q "^ base  4K: 2 runs, kernel " && screen | grep -q "^ new   64K: 2 runs, kernel "
 ok $? "the header names each side, its runs and kernel"
 tested=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq .compare.test.tested)
-screen | grep -q "^ test  Welch over runs, $tested tested, FDR 0.05"; ok $? "... and the test: $tested figures tested, at FDR 0.05"
+screen | grep -q "^ test  Welch over interleaved runs, $tested tested, FDR 0.05"; ok $? "... and the test: $tested figures tested, at FDR 0.05"
 p=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(.key == "latency.mean_ns") | .values[1].p * 1000 | round / 1000')
 screen | grep -E "^latency mean " | grep -Eq " ${p#0}0*\$| 0?${p}0*\$"; ok $? "a p column: latency mean's is the JSON's ($p)"
 last=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[-1].label')

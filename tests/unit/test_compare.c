@@ -18,15 +18,28 @@ static struct fol_figure fig(enum fol_unit unit, int better)
 	return f;
 }
 
+/* Where the sides' values come from. */
+enum where { SEPARATE, INTERLEAVED };
+
+static char decide_at(enum where w, const struct fol_figure *f, const double *a, int na, const double *b,
+		      int nb, struct fol_cmp_cell *c)
+{
+	static const int one_recording;
+	struct fol_cmp_cell *cell = c;
+	struct fol_cmp_sample x = { .v = a, .n = na, .nrec = 1 }, y = { .v = b, .n = nb, .nrec = 1 };
+
+	if (w == INTERLEAVED)
+		x.recording = y.recording = &one_recording;
+	fol_cmp_decide(f, &x, &y, 0, c);
+	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	return c->marker;
+}
+
+/* The sides of a sweep: their runs alternate in one recording. */
 static char decide(const struct fol_figure *f, const double *a, int na, const double *b, int nb,
 		   struct fol_cmp_cell *c)
 {
-	struct fol_cmp_cell *one = c;
-
-	memset(c, 0, sizeof(*c));
-	fol_cmp_decide(f, a, na, b, nb, c);
-	fol_cmp_mark(&one, 1, FOL_CMP_FDR);
-	return c->marker;
+	return decide_at(INTERLEAVED, f, a, na, b, nb, c);
 }
 
 static void test_direction(void **state)
@@ -40,6 +53,7 @@ static void test_direction(void **state)
 	(void)state;
 	assert_int_equal(decide(&ns_lower, lo, 5, hi, 5, &c), 'R');
 	assert_int_equal(c.test, FOL_TEST_WELCH);
+	assert_int_equal(c.level, FOL_LEVEL_INTERLEAVED);
 	assert_true(c.t.p < 0.001);
 	assert_true(fabs(c.change - 1.0) < 0.01);
 	assert_int_equal(decide(&ns_lower, hi, 5, lo, 5, &c), 'I');
@@ -60,6 +74,7 @@ static void test_system_wide(void **state)
 	f.system_wide = 1;
 	assert_int_equal(decide(&f, lo, 5, hi, 5, &c), 0);
 	assert_false(c.significant);
+	assert_int_equal(c.untested, FOL_UNTESTED_MACHINE);
 	assert_true(c.t.p < 0.001);
 	assert_true(fabs(c.change - 1.0) < 0.01);
 }
@@ -74,11 +89,13 @@ static void test_one_percent_floor(void **state)
 	(void)state;
 	assert_int_equal(decide(&f, a, 4, b, 4, &c), 0);
 	assert_true(c.t.p < 1e-6);
+	assert_true(c.tested);
 	assert_false(c.significant);
 }
 
-/* Under the figure's own run-to-run spread (CV 10%): a 5% change is not news. */
-static void test_cv_floor(void **state)
+/* No floor of the run-to-run spread: a 5% change under a CV of 10% that 40 runs a side
+ * resolve is marked (a floor of the CV hid it). */
+static void test_no_spread_floor(void **state)
 {
 	double x[40], y[40];
 	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
@@ -89,27 +106,151 @@ static void test_cv_floor(void **state)
 		x[i] = 1000 + (i % 2 ? 100 : -100);
 		y[i] = 1050 + (i % 2 ? 100 : -100);
 	}
-	assert_int_equal(decide(&f, x, 40, y, 40, &c), 0);
-	assert_true(c.t.p < 0.05); /* significant by Welch alone */
+	assert_int_equal(decide(&f, x, 40, y, 40, &c), 'R');
+	assert_true(c.t.p < 0.05);
 }
 
-/* Counts: one that varies from run to run must move by more than counting noise (35-36
- * against 36-38 copy faults is not news); one that never varies on either side is exact,
- * and 8 against 16 folios every run is a change whatever a floor on counts would say. */
+/* Counts that vary are tested like any figure: +51 faults of 2,048 (+2.5%, sd ~1) is a
+ * change (a floor of 2 sqrt(n) hid it), and so is +1.6 of 35; one that never varies on
+ * either side of a sweep is exact, 8 against 16 folios every run a change. */
 static void test_counts(void **state)
 {
 	const double a[] = { 35, 36, 35, 36, 35 }, b[] = { 37, 36, 37, 38, 37 };
+	const double k2[] = { 2048, 2049, 2047, 2048, 2048 }, k2p[] = { 2099, 2100, 2098, 2099, 2100 };
 	const double e8[] = { 8, 8, 8, 8, 8 }, e16[] = { 16, 16, 16, 16, 16 };
 	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_cmp_cell c;
 
 	(void)state;
-	assert_int_equal(decide(&f, a, 5, b, 5, &c), 0);
-	assert_true(c.t.p < 0.05);
+	assert_int_equal(decide(&f, a, 5, b, 5, &c), 'R');
+	assert_int_equal(decide(&f, k2, 5, k2p, 5, &c), 'R');
+	assert_true(c.t.p < 5e-8);
+	assert_int_equal(decide_at(SEPARATE, &f, k2, 5, k2p, 5, &c), 'R');
 	assert_int_equal(decide(&f, e8, 5, e16, 5, &c), 'R');
 	assert_true(c.t.p == 0);
 	assert_int_equal(decide(&f, e8, 5, e8, 5, &c), 0);
 	assert_true(c.t.p == 1);
+}
+
+/* One recording a side: a figure the same in every run of each side but not between them
+ * is a difference of state (a page cache folio of 16K in one recording, 4K in the next:
+ * 2 faults every run against 1), marked '=' and not tested; the same values over
+ * recordings, every recording alike, are a real change, tested. */
+static void test_state(void **state)
+{
+	const double two[] = { 2, 2, 2, 2, 2 }, one[] = { 1, 1, 1, 1, 1 };
+	const int rec[] = { 0, 0, 1, 1, 2 };
+	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
+	struct fol_cmp_sample x = { .v = two, .rec = rec, .n = 5, .nrec = 3 };
+	struct fol_cmp_sample y = { .v = one, .rec = rec, .n = 5, .nrec = 3 };
+	struct fol_cmp_cell c, *cell = &c;
+
+	(void)state;
+	assert_int_equal(decide_at(SEPARATE, &f, two, 5, one, 5, &c), '=');
+	assert_false(c.tested);
+	assert_int_equal(c.untested, FOL_UNTESTED_STATE);
+	assert_true(c.change == -0.5);
+	fol_cmp_decide(&f, &x, &y, 0, &c);
+	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	assert_int_equal(c.level, FOL_LEVEL_RECORDINGS);
+	assert_int_equal(c.nb, 3);
+	assert_true(c.tested);
+	assert_int_equal(c.marker, 'I');
+}
+
+/* A time over the runs of one recording a side moves with the machine between the
+ * recordings: shown, not tested. The same values from a sweep's interleaved runs are. */
+static void test_times_drift(void **state)
+{
+	const double lo[] = { 100, 101, 99, 100, 100 }, hi[] = { 200, 202, 198, 201, 199 };
+	const double n1[] = { 100, 101, 99, 100, 100 }, n2[] = { 150, 152, 148, 151, 149 };
+	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
+	struct fol_figure cnt = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
+	struct fol_cmp_cell c;
+
+	(void)state;
+	assert_int_equal(decide_at(SEPARATE, &f, lo, 5, hi, 5, &c), 0);
+	assert_int_equal(c.untested, FOL_UNTESTED_DRIFT);
+	assert_true(c.t.p < 0.001);
+	assert_int_equal(decide_at(INTERLEAVED, &f, lo, 5, hi, 5, &c), 'R');
+	assert_int_equal(decide_at(SEPARATE, &cnt, n1, 5, n2, 5, &c), 'R');
+}
+
+/* Times on a log scale: a fault time 2 to 25 times the base's in every run is a
+ * regression (linear Welch: p 0.06, unmarked), and its interval is of the ratio. */
+static void test_log_scale(void **state)
+{
+	const double base[] = { 100, 110, 105, 95, 102 }, slow[] = { 300, 900, 400, 2500, 500 };
+	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
+	struct fol_figure cnt = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
+	struct fol_test lin;
+	struct fol_cmp_cell c;
+
+	(void)state;
+	assert_int_equal(fol_welch(slow, 5, base, 5, &lin), 0);
+	assert_true(lin.p > 0.05);
+	assert_int_equal(decide(&f, base, 5, slow, 5, &c), 'R');
+	assert_true(c.log);
+	assert_true(c.t.p < 0.01);
+	assert_true(fabs(c.ci_lo - expm1(c.t.lo)) < 1e-12 && fabs(c.ci_hi - expm1(c.t.hi)) < 1e-12);
+	assert_true(c.ci_lo > 0);
+	assert_int_equal(decide(&cnt, base, 5, slow, 5, &c), 0);
+	assert_false(c.log);
+	/* A time of 0 in a run has no logarithm: the linear scale. */
+	{
+		const double z[] = { 0, 110, 105, 95, 102 };
+
+		decide(&f, z, 5, slow, 5, &c);
+		assert_false(c.log);
+	}
+}
+
+/* Runs nested in recordings: recordings whose means differ by 20% make a +4.5% change of
+ * every run no news, though each recording's runs spread by 1%; a doubling still is. */
+static void test_nested(void **state)
+{
+	const double b[] = { 100, 101, 99, 120, 121, 119, 110, 111, 109 };
+	const double n[] = { 105, 106, 104, 125, 126, 124, 115, 116, 114 };
+	const double d[] = { 200, 201, 199, 240, 241, 239, 220, 221, 219 };
+	const int rec[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
+	struct fol_cmp_sample x = { .v = b, .rec = rec, .n = 9, .nrec = 3 };
+	struct fol_cmp_sample y = { .v = n, .rec = rec, .n = 9, .nrec = 3 };
+	struct fol_cmp_cell c, *cell = &c;
+
+	(void)state;
+	fol_cmp_decide(&f, &x, &y, 0, &c);
+	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	assert_int_equal(c.level, FOL_LEVEL_RECORDINGS);
+	assert_int_equal(c.nb, 3);
+	assert_int_equal(c.nv, 3);
+	assert_true(c.t.p > 0.4);
+	assert_int_equal(c.marker, 0);
+	y.v = d;
+	fol_cmp_decide(&f, &x, &y, 0, &c);
+	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	assert_int_equal(c.marker, 'R');
+	/* A side of one recording against one of three: over runs. */
+	x.nrec = 1;
+	x.rec = NULL;
+	fol_cmp_decide(&f, &x, &y, 0, &c);
+	assert_int_equal(c.level, FOL_LEVEL_RUNS);
+}
+
+/* A percentile is a histogram bucket's bound: five runs of one side may share one bound.
+ * Welch on logs still tests it at 5 runs a side; both sides on one bound each, in a
+ * sweep, is a change of p 0 (in separate recordings, of state). */
+static void test_percentile(void **state)
+{
+	const double one[] = { 1000, 1000, 1000, 1000, 1000 }, up[] = { 1500, 1500, 1562, 1500, 1500 };
+	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
+	struct fol_cmp_cell c;
+
+	(void)state;
+	f.resolution = 1.0 / 16;
+	assert_int_equal(decide(&f, one, 5, up, 5, &c), 'R');
+	assert_int_equal(c.test, FOL_TEST_WELCH);
+	assert_true(c.t.p < 0.001);
 }
 
 /* One run a side: nothing is tested or marked, however far the values are apart (the
@@ -124,6 +265,7 @@ static void test_single_runs(void **state)
 	(void)state;
 	assert_int_equal(decide(&counts, &one, 1, &two, 1, &c), 0);
 	assert_int_equal(c.test, FOL_TEST_NONE);
+	assert_int_equal(c.untested, FOL_UNTESTED_FEW_RUNS);
 	assert_int_equal(decide(&lat, &one, 1, &two, 1, &c), 0);
 	assert_int_equal(c.test, FOL_TEST_NONE);
 	assert_false(c.tested);
@@ -141,6 +283,7 @@ static void test_max_never(void **state)
 	assert_int_equal(decide(&f, lo, 5, hi, 5, &c), 0);
 	assert_true(c.t.p < 0.001);
 	assert_false(c.tested);
+	assert_int_equal(c.untested, FOL_UNTESTED_SINGLE);
 }
 
 /* Twenty figures tested at once, one real change (p 1e-4) and nineteen unchanged, their
@@ -193,18 +336,57 @@ static void test_from_zero(void **state)
 	assert_true(c.change == 0);
 }
 
+/* mmtests' star against its rule as Compare.pm states it, on per-run numbers: a change
+ * with spread (13 against 10, sd 1: past 1.96 sd of each side), one within it, one
+ * within the new side's spread only, and exact values. */
+static void test_mmtests_star(void **state)
+{
+	const double base[] = { 9, 10, 11, 10, 10 }, far[] = { 12, 13, 14, 13, 13 };
+	const double near[] = { 10, 11, 12, 11, 11 }, wide[] = { 8, 18, 13, 12, 14 };
+	const double e8[] = { 8, 8, 8 }, e9[] = { 9, 9, 9 };
+	const double *sides[] = { far, near, wide };
+	struct fol_desc b, v, x, y;
+
+	(void)state;
+	fol_desc_of(base, 5, &b);
+	for (int i = 0; i < 3; i++) {
+		double diff;
+
+		fol_desc_of(sides[i], 5, &v);
+		diff = fabs(v.mean - b.mean);
+		assert_int_equal(fol_mmtests_star(&b, &v), diff > 1.959963984540054 * b.sd &&
+								diff > 1.959963984540054 * v.sd);
+	}
+	fol_desc_of(far, 5, &v);
+	assert_true(fol_mmtests_star(&b, &v));
+	fol_desc_of(wide, 5, &v);
+	assert_false(fol_mmtests_star(&b, &v));
+	fol_desc_of(e8, 3, &x);
+	fol_desc_of(e9, 3, &y);
+	assert_true(fol_mmtests_star(&x, &y));
+	assert_false(fol_mmtests_star(&x, &x));
+	fol_desc_of(e8, 1, &x);
+	assert_false(fol_mmtests_star(&x, &y)); /* one run: no spread to speak of */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_system_wide),
 		cmocka_unit_test(test_one_percent_floor),
-		cmocka_unit_test(test_cv_floor),
+		cmocka_unit_test(test_no_spread_floor),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_times_drift),
+		cmocka_unit_test(test_log_scale),
+		cmocka_unit_test(test_nested),
+		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_single_runs),
 		cmocka_unit_test(test_max_never),
 		cmocka_unit_test(test_fdr),
 		cmocka_unit_test(test_from_zero),
+		cmocka_unit_test(test_mmtests_star),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

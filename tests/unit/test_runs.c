@@ -333,7 +333,9 @@ static void test_compare_sides(void **state)
 		bb[i] = &rs.v[3 + i].r;
 	}
 	sides[0].bare = rs.bare;
+	sides[0].recording = sides[1].recording = &rs; /* a sweep: its runs alternate */
 	assert_int_equal(fol_compare(sides, 2, FOL_CMP_FDR, &c), 0);
+	assert_int_equal(c.level, FOL_LEVEL_INTERLEAVED);
 	rw = row(&c, "faults");
 	assert_int_equal(rw->cell[0].have, 3);
 	assert_true(rw->cell[0].d.mean == 101);
@@ -341,8 +343,15 @@ static void test_compare_sides(void **state)
 	assert_true(fabs(rw->cell[1].change - (51.0 - 101) / 101) < 1e-12);
 	assert_int_equal(rw->cell[1].test, FOL_TEST_WELCH);
 	assert_int_equal(rw->cell[1].marker, 'I');
-	rw = row(&c, "order.4K.anon_alloc.mean_ns");
+	rw = row(&c, "latency.mean_ns");
 	assert_int_equal(rw->cell[1].marker, 'I'); /* 2000 ns to 1000 ns */
+	assert_true(rw->cell[1].log);
+	/* Every fault is a 4K allocation: that row repeats the latency's, tested once. */
+	rw = row(&c, "order.4K.anon_alloc.mean_ns");
+	assert_true(rw->restates >= 0);
+	assert_string_equal(c.rows[rw->restates].fig.key, "latency.mean_ns");
+	assert_int_equal(rw->cell[1].untested, FOL_UNTESTED_RESTATES);
+	assert_int_equal(rw->cell[1].marker, 0);
 	rw = row(&c, "unclosed");
 	assert_int_equal(rw->cell[1].marker, 0);
 	/* The BARE phase "touch" of 4K: 100 + n*500 ns untraced against the recorded span. */
@@ -356,7 +365,7 @@ static void test_compare_sides(void **state)
 	assert_true(fabs(rw->cell[1].ci_lo - rw->cell[1].t.lo / 101) < 1e-12);
 	assert_true(rw->cell[1].ci_lo < rw->cell[1].change && rw->cell[1].change < rw->cell[1].ci_hi);
 	assert_true(isnan(rw->cell[0].ci_lo));
-	/* The Gmean: every time figure both sides have above 0, but maxima. */
+	/* The Gmean: every per-fault latency both sides have above 0, but maxima. */
 	{
 		double lg[2] = { 0, 0 };
 		int n = 0;
@@ -364,7 +373,7 @@ static void test_compare_sides(void **state)
 		for (int k = 0; k < c.nrows; k++) {
 			const struct fol_cmp_row *x = &c.rows[k];
 
-			if (x->fig.unit != FOL_UNIT_NS || x->fig.single || x->fig.system_wide ||
+			if (!x->fig.latency || x->fig.single || x->fig.system_wide ||
 			    !x->cell[0].have || !x->cell[1].have || !(x->cell[0].d.mean > 0) ||
 			    !(x->cell[1].d.mean > 0))
 				continue;
