@@ -350,7 +350,7 @@ static void warn_file(const char *path, const struct fol_runs *rs)
 			rs->whole == 1 ? "" : "s");
 }
 
-enum format { FMT_TEXT, FMT_JSON, FMT_MMTESTS, FMT_HTML };
+enum format { FMT_TEXT, FMT_JSON, FMT_MMTESTS, FMT_HTML, FMT_SVG };
 
 struct compare_cli {
 	enum format fmt;
@@ -533,8 +533,9 @@ static int compare_files(char **paths, int n, const struct compare_cli *o)
 				status = compare_sites(&sd, o, NULL);
 			} else if (o->fmt == FMT_MMTESTS) {
 				fol_cmp_mmtests(&c, stdout);
-			} else if (o->fmt == FMT_HTML) {
-				ret = fol_cmp_html(&c, stdout);
+			} else if (o->fmt == FMT_HTML || o->fmt == FMT_SVG) {
+				ret = o->fmt == FMT_HTML ? fol_cmp_html(&c, stdout)
+							 : fol_cmp_svg(&c, o->figures != NULL, stdout);
 				if (ret)
 					status = error("%s", fol_strerror(ret));
 			} else if (o->tui) {
@@ -580,10 +581,15 @@ static int opt_format(const struct opt *o, const char *arg)
 {
 	struct compare_cli *c = o->value;
 
-	if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "mmtests") && strcmp(arg, "html"))
-		return usage_error("--format %s: text, json, mmtests or html", arg);
-	c->fmt = arg[0] == 't' ? FMT_TEXT : arg[0] == 'j' ? FMT_JSON : arg[0] == 'm' ? FMT_MMTESTS
-										   : FMT_HTML;
+	static const char *const names[] = { "text", "json", "mmtests", "html", "svg" };
+	static const enum format fmts[] = { FMT_TEXT, FMT_JSON, FMT_MMTESTS, FMT_HTML, FMT_SVG };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(*names) && strcmp(arg, names[i]); i++)
+		;
+	if (i == sizeof(names) / sizeof(*names))
+		return usage_error("--format %s: text, json, mmtests, html or svg", arg);
+	c->fmt = fmts[i];
 	c->tui = 0;
 	return 0;
 }
@@ -622,13 +628,16 @@ int compare_main(int argc, char **argv, int tui)
 			    "0: all)"),
 		OPT_STRING(0, "symfs", &o.symfs, "DIR", "with --sort: the recorded binaries under DIR"),
 		OPT_CALLBACK(0, "format", &o, "FMT", opt_format,
-			     "text (default), json, html, or mmtests: Amean, Stddev,\n"
-			     "CoeffVar, Min, Max per side, + better, the 95% interval\n"
-			     "of each change and a Gmean row, to paste into a mail"),
+			     "text (default), json, html; mmtests: its blocks (Min,\n"
+			     "Amean, Stddev, CoeffVar, Max, BAmean-95), its star, the\n"
+			     "95% interval of each change with the mark, Gmean and\n"
+			     "Duration, to paste into a mail; svg: the marked\n"
+			     "figures' strips (--figures: those) as an image to link"),
 		OPT_CALLBACK(0, "html", &o, NULL, opt_output,
-			     "one self-contained HTML page on stdout: each figure's\n"
-			     "runs, means and intervals, the latency distributions\n"
-			     "of each order and class overlaid (--format html)"),
+			     "one self-contained HTML page on stdout: the marks,\n"
+			     "each tested figure's runs on one axis of the change\n"
+			     "with its interval, p and q, the untested folded, the\n"
+			     "latency distributions overlaid (--format html)"),
 		OPT_CALLBACK(0, "json", &o, NULL, opt_output,
 			     "foliostat/compare/v3 on stdout (man foliostat-compare)"),
 		OPT_CALLBACK(0, "tui", &o, NULL, opt_output, "the comparison, interactive"),
@@ -638,7 +647,7 @@ int compare_main(int argc, char **argv, int tui)
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS || o.fmt == FMT_HTML))
+	if (o.nsort && (o.tui || o.fmt == FMT_MMTESTS || o.fmt == FMT_HTML || o.fmt == FMT_SVG))
 		return usage_error("--sort is for the text and JSON outputs");
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)
 		return usage_error("give two recordings or directories of recordings or more (at "

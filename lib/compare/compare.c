@@ -168,23 +168,38 @@ static int ascending(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+struct ranked_p {
+	double p;
+	struct fol_cmp_cell *cell;
+};
+
+static int by_p(const void *x, const void *y)
+{
+	return ascending(&((const struct ranked_p *)x)->p, &((const struct ranked_p *)y)->p);
+}
+
 double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr)
 {
-	double *p = malloc(sizeof(*p) * (size_t)(n + 1)), kept = -1;
+	struct ranked_p *r = malloc(sizeof(*r) * (size_t)(n + 1));
+	double kept = -1, q = 1;
 	int m = 0;
 
-	for (int i = 0; i < n; i++)
-		if (cells[i]->tested)
-			p[m++] = isnan(cells[i]->t.p) ? 1 : cells[i]->t.p;
-	/* Benjamini-Hochberg: the largest p(k) <= k q / m, and every p up to it. Out of
-	 * memory nothing is kept: no mark is better than a false one. */
-	if (p) {
-		qsort(p, (size_t)m, sizeof(*p), ascending);
-		for (int k = m; k >= 1; k--)
-			if (p[k - 1] <= (double)k * fdr / m) {
-				kept = p[k - 1];
-				break;
-			}
+	for (int i = 0; i < n; i++) {
+		cells[i]->q = NAN;
+		if (r && cells[i]->tested)
+			r[m++] = (struct ranked_p){ isnan(cells[i]->t.p) ? 1 : cells[i]->t.p, cells[i] };
+	}
+	/* Benjamini-Hochberg: the largest p(k) <= k q / m, and every p up to it; each
+	 * cell's q the least m p(j) / j over j >= its rank. Out of memory nothing is kept:
+	 * no mark is better than a false one. */
+	if (r) {
+		qsort(r, (size_t)m, sizeof(*r), by_p);
+		for (int k = m; k >= 1; k--) {
+			q = fmin(q, r[k - 1].p * m / k);
+			r[k - 1].cell->q = q;
+			if (kept < 0 && r[k - 1].p <= (double)k * fdr / m)
+				kept = r[k - 1].p;
+		}
 	}
 	for (int i = 0; i < n; i++) {
 		struct fol_cmp_cell *c = cells[i];
@@ -193,7 +208,7 @@ double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr)
 		if (!c->significant && c->marker != '=')
 			c->marker = 0;
 	}
-	free(p);
+	free(r);
 	return kept;
 }
 

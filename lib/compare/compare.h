@@ -102,6 +102,8 @@ struct fol_cmp_cell {
 	int log;			/* tested on the logarithms (a time, every value above 0) */
 	int nb, nv;			/* values tested: the base's and this side's */
 	struct fol_test t;		/* the test's result */
+	double q;			/* Benjamini-Hochberg's adjusted p (NAN untested): marked
+					 * where q <= the rate and past the floors */
 	struct fol_test mwu;		/* Mann-Whitney over the same values, for the record */
 	/* The FOL_CI_LEVEL confidence interval of change: Welch's for the difference of the
 	 * means over the base mean, or on logs the ratio of the geometric means less 1; NAN
@@ -195,10 +197,16 @@ void fol_cmp_text(const struct fol_cmp *c, FILE *f);
  * per-fault latencies and the workload's Duration; 80 columns for two sides
  * (compare_mmtests.c). */
 void fol_cmp_mmtests(const struct fol_cmp *c, FILE *f);
-/* One self-contained HTML page (inline SVG, no script, nothing fetched): per figure the
- * runs as dots with each side's mean and 95% interval, and per folio order and class the
- * sides' latency distributions overlaid (compare_html.c). 0 or -ENOMEM. */
+/* One self-contained HTML page (inline SVG, no script, nothing fetched): the marks at the
+ * top, then per tested figure each side's runs on one log axis of the change against the
+ * base's mean with the change's interval, p and q, the untested rows folded away, and per
+ * folio order and class the sides' latency distributions overlaid (compare_html.c). 0 or
+ * -ENOMEM. */
 int fol_cmp_html(const struct fol_cmp *c, FILE *f);
+/* The marked figures' strips (every row's, with every_row) as one SVG image on the
+ * common axis of the HTML page, with their changes, marks and q: for a link in a mail.
+ * 0 or -ENOMEM. */
+int fol_cmp_svg(const struct fol_cmp *c, int every_row, FILE *f);
 /* Text: one side's runs aggregated, as perf stat -r prints them. */
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f);
 /* The probe effect of each side with untraced runs, with the standard error of each

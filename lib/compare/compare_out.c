@@ -496,6 +496,7 @@ cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base)
 		cJSON_AddNumberToObject(o, "n_base", cell->nb);
 		cJSON_AddNumberToObject(o, "n_tested", cell->nv);
 		add_num_or_null(o, "p", cell->t.p);
+		add_num_or_null(o, "q", cell->q);
 		add_num_or_null(o, "t", cell->t.stat);
 		add_num_or_null(o, "mann_whitney_p", cell->mwu.p);
 	}

@@ -45,7 +45,7 @@ def compare($c): ($c | if .schema == "foliostat/compare/v3" then empty else "sch
 				t(["tested"]; "boolean"), t(["untested"]; "string|null"),
 				(if $v.tested == ($v.untested == null) then empty else "untested \($v.untested)" end),
 				(if ($v.test | IN("welch","welch-log","none")) then empty else "test \($v.test)" end),
-				(if $v.test != "none" then (t(["p"]; "number|null"), t(["t"]; "number|null"),
+				(if $v.test != "none" then (t(["p"]; "number|null"), t(["q"]; "number|null"), t(["t"]; "number|null"),
 					t(["mann_whitney_p"]; "number|null"), t(["n_base"]; "number"), t(["n_tested"]; "number"),
 					(if $v.over | IN("runs","interleaved runs","recordings") then empty else "over \($v.over)" end))
 				else empty end),

@@ -4,7 +4,11 @@
 # screenshot (--screenshot). Prints one line per violation; nothing when the page holds
 # compare --json's figures and the screenshot shows each side's colour drawn.
 # Usage: html_check.py DOM JSON PNG
+#        html_check.py --strips SVG PNG: the SVG's rows (compare --format svg), screenshot
+#        as PNG: each row's second side's mean drawn where its change puts it on the
+#        common axis, so that rows of +4.8% and +2382% are not drawn alike.
 import json
+import re
 import struct
 import sys
 import zlib
@@ -113,4 +117,34 @@ def main(dom, js, png):
                                                                       seen.get(COLOURS[s % len(COLOURS)], 0)))
 
 
-main(*sys.argv[1:])
+def strips(svg, png):
+    """The x of side 1's mean bar (an opaque rectangle of its colour) in each row's band
+    of the screenshot, against the change the row's text gives."""
+    text = open(svg, encoding="utf-8").read()
+    rows = re.findall(r'<g class="row" data-key="([^"]*)" data-y="(\d+)" data-h="(\d+)">(.*?)</g>', text)
+    w, h, bpp, px = png_pixels(png)
+    want = tuple(int(COLOURS[1][i:i + 2], 16) for i in (1, 3, 5))
+    xs = {}
+    for key, y, hh, body in rows:
+        change = float(re.search(r'>([+-][0-9.]+)%', body).group(1))
+        hits = [x for yy in range(int(y), min(h, int(y) + int(hh)))
+                for x in range(250, min(w, 250 + 420)) if tuple(px[yy][x * bpp:x * bpp + 3]) == want]
+        if not hits:
+            print("row %s: side 1's colour not drawn in its strip" % key)
+            continue
+        xs[key] = (sum(hits) / len(hits), change)
+    if len(xs) != 2:
+        print("strips: %d rows read, 2 wanted: %r" % (len(xs), xs))
+        return
+    (x1, c1), (x2, c2) = sorted(xs.values(), key=lambda v: abs(v[1]))
+    zero = 250 + 420 / 2
+    # A quarter of the strip apart; the small change within 20 pixels of 0, the large one
+    # past 150 on its side.
+    if abs(x2 - x1) < 420 / 4 or abs(x1 - zero) > 20 or (x2 - zero) * c2 < 150 * abs(c2):
+        print("strips: %+.1f%% at x %.0f, %+.1f%% at x %.0f (0 at %.0f): drawn alike" % (c1, x1, c2, x2, zero))
+
+
+if sys.argv[1] == "--strips":
+    strips(*sys.argv[2:])
+else:
+    main(*sys.argv[1:])

@@ -306,6 +306,11 @@ static void test_fdr(void **state)
 	assert_int_equal(cells[0].marker, 'R');
 	for (int i = 1; i < 20; i++)
 		assert_int_equal(cells[i].marker, 0);
+	/* q: BH's adjusted p, marked where at most the rate (20 x 1e-4; the 0.02 one, 0.2). */
+	assert_true(fabs(cells[0].q - 20 * 1e-4) < 1e-12);
+	assert_true(fabs(cells[1].q - 0.02 * 20 / 2) < 1e-12);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(cells[i].marker != 0, cells[i].q <= 0.05);
 	for (int i = 0; i < 20; i++) {
 		cells[i] = (struct fol_cmp_cell){ .tested = 1, .candidate = 1, .marker = 'I' };
 		cells[i].t.p = i < 10 ? 1e-6 * (i + 1) : 0.2 + 0.01 * i;
