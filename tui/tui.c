@@ -197,6 +197,10 @@ int tui_colours(void)
 	init_pair(C_WARN, COLOR_YELLOW, -1);
 	init_pair(C_MARK, COLOR_MAGENTA, -1);
 	init_pair(C_WORSE, COLOR_RED, -1);
+	init_pair(C_SIDE, COLOR_BLUE, -1);
+	init_pair(C_SIDE + 1, COLOR_YELLOW, -1);
+	init_pair(C_SIDE + 2, COLOR_CYAN, -1);
+	init_pair(C_SIDE + 3, COLOR_WHITE, -1);
 	return 1;
 }
 

@@ -13,6 +13,20 @@
 
 /* ---- compare ---- */
 
+/* The figures' view: where it is scrolled, and how it is drawn. */
+struct cview {
+	const struct fol_cmp *c;
+	int top;		/* the first line shown, headings counted */
+	int only;		/* only the marked figures */
+	int first;		/* the first side after the base shown */
+	int full;		/* labels in full, not in 26 columns */
+	int colour;
+};
+
+#define LABEL_W 26
+#define BASE_W 17	/* a side's mean and CV */
+#define SIDE_W 37	/* and its change, mark and p */
+
 static int row_marked(const struct fol_cmp *c, const struct fol_cmp_row *r)
 {
 	for (int s = 1; s < c->nsides; s++)
@@ -21,44 +35,116 @@ static int row_marked(const struct fol_cmp *c, const struct fol_cmp_row *r)
 	return 0;
 }
 
-/* How many rows are shown: every figure, or the marked ones. */
-static int compare_rows(const struct fol_cmp *c, int only_marked)
+static int row_tested(const struct fol_cmp *c, const struct fol_cmp_row *r)
 {
+	for (int s = 1; s < c->nsides; s++)
+		if (r->cell[s].tested || r->cell[s].marker)
+			return 1;
+	return 0;
+}
+
+/* The lines of the figures, a section's heading before its first row: line i is row
+ * out[i], or a heading (-1 - the row it heads). Returns how many (at most 2 nrows). */
+static int compare_lines(const struct fol_cmp *c, int only_marked, int *out)
+{
+	const char *section = NULL;
 	int n = 0;
 
-	for (int k = 0; k < c->nrows; k++)
-		n += !only_marked || row_marked(c, &c->rows[k]);
+	for (int k = 0; k < c->nrows; k++) {
+		if (only_marked && !row_marked(c, &c->rows[k]))
+			continue;
+		if (!section || strcmp(section, c->rows[k].fig.section)) {
+			section = c->rows[k].fig.section;
+			out[n++] = -1 - k;
+		}
+		out[n++] = k;
+	}
 	return n;
 }
 
-/* The lines above the figures: the title, one per side, the test, the column heads. */
-static int compare_head_lines(const struct fol_cmp *c)
+static int label_width(const struct cview *v)
 {
-	return c->nsides + 3;
+	int w = LABEL_W;
+
+	for (int k = 0; v->full && k < v->c->nrows; k++)
+		w = (int)strlen(v->c->rows[k].fig.label) > w ? (int)strlen(v->c->rows[k].fig.label) : w;
+	return w;
 }
 
-static void draw_compare_head(const struct fol_cmp *c, int colour)
+/* How many sides after the base fit beside the labels: one at least. */
+static int sides_fit(const struct cview *v)
 {
-	int cols = COLS, y = 1, x = 27;
+	int n = (COLS - label_width(v) - 1 - BASE_W + 1) / SIDE_W;
+
+	return n > 0 ? n : 1;
+}
+
+static int last_side(const struct cview *v)
+{
+	int last = v->first + sides_fit(v) - 1;
+
+	return last < v->c->nsides - 1 ? last : v->c->nsides - 1;
+}
+
+static int sides_hidden(const struct cview *v)
+{
+	return v->first > 1 || last_side(v) < v->c->nsides - 1;
+}
+
+/* The lines above the figures: the title, one per side, the test, the hint of sides
+ * scrolled away, the column heads. */
+static int compare_head_lines(const struct cview *v)
+{
+	return v->c->nsides + 3 + sides_hidden(v);
+}
+
+static void side_colour(int s, int colour, int on)
+{
+	if (!colour)
+		return;
+	if (on)
+		attron(COLOR_PAIR(C_SIDE + s % TUI_SIDE_COLOURS) | A_BOLD);
+	else
+		attroff(COLOR_PAIR(C_SIDE + s % TUI_SIDE_COLOURS) | A_BOLD);
+}
+
+static void draw_compare_head(const struct cview *v)
+{
+	const struct fol_cmp *c = v->c;
+	int cols = COLS, y = 1, x = label_width(v) + 1;
 	char buf[1400];
 
-	if (colour)
+	if (v->colour)
 		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
 	mvhline(0, 0, ' ', cols);
 	mvprintw(0, 0, " foliostat compare");
-	if (colour)
+	if (v->colour)
 		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
-	for (int s = 0; s < c->nsides; s++)
+	for (int s = 0; s < c->nsides; s++) {
+		side_colour(s, v->colour, 1);
 		mvprintw(y++, 0, " %-5s %.*s", s ? "new" : "base", cols > 8 ? cols - 8 : 0,
 			 fol_cmp_side_text(&c->sides[s], 1, buf, sizeof(buf)));
+		side_colour(s, v->colour, 0);
+	}
 	mvprintw(y++, 0, " test  %.*s", cols > 8 ? cols - 8 : 0, fol_cmp_test_text(c, buf, sizeof(buf)));
-	mvprintw(y, 0, "%-26s", "figure (mean over runs)");
-	for (int s = 0; s < c->nsides && x + 16 <= cols; s++) {
-		mvprintw(y, x, "%11.11s %4s", c->sides[s].name, "cv");
-		x += 17;
-		if (s && x + 19 <= cols) {
+	if (sides_hidden(v) && v->first == last_side(v))
+		mvprintw(y++, 0, " side %d of the %d after the base shown: h/l or the arrows for the others",
+			 v->first, c->nsides - 1);
+	else if (sides_hidden(v))
+		mvprintw(y++, 0, " sides %d-%d of the %d after the base shown: h/l or the arrows for the others",
+			 v->first, last_side(v), c->nsides - 1);
+	mvprintw(y, 0, "%-*s", label_width(v), "figure (mean over runs)");
+	for (int s = 0; s < c->nsides; s++) {
+		if (s && (s < v->first || s > last_side(v)))
+			continue;
+		side_colour(s, v->colour, 1);
+		mvprintw(y, x, "%11.11s", c->sides[s].name);
+		side_colour(s, v->colour, 0);
+		mvprintw(y, x + 11, " %4s", "cv");
+		x += BASE_W;
+		if (s && x + SIDE_W - BASE_W - 1 <= cols) {
 			mvprintw(y, x, "%8s     %6s", "change", "p");
-			x += 20;
+			x += SIDE_W - BASE_W;
 		}
 	}
 }
@@ -72,75 +158,157 @@ static int cols_width(const char *s, int w)
 	return w;
 }
 
-/* One figure's row at line y: each side's mean and CV, the others' change, mark and p. */
-static void draw_compare_row(const struct fol_cmp_row *r, int nsides, int y, int colour)
+static void draw_mean(const struct fol_cmp_row *r, int s, int y, int x)
 {
-	int cols = COLS, x = 27;
-	char v[32], t[32], p[16], cv[16];
+	const struct fol_cmp_cell *cl = &r->cell[s];
+	char v[32], cv[16];
 
-	mvprintw(y, 0, "%-26.26s", r->fig.label);
-	for (int s = 0; s < nsides && x + 16 <= cols; s++) {
-		const struct fol_cmp_cell *cl = &r->cell[s];
+	snprintf(cv, sizeof(cv), cl->have >= 2 ? "%3.0f%%" : "-", 100 * cl->d.cv);
+	if (!cl->have)
+		snprintf(v, sizeof(v), "-");
+	else
+		fol_cmp_value(r->fig.unit, cl->d.mean, v, sizeof(v));
+	mvprintw(y, x, "%*s %4s", cols_width(v, 11), v, cv);
+}
 
-		snprintf(cv, sizeof(cv), cl->have >= 2 ? "%3.0f%%" : "-", 100 * cl->d.cv);
-		if (!cl->have)
-			snprintf(v, sizeof(v), "-");
-		else
-			fol_cmp_value(r->fig.unit, cl->d.mean, v, sizeof(v));
-		mvprintw(y, x, "%*s %4s", cols_width(v, 11), v, cv);
-		x += 17;
-		if (!s || x + 19 > cols)
+/* A side's change, its mark and p: p only where the figure is tested, n/t where it is
+ * shown and not tested. */
+static void draw_change(const struct fol_cmp_row *r, int s, int y, int x, int colour)
+{
+	const struct fol_cmp_cell *cl = &r->cell[s];
+	int pair = cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK;
+	char t[32], p[16], m[4] = "";
+
+	if (!cl->have || !r->cell[0].have || isnan(cl->change))
+		snprintf(t, sizeof(t), "%s", !cl->have ? "-" : !r->cell[0].have ? "new" : "from 0");
+	else
+		snprintf(t, sizeof(t), "%+.1f%%", 100 * cl->change);
+	if (cl->tested && !isnan(cl->t.p))
+		snprintf(p, sizeof(p), cl->t.p < 0.001 ? "<.001" : "%.3f", cl->t.p);
+	else
+		snprintf(p, sizeof(p), "%s", cl->test != FOL_TEST_NONE ? "n/t" : "-");
+	if (cl->marker)
+		snprintf(m, sizeof(m), "(%c)", cl->marker);
+	if (colour && cl->marker)
+		attron(COLOR_PAIR(pair) | A_BOLD);
+	mvprintw(y, x, "%8s %3s", t, m);
+	if (colour && cl->marker)
+		attroff(COLOR_PAIR(pair) | A_BOLD);
+	mvprintw(y, x + 13, "%6s", p);
+}
+
+/* One figure's row at line y: each side's mean and CV, the others' change, mark and p;
+ * a row never tested dimmed. */
+static void draw_compare_row(const struct cview *v, const struct fol_cmp_row *r, int y)
+{
+	int cols = COLS, w = label_width(v), x = w + 1, dim = !row_tested(v->c, r);
+
+	if (dim)
+		attron(A_DIM);
+	mvprintw(y, 0, "%-*.*s", w, w, r->fig.label);
+	if (dim)
+		attroff(A_DIM);
+	for (int s = 0; s < v->c->nsides && x + BASE_W - 1 <= cols; s++) {
+		if (s && (s < v->first || s > last_side(v)))
 			continue;
-		if (!cl->have || !r->cell[0].have || isnan(cl->change))
-			snprintf(t, sizeof(t), "%s", !cl->have ? "-" : !r->cell[0].have ? "new" : "from 0");
-		else
-			snprintf(t, sizeof(t), "%+.1f%%", 100 * cl->change);
-		if (cl->test == FOL_TEST_NONE || isnan(cl->t.p))
-			snprintf(p, sizeof(p), "-");
-		else
-			snprintf(p, sizeof(p), cl->t.p < 0.001 ? "<.001" : "%.3f", cl->t.p);
-		if (colour && cl->marker)
-			attron(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
-		mvprintw(y, x, "%8s %3s", t, cl->marker == 'I' ? "(I)" : cl->marker == 'R' ? "(R)"
-					   : cl->marker ? "(*)" : "");
-		if (colour && cl->marker)
-			attroff(COLOR_PAIR(cl->marker == 'R' ? C_WORSE : cl->marker == 'I' ? C_BAR : C_MARK) | A_BOLD);
-		mvprintw(y, x + 13, "%6s", p);
-		x += 20;
+		draw_mean(r, s, y, x);
+		x += BASE_W;
+		if (!s || x + SIDE_W - BASE_W - 1 > cols)
+			continue;
+		draw_change(r, s, y, x, v->colour);
+		x += SIDE_W - BASE_W;
 	}
 }
 
-static void draw_compare(const struct fol_cmp *c, int top, int only_marked, int colour)
+static void draw_heading(const struct cview *v, const char *section, int y)
 {
-	int lines = LINES, cols = COLS, y = compare_head_lines(c), row = 0;
+	if (v->colour)
+		attron(A_BOLD);
+	mvprintw(y, 0, "-- %s", section);
+	if (v->colour)
+		attroff(A_BOLD);
+}
 
-	erase();
-	draw_compare_head(c, colour);
-	for (int k = 0; k < c->nrows && y < lines - 1; k++) {
-		if (only_marked && !row_marked(c, &c->rows[k]))
-			continue;
-		if (row++ < top)
-			continue;
-		draw_compare_row(&c->rows[k], c->nsides, y++, colour);
-	}
-	if (colour)
+static void draw_footer(const struct cview *v, const char *keys)
+{
+	int lines = LINES, cols = COLS;
+
+	if (v->colour)
 		attron(COLOR_PAIR(C_DIM) | A_REVERSE);
 	mvhline(lines - 1, 0, ' ', cols);
-	mvprintw(lines - 1, 0, " %.*s", cols - 2,
-		 only_marked ? "q quit  j/k PgUp/PgDn g/G  m all figures  d distributions  [marked only]"
-			     : "q quit  j/k PgUp/PgDn g/G  m marked only  d distributions  (I) better (R) worse");
-	if (colour)
+	mvprintw(lines - 1, 0, " %.*s", cols - 2, keys);
+	if (v->colour)
 		attroff(COLOR_PAIR(C_DIM) | A_REVERSE);
+}
+
+static void draw_compare(const struct cview *v)
+{
+	const struct fol_cmp *c = v->c;
+	int *line = calloc(2 * (size_t)c->nrows + 1, sizeof(*line));
+	int y = compare_head_lines(v), n = line ? compare_lines(c, v->only, line) : 0;
+
+	erase();
+	draw_compare_head(v);
+	for (int i = v->top; i < n && y < LINES - 1; i++, y++) {
+		if (line[i] < 0)
+			draw_heading(v, c->rows[-1 - line[i]].fig.section, y);
+		else
+			draw_compare_row(v, &c->rows[line[i]], y);
+	}
+	free(line);
+	draw_footer(v, v->only ? "q quit  j/k PgUp/PgDn g/G  m all figures  d distributions  f labels  ? help  "
+				 "[marked only]"
+			       : "q quit  j/k PgUp/PgDn g/G  m marked only  d distributions  f labels  ? help");
 	refresh();
 }
 
-/* The first row shown after key ch, kept so that the last page stays full. */
-static int compare_scroll(const struct fol_cmp *c, int top, int only, int ch)
+static void draw_help(const struct cview *v)
 {
-	int page = LINES - compare_head_lines(c) - 1, last;
+	static const char *const text[] = {
+		"keys",
+		"  j k, the arrows  a line (in the distributions, another order and class)",
+		"  PgDn PgUp space  a page",
+		"  g G Home End     the first, the last figure",
+		"  h l, the arrows  the sides after the base, when more than fit",
+		"  m                only the marked figures, or all of them",
+		"  f                labels in full, or in 26 columns",
+		"  d                the latency distributions, or the figures",
+		"  ?                this help; any key goes back",
+		"  q                quit",
+		"marks",
+		"  (I) better   (R) worse   (*) changed (no better way)",
+		"  (=) the same in every run of each side, not between them, over one",
+		"      recording a side: the kernel's doing or the machine's state (the",
+		"      page cache, a boot); not tested",
+		"  n/t shown, not tested: a maximum, a few faults, a machine's counter, a",
+		"      row restated, a time over one recording a side; the row dimmed",
+		"  p   Welch's, over the runs or the recordings the test line names",
+	};
+	int y = 2;
 
+	erase();
+	if (v->colour)
+		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
+	mvhline(0, 0, ' ', COLS);
+	mvprintw(0, 0, " foliostat compare: help");
+	if (v->colour)
+		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text) && y < LINES - 1; i++, y++)
+		mvprintw(y, 1, "%.*s", COLS - 2, text[i]);
+	draw_footer(v, "any key: back");
+	refresh();
+}
+
+/* The first line shown after key ch, kept so that the last page stays full. */
+static int compare_scroll(const struct cview *v, int ch)
+{
+	int *line = calloc(2 * (size_t)v->c->nrows + 1, sizeof(*line));
+	int page = LINES - compare_head_lines(v) - 1, last, top = v->top;
+
+	last = (line ? compare_lines(v->c, v->only, line) : 0);
+	free(line);
 	page = page > 1 ? page : 1;
-	last = compare_rows(c, only) - page;
+	last -= page;
 	last = last > 0 ? last : 0;
 	if (ch == 'j' || ch == KEY_DOWN)
 		top++;
@@ -155,6 +323,15 @@ static int compare_scroll(const struct fol_cmp *c, int top, int only, int ch)
 	else if (ch == KEY_END || ch == 'G')
 		top = last;
 	return top < 0 ? 0 : top > last ? last : top;
+}
+
+/* h/l: the sides shown start one earlier or later, the last page of sides full. */
+static int side_scroll(const struct cview *v, int ch)
+{
+	int last = v->c->nsides - sides_fit(v), first = v->first + (ch == 'l' || ch == KEY_RIGHT ? 1 : -1);
+
+	last = last > 1 ? last : 1;
+	return first < 1 ? 1 : first > last ? last : first;
 }
 
 /* The compare view's distributions ('d'): one folio order and class at a time, each
@@ -248,10 +425,10 @@ static void draw_dist(const struct fol_cmp *c, const struct dist_cell *dc, int n
 
 				mvprintw(y, 12 + s * w, "%5.1f%% ", 100 * frac);
 				if (colour)
-					attron(COLOR_PAIR(s ? C_WORSE : C_BAR));
+					attron(COLOR_PAIR(C_SIDE + s % TUI_SIDE_COLOURS));
 				mvhline(y, 12 + s * w + 7, colour ? ' ' | A_REVERSE : '#', n);
 				if (colour)
-					attroff(COLOR_PAIR(s ? C_WORSE : C_BAR));
+					attroff(COLOR_PAIR(C_SIDE + s % TUI_SIDE_COLOURS));
 			}
 		}
 	}
@@ -265,36 +442,58 @@ static void draw_dist(const struct fol_cmp *c, const struct dist_cell *dc, int n
 	refresh();
 }
 
+/* A key in the figures' view. */
+static void compare_key(struct cview *v, int ch)
+{
+	if (ch == 'm') {
+		v->only = !v->only;
+		v->top = 0;
+	} else if (ch == 'f') {
+		v->full = !v->full;
+		v->first = side_scroll(v, 0);
+	} else if (ch == 'h' || ch == 'l' || ch == KEY_LEFT || ch == KEY_RIGHT) {
+		v->first = side_scroll(v, ch);
+	} else {
+		v->top = compare_scroll(v, ch);
+	}
+}
+
 int fol_tui_compare(const struct fol_cmp *c, char *err, size_t errlen)
 {
 	struct dist_cell dc[FOL_NR_ORDER_SLOTS * FOL_NR_CLASSES];
+	struct cview v = { .c = c, .first = 1 };
 	struct sigaction old[4];
-	int colour, utf8, top = 0, only = 0, ch, dist = 0, sel = 0;
+	int utf8, ch, dist = 0, help = 0, sel = 0;
 	int ncell = dist_cells(c, dc, (int)(sizeof(dc) / sizeof(dc[0])));
-	int ret = tui_term_open(&colour, &utf8, old, err, errlen);
+	int ret = tui_term_open(&v.colour, &utf8, old, err, errlen);
 
 	if (ret)
 		return ret;
 	for (;;) {
-		if (dist)
-			draw_dist(c, dc, ncell, sel, colour);
+		if (help)
+			draw_help(&v);
+		else if (dist)
+			draw_dist(c, dc, ncell, sel, v.colour);
 		else
-			draw_compare(c, top, only, colour);
+			draw_compare(&v);
 		ch = getch();
+		if (help) {
+			help = 0;
+			continue;
+		}
 		if (ch == 'q' || ch == 'Q')
 			break;
-		if (ch == 'd') {
+		if (ch == '?') {
+			help = 1;
+		} else if (ch == 'd') {
 			dist = !dist;
 		} else if (dist) {
 			if ((ch == 'j' || ch == KEY_DOWN) && sel + 1 < ncell)
 				sel++;
 			else if ((ch == 'k' || ch == KEY_UP) && sel > 0)
 				sel--;
-		} else if (ch == 'm') {
-			only = !only;
-			top = 0;
 		} else {
-			top = compare_scroll(c, top, only, ch);
+			compare_key(&v, ch);
 		}
 	}
 	tui_term_close(old);

@@ -13,7 +13,10 @@
 
 enum view { V_OVERVIEW, V_REUSE, V_LATENCY, V_TIMELINE, V_SITES, V_MAPS, V_KERNEL, V_NR };
 
-enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE };
+/* C_SIDE .. C_SIDE + TUI_SIDE_COLOURS - 1: compare's sides, in colours of their own (not
+ * the green and red of (I) and (R)). */
+enum { C_TITLE = 1, C_SEL, C_BAR, C_DIM, C_WARN, C_MARK, C_WORSE, C_SIDE };
+#define TUI_SIDE_COLOURS 4
 
 /* One row of the order x class table: indexes into the summary, nothing computed. */
 /* The latency table's sort keys (s cycles through them), by name. */

@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..53"
+echo "1..60"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -172,13 +172,17 @@ last=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[-1].labe
 keys G
 wait_for "$last"; screen | tail -2 | head -1 | grep -q "^$last"; ok $? "G: the last figure on the last line ($last)"
 keys g
-wait_for "faults   "; screen | sed -n 6p | grep -q "^faults "; ok $? "g: back to the first"
+wait_for "faults   "; screen | sed -n 7p | grep -q "^faults "; ok $? "g: back to the first"
+screen | sed -n 6p | grep -q "^-- faults"; ok $? "... under its section's heading"
+screen | grep -q "^-- orders"; ok $? "... and the next section has its heading too"
+# A maximum is shown, not tested: no p, n/t.
+screen | grep -E "^latency max " | grep -Eq " n/t\$"; ok $? "latency max: n/t in place of a p (not tested)"
 keys NPage
-screen | sed -n 6p | grep -q "^faults "; [ $? -ne 0 ]; ok $? "PgDn: a page down"
+screen | sed -n 7p | grep -q "^faults "; [ $? -ne 0 ]; ok $? "PgDn: a page down"
 keys m
 wait_for "marked only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
 keys j j j j j
-sleep 0.3; screen | sed -n 6p | grep -q "^faults "; ok $? "... and j does not scroll them off a screen they fit"
+sleep 0.3; screen | sed -n 7p | grep -q "^faults "; ok $? "... and j does not scroll them off a screen they fit"
 # d: the latency distributions, an order and class at a time, as many as have latencies
 # (a mean latency figure) on some side.
 ncell=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq '[.compare.figures[] | select(.key | test("^order\\.[^.]+\\.[^.]+\\.mean_ns$"))] | length')
@@ -193,9 +197,24 @@ keys j
 wait_for "(2 of $ncell;"; ok $? "j: the next order and class"
 keys d
 wait_for "d distributions"; ok $? "d again: back to the figures"
+keys '?'
+wait_for "foliostat compare: help"; screen | grep -q "(=) the same in every run"; ok $? "?: the help, the marks said"
+keys x
+wait_for "d distributions"; ok $? "... any key goes back"
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"
+
+# Three sides in 80 columns: one side after the base fits, the others a key away.
+tmux kill-session -t "$S" 2>/dev/null
+rm -f "$T/rc"
+tmux new-session -d -s "$S" -x 80 -y 24 \
+	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT compare --tui $D/small.data $SWEEP; echo rc=\$? >$T/rc; sleep 30"
+wait_for "side 1 of the 2 after the base shown"; screen | grep -q "sweep:4K   cv   change"
+ok $? "three sides at 80 columns: the second's columns, and a hint that one more is scrolled away"
+keys l
+wait_for "side 2 of the 2"; screen | grep -q "sweep:64K   cv   change"; ok $? "l: the third side's columns"
+keys q
 
 "$FOLIOSTAT" tui -i "$DATA" </dev/null >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] && grep -q "needs a terminal" "$T/err"; ok $? "not a terminal: exit 1, says to use the text report"
