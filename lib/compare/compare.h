@@ -42,8 +42,8 @@ const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len)
  * recordings (runs are nested in recordings: a boot, a page cache, a machine's mood are
  * the recording's, and the runs of one recording do not sample them), else its runs;
  * either way at least FOL_CMP_MIN_RUNS a side, or nothing is tested. The test is Welch's
- * t, on the logarithms of times (a slow run is a ratio, not an offset: a +380% THP fault
- * time with every run above the base's had p 0.06 on the linear scale, 0.0045 on logs).
+ * t, on the logarithms of times (a slow run is a ratio, not an offset: a fault time 3 to
+ * 25 times the base's in every run has p 0.12 on the linear scale, 0.0073 on logs).
  *
  * A figure that does not vary within either side and differs between them is told apart:
  * over runs of one recording a side it is a difference of state, the kernel's or the

@@ -76,3 +76,24 @@ for name, a, b in cases:
     print("\t  %s, %s }," % (num(lo), num(hi)))
 print("};")
 
+
+# Times compared on a log scale (compare's welch-log): scipy's Welch on the logarithms of
+# the new side's and the base's runs, and the interval of the ratio of their geometric
+# means, less 1. name, base, new.
+log_cases = [
+    ("thp_slow", [100, 110, 105, 95, 102], [300, 900, 400, 2500, 500]),
+    ("faster", [2100.0, 1980.0, 2230.0, 2050.0], [1500.0, 1620.0, 1480.0, 1555.0, 1590.0]),
+]
+print("\nstruct stats_log_case {\n\tconst char *name;\n\tdouble base[16], v[16];\n\tint nb, nv;")
+print("\tdouble p, t, ci_lo, ci_hi;\n};\n")
+print("static const struct stats_log_case stats_log_cases[] = {")
+for name, base, v in log_cases:
+    lb, lv = np.log(np.array(base, dtype=float)), np.log(np.array(v, dtype=float))
+    w = stats.ttest_ind(lv, lb, equal_var=False)
+    va, vb = np.var(lv, ddof=1) / len(lv), np.var(lb, ddof=1) / len(lb)
+    df = (va + vb) ** 2 / (va * va / (len(lv) - 1) + vb * vb / (len(lb) - 1))
+    lo, hi = stats.t.interval(0.95, df, loc=lv.mean() - lb.mean(), scale=np.sqrt(va + vb))
+    print("\t{ \"%s\", { %s }, { %s }, %d, %d," % (name, ", ".join(num(x) for x in base),
+          ", ".join(num(x) for x in v), len(base), len(v)))
+    print("\t  %s, %s, %s, %s }," % (num(w.pvalue), num(w.statistic), num(np.expm1(lo)), num(np.expm1(hi))))
+print("};")
