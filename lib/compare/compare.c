@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "compare/compare.h"
+#include "compare/compare_priv.h"
 #include "util/grow.h"
 
 #include <errno.h>
@@ -509,16 +510,15 @@ static int side_probe(struct fol_cmp *c, int s)
 	return ret;
 }
 
-/* The lowest level of any side against the base. */
-static enum fol_cmp_level compare_level(const struct fol_cmp *c)
+enum fol_cmp_level fol_cmp_sides_level(const struct fol_side *sides, int nsides)
 {
 	enum fol_cmp_level lv = FOL_LEVEL_RECORDINGS;
 
-	for (int s = 1; s < c->nsides; s++) {
-		struct fol_cmp_sample b = { .rec = c->sides[0].rec, .nrec = c->sides[0].nrec,
-					    .recording = c->sides[0].recording };
-		struct fol_cmp_sample v = { .rec = c->sides[s].rec, .nrec = c->sides[s].nrec,
-					    .recording = c->sides[s].recording };
+	for (int s = 1; s < nsides; s++) {
+		struct fol_cmp_sample b = { .rec = sides[0].rec, .nrec = sides[0].nrec,
+					    .recording = sides[0].recording };
+		struct fol_cmp_sample v = { .rec = sides[s].rec, .nrec = sides[s].nrec,
+					    .recording = sides[s].recording };
 		enum fol_cmp_level l = level_of(&b, &v);
 
 		lv = l < lv ? l : lv;
@@ -555,7 +555,7 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 			ret = fol_figures_of(sides[s].runs[r], &figs[s][r]);
 	}
 	if (!ret)
-		c->level = compare_level(c);
+		c->level = fol_cmp_sides_level(c->sides, c->nsides);
 	if (!ret)
 		ret = collect_rows(c, figs);
 	if (!ret)

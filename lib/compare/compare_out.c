@@ -186,12 +186,12 @@ static void test_line(const struct fol_cmp *c, FILE *f)
 	else
 		fprintf(f, "# test:  Welch's t-test on the per-run values of counts;");
 	fprintf(f, " %d figures tested,\n#        marks at a false-discovery rate of %g "
-		   "(Benjamini-Hochberg: ", c->tested, c->fdr);
+		   "(Benjamini-Hochberg:\n#        ", c->tested, c->fdr);
 	if (c->p_kept >= 0)
-		fprintf(f, "p <= %.2g\n#        kept), ", c->p_kept);
+		fprintf(f, "p <= %.2g kept), ", c->p_kept);
 	else
-		fprintf(f, "no p\n#        kept), ");
-	fprintf(f, "never under %.0f%% nor two steps of a percentile's resolution\n",
+		fprintf(f, "no p kept), ");
+	fprintf(f, "never under %.0f%% nor two steps of a percentile's\n#        resolution\n",
 		FOL_CMP_FLOOR * 100);
 	if (c->level == FOL_LEVEL_RUNS)
 		fprintf(f, "# one recording a side: the variation between recordings (a boot, the page\n"

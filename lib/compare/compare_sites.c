@@ -139,8 +139,10 @@ static int mark_sites(struct fol_cmp_sites *c)
 			cells[n++] = &c->v[i].faults[s];
 			cells[n++] = &c->v[i].time[s];
 		}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		c->head.tested += cells[i]->tested;
+		c->head.state += cells[i]->marker == '=';
+	}
 	c->head.p_kept = fol_cmp_mark(cells, n, c->head.fdr);
 	free(cells);
 	return 0;
@@ -184,6 +186,7 @@ int fol_compare_sites(const struct fol_side *sides, int nsides, const int *keys,
 		nruns += sides[s].n;
 	c->head.nsides = nsides;
 	c->head.fdr = fdr > 0 && fdr < 1 ? fdr : FOL_CMP_FDR;
+	c->head.level = fol_cmp_sides_level(sides, nsides);
 	c->head.p_kept = -1;
 	c->head.sides = calloc((size_t)nsides + 1, sizeof(*c->head.sides));
 	gs = calloc((size_t)nruns + 1, sizeof(*gs));
