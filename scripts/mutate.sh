@@ -62,14 +62,24 @@ lib/model/model_space.c@s/if (!(mm->orders \& (1u << o)))/if (0)/@order mask is 
 lib/util/stats.c@s/t->p = fmin(1, 2 \* gsl_cdf_tdist_Q(fabs(t->stat), df));/t->p = fmin(1, gsl_cdf_tdist_Q(fabs(t->stat), df));/@Welch's p is two-sided
 lib/util/stats.c@s/ties += pow(j - i, 3) - (j - i);/ties += 0;/@Mann-Whitney tie correction
 lib/util/stats.c@s/if (small <= MWU_EXACT_MAX \&\& !tied/if (0 \&\& !tied/@exact Mann-Whitney for small samples
-lib/compare/compare.c@s/floor = fmax(fmax(FOL_CMP_FLOOR, 2 \* fig->resolution), fmax(b.cv, n.cv));/floor = FOL_CMP_FLOOR;/@a change under the run-to-run spread is not marked
-lib/compare/compare.c@s/> FOL_CMP_COUNT_SIGMAS \* sqrt/> 0 * sqrt/@counts within counting noise are not marked
-lib/compare/compare.c@s/(b.sd > 0 || n.sd > 0)/1/@a count without variance is exact
-lib/compare/compare.c@s/if (nb < FOL_CMP_MIN_RUNS || nv < FOL_CMP_MIN_RUNS)/if (nb < 1 || nv < 1)/@one run a side is never tested
-lib/compare/compare.c@s/cell->tested = !fig->system_wide \&\& !fig->single;/cell->tested = 1;/@maxima and kernel counters never marked
-lib/compare/compare.c@s/if (p\[k - 1\] <= (double)k \* fdr \/ m) {/if (p[k - 1] <= fdr) {/@Benjamini-Hochberg over the family
+lib/compare/compare.c@s/	return fmax(FOL_CMP_FLOOR, 2 \* fig->resolution);/	return FOL_CMP_FLOOR;/@a percentile's change within its resolution is not marked
+lib/compare/compare.c@s/	if (cell->nb < FOL_CMP_MIN_RUNS || cell->nv < FOL_CMP_MIN_RUNS)/	if (cell->nb < 1 || cell->nv < 1)/@one run a side is never tested
+lib/compare/compare.c@s/	if (fig->single)$/	if (0)/@maxima and a few faults never marked
+lib/compare/compare.c@s/	if (restates)$/	if (0)/@a restated row is not tested twice
+lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& b->sd == 0 \&\& n->sd == 0 \&\& b->mean != n->mean)/	if (0)/@a difference of state over one recording a side is (=), not tested
+lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& fig->unit == FOL_UNIT_NS)/	if (0)/@a time over one recording a side is not tested
+lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& fig->unit == FOL_UNIT_COUNT)/	if (0)/@over one recording a side a count must pass its drift
+lib/compare/compare.c@s/	if (recordings(base) > 1 \&\& recordings(v) > 1)/	if (0)/@runs nested in recordings: tested on the recordings' means
+lib/compare/compare.c@s/	if (base->recording \&\& base->recording == v->recording)/	if (0)/@a sweep's sides alternate in one recording
+lib/compare/compare.c@s/	cell->log = fig->unit == FOL_UNIT_NS \&\& take_logs/	cell->log = 0 \&\& take_logs/@times on a log scale
+lib/compare/compare.c@s/			if (kept < 0 \&\& r\[k - 1\].p <= (double)k \* fdr \/ m)/			if (kept < 0 \&\& r[k - 1].p <= fdr)/@Benjamini-Hochberg over the family
+lib/compare/compare.c@s/			q = fmin(q, r\[k - 1\].p \* m \/ k);/			q = r[k - 1].p;/@q is BH's adjusted p
 lib/compare/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
-lib/compare/compare.c@s/		else if (row->fig.additive)/		else/@a run without a latency figure gives it no value
+lib/compare/compare.c@s/		if (!f \&\& !row->fig.additive)/		if (0)/@a run without a latency figure gives it no value
+lib/compare/compare.c@s/		cell->ci_lo = cell->t.lo \/ fabs(bd.mean);/		cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
+lib/compare/compare.c@s/			c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/			c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
+lib/compare/compare.c@s/	if (!row->fig.latency || row->fig.single/	if (row->fig.single/@the Gmean is of per-fault latencies only
+lib/compare/compare_mmtests.c@s/diff > MMTESTS_Z \* base->sd \&\&/diff > MMTESTS_Z * base->sd ||/@mmtests' star needs both sides' spread passed
 lib/model/swapout.c@s/	if (order < f->order) {/	if (0) {/@pages freed at a smaller order: the folio was split
 lib/sys/pagecache.c@s/		else if (index - r->index >= r->n << r->order)/		else if (0)/@a page-cache run covers only its folios
 lib/sys/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n << last->order))/if (0)/@overlapping page-cache runs left out
@@ -79,10 +89,7 @@ lib/report/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is l
 lib/report/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
 lib/report/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
 lib/util/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
-lib/compare/compare.c@s/cell->ci_lo = cell->t.lo \/ fabs(b.mean);/cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
-lib/compare/compare.c@s/c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
-lib/compare/compare.c@s/if (row->fig.unit != FOL_UNIT_NS || row->fig.single/if (row->fig.single/@the Gmean is of time figures only
-lib/compare/compare_sites.c@s/fol_cmp_decide(\&ff, bf/if (0) fol_cmp_decide(\&ff, bf/@a site's faults are tested
+lib/compare/compare_sites.c@s/fol_cmp_decide(\&ff, \&b,/if (0) fol_cmp_decide(\&ff, \&b,/@a site's faults are tested
 lib/symbols/symtab.c@s/a->size < b->size ? 1 :/a->size > b->size ? 1 :/@of two symbols alike, libdwfl names the smaller
 lib/symbols/symtab.c@s/if (!v\[i\].size \&\& v\[i\].value < ends_get(\&e, rank))/if (0)/@a label that a symbol before it ends past is never taken
 lib/symbols/symtab.c@s/if (best->index < t->first_global \&\& global)/if (0)/@globals are searched before locals

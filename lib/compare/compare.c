@@ -153,6 +153,8 @@ void fol_cmp_decide(const struct fol_figure *fig, const struct fol_cmp_sample *b
 		return;
 	}
 	past = isnan(change) ? n.mean != 0 : fabs(change) >= floor_of(fig);
+	if (cell->level == FOL_LEVEL_RUNS && fig->unit == FOL_UNIT_COUNT)
+		past &= fabs(n.mean - b.mean) > FOL_CMP_DRIFT_SIGMAS * sqrt(fmax(fabs(b.mean), fabs(n.mean)));
 	cell->candidate = cell->tested && past;
 	if (!cell->candidate)
 		return;

@@ -52,7 +52,7 @@ const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len)
  *
  * The marks of one compare hold a false-discovery rate (Benjamini-Hochberg, FOL_CMP_FDR
  * by default) over every figure it tests, and never for a change smaller than 1% or two
- * steps of the figure's resolution. A maximum, a figure of fewer than FOL_FIG_FEW faults,
+ * steps of the figure's resolution (or, over one recording a side, a count's drift). A maximum, a figure of fewer than FOL_FIG_FEW faults,
  * a machine's counter and a row that restates another are shown, not tested. */
 #define FOL_CMP_FDR 0.05
 #define FOL_CMP_MIN_RUNS 2
@@ -61,9 +61,16 @@ const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len)
  * recordings (populate 8M, 5 runs each, the page cache dropped between them), one made
  * on a quiet machine had every time 13% to 39% slower, every run of it, and with a build
  * running beside some of them 66 pairs had times past the test and a 40% floor, changes
- * up to 180%; the counts of the same pairs moved in one. So a time is tested over the
- * runs of one recording a side only where the sides' runs alternate in that recording
- * (a sweep's configurations), and otherwise over recordings. */
+ * up to 180%. So a time is tested over the runs of one recording a side only where the
+ * sides' runs alternate in that recording (a sweep's configurations), and otherwise over
+ * recordings.
+ *
+ * Counts drift less, by about their counting noise: the same 153 pairs moved 4K file
+ * faults by 4.3 of 134 once (p < 0.01), and six more recordings wp_copy faults by 3.4 of
+ * 47 (45.2 against 48.6, p 0.0037, marked), 0.37 and 0.49 sqrt(n). Over the runs of one
+ * recording a side, a count must also move by more than this many sqrt(n), the drift
+ * the runs cannot show; +51 faults of 2,048 and +16 of 210 still do. */
+#define FOL_CMP_DRIFT_SIGMAS 1.0
 enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH };
 
 /* What a test's values are: each run of one recording a side; each run of one recording

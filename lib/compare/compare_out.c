@@ -197,9 +197,10 @@ static void test_line(const struct fol_cmp *c, FILE *f)
 		fprintf(f, "# one recording a side: the variation between recordings (a boot, the page\n"
 			   "#        cache, the machine's load) is not measured. Times move with it,\n"
 			   "#        every one at once (13%% to 39%% between two recordings of one\n"
-			   "#        setup here), and are not tested; a mark on a count can be the\n"
-			   "#        machine's as well as the kernel's. To test both, record each side\n"
-			   "#        again (after a reboot) into a directory, compare the directories.\n");
+			   "#        setup here), and are not tested; counts by about sqrt(n), and a\n"
+			   "#        count is marked only past that. A mark can be the machine's as\n"
+			   "#        well as the kernel's. To test both, record each side again (after\n"
+			   "#        a reboot) into a directory, and compare the directories.\n");
 }
 
 static void test_legend(const struct fol_cmp *c, FILE *f)

@@ -133,6 +133,23 @@ static void test_counts(void **state)
 	assert_true(c.t.p == 1);
 }
 
+/* Over one recording a side a count must move by more than its drift between recordings,
+ * sqrt(n): wp_copy faults 45.2 against 48.6 (p 0.0037) was an A/A pair's, and 45.2
+ * against 48.4 here is certain by the runs (p < 1e-4) yet no mark; in a sweep, whose
+ * runs alternate, the same is a change. */
+static void test_count_drift(void **state)
+{
+	const double x[] = { 45, 45, 46, 45, 45 }, y[] = { 48, 49, 48, 48, 49 };
+	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
+	struct fol_cmp_cell c;
+
+	(void)state;
+	assert_int_equal(decide_at(SEPARATE, &f, x, 5, y, 5, &c), 0);
+	assert_true(c.tested);
+	assert_true(c.t.p < 1e-4);
+	assert_int_equal(decide_at(INTERLEAVED, &f, x, 5, y, 5, &c), 'R');
+}
+
 /* One recording a side: a figure the same in every run of each side but not between them
  * is a difference of state (a page cache folio of 16K in one recording, 4K in the next:
  * 2 faults every run against 1), marked '=' and not tested; the same values over
@@ -258,8 +275,8 @@ static void test_nested(void **state)
 }
 
 /* A percentile is a histogram bucket's bound: five runs of one side may share one bound.
- * Welch on logs still tests it at 5 runs a side; both sides on one bound each, in a
- * sweep, is a change of p 0 (in separate recordings, of state). */
+ * Welch on logs still tests it at 5 runs a side, and marks a change past two steps of
+ * its resolution (a p50 one bucket lower moved 9% in an A/A test). */
 static void test_percentile(void **state)
 {
 	const double one[] = { 1000, 1000, 1000, 1000, 1000 }, up[] = { 1500, 1500, 1562, 1500, 1500 };
@@ -271,6 +288,13 @@ static void test_percentile(void **state)
 	assert_int_equal(decide(&f, one, 5, up, 5, &c), 'R');
 	assert_int_equal(c.test, FOL_TEST_WELCH);
 	assert_true(c.t.p < 0.001);
+	/* +6%, within two steps of the resolution (12.5%): certain by the test, no mark. */
+	{
+		const double near[] = { 1060, 1062, 1058, 1060, 1061 };
+
+		assert_int_equal(decide(&f, one, 5, near, 5, &c), 0);
+		assert_true(c.t.p < 0.001);
+	}
 }
 
 /* One run a side: nothing is tested or marked, however far the values are apart (the
@@ -402,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_one_percent_floor),
 		cmocka_unit_test(test_no_spread_floor),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_count_drift),
 		cmocka_unit_test(test_state),
 		cmocka_unit_test(test_times_drift),
 		cmocka_unit_test(test_log_scale),
