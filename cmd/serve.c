@@ -86,6 +86,12 @@ struct serve {
 	uint64_t started_ns;
 	char kernel[65];
 	volatile int recording;
+	/* A scrape counts what happened before it: it waits (under lock, on ticked) for two
+	 * ticks of the recorder after it came, each after a poll drained the ring buffers,
+	 * the second with the kernel's counts pulled. */
+	pthread_cond_t ticked;
+	uint64_t ticks;
+	int scrape_waiting;
 	/* Kernel decisions (on unless --no-kernel-decisions): the counts of each (cgroup,
 	 * class, order) already in the tally, and what the programs did with the faults they
 	 * saw. */
@@ -201,6 +207,25 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *b
 	return ret;
 }
 
+/* Until the recorder has ticked twice since the scrape came (1 s at most: a scrape is
+ * answered, late counts or not). */
+static void wait_counted(struct serve *s)
+{
+	struct timespec until;
+	uint64_t want;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	pthread_mutex_lock(&s->lock);
+	want = s->ticks + 2;
+	s->scrape_waiting++;
+	while (s->recording && s->ticks < want &&
+	       pthread_cond_timedwait(&s->ticked, &s->lock, &until) == 0)
+		;
+	s->scrape_waiting--;
+	pthread_mutex_unlock(&s->lock);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -218,7 +243,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("GET only\n"), 9, "text/plain");
 	if (!strcmp(url, "/healthz")) {
-		body = strdup(s->recording ? "ok\n" : "not recording\n");
+		body = strdup(s->recording ? "ok\n" : "not counting yet: the events are being opened\n");
 		return reply(conn, s->recording ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, body,
 			     body ? strlen(body) : 0, "text/plain");
 	}
@@ -226,6 +251,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		body = strdup("foliostat serve: /metrics and /healthz\n");
 		return reply(conn, MHD_HTTP_NOT_FOUND, body, body ? strlen(body) : 0, "text/plain");
 	}
+	/* Metrics before every program is attached would be counts of part of the faults. */
+	if (!s->recording) {
+		body = strdup("not counting yet: the events are being opened; /healthz says when\n");
+		return reply(conn, MHD_HTTP_SERVICE_UNAVAILABLE, body, body ? strlen(body) : 0, "text/plain");
+	}
+	wait_counted(s);
 	accept = mhd.lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	om = accept && strstr(accept, "application/openmetrics-text");
 	body = render(s, om, &len);
@@ -438,15 +469,23 @@ static void serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
 
-	s->recording = 1;
+	if (s->scrape_waiting)
+		s->kpulled_ns = 0;
 	prune(s, s->c.running);
 	kpull(s, s->c.running);
 	live_trim(&s->l);
+	pthread_mutex_lock(&s->lock);
+	s->recording = 1;
+	s->ticks++;
+	pthread_cond_broadcast(&s->ticked);
+	pthread_mutex_unlock(&s->lock);
 }
+
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER, .linger = DEFAULT_LINGER_S };
+	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER, .ticked = PTHREAD_COND_INITIALIZER,
+			   .linger = DEFAULT_LINGER_S };
 	struct fol_writer *w = NULL;
 	struct MHD_Daemon *d;
 	struct timespec now;
@@ -499,7 +538,10 @@ int cmd_serve(int argc, char **argv)
 	rec_signals_install();
 	ret = record_one(&s.c, w, &status);
 	rec_signals_restore();
+	pthread_mutex_lock(&s.lock);
 	s.recording = 0;
+	pthread_cond_broadcast(&s.ticked);
+	pthread_mutex_unlock(&s.lock);
 	fol_writer_close(w);
 	mhd.stop_daemon(d);
 	close(fd);

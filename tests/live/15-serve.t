@@ -28,7 +28,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 20
+plan 22
 # (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
@@ -36,7 +36,7 @@ cleanup() {
 	local p
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rmdir "$CG/$name" 2>/dev/null
+	rmdir "$CG/$name" "$CG/$name-ready" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -71,6 +71,37 @@ ok $? "--listen localhost:x: a usage error that says what is wanted (exit $rc)"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "Address already in use (another server has that port" "$T/busy.err"
 ok $? "a second serve on the same port is refused with what to do (exit $rc: $(cat "$T/busy.err"))"
+
+# serve counts from its first answer: /metrics and /healthz say 503 while the events and
+# programs are opened, and a scrape counts what happened before it. A second serve, its
+# /metrics asked every 20 ms from its start; at its first 200 a workload runs in a cgroup
+# of its own at once, 16M of 4K pages written, and the scrape right after it counts them
+# all (before, 8 and 248 of 4,096 reuse faults were counted in two tries).
+mkdir "$CG/$name-ready"
+rport=$(free_port)
+"$FOLIOSTAT" serve --listen "127.0.0.1:$rport" --by-cgroup 2>"$T/ready.err" &
+rpid=$!
+pids+=($rpid)
+codes=""
+for _ in $(seq $((1500 * slow))); do
+	c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$rport/metrics")
+	[ "$c" = 000 ] && { sleep 0.02; continue; }
+	codes="$codes $c"
+	[ "$c" = 200 ] && break
+	sleep 0.02
+done
+sh -c "echo \$\$ >$CG/$name-ready/cgroup.procs && exec $fw workload populate --size 16M --policy small" >/dev/null 2>&1
+got=$(curl -sf "http://127.0.0.1:$rport/metrics" |
+	awk -v cg="cgroup=\"/$name-ready\"" 'index($0, cg) && /^foliostat_faults_total/ && /class="anon_alloc"/ && /order="0"/ { n += $2 } END { print n + 0 }')
+uniq=$(echo "$codes" | tr ' ' '\n' | grep -v '^$' | uniq -c | awk '{ printf "%s x%d ", $2, $1 }')
+echo "$codes" | grep -qx '\( 503\)\+ 200'
+ok $? "serve's /metrics: 503 while it opens its events, then 200 ($uniq)"
+pages=$(((16 << 20) / $(getconf PAGESIZE)))
+[ "$got" -ge "$pages" ]
+ok $? "the scrape right after a workload started at the first 200 counts all its $pages first touches ($got 4K anon_alloc faults in its cgroup)"
+kill "$rpid"
+wait "$rpid" 2>/dev/null
+rmdir "$CG/$name-ready" 2>/dev/null
 
 cat >"$T/prometheus.yml" <<EOF
 global:
