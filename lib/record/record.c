@@ -273,6 +273,7 @@ int fol_recorder_start(struct fol_recorder *r)
 		perf_evlist__enable(r->evlist);
 	if (r->kevlist)
 		perf_evlist__enable(r->kevlist);
+	r->counting_mono = rec_now_ns(CLOCK_MONOTONIC);
 	if (r->o->argv) {
 		ret = rec_uncork(r);
 		if (ret)
@@ -312,9 +313,11 @@ int fol_recorder_stop(struct fol_recorder *r, int signal)
 	perf_evlist__disable(r->evlist);
 	if (r->kevlist)
 		perf_evlist__disable(r->kevlist);
+	/* The events' own span: not what draining their backlog takes after (seconds on a
+	 * busy machine). */
+	dur = rec_now_ns(CLOCK_MONOTONIC) - (r->counting_mono ? r->counting_mono : r->start_mono);
 	if (!ret)
 		ret = drain(r);
-	dur = rec_now_ns(CLOCK_MONOTONIC) - r->start_mono;
 	/* After the events are off: its own faults on the files are not the workload's. */
 	if (!ret)
 		ret = rec_write_pagecache(r);

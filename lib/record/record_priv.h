@@ -38,6 +38,9 @@ struct fol_recorder {
 	struct fol_record_result *res;	/* &result */
 	struct fol_record_result result;
 	uint64_t start_real, start_mono;
+	/* When the events were enabled: the recording's duration runs from here (opening
+	 * them and writing what the machine had took 3 s of a 6 s --duration, busy). */
+	uint64_t counting_mono;
 	int mthp_applied;
 	int fds_left;		/* ring buffers still worth polling */
 	int interrupted_by;	/* the signal that ended the run, for the END chunk */

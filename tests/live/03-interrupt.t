@@ -4,7 +4,7 @@
 # (SIGINT) passed to the workload with the file finished properly.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 15
+plan 16
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -56,6 +56,11 @@ kill "$victim"
 is "$rc" 0 "the attached recording reads back"
 grep -q "PERF_RECORD_MMAP2 .*: $(command -v sleep)" p.txt; ok $? "... with the process's mappings as they were at attach (from /proc)"
 grep -q "ends early" p.err; ok $((!$?)) "... and is complete"
+# --duration counts its seconds from the events' start (live 09 checks it where the
+# start-up is long): 0.5 s or a poll more.
+d=$("$FOLIOSTAT" report --json -i p.data 2>/dev/null | jq .recording.duration_ns)
+[ "${d:-0}" -ge 500000000 ] && [ "${d:-0}" -lt 1500000000 ]
+ok $? "... 0.5 s of events recorded, its duration 0.5 s or a poll more ($d ns)"
 
 # The end of a --duration window with a fault in flight: a thread blocked in a fault on a
 # userfaultfd range nobody serves. Its exit never comes; it was "no exit sample (failed
