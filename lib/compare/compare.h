@@ -217,8 +217,11 @@ int fol_cmp_svg(const struct fol_cmp *c, int every_row, FILE *f);
 /* Text: one side's runs aggregated, as perf stat -r prints them. */
 void fol_cmp_runs_text(const struct fol_cmp *c, int side, FILE *f);
 /* The probe effect of each side with untraced runs, with the standard error of each
- * difference. */
+ * difference, and the time added a fault over all phases against the calibration's. */
 void fol_cmp_probe_text(const struct fol_cmp *c, FILE *f);
+/* What recording added a fault on side s, measured: the phases' added time over their
+ * faults; NAN without untraced runs. */
+double fol_cmp_probe_per_fault(const struct fol_cmp *c, int s);
 cJSON *fol_cmp_json(const struct fol_cmp *c);
 /* One side's aggregate: {"runs", "figures": [...], "probe_effect": [...]}. */
 cJSON *fol_cmp_side_json(const struct fol_cmp *c, int side);

@@ -44,9 +44,11 @@ static void print_probe(const struct fol_report *r, FILE *f)
 			   "of %.0f passes each; the machine was busy)\n",
 			traced, bare, c->faults, c->passes);
 	else
-		fprintf(f, "# probe:    the fault events add %.0f ns to a fault here (calibrated at the "
-			   "start: %.0f zero-page\n#           read faults, %.0f ns untraced, %.0f ns "
-			   "traced, median of %.0f passes each)\n",
+		fprintf(f, "# probe:    the fault events add at least %.0f ns to a fault here (calibrated "
+			   "at the start: %.0f\n#           zero-page read faults, %.0f ns untraced, %.0f ns "
+			   "traced, median of %.0f passes each;\n#           a lower bound: a workload's "
+			   "faults cost 2-4x more to trace; record -r N with\n#           untraced runs "
+			   "measures its own)\n",
 			traced - bare, c->faults, bare, traced, c->passes);
 	/* -g / --call-graph dwarf: the calibration's entry samples took the user stack too. */
 	if (c->faults * c->passes > 0 && c->sample_bytes / (c->faults * c->passes) >= 1024)
