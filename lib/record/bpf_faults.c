@@ -129,6 +129,17 @@ void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, u
 	*threads = *records = 0;
 }
 
+void fol_bpf_faults_stopping(struct fol_bpf_faults *b)
+{
+	(void)b;
+}
+
+int fol_bpf_faults_in_flight(struct fol_bpf_faults *b)
+{
+	(void)b;
+	return 0;
+}
+
 int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 			 int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 			 void *ctx)
@@ -459,6 +470,26 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
 			out[k] += per[c];
 	}
 	free(per);
+}
+
+void fol_bpf_faults_stopping(struct fol_bpf_faults *b)
+{
+	b->skel->bss->stopping = 1;
+}
+
+int fol_bpf_faults_in_flight(struct fol_bpf_faults *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.follow), n = 0;
+	uint32_t key, next, *prev = NULL;
+	struct fol_bpf_pending p;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &p) && p.state != FOL_BPF_IDLE)
+			n++;
+	}
+	return n;
 }
 
 void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records)

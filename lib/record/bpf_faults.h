@@ -79,6 +79,10 @@ int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n);
 /* Threads not followed because the table was full, records the kernel could not write
  * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
+/* The recording stops: no fault begins to be followed from now on. */
+void fol_bpf_faults_stopping(struct fol_bpf_faults *b);
+/* Threads with a fault in flight: entered, its exit not yet seen. */
+int fol_bpf_faults_in_flight(struct fol_bpf_faults *b);
 void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records);
 
 #endif

@@ -54,6 +54,9 @@ const volatile __u32 error_code_off = 24;
 const volatile __u32 address_off = 8;
 const volatile __u32 alloc_order_off = 16;
 const volatile __u32 alloc_gfp_off = 24;
+/* Set when the recording stops: no fault begins to be followed, so that the ones in
+ * flight can end (their exits written) before the events go off. */
+__u32 stopping;
 const volatile __u32 alloc_gfp_size = 8;
 /* kmem:rss_stat's fields and record size. */
 const volatile __u32 rss_mm_id_off = 8;
@@ -626,7 +629,7 @@ static int entry(void *ctx, __u8 flags)
 		if (!p)
 			count(0); /* follow is full */
 	}
-	if (!p)
+	if (!p || stopping)
 		return 1;
 	/* The last fault never returned (SIGSEGV): its entry still goes out. */
 	if ((p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD) && !p->before_exec)
@@ -674,6 +677,9 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 
+	/* Stopping: only the faults in flight end; one that began after is not recorded. */
+	if (stopping && (!p || p->state == FOL_BPF_IDLE))
+		return 0;
 	if (kernel_reuse && p && p->state != FOL_BPF_IDLE && kernel_decides(p, now, ctx->addr, &flags)) {
 		p->before_exec = 0;
 		p->state = FOL_BPF_IDLE;
