@@ -81,7 +81,10 @@ enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
 #define FOL_CLOCK_PERIOD_DEFAULT 100000
 
 #define FOL_RECORD_DEFAULT_PAGES 1024
-#define FOL_RECORD_DWARF_PAGES 8192 /* --call-graph dwarf: a stack copy in every fault sample */
+/* --call-graph dwarf: a stack copy in every fault sample, 128 MiB a CPU, 1 GiB in all at
+ * most (fol_record_dwarf_pages). */
+#define FOL_RECORD_DWARF_PAGES 32768
+#define FOL_RECORD_DWARF_TOTAL_PAGES (256 * 1024)
 /* 1 GiB per CPU: more cannot be locked by default, and the wake-up watermark (a u32 of
  * bytes) must not wrap. */
 #define FOL_RECORD_MAX_PAGES (256 * 1024)
