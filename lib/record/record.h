@@ -82,7 +82,7 @@ enum { FOL_METHOD_AUTO, FOL_METHOD_EXACT, FOL_METHOD_SAMPLED };
 
 #define FOL_RECORD_DEFAULT_PAGES 1024
 /* --call-graph dwarf: a stack copy in every fault sample, 128 MiB a CPU, 1 GiB in all at
- * most (fol_record_dwarf_pages). */
+ * most (record's dwarf_pages). */
 #define FOL_RECORD_DWARF_PAGES 32768
 #define FOL_RECORD_DWARF_TOTAL_PAGES (256 * 1024)
 /* 1 GiB per CPU: more cannot be locked by default, and the wake-up watermark (a u32 of
