@@ -40,7 +40,10 @@ busy=$!
 kill $busy 2>/dev/null
 wait $busy 2>/dev/null
 d=$(jr d.data .recording.duration_ns)
-[ "${d:-0}" -ge 1000000000 ] && [ "${d:-0}" -lt 1500000000 ]
+# An emulated guest's poll returns late (its drain is some 80 times slower): 1 s at least.
+upto=1500000000
+[ -z "${FOLIOSTAT_GUEST:-}" ] || upto=30000000000
+[ "${d:-0}" -ge 1000000000 ] && [ "${d:-0}" -lt "$upto" ]
 ok $? "record -a --duration 1 on a busy machine: 1 s of events, and its duration says so ($d ns)"
 is "$(jr a.data '.recording.command | length')" 0 "no command of its own"
 n=$(jr a.data '.totals.processes')
