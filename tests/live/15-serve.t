@@ -84,6 +84,7 @@ rpid=$!
 pids+=($rpid)
 codes=""
 for _ in $(seq $((1500 * slow))); do
+	kill -0 "$rpid" 2>/dev/null || { codes="$codes (serve exited: $(tail -c 300 "$T/ready.err"))"; break; }
 	c=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$rport/metrics")
 	[ "$c" = 000 ] && { sleep 0.02; continue; }
 	codes="$codes $c"
