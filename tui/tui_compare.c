@@ -108,18 +108,24 @@ static void side_colour(int s, int colour, int on)
 		attroff(COLOR_PAIR(C_SIDE + s % TUI_SIDE_COLOURS) | A_BOLD);
 }
 
+/* The title bar on the first line. */
+static void draw_title(const char *title, int colour)
+{
+	if (colour)
+		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
+	mvhline(0, 0, ' ', COLS);
+	mvprintw(0, 0, "%s", title);
+	if (colour)
+		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+}
+
 static void draw_compare_head(const struct cview *v)
 {
 	const struct fol_cmp *c = v->c;
 	int cols = COLS, y = 1, x = label_width(v) + 1;
 	char buf[1400];
 
-	if (v->colour)
-		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
-	mvhline(0, 0, ' ', cols);
-	mvprintw(0, 0, " foliostat compare");
-	if (v->colour)
-		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+	draw_title(" foliostat compare", v->colour);
 	for (int s = 0; s < c->nsides; s++) {
 		side_colour(s, v->colour, 1);
 		mvprintw(y++, 0, " %-5s %.*s", s ? "new" : "base", cols > 8 ? cols - 8 : 0,
@@ -287,12 +293,7 @@ static void draw_help(const struct cview *v)
 	int y = 2;
 
 	erase();
-	if (v->colour)
-		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
-	mvhline(0, 0, ' ', COLS);
-	mvprintw(0, 0, " foliostat compare: help");
-	if (v->colour)
-		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+	draw_title(" foliostat compare: help", v->colour);
 	for (size_t i = 0; i < sizeof(text) / sizeof(*text) && y < LINES - 1; i++, y++)
 		mvprintw(y, 1, "%.*s", COLS - 2, text[i]);
 	draw_footer(v, "any key: back");
@@ -388,12 +389,7 @@ static void draw_dist(const struct fol_cmp *c, const struct dist_cell *dc, int n
 	char sz[16], a[48], esc[64];
 
 	erase();
-	if (colour)
-		attron(COLOR_PAIR(C_TITLE) | A_BOLD);
-	mvhline(0, 0, ' ', cols);
-	mvprintw(0, 0, " foliostat compare: latency distributions");
-	if (colour)
-		attroff(COLOR_PAIR(C_TITLE) | A_BOLD);
+	draw_title(" foliostat compare: latency distributions", colour);
 	if (!ncell || !q) {
 		mvprintw(y, 1, "%s", q ? "no latencies measured on any side" : "out of memory");
 	} else {
