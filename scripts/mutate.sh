@@ -69,9 +69,10 @@ lib/compare/compare.c@s/	if (restates)$/	if (0)/@a restated row is not tested tw
 lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& b->sd == 0 \&\& n->sd == 0 \&\& b->mean != n->mean)/	if (0)/@a difference of state over one recording a side is (=), not tested
 lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& fig->unit == FOL_UNIT_NS)/	if (0)/@a time over one recording a side is not tested
 lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& fig->unit == FOL_UNIT_COUNT)/	if (0)/@over one recording a side a count must pass its drift
+lib/compare/compare.c@s/				sum += logs ? log(s->v\[i\]) : s->v\[i\];/				sum += s->v[i];/@a recording's times averaged on logs
 lib/compare/compare.c@s/	if (recordings(base) > 1 \&\& recordings(v) > 1)/	if (0)/@runs nested in recordings: tested on the recordings' means
 lib/compare/compare.c@s/	if (base->recording \&\& base->recording == v->recording)/	if (0)/@a sweep's sides alternate in one recording
-lib/compare/compare.c@s/	cell->log = fig->unit == FOL_UNIT_NS \&\& take_logs/	cell->log = 0 \&\& take_logs/@times on a log scale
+lib/compare/compare.c@s/	cell->log = fig->unit == FOL_UNIT_NS \&\& all_positive(base)/	cell->log = 0 \&\& all_positive(base)/@times on a log scale
 lib/compare/compare.c@s/			if (kept < 0 \&\& r\[k - 1\].p <= (double)k \* fdr \/ m)/			if (kept < 0 \&\& r[k - 1].p <= fdr)/@Benjamini-Hochberg over the family
 lib/compare/compare.c@s/			q = fmin(q, r\[k - 1\].p \* m \/ k);/			q = r[k - 1].p;/@q is BH's adjusted p
 lib/compare/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction

@@ -14,13 +14,17 @@
 /* ---- computing ---- */
 
 /* The values a side's test takes: its runs, or each recording's mean over its runs
- * (recordings without the figure left out). out holds s->n values; returns how many. */
-static int test_values(const struct fol_cmp_sample *s, enum fol_cmp_level level, double *out)
+ * (recordings without the figure left out); of their logarithms with logs (a time: a
+ * run ten times slower than its recording's others moves its recording's mean of logs
+ * by a tenth of a log each run, not its mean by a factor of three). out holds s->n
+ * values; returns how many. */
+static int test_values(const struct fol_cmp_sample *s, enum fol_cmp_level level, int logs, double *out)
 {
 	int n = 0;
 
 	if (level != FOL_LEVEL_RECORDINGS || !s->rec) {
-		memcpy(out, s->v, sizeof(*out) * (size_t)s->n);
+		for (int i = 0; i < s->n; i++)
+			out[i] = logs ? log(s->v[i]) : s->v[i];
 		return s->n;
 	}
 	for (int r = 0; r < s->nrec; r++) {
@@ -29,7 +33,7 @@ static int test_values(const struct fol_cmp_sample *s, enum fol_cmp_level level,
 
 		for (int i = 0; i < s->n; i++)
 			if (s->rec[i] == r) {
-				sum += s->v[i];
+				sum += logs ? log(s->v[i]) : s->v[i];
 				k++;
 			}
 		if (k)
@@ -43,19 +47,12 @@ static int recordings(const struct fol_cmp_sample *s)
 	return s->rec && s->nrec > 1 ? s->nrec : 1;
 }
 
-/* Logarithms, where every value is above 0 (a time of 0 has no ratio). */
-static int take_logs(double *x, int n, double *y, int m)
+/* Every value above 0: a time of 0 has no logarithm. */
+static int all_positive(const struct fol_cmp_sample *s)
 {
-	for (int i = 0; i < n; i++)
-		if (!(x[i] > 0))
+	for (int i = 0; i < s->n; i++)
+		if (!(s->v[i] > 0))
 			return 0;
-	for (int i = 0; i < m; i++)
-		if (!(y[i] > 0))
-			return 0;
-	for (int i = 0; i < n; i++)
-		x[i] = log(x[i]);
-	for (int i = 0; i < m; i++)
-		y[i] = log(y[i]);
 	return 1;
 }
 
@@ -69,12 +66,14 @@ static void test_cell(const struct fol_figure *fig, const struct fol_cmp_sample 
 
 	if (!b || !x)
 		goto out;
-	cell->nb = test_values(base, cell->level, b);
-	cell->nv = test_values(v, cell->level, x);
-	if (cell->nb < FOL_CMP_MIN_RUNS || cell->nv < FOL_CMP_MIN_RUNS)
+	cell->log = fig->unit == FOL_UNIT_NS && all_positive(base) && all_positive(v);
+	cell->nb = test_values(base, cell->level, cell->log, b);
+	cell->nv = test_values(v, cell->level, cell->log, x);
+	if (cell->nb < FOL_CMP_MIN_RUNS || cell->nv < FOL_CMP_MIN_RUNS) {
+		cell->log = 0;
 		goto out;
+	}
 	fol_desc_of(b, cell->nb, &bd);
-	cell->log = fig->unit == FOL_UNIT_NS && take_logs(x, cell->nv, b, cell->nb);
 	cell->test = FOL_TEST_WELCH;
 	fol_welch(x, cell->nv, b, cell->nb, &cell->t);
 	fol_mann_whitney(x, cell->nv, b, cell->nb, &cell->mwu);

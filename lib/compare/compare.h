@@ -38,8 +38,8 @@ const char *fol_run_out_text(const struct fol_run_out *o, char *buf, size_t len)
 /* Marks come from per-run values only, never from the faults of one run (they share its
  * machine state: ten same-setup pairs marked 19% of their latency figures).
  *
- * The values tested are a side's recordings' means where both sides have 2 or more
- * recordings (runs are nested in recordings: a boot, a page cache, a machine's mood are
+ * The values tested are a side's recordings' means (of their runs' logarithms, for a
+ * time) where both sides have 2 or more recordings (runs are nested in recordings: a boot, a page cache, a machine's mood are
  * the recording's, and the runs of one recording do not sample them), else its runs;
  * either way at least FOL_CMP_MIN_RUNS a side, or nothing is tested. The test is Welch's
  * t, on the logarithms of times (a slow run is a ratio, not an offset: a fault time 3 to
