@@ -6,6 +6,7 @@
 
 #include "data/archive.h"
 #include "cmd.h"
+#include "util/escape.h"
 #include "data/file.h"
 #include "util.h"
 #include "util/msgs.h"
@@ -28,18 +29,26 @@ static unsigned print_plan(const struct fol_archive_plan *p)
 {
 	unsigned missing = 0;
 
+	char pe[1024], fe[1024];
+
 	for (size_t i = 0; i < fol_archive_plan_count(p); i++) {
 		const char *hex, *file, *debug;
 		const char *path = fol_archive_plan_file(p, i, &hex, &file, &debug);
+		int from = file && strcmp(file, path);
 
 		if (!file && !debug)
 			missing++;
+		/* Recorded paths are the recording's: escaped (an ESC or BEL in one reached the
+		 * terminal). */
 		printf("  %-8s %s  %s%s%s%s%s\n", file ? "packed" : debug ? "debug" : "missing", hex,
-		       path, file && strcmp(file, path) ? " (from " : "",
-		       file && strcmp(file, path) ? file : "", file && strcmp(file, path) ? ")" : "",
+		       fol_escape(path, pe, sizeof(pe)), from ? " (from " : "",
+		       from ? fol_escape(file, fe, sizeof(fe)) : "", from ? ")" : "",
 		       !file && !debug ? ": no file of this build-id here (rebuilt or removed since?)"
 		       : debug ? " + debug info" : "");
 	}
+	if (fol_archive_plan_bad(p))
+		warning("%zu recorded build-ids are not hex digits (a damaged or forged recording): "
+			"passed over", fol_archive_plan_bad(p));
 	return missing;
 }
 

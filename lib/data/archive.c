@@ -40,6 +40,7 @@ struct entry {
 struct fol_archive_plan {
 	struct entry *v;
 	size_t n, cap;
+	size_t bad;		/* build-ids passed over: not hex */
 };
 
 void fol_archive_plan_free(struct fol_archive_plan *l)
@@ -55,11 +56,17 @@ void fol_archive_plan_free(struct fol_archive_plan *l)
 	free(l);
 }
 
+/* A build-id as the recorder writes it: 2 to 128 lower-case hex digits, an even count.
+ * Anything else would be formatted into a lookup path ("../../../../etc/shadow"). */
+static int hex_ok(const char *hex)
+{
+	size_t n = strspn(hex, "0123456789abcdef");
+
+	return !hex[n] && n >= 2 && n <= 128 && n % 2 == 0;
+}
+
 static int plan_add(struct fol_archive_plan *l, const char *path, const char *hex)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].path, path) && !strcmp(l->v[i].hex, hex))
-			return 0;
 	if (FOL_GROW(l->v, l->cap, l->n + 1, 16))
 		return -ENOMEM;
 	l->v[l->n] = (struct entry){ .path = strdup(path), .hex = strdup(hex) };
@@ -71,8 +78,36 @@ static int plan_add(struct fol_archive_plan *l, const char *path, const char *he
 	return 0;
 }
 
-/* Every (path, build-id) of the recording's END chunks (one a run). */
-static int collect(const char *recording, struct fol_archive_plan *l)
+static int by_path_hex(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+	int c = strcmp(a->path, b->path);
+
+	return c ? c : strcmp(a->hex, b->hex);
+}
+
+/* Each (path, build-id) once, in their order: sorted, not searched at every add (25,000
+ * recorded build-ids took 3.95 s, 200,000 more than 120 s). */
+static void plan_unique(struct fol_archive_plan *l)
+{
+	size_t n = 0;
+
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), by_path_hex);
+	for (size_t i = 0; i < l->n; i++) {
+		if (n && !by_path_hex(&l->v[n - 1], &l->v[i])) {
+			free(l->v[i].path);
+			free(l->v[i].hex);
+			continue;
+		}
+		l->v[n++] = l->v[i];
+	}
+	l->n = n;
+}
+
+/* Every (path, build-id) of the recording's END chunks (one a run); a build-id that is
+ * not hex is not one the recorder wrote, and is passed over (counted in *bad). */
+static int collect(const char *recording, struct fol_archive_plan *l, size_t *bad)
 {
 	struct fol_reader *r;
 	const void *buf;
@@ -88,13 +123,19 @@ static int collect(const char *recording, struct fol_archive_plan *l)
 			continue;
 		b = cJSON_GetObjectItemCaseSensitive(end, "build_ids");
 		cJSON_ArrayForEach(f, b) {
-			if (!ret && f->string && f->string[0] == '/' && cJSON_IsString(f) && f->valuestring[0])
+			if (ret || !f->string || f->string[0] != '/' || !cJSON_IsString(f))
+				continue;
+			if (hex_ok(f->valuestring))
 				ret = plan_add(l, f->string, f->valuestring);
+			else
+				(*bad)++;
 		}
 		cJSON_Delete(end);
 	}
 	if (r)
 		fol_reader_close(r);
+	if (ret >= 0)
+		plan_unique(l);
 	return ret < 0 ? ret : l->n ? 0 : -ENODATA;
 }
 
@@ -190,7 +231,7 @@ static int pack_file(struct fol_writer *w, const char *name, const char *src,
 int fol_archive_plan(const char *recording, struct fol_archive_plan **p)
 {
 	struct fol_archive_plan *l = calloc(1, sizeof(*l));
-	int ret = l ? collect(recording, l) : -ENOMEM;
+	int ret = l ? collect(recording, l, &l->bad) : -ENOMEM;
 
 	for (size_t i = 0; i < (l ? l->n : 0) && !ret; i++)
 		ret = locate(&l->v[i]);
@@ -205,6 +246,11 @@ int fol_archive_plan(const char *recording, struct fol_archive_plan **p)
 size_t fol_archive_plan_count(const struct fol_archive_plan *p)
 {
 	return p->n;
+}
+
+size_t fol_archive_plan_bad(const struct fol_archive_plan *p)
+{
+	return p->bad;
 }
 
 const char *fol_archive_plan_file(const struct fol_archive_plan *p, size_t i, const char **hex,

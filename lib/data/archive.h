@@ -31,6 +31,8 @@ struct fol_archive_stats {
 struct fol_archive_plan;
 int fol_archive_plan(const char *recording, struct fol_archive_plan **p);
 size_t fol_archive_plan_count(const struct fol_archive_plan *p);
+/* The build-ids passed over: not the hex digits the recorder writes. */
+size_t fol_archive_plan_bad(const struct fol_archive_plan *p);
 /* The i-th recorded file's path; its build-id (hex), where its bytes are here and where
  * its debug info is (NULL: not found). */
 const char *fol_archive_plan_file(const struct fol_archive_plan *p, size_t i, const char **hex,

@@ -133,6 +133,40 @@ static void test_other_build_id(void **state)
 	assert_int_equal(fol_archive_plan(rec, &p), -ENODATA);
 }
 
+/* Build-ids that are not the recorder's hex are passed over (one formatted into a lookup
+ * path led out of /usr/lib/debug); a (path, build-id) named in every run's END chunk is
+ * planned once. */
+static void test_plan_hostile(void **state)
+{
+	struct fol_archive_plan *p;
+	struct fol_writer *w;
+	const char *hex, *file, *debug;
+	char good[129];
+
+	(void)state;
+	self_hex(good);
+	unlink(rec);
+	assert_int_equal(fol_writer_open(&w, rec), 0);
+	for (int run = 0; run < 3; run++) {
+		cJSON *end = cJSON_CreateObject(), *b = cJSON_AddObjectToObject(end, "build_ids");
+
+		cJSON_AddStringToObject(b, self, good);
+		cJSON_AddStringToObject(b, "/bin/a", "../../../../../etc/shadow");
+		cJSON_AddStringToObject(b, "/bin/b", "ABCD");
+		cJSON_AddStringToObject(b, "/bin/c", "abc");
+		assert_int_equal(fol_writer_chunk_json(w, FOL_CHUNK_END, end), 0);
+		cJSON_Delete(end);
+	}
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	assert_int_equal(fol_archive_plan(rec, &p), 0);
+	assert_int_equal(fol_archive_plan_count(p), 1);
+	assert_int_equal(fol_archive_plan_bad(p), 9);
+	assert_string_equal(fol_archive_plan_file(p, 0, &hex, &file, &debug), self);
+	assert_string_equal(hex, good);
+	fol_archive_plan_free(p);
+}
+
 /* A piece as the writer lays it out, with any name and sizes: data deflated, len the
  * length it claims. */
 static void piece(struct fol_writer *w, const char *name, uint64_t size, uint64_t off,
@@ -214,6 +248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_other_build_id),
+		cmocka_unit_test(test_plan_hostile),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_not_archive),
 	};
