@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/archive.h"
 #include "cmd.h"
@@ -313,6 +316,37 @@ static int report_runs(struct report_cli *r)
 	return ret;
 }
 
+/* The private directory's janitor: a child, in a session of its own (a closed terminal's
+ * SIGHUP and a ^C reach the report, not it), that waits until the report ends, however
+ * it ends (its end of the pipe closes at SIGKILL too), then removes the directory. A
+ * SIGINT, SIGTERM or SIGHUP 1 s into report --archive left 325-817 MB behind. The
+ * returned descriptor is the report's end, held until it exits; -1: no janitor (the
+ * report still removes the directory when it ends normally). */
+static int janitor(const char *dir)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		setsid();
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(fol_archive_remove(dir) ? 1 : 0);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	return p[1];
+}
+
 /* --archive: the report with the archive's files as its symfs, in a private directory
  * removed after. */
 static int report_archived(struct report_cli *r)
@@ -320,12 +354,13 @@ static int report_archived(struct report_cli *r)
 	const char *tmp = getenv("TMPDIR");
 	struct fol_archive_stats st;
 	char path[4096];
-	int ret;
+	int ret, guard;
 
 	snprintf(path, sizeof(path), "%s/foliostat-archive.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(path))
 		return error("cannot make a directory for the archive's files (%s): %s; set TMPDIR",
 			     path, strerror(errno));
+	guard = janitor(path);
 	ret = fol_archive_extract(r->archive, path, &st);
 	if (ret == -ENOMEM)
 		ret = error("out of memory");
@@ -344,6 +379,8 @@ static int report_archived(struct report_cli *r)
 		ret = report_runs(r);
 	}
 	fol_archive_remove(path);
+	if (guard >= 0)
+		close(guard);
 	return ret;
 }
 
