@@ -293,11 +293,18 @@ int fol_archive_pack(const struct fol_archive_plan *l, const char *out, struct f
 }
 
 /* An absolute path of plain components: no empty, "." or ".." one. */
+/* A recorded path is far shorter (a debug file under /usr/lib/debug/.build-id is ~80
+ * characters, a Nix store path ~200): one of 4,093 characters made 2,000 directories,
+ * past PATH_MAX once under the private directory, where their removal stopped. */
+#define PIECE_NAME_MAX 1024
+#define PIECE_DEPTH_MAX 64
+
 static int name_ok(const char *name, size_t len)
 {
 	size_t i = 0;
+	int depth = 0;
 
-	if (!len || len >= NAME_MAX_LEN || name[0] != '/' || memchr(name, '\0', len))
+	if (!len || len > PIECE_NAME_MAX || name[0] != '/' || memchr(name, '\0', len))
 		return 0;
 	while (i < len) {
 		size_t j = ++i;
@@ -305,7 +312,7 @@ static int name_ok(const char *name, size_t len)
 		while (j < len && name[j] != '/')
 			j++;
 		if (j == i || (j - i == 1 && name[i] == '.') ||
-		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.'))
+		    (j - i == 2 && name[i] == '.' && name[i + 1] == '.') || ++depth > PIECE_DEPTH_MAX)
 			return 0;
 		i = j;
 	}

@@ -181,7 +181,7 @@ static void piece(struct fol_writer *w, const char *name, uint64_t size, uint64_
 		uint32_t len, zlen;
 	} h = { "FAR1", (uint32_t)strlen(name), size, off, len, 0 };
 	struct libdeflate_compressor *c = libdeflate_alloc_compressor(6);
-	char buf[4096];
+	char buf[8192];
 	size_t z;
 
 	memcpy(buf + sizeof(h), name, h.name_len);
@@ -212,6 +212,21 @@ static void test_hostile(void **state)
 	piece(w, "/lied", 4, 0, "evil", 4, 1);		/* its zlen is not its length */
 	piece(w, "/l/through", 4, 0, "evil", 4, 0);	/* l is a link made below */
 	piece(w, "/ok/file", 4, 0, "good", 4, 0);
+	{
+		/* A deep name: 2,046 directories "a", past PATH_MAX under the directory. */
+		char deep[4094];
+
+		for (size_t i = 0; i + 2 < sizeof(deep); i += 2)
+			memcpy(deep + i, "/a", 2);
+		deep[sizeof(deep) - 2] = 'z';
+		deep[sizeof(deep) - 1] = 0;
+		piece(w, deep, 4, 0, "deep", 4, 0);
+		/* 65 levels, 130 characters: too deep, however short. */
+		for (size_t i = 0; i < 65; i++)
+			memcpy(deep + 2 * i, "/b", 2);
+		deep[130] = 0;
+		piece(w, deep, 4, 0, "deep", 4, 0);
+	}
 	assert_int_equal(fol_writer_commit(w), 0);
 	assert_int_equal(fol_writer_close(w), 0);
 	mkdir(out, 0700);
@@ -219,7 +234,11 @@ static void test_hostile(void **state)
 	assert_int_equal(symlink(dir, link), 0);
 	assert_int_equal(fol_archive_extract(arc, out, &st), 0);
 	assert_int_equal(st.files, 1);
-	assert_int_equal(st.refused, 13);
+	assert_int_equal(st.refused, 15);
+	snprintf(esc, sizeof(esc), "%s/a", out);
+	assert_int_equal(access(esc, F_OK), -1); /* no directory of the deep names made */
+	snprintf(esc, sizeof(esc), "%s/b", out);
+	assert_int_equal(access(esc, F_OK), -1);
 	snprintf(esc, sizeof(esc), "%s/escape", dir);
 	assert_int_equal(access(esc, F_OK), -1);
 	snprintf(esc, sizeof(esc), "%s/through", dir);
