@@ -89,6 +89,7 @@ struct report_cli {
 	const char *format;
 	struct fol_report_view view; /* --sort, --top, --csv's table, --folded's weight */
 	const char *archive;	/* --archive: extracted to a private symfs for the report */
+	uint64_t max_unpack;	/* --max-unpack: its bound in bytes; 0: the default */
 };
 
 /* The formats of one run's tables, which no aggregate of runs has: the option that
@@ -361,9 +362,14 @@ static int report_archived(struct report_cli *r)
 		return error("cannot make a directory for the archive's files (%s): %s; set TMPDIR",
 			     path, strerror(errno));
 	guard = janitor(path);
-	ret = fol_archive_extract(r->archive, path, &st);
+	ret = fol_archive_extract(r->archive, path, r->max_unpack, &st);
 	if (ret == -ENOMEM)
 		ret = error("out of memory");
+	else if (ret == -EFBIG)
+		ret = error("%s unpacks more than %.1f MB (%s): a damaged or hostile archive, or "
+			    "a large one: --max-unpack SIZE sets the bound", r->archive,
+			    (double)st.limit / 1e6, r->max_unpack ? "--max-unpack"
+			    : "64 times its size and 64 MB, or nine tenths of the free space under TMPDIR");
 	else if (ret == -FOL_E_NOT_ARCHIVE)
 		ret = error("%s is not a foliostat archive: make one with 'foliostat archive' where "
 			    "the recording was made", r->archive);
@@ -382,6 +388,14 @@ static int report_archived(struct report_cli *r)
 	if (guard >= 0)
 		close(guard);
 	return ret;
+}
+
+static int opt_max_unpack(const struct opt *o, const char *arg)
+{
+	struct report_cli *r = o->value;
+	int ret = fol_parse_u64(arg, 1, UINT64_MAX, 1, &r->max_unpack);
+
+	return ret ? print_bad_number("--max-unpack", "a size in bytes (K, M, G suffixes)", arg, ret) : 0;
 }
 
 /* report and tui: one parser, messages under the name the user typed. */
@@ -420,6 +434,9 @@ static int report_main(int argc, char **argv)
 		OPT_STRING(0, "archive", &r.archive, "FILE",
 			   "look for them in FILE, made by foliostat archive where\n"
 			   "the recording was made"),
+		OPT_CALLBACK(0, "max-unpack", &r, "SIZE", opt_max_unpack,
+			     "with --archive: unpack SIZE bytes at most (default: 64\n"
+			     "times the archive and 64M, within the free space)"),
 		OPT_STRING(0, "kallsyms", &r.mo.kallsyms, "FILE",
 			   "the recorded kernel's symbols (its /proc/kallsyms), in place\n"
 			   "of those the recording carries"),
@@ -456,6 +473,8 @@ static int report_main(int argc, char **argv)
 		return ret;
 	if (r.archive && r.mo.symfs)
 		return usage_error("--archive and --symfs both say where the binaries are: give one");
+	if (r.max_unpack && !r.archive)
+		return usage_error("--max-unpack bounds what --archive unpacks: give --archive");
 	if (r.archive)
 		return report_archived(&r);
 	return report_runs(&r);

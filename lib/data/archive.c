@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "util/errors.h"
@@ -369,6 +370,8 @@ static int extract_piece(int dfd, struct libdeflate_decompressor *d, const char 
 	    h.len > FOL_ARCHIVE_PIECE || h.offset > h.size || h.len > h.size - h.offset ||
 	    !name_ok(name, h.name_len))
 		return 1;
+	if (h.len > st->limit - st->bytes)
+		return -EFBIG;
 	memcpy(path, name, h.name_len);
 	path[h.name_len] = '\0';
 	data = malloc(h.len ? h.len : 1);
@@ -378,13 +381,17 @@ static int extract_piece(int dfd, struct libdeflate_decompressor *d, const char 
 	      LIBDEFLATE_SUCCESS;
 	fd = bad ? -1 : open_under(dfd, path);
 	if (!bad && fd >= 0) {
-		bad = ftruncate(fd, (off_t)h.size) ||
-		      pwrite(fd, data, h.len, (off_t)h.offset) != (ssize_t)h.len;
+		ssize_t n = ftruncate(fd, (off_t)h.size) ? -1 : pwrite(fd, data, h.len, (off_t)h.offset);
+
+		/* A full disk is the machine's, not the piece's: said as such (ENOSPC was
+		 * reported as "27 pieces with a bad name or size"). */
+		bad = n < 0 && (errno == ENOSPC || errno == EDQUOT || errno == EIO) ? -errno
+		      : n != (ssize_t)h.len;
 		close(fd);
 	}
 	free(data);
-	if (fd == -ENOMEM)
-		return fd;
+	if (fd == -ENOMEM || bad < 0)
+		return fd == -ENOMEM ? fd : bad;
 	if (bad || fd < 0)
 		return 1;
 	st->files += !h.offset;
@@ -392,7 +399,22 @@ static int extract_piece(int dfd, struct libdeflate_decompressor *d, const char 
 	return 0;
 }
 
-int fol_archive_extract(const char *archive, const char *dir, struct fol_archive_stats *st)
+/* The default bound of what an archive unpacks under the directory dfd. */
+static uint64_t default_limit(const char *archive, int dfd)
+{
+	uint64_t limit = UINT64_MAX;
+	struct statvfs fs;
+	struct stat st;
+
+	if (!stat(archive, &st))
+		limit = (uint64_t)st.st_size * FOL_ARCHIVE_RATIO + FOL_ARCHIVE_SLACK;
+	if (!fstatvfs(dfd, &fs) && (uint64_t)fs.f_bavail * fs.f_frsize / 10 * 9 < limit)
+		limit = (uint64_t)fs.f_bavail * fs.f_frsize / 10 * 9;
+	return limit;
+}
+
+int fol_archive_extract(const char *archive, const char *dir, uint64_t max_bytes,
+			struct fol_archive_stats *st)
 {
 	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), seen = 0, ret;
@@ -403,6 +425,8 @@ int fol_archive_extract(const char *archive, const char *dir, struct fol_archive
 
 	memset(st, 0, sizeof(*st));
 	ret = !d ? -ENOMEM : dfd < 0 ? -errno : fol_reader_open(&r, archive);
+	if (!ret)
+		st->limit = max_bytes ? max_bytes : default_limit(archive, dfd);
 	while (!ret && (ret = fol_reader_next(r, &type, &buf, &len)) == 1) {
 		ret = 0;
 		if (type != FOL_CHUNK_ARCHIVE)

@@ -21,7 +21,13 @@ struct fol_archive_stats {
 	unsigned files;	  /* files packed or extracted */
 	unsigned refused; /* pieces not extracted (a bad path or size) */
 	uint64_t bytes;	  /* uncompressed bytes */
+	uint64_t limit;	  /* extracting: the bound its bytes were held to */
 };
+
+/* By default an archive unpacks at most this many times its own size, and this much more
+ * (ELF files deflate 3 to 10 times: a 514 KB archive of zeros unpacked 512 MiB). */
+#define FOL_ARCHIVE_RATIO 64
+#define FOL_ARCHIVE_SLACK (64ull << 20)
 
 /* What to pack: every file recorded in the recording's build_ids (END chunks), each
  * looked for where a report looks: its path, perf's ~/.debug/.build-id cache; and its
@@ -50,12 +56,13 @@ struct fol_writer;
 int fol_archive_put(struct fol_writer *w, const char *name, uint64_t size, uint64_t off,
 		    const void *data, uint32_t len);
 
-/* Extract archive under dir (an existing directory, made private by the caller): each
- * file at dir/its path. Paths that are not absolute, or have an empty, "." or ".."
- * component, and sizes past FOL_ARCHIVE_FILE_MAX are refused (counted), never written; only
- * directories and regular files are made, never through a symbolic link. 0, or the
- * reader's error (-FOL_E_NOT_ARCHIVE when it holds no archive chunk). */
-int fol_archive_extract(const char *archive, const char *dir, struct fol_archive_stats *st);
+/* Every piece of the archive under dir, at most max_bytes in all (0: the default, the
+ * least of FOL_ARCHIVE_RATIO times the archive's size plus FOL_ARCHIVE_SLACK and nine
+ * tenths of the free space under dir): 0, -EFBIG past the bound (nothing more written),
+ * -ENOSPC, -EDQUOT or -EIO when a write fails, -FOL_E_NOT_ARCHIVE, -errno. A piece of a
+ * bad name or size is counted in st->refused, not extracted. */
+int fol_archive_extract(const char *archive, const char *dir, uint64_t max_bytes,
+			struct fol_archive_stats *st);
 
 /* Remove dir and everything under it (an extracted archive): 0 or -errno. */
 int fol_archive_remove(const char *dir);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fol_writer_close(o.w);
 	snprintf(dir, sizeof(dir), "/tmp/foliostat-fuzz-x.%d", getpid());
 	if (!mkdir(dir, 0700)) {
-		fol_archive_extract(o.path, dir, &st);
+		fol_archive_extract(o.path, dir, 0, &st);
 		fol_archive_remove(dir);
 	}
 	unlink(o.path);

@@ -105,7 +105,7 @@ static void test_round_trip(void **state)
 	fol_archive_plan_free(p);
 	assert_true(st.files >= 1);
 	mkdir(out, 0700);
-	assert_int_equal(fol_archive_extract(arc, out, &st), 0);
+	assert_int_equal(fol_archive_extract(arc, out, 0, &st), 0);
 	assert_int_equal(st.refused, 0);
 	snprintf(back, sizeof(back), "%s%s", out, self);
 	assert_true(same_bytes(self, back));
@@ -232,7 +232,7 @@ static void test_hostile(void **state)
 	mkdir(out, 0700);
 	snprintf(link, sizeof(link), "%s/l", out);
 	assert_int_equal(symlink(dir, link), 0);
-	assert_int_equal(fol_archive_extract(arc, out, &st), 0);
+	assert_int_equal(fol_archive_extract(arc, out, 0, &st), 0);
 	assert_int_equal(st.files, 1);
 	assert_int_equal(st.refused, 15);
 	snprintf(esc, sizeof(esc), "%s/a", out);
@@ -250,6 +250,37 @@ static void test_hostile(void **state)
 	assert_int_equal(access(dir, F_OK), 0);
 }
 
+/* A bomb: 3 MiB of zeros deflates to a few KB. Bounded at 1 MiB, nothing past the bound
+ * is written and the caller is told (-EFBIG); its own 3 MiB bound takes it whole. */
+static void test_bomb(void **state)
+{
+	static char zeros[1 << 20];
+	struct fol_archive_stats st;
+	struct fol_writer *w;
+
+	(void)state;
+	unlink(arc);
+	assert_int_equal(fol_writer_open(&w, arc), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(fol_archive_put(w, "/zeros", 3 << 20, (uint64_t)i << 20, zeros, sizeof(zeros)), 0);
+	assert_int_equal(fol_writer_commit(w), 0);
+	assert_int_equal(fol_writer_close(w), 0);
+	mkdir(out, 0700);
+	assert_int_equal(fol_archive_extract(arc, out, 1 << 20, &st), -EFBIG);
+	assert_true(st.bytes <= 1 << 20);
+	assert_true(st.limit == 1 << 20);
+	assert_int_equal(fol_archive_remove(out), 0);
+	mkdir(out, 0700);
+	assert_int_equal(fol_archive_extract(arc, out, 3 << 20, &st), 0);
+	assert_true(st.bytes == 3 << 20);
+	assert_int_equal(fol_archive_remove(out), 0);
+	/* The default: 64 times the archive's size and 64 MiB, within the free space. */
+	mkdir(out, 0700);
+	assert_int_equal(fol_archive_extract(arc, out, 0, &st), 0);
+	assert_true(st.limit >= 3 << 20 && st.limit <= 64 * 1024 * 1024 + 64ull * (1 << 20));
+	assert_int_equal(fol_archive_remove(out), 0);
+}
+
 static void test_not_archive(void **state)
 {
 	struct fol_archive_stats st;
@@ -257,8 +288,8 @@ static void test_not_archive(void **state)
 	(void)state;
 	recording(self, "00");
 	mkdir(out, 0700);
-	assert_int_equal(fol_archive_extract(rec, out, &st), -FOL_E_NOT_ARCHIVE);
-	assert_int_equal(fol_archive_extract("/nonexistent/archive", out, &st), -ENOENT);
+	assert_int_equal(fol_archive_extract(rec, out, 0, &st), -FOL_E_NOT_ARCHIVE);
+	assert_int_equal(fol_archive_extract("/nonexistent/archive", out, 0, &st), -ENOENT);
 	fol_archive_remove(out);
 }
 
@@ -269,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_other_build_id),
 		cmocka_unit_test(test_plan_hostile),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_bomb),
 		cmocka_unit_test(test_not_archive),
 	};
 
