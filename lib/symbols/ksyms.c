@@ -47,6 +47,8 @@ struct fol_ksyms {
  * last one's by the BPF programs loaded since: only the tables of the few recordings
  * reported last are kept (5 MB each). */
 #define KEPT_TABLES 4
+/* A table is ~5 MB (120,000 symbols); the kept ones take 64 MB at most together. */
+#define KEPT_BYTES (64ull << 20)
 #define KEPT_MAGIC "FKSYMS01"
 struct kept {
 	char magic[8];
@@ -286,7 +288,10 @@ static char *inflate_chunk(const struct fol_ksyms *k, size_t *len)
 	if (k->chunk_len < HDR || memcmp(k->chunk, MAGIC, 4))
 		return NULL;
 	memcpy(&tl, k->chunk + 8, 8);
-	if (!tl || tl > FOL_KSYMS_TEXT_MAX)
+	/* /proc/kallsyms deflates 4 to 6 times: a chunk that claims more than
+	 * FOL_KSYMS_RATIO times its size is forged or damaged (580 KB of one inflated to 64 MB
+	 * of one-letter symbols, 356 MB of memory and a 154 MB table kept). */
+	if (!tl || tl > FOL_KSYMS_TEXT_MAX || tl / FOL_KSYMS_RATIO > k->chunk_len)
 		return NULL;
 	text = malloc((size_t)tl);
 	d = text ? libdeflate_alloc_decompressor() : NULL;
@@ -325,7 +330,7 @@ static void parse(struct fol_ksyms *k, const char *text, size_t n)
 		nl = line_end(p, text + n);
 		if (!text_symbol(p, nl, &a, &name, &nlen))
 			continue;
-		if (FOL_GROW(k->v, cap, (size_t)k->n + 1, 65536))
+		if (k->n >= FOL_KSYMS_MAX || FOL_GROW(k->v, cap, (size_t)k->n + 1, 65536))
 			break;
 		sorted &= !k->n || k->v[k->n - 1].addr <= a;
 		k->v[k->n] = (struct ksym){ .addr = a, .name = (uint32_t)used, .zero = 0 };
@@ -439,7 +444,7 @@ static void load(struct fol_ksyms *k)
 	free(text);
 	if (cached && k->n) {
 		keep(k, kept, h);
-		fol_cache_prune("ksyms", KEPT_TABLES);
+		fol_cache_prune("ksyms", KEPT_TABLES, KEPT_BYTES);
 	}
 	free(k->chunk);
 	k->chunk = NULL;

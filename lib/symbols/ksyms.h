@@ -12,6 +12,10 @@
 /* Uncompressed text past this is refused (a hostile chunk): /proc/kallsyms of a
  * distribution kernel is ~5 MB of text symbols. */
 #define FOL_KSYMS_TEXT_MAX (64u << 20)
+/* A recorded chunk inflates at most this many times its size. */
+#define FOL_KSYMS_RATIO 20
+/* Text symbols taken at most: a kernel with its modules has some 150,000 to 300,000. */
+#define FOL_KSYMS_MAX 2000000
 
 /* The running kernel's GNU build-id (the note in /sys/kernel/notes, or the file notes) as
  * lowercase hex in hex (at least 41 bytes): its length in bytes, or -ENOENT. */

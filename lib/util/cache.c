@@ -77,6 +77,7 @@ void fol_cache_used(const char *path)
 
 struct aged {
 	struct timespec mtime;
+	uint64_t bytes;
 	char name[256];
 };
 
@@ -89,8 +90,9 @@ static int newest_first(const void *a, const void *b)
 	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
 }
 
-void fol_cache_prune(const char *kind, int keep)
+void fol_cache_prune(const char *kind, int keep, uint64_t max_bytes)
 {
+	uint64_t total = 0;
 	char dir[PATH_MAX];
 	struct aged *v = NULL;
 	size_t n = 0, cap = 0;
@@ -111,11 +113,14 @@ void fol_cache_prune(const char *kind, int keep)
 		if (FOL_GROW(v, cap, n + 1, 16))
 			break;
 		v[n].mtime = st.st_mtim;
+		v[n].bytes = (uint64_t)st.st_size;
 		memcpy(v[n++].name, e->d_name, len + 1);
 	}
-	if (n > (size_t)keep) {
-		qsort(v, n, sizeof(*v), newest_first);
-		for (size_t i = (size_t)keep; i < n; i++)
+	qsort(v, n, sizeof(*v), newest_first);
+	/* The newest first, as many as fit in both bounds; the rest go. */
+	for (size_t i = 0; i < n; i++) {
+		total += v[i].bytes;
+		if (i >= (size_t)keep || total > max_bytes)
 			unlinkat(dirfd(d), v[i].name, 0);
 	}
 	closedir(d);

@@ -2,6 +2,8 @@
 #ifndef FOL_CACHE_H
 #define FOL_CACHE_H
 
+#include <stdint.h>
+
 #include <stddef.h>
 
 /*
@@ -25,8 +27,9 @@ int fol_cache_end(int fd, const char *tmp, const char *path, int ret);
 /* The kept file at path was used: it is the newest of its kind (fol_cache_prune). */
 void fol_cache_used(const char *path);
 
-/* Only the keep newest files of a kind are kept, the others removed (a kind whose files
- * are made per recording would grow by each). */
-void fol_cache_prune(const char *kind, int keep);
+/* Only the keep newest files of a kind are kept, and of those the newest that fit in
+ * max_bytes together; the others are removed (a kind whose files are made per recording
+ * would grow by each: four recordings of a forged symbol chunk left 586 MB). */
+void fol_cache_prune(const char *kind, int keep, uint64_t max_bytes);
 
 #endif

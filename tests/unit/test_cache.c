@@ -75,12 +75,16 @@ static void test_prune(void **state)
 	fol_cache_used(path);
 	snprintf(tmp, sizeof(tmp), "%s/foliostat/t/z.123.tmp", dir);
 	close(open(tmp, O_WRONLY | O_CREAT, 0644));
-	fol_cache_prune("t", 4);
+	fol_cache_prune("t", 4, UINT64_MAX);
 	assert_true(exists("a"));
 	assert_false(exists("b"));
 	assert_false(exists("c"));
 	assert_true(exists("d") && exists("e") && exists("f"));
 	assert_true(exists("z.123.tmp"));
+	/* And the newest that fit in a total: a, f, e of one byte each in 3 bytes. */
+	fol_cache_prune("t", 4, 3);
+	assert_true(exists("a") && exists("f") && exists("e"));
+	assert_false(exists("d"));
 }
 
 /* A file whose writing failed is not left behind, nor put in place. */
