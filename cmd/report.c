@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "data/archive.h"
 #include "cmd.h"
+#include "util/escape.h"
 #include "util/errors.h"
 #include "data/metadata.h"
 #include "util/parse.h"
@@ -398,6 +400,23 @@ static int opt_max_unpack(const struct opt *o, const char *arg)
 	return ret ? print_bad_number("--max-unpack", "a size in bytes (K, M, G suffixes)", arg, ret) : 0;
 }
 
+/* --kallsyms FILE: a regular file that can be read (a FIFO or a device blocked the report
+ * for good; a missing file was reported with raw addresses, silently). 0 or the status. */
+static int kallsyms_ok(const char *path)
+{
+	struct stat st;
+	char esc[512];
+
+	if (stat(path, &st))
+		return error("--kallsyms %s: %s", fol_escape(path, esc, sizeof(esc)), strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error("--kallsyms %s: not a regular file: give a copy of the recorded kernel's "
+			     "/proc/kallsyms", fol_escape(path, esc, sizeof(esc)));
+	if (access(path, R_OK))
+		return error("--kallsyms %s: %s", fol_escape(path, esc, sizeof(esc)), strerror(errno));
+	return 0;
+}
+
 /* report and tui: one parser, messages under the name the user typed. */
 static int report_main(int argc, char **argv)
 {
@@ -475,6 +494,8 @@ static int report_main(int argc, char **argv)
 		return usage_error("--archive and --symfs both say where the binaries are: give one");
 	if (r.max_unpack && !r.archive)
 		return usage_error("--max-unpack bounds what --archive unpacks: give --archive");
+	if (r.mo.kallsyms && (ret = kallsyms_ok(r.mo.kallsyms)))
+		return ret;
 	if (r.archive)
 		return report_archived(&r);
 	return report_runs(&r);

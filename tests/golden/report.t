@@ -28,7 +28,7 @@ is() {
 	n=$((n + 1))
 	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
 }
-echo "1..67"
+echo "1..69"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
 check "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
@@ -224,6 +224,14 @@ is "$(jq -r .recording.kernel_symbols "$T/ksjson2")" "$T/kallsyms" "... and the 
 "$FOLIOSTAT" report --json --symfs "$NOSYM" --kallsyms "$T/empty" -i "$d/ksyms.data" >"$T/ksjson3"
 is "$(jq -c '[.sites[] | select(.dso == "[kernel]") | .sym | startswith("[kernel]+0xffffffff")] | unique' "$T/ksjson3")" "[true]" \
 	"--kallsyms of a file without symbols: kernel addresses stay addresses"
+# --kallsyms of a FIFO, a device or a missing file: exit 1 at once, saying so (a FIFO
+# blocked the report for good; a missing file was taken silently, its name in the header).
+mkfifo "$T/fifo"
+timeout 10 "$FOLIOSTAT" report --kallsyms "$T/fifo" -i "$d/ksyms.data" >/dev/null 2>"$T/kserr"; rc=$?
+is "$rc $(grep -c 'not a regular file' "$T/kserr")" "1 1" "--kallsyms FIFO: exit 1 at once, not a regular file"
+"$FOLIOSTAT" report --kallsyms /dev/null -i "$d/ksyms.data" >/dev/null 2>&1; rc=$?
+"$FOLIOSTAT" report --kallsyms "$T/missing" -i "$d/ksyms.data" >/dev/null 2>"$T/kserr"; rc2=$?
+is "$rc $rc2 $(grep -c 'No such file' "$T/kserr")" "1 1 1" "--kallsyms /dev/null, or a missing file: exit 1, saying so"
 # A recording made before kernel symbols were carried names no kernel build: the kallsyms
 # of whatever machine reports is not used (the release string is the same across builds).
 is "$(jq -r '.runs[].recording | "\(.kernel_symbols) \(.kernel_build_id)"' "$T/sjson" | sort -u)" "none null" \
