@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 48
+plan 49
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -186,6 +186,11 @@ cp "$fw" "sym$fw"
 # foliostat archive, while the recorded files are still here: the binary by its build-id.
 "$FOLIOSTAT" archive -i f.data -o f.archive >archive.out 2>&1
 ok $? "archive: exit 0"
+# An archive over its own recording replaced it (kept only as f.data.old): refused.
+sum=$(md5sum <f.data)
+"$FOLIOSTAT" archive -i f.data -o ./f.data >/dev/null 2>err; rc=$?
+[ "$rc" = 2 ] && [ "$(md5sum <f.data)" = "$sum" ] && [ ! -e f.data.old ]
+ok $? "archive -i X -o X: exit 2, the recording untouched ($(cat err))"
 grep -q "^  packed  *$(readelf -n "$fw" | awk '/Build ID:/ {print $3}')  $fw\$" archive.out
 ok $? "... the workload's binary packed by its build-id ($(grep -c packed archive.out) files packed)"
 cp /bin/true "$fw"
