@@ -294,6 +294,10 @@ static int listen_on(const char *spec, int *fd, int *v6)
 		memmove(host, host + 1, strlen(host));
 		host[strlen(host) - 1] = '\0';
 	}
+	/* Port 0 is any port: served where nobody would look ("http:///metrics"). */
+	if (!*port || strspn(port, "0") == strlen(port))
+		return usage_error("--listen %s: no port: ADDR:PORT with a port from 1 to 65535 "
+				   "(127.0.0.1:9470)", spec);
 	ret = getaddrinfo(host, port, &hints, &ai);
 	if (ret)
 		return usage_error("--listen %s: ADDR:PORT with a numeric address and port "
@@ -474,6 +478,10 @@ static void serve_tick(void *ctx)
 	prune(s, s->c.running);
 	kpull(s, s->c.running);
 	live_trim(&s->l);
+	/* Said once it counts: a serve that cannot record (not root) printed its URL, then
+	 * failed. */
+	if (!s->recording)
+		fprintf(stderr, "foliostat serve: http://%s/metrics\n", s->listen);
 	pthread_mutex_lock(&s->lock);
 	s->recording = 1;
 	s->ticks++;
@@ -532,7 +540,6 @@ int cmd_serve(int argc, char **argv)
 		fol_u64map_free(s.kseen);
 		return error("cannot start the HTTP server on %s", s.listen);
 	}
-	fprintf(stderr, "foliostat serve: http://%s/metrics\n", s.listen);
 	s.c.tick = serve_tick;
 	s.c.tick_ctx = &s;
 	rec_signals_install();

@@ -28,7 +28,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 22
+plan 23
 # (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
@@ -67,6 +67,14 @@ ok $? "serve answers /healthz on 127.0.0.1:$sport"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "numeric address and port" "$T/bad.err"
 ok $? "--listen localhost:x: a usage error that says what is wanted (exit $rc)"
+# Port 0 is any port, served where nobody would look: refused, as an empty one.
+bad=""
+for l in "" 0 :0 127.0.0.1:0 127.0.0.1:; do
+	"$FOLIOSTAT" serve --listen "$l" >/dev/null 2>"$T/bad.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "no port" "$T/bad.err" || bad="$bad '$l':$rc"
+done
+is "$bad" "" "--listen '', 0, :0, ADDR:0, ADDR: refused, no port (exit 2)"
 "$FOLIOSTAT" serve --listen "127.0.0.1:$sport" >/dev/null 2>"$T/busy.err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "Address already in use (another server has that port" "$T/busy.err"
