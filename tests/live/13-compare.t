@@ -7,7 +7,7 @@
 #   24 such recordings made over an hour had 47% of their pairs marked, and 18 here had
 #   66 of 153 pairs marked with every time figure 13% to 180% apart.
 # - A/A within recordings: ten sweeps of one setup spelled twice (the sides' runs
-#   alternate in one recording), no mark in all.
+#   alternate in one recording), one at most with a mark.
 # - Power: +4.6% faults and a 2M fault time slowed by a CPU hog, each marked with three
 #   recordings of five runs a side; a doubled region marked with one recording a side.
 . "$(dirname "$0")/lib.sh"
@@ -71,20 +71,24 @@ fi
 if [ -n "$emulated" ]; then
 	skip 2 "an emulated machine (a recording starts in ${boot}s): its speed follows the host's load, no A/A here"
 else
-	fails=0 all=""
+	fails=0 all="" marked=0
 	for i in $(seq 10); do
 		# -w: the workload is this binary; a sanitized one's LeakSanitizer cannot run
 		# under ptrace.
 		ASAN_OPTIONS=detect_leaks=0 "$FOLIOSTAT" record -q -r 5 --bare-runs 0 --sweep size=4M,4096K -o sw$i.data \
 			-w populate -- --policy small 2>/dev/null ||
 			fails=$((fails + 1))
-		all="$all $("$FOLIOSTAT" report --json -i sw$i.data 2>/dev/null |
-			jq -r '[.compare.figures[] | select(.values[1] != null and .values[1].marker != null) | "\(.key):\(.values[1].marker)"] | join(" ")')"
+		m=$("$FOLIOSTAT" report --json -i sw$i.data 2>/dev/null |
+			jq -r '[.compare.figures[] | select(.values[1] != null and .values[1].marker != null) | "\(.key):\(.values[1].marker)"] | join(" ")')
+		[ -z "$m" ] || { marked=$((marked + 1)); all="$all [sweep $i: $m]"; }
 	done
 	is "$fails" 0 "A/A: 10 sweeps of one setup spelled twice, 5 runs a side"
-	set -- $all
 	tested=$("$FOLIOSTAT" report --json -i sw1.data | jq '"\(.compare.test.tested) over \(.compare.test.over)"')
-	is "$#" 0 "A/A: 10 interleaved pairs of the same setup, $tested figures tested each: no mark ($all)"
+	# Benjamini-Hochberg at 5% bounds each compare's chance of any false mark by 5%: over
+	# ten A/A compares that is up to one half expected. Seen: 1 sweep of 50 with a mark (the
+	# 4096K runs' 47 COW faults 8.2-10.4 us against the 4M runs' 6.4-7.9, all five).
+	[ "$marked" -le 1 ]
+	ok $? "A/A: 10 interleaved pairs of the same setup, $tested figures tested each: at most one with a mark ($marked:$all)"
 fi
 
 # Power: three recordings of five runs a side.
