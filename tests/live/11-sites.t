@@ -4,7 +4,7 @@
 # mapping they touched, against what the workload is known to do.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 49
+plan 50
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -193,6 +193,15 @@ sum=$(md5sum <f.data)
 ok $? "archive -i X -o X: exit 2, the recording untouched ($(cat err))"
 grep -q "^  packed  *$(readelf -n "$fw" | awk '/Build ID:/ {print $3}')  $fw\$" archive.out
 ok $? "... the workload's binary packed by its build-id ($(grep -c packed archive.out) files packed)"
+# A recorded path is the recording's: an ESC and a BEL in a binary's name reached the
+# terminal raw. archive prints them escaped.
+esc=$(printf 'w\033]0;x\007')
+cp "$fw" "$T/$esc"
+"$FOLIOSTAT" record -q -o e.data -- "$T/$esc" workload populate --size 1M 2>/dev/null
+"$FOLIOSTAT" archive -i e.data -o e.archive >earch.out 2>&1
+! grep -q "$(printf '[\033\007]')" earch.out && grep -q 'w\\x1b\]0;x\\x07' earch.out
+ok $? "archive: a recorded path's ESC and BEL printed escaped ($(grep -c packed earch.out) packed)"
+rm -f "$T/$esc" e.data e.archive
 cp /bin/true "$fw"
 HOME=$T/home "$FOLIOSTAT" report --json -i f.data >g.json
 n=$(jq '[.sites[] | select(.sym | test("not the recorded file"))] | length' g.json)
