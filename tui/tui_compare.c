@@ -27,22 +27,6 @@ struct cview {
 #define BASE_W 17	/* a side's mean and CV */
 #define SIDE_W 37	/* and its change, mark and p */
 
-static int row_marked(const struct fol_cmp *c, const struct fol_cmp_row *r)
-{
-	for (int s = 1; s < c->nsides; s++)
-		if (r->cell[s].marker)
-			return 1;
-	return 0;
-}
-
-static int row_tested(const struct fol_cmp *c, const struct fol_cmp_row *r)
-{
-	for (int s = 1; s < c->nsides; s++)
-		if (r->cell[s].tested || r->cell[s].marker)
-			return 1;
-	return 0;
-}
-
 /* The lines of the figures, a section's heading before its first row: line i is row
  * out[i], or a heading (-1 - the row it heads). Returns how many (at most 2 nrows). */
 static int compare_lines(const struct fol_cmp *c, int only_marked, int *out)
@@ -51,7 +35,7 @@ static int compare_lines(const struct fol_cmp *c, int only_marked, int *out)
 	int n = 0;
 
 	for (int k = 0; k < c->nrows; k++) {
-		if (only_marked && !row_marked(c, &c->rows[k]))
+		if (only_marked && !fol_cmp_row_marked(c, &c->rows[k]))
 			continue;
 		if (!section || strcmp(section, c->rows[k].fig.section)) {
 			section = c->rows[k].fig.section;
@@ -207,7 +191,7 @@ static void draw_change(const struct fol_cmp_row *r, int s, int y, int x, int co
  * a row never tested dimmed. */
 static void draw_compare_row(const struct cview *v, const struct fol_cmp_row *r, int y)
 {
-	int cols = COLS, w = label_width(v), x = w + 1, dim = !row_tested(v->c, r);
+	int cols = COLS, w = label_width(v), x = w + 1, dim = !fol_cmp_row_tested(v->c, r);
 
 	if (dim)
 		attron(A_DIM);

@@ -251,31 +251,32 @@ static int collect_rows(struct fol_cmp *c, struct fol_figures **figs)
 	return 0;
 }
 
-/* A side's values of one figure over its runs, and the recording of each. */
-static int side_values(const struct fol_cmp_row *row, struct fol_figures *figs,
-		       const struct fol_side *side, double *v, int *rec)
+/* A side's values of one figure over its runs, and the recording of each, from the
+ * row's values of the side's runs (x) and which of them have it (present): a run
+ * without a count or a total had none of it (0), one without a mean or percentile is
+ * left out; a side where no run has it has none. */
+static int side_values(const struct fol_cmp_row *row, const struct fol_side *side, const double *x,
+		       const unsigned char *present, double *v, int *rec)
 {
 	int have = 0, n = 0;
 
 	for (int r = 0; r < side->n; r++)
-		have += fol_figures_find(&figs[r], row->fig.key) != NULL;
-	if (!have)
-		return 0;
-	for (int r = 0; r < side->n; r++) {
-		const struct fol_figure *f = fol_figures_find(&figs[r], row->fig.key);
-
-		if (!f && !row->fig.additive)
+		have |= present[r];
+	for (int r = 0; have && r < side->n; r++) {
+		if (!present[r] && !row->fig.additive)
 			continue;
 		rec[n] = side->rec ? side->rec[r] : 0;
-		v[n++] = f ? f->v : 0;
+		v[n++] = x[r];
 	}
 	return n;
 }
 
-/* Every side's values of every row, runs in order, NAN for a run without the figure:
- * what a row is compared on to tell whether it restates another. */
+/* Every side's values of every row, runs in order (a run without the figure: 0 for a
+ * count or a total, NAN else): what a row is compared on to tell whether it restates
+ * another, and its sides' samples taken from. */
 struct all_values {
 	double *v;		/* [row][stride] */
+	unsigned char *present;	/* [stride]: the current row's runs that have the figure */
 	size_t stride;		/* the runs of every side */
 };
 
@@ -307,14 +308,28 @@ static int restated(const struct fol_cmp *c, const struct all_values *av, int k)
 	return -1;
 }
 
-static void row_values(const struct fol_cmp *c, struct fol_figures **figs, int k, double *out)
+/* Row k's values of every run, found once each (fol_figures_find is a scan). */
+static void row_values(const struct fol_cmp *c, struct fol_figures **figs, int k, struct all_values *av)
 {
+	double *out = av->v + (size_t)k * av->stride;
+	unsigned char *present = av->present;
+
 	for (int s = 0; s < c->nsides; s++)
 		for (int r = 0; r < c->sides[s].n; r++) {
 			const struct fol_figure *f = fol_figures_find(&figs[s][r], c->rows[k].fig.key);
 
+			*present++ = f != NULL;
 			*out++ = f ? f->v : c->rows[k].fig.additive ? 0 : NAN;
 		}
+}
+
+void fol_cmp_mark_family(struct fol_cmp *head, struct fol_cmp_cell *const *cells, int n)
+{
+	for (int i = 0; i < n; i++) {
+		head->tested += cells[i]->tested;
+		head->state += cells[i]->marker == '=';
+	}
+	head->p_kept = fol_cmp_mark(cells, n, head->fdr);
 }
 
 /* The false-discovery rate over every cell the compare tested, whichever side. */
@@ -326,12 +341,9 @@ static int mark_all(struct fol_cmp *c)
 	if (!cells)
 		return -ENOMEM;
 	for (int k = 0; k < c->nrows; k++)
-		for (int s = 1; s < c->nsides; s++) {
-			cells[n] = &c->rows[k].cell[s];
-			c->tested += cells[n]->tested;
-			c->state += cells[n++]->marker == '=';
-		}
-	c->p_kept = fol_cmp_mark(cells, n, c->fdr);
+		for (int s = 1; s < c->nsides; s++)
+			cells[n++] = &c->rows[k].cell[s];
+	fol_cmp_mark_family(c, cells, n);
 	free(cells);
 	return 0;
 }
@@ -356,28 +368,32 @@ static double best_mean(const double *v, int n, int better)
 	return sum / keep;
 }
 
-static int fill_row(struct fol_cmp *c, struct fol_figures **figs, int k, double *buf, int *rbuf,
+static int fill_row(struct fol_cmp *c, const struct all_values *av, int k, double *buf, int *rbuf,
 		    int maxruns)
 {
 	struct fol_cmp_row *row = &c->rows[k];
+	const double *x = av->v + (size_t)k * av->stride;
 	struct fol_cmp_sample b = { .v = buf, .rec = rbuf, .nrec = c->sides[0].nrec,
 				    .recording = c->sides[0].recording };
 
 	row->cell = calloc((size_t)c->nsides, sizeof(*row->cell));
 	if (!row->cell)
 		return -ENOMEM;
-	b.n = side_values(row, figs[0], &c->sides[0], buf, rbuf);
-	for (int s = 0; s < c->nsides; s++) {
+	b.n = side_values(row, &c->sides[0], x, av->present, buf, rbuf);
+	for (int s = 0, off = 0; s < c->nsides; off += c->sides[s++].n) {
 		struct fol_cmp_cell *cell = &row->cell[s];
 		struct fol_cmp_sample v = { .v = buf + maxruns, .rec = rbuf + maxruns,
 					    .nrec = c->sides[s].nrec, .recording = c->sides[s].recording };
 
-		v.n = s ? side_values(row, figs[s], &c->sides[s], buf + maxruns, rbuf + maxruns) : 0;
-		*cell = (struct fol_cmp_cell){ .have = s ? v.n : b.n, .change = NAN, .ci_lo = NAN,
-					       .ci_hi = NAN, .t = { .p = NAN }, .mwu = { .p = NAN } };
-		fol_desc_of(s ? v.v : b.v, cell->have, &cell->d);
-		if (s && v.n && b.n)
+		v.n = s ? side_values(row, &c->sides[s], x + off, av->present + off, buf + maxruns,
+				      rbuf + maxruns) : 0;
+		if (s && v.n && b.n) {
 			fol_cmp_decide(&row->fig, &b, &v, row->restates >= 0, cell);
+		} else {
+			*cell = (struct fol_cmp_cell){ .have = s ? v.n : b.n, .change = NAN, .ci_lo = NAN,
+						       .ci_hi = NAN, .t = { .p = NAN }, .mwu = { .p = NAN } };
+			fol_desc_of(s ? v.v : b.v, cell->have, &cell->d);
+		}
 		cell->bamean = best_mean(s ? v.v : b.v, cell->have, row->fig.better);
 	}
 	return 0;
@@ -393,14 +409,16 @@ static int fill_cells(struct fol_cmp *c, struct fol_figures **figs, int maxruns)
 	for (int s = 0; s < c->nsides; s++)
 		av.stride += (size_t)c->sides[s].n;
 	av.v = calloc(av.stride * (size_t)c->nrows + 1, sizeof(double));
-	if (!buf || !rbuf || !av.v)
+	av.present = calloc(av.stride + 1, 1);
+	if (!buf || !rbuf || !av.v || !av.present)
 		ret = -ENOMEM;
 	for (int k = 0; k < c->nrows && !ret; k++) {
-		row_values(c, figs, k, av.v + (size_t)k * av.stride);
+		row_values(c, figs, k, &av);
 		c->rows[k].restates = restated(c, &av, k);
-		ret = fill_row(c, figs, k, buf, rbuf, maxruns);
+		ret = fill_row(c, &av, k, buf, rbuf, maxruns);
 	}
 	free(av.v);
+	free(av.present);
 	free(buf);
 	free(rbuf);
 	return ret ? ret : mark_all(c);
@@ -574,6 +592,22 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 	if (ret)
 		fol_cmp_free(c);
 	return ret;
+}
+
+int fol_cmp_row_marked(const struct fol_cmp *c, const struct fol_cmp_row *row)
+{
+	for (int s = 1; s < c->nsides; s++)
+		if (row->cell[s].marker)
+			return 1;
+	return 0;
+}
+
+int fol_cmp_row_tested(const struct fol_cmp *c, const struct fol_cmp_row *row)
+{
+	for (int s = 1; s < c->nsides; s++)
+		if (row->cell[s].tested || row->cell[s].marker)
+			return 1;
+	return 0;
 }
 
 static int matches(const char *key, const char *globs)

@@ -179,6 +179,10 @@ void fol_cmp_decide(const struct fol_figure *fig, const struct fol_cmp_sample *b
  * ones): significant and marker final. Returns the largest p kept (-1: none). */
 double fol_cmp_mark(struct fol_cmp_cell *const *cells, int n, double fdr);
 
+/* A row marked on some side against the base; tested there, or marked ((=) is not
+ * tested). */
+int fol_cmp_row_marked(const struct fol_cmp *c, const struct fol_cmp_row *row);
+int fol_cmp_row_tested(const struct fol_cmp *c, const struct fol_cmp_row *row);
 /* mmtests' star (bin/lib/MMTests/Compare.pm): the means differ by more than qnorm(0.975)
  * standard deviations of each side, both sides with 2 runs or more. */
 int fol_mmtests_star(const struct fol_desc *base, const struct fol_desc *v);

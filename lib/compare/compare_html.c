@@ -55,22 +55,6 @@ static void html(FILE *f, const char *s)
 		}
 }
 
-static int row_tested(const struct fol_cmp *c, const struct fol_cmp_row *row)
-{
-	for (int s = 1; s < c->nsides; s++)
-		if (row->cell[s].tested || row->cell[s].marker)
-			return 1;
-	return 0;
-}
-
-static int row_marked(const struct fol_cmp *c, const struct fol_cmp_row *row)
-{
-	for (int s = 1; s < c->nsides; s++)
-		if (row->cell[s].marker)
-			return 1;
-	return 0;
-}
-
 /* The change of side s as a ratio to the base's mean and its interval's ends; 0 where
  * there is none. */
 static double ratio(const struct fol_cmp_row *row, int s)
@@ -363,7 +347,7 @@ static void figures_table(const struct fol_cmp *c, struct fol_figures *const *fi
 
 	table_head(c, a, tested ? "figures" : "untested-figures", f);
 	for (int k = 0; k < c->nrows; k++) {
-		if (row_tested(c, &c->rows[k]) != tested)
+		if (fol_cmp_row_tested(c, &c->rows[k]) != tested)
 			continue;
 		if (!section || strcmp(section, c->rows[k].fig.section)) {
 			section = c->rows[k].fig.section;
@@ -579,14 +563,14 @@ static int drawn_of(const struct fol_cmp *c, struct drawn *d)
 
 int fol_cmp_html(const struct fol_cmp *c, FILE *f)
 {
-	struct axis a = axis_of(c, row_tested);
+	struct axis a = axis_of(c, fol_cmp_row_tested);
 	struct drawn d = { 0 };
 	int ret = drawn_of(c, &d), untested = 0;
 
 	if (ret)
 		return ret;
 	for (int k = 0; k < c->nrows; k++)
-		untested += !row_tested(c, &c->rows[k]);
+		untested += !fol_cmp_row_tested(c, &c->rows[k]);
 	head(c, f);
 	summary(c, f);
 	fputs("<h2>Figures tested</h2>\n", f);
@@ -640,7 +624,7 @@ static int any_row(const struct fol_cmp *c, const struct fol_cmp_row *row)
 
 int fol_cmp_svg(const struct fol_cmp *c, int every_row, FILE *f)
 {
-	struct axis a = axis_of(c, every_row ? any_row : row_marked);
+	struct axis a = axis_of(c, every_row ? any_row : fol_cmp_row_marked);
 	struct drawn d = { 0 };
 	double top = 14 + 14 * c->nsides + 30, y, rh = STRIP_ROW * c->nsides + 10;
 	int ret = drawn_of(c, &d), n = 0;
@@ -649,7 +633,7 @@ int fol_cmp_svg(const struct fol_cmp *c, int every_row, FILE *f)
 	if (ret)
 		return ret;
 	for (int k = 0; k < c->nrows; k++)
-		n += every_row || row_marked(c, &c->rows[k]);
+		n += every_row || fol_cmp_row_marked(c, &c->rows[k]);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
 		   "font-family=\"sans-serif\"><rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>",
 		SVG_W, top + rh * (n ? n : 1) + 8);
@@ -667,7 +651,7 @@ int fol_cmp_svg(const struct fol_cmp *c, int every_row, FILE *f)
 	axis_svg(&a, SVG_LABEL, STRIP_W, y + 6, f);
 	y += 30;
 	for (int k = 0; k < c->nrows; k++)
-		if (every_row || row_marked(c, &c->rows[k])) {
+		if (every_row || fol_cmp_row_marked(c, &c->rows[k])) {
 			svg_row(c, &d, &c->rows[k], &a, y, f);
 			y += rh;
 		}

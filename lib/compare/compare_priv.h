@@ -13,6 +13,9 @@ void fol_cmp_rcol(FILE *f, const char *s, int w);
 /* A cell's change in 9 columns and its mark in 4 (" (I)"; spaces unless last). */
 void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_cell *base, int last,
 			 FILE *f);
+/* The family cells[0..n) marked at head's rate (fol_cmp_mark), and what it counts in
+ * head: the cells tested, those of state (=), the largest p kept. */
+void fol_cmp_mark_family(struct fol_cmp *head, struct fol_cmp_cell *const *cells, int n);
 /* The lowest level of any side's test against the base (fol_cmp's level). */
 enum fol_cmp_level fol_cmp_sides_level(const struct fol_side *sides, int nsides);
 /* A cell as JSON VALUE (man foliostat-compare); base: the base's, without a test. */

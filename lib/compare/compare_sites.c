@@ -139,11 +139,7 @@ static int mark_sites(struct fol_cmp_sites *c)
 			cells[n++] = &c->v[i].faults[s];
 			cells[n++] = &c->v[i].time[s];
 		}
-	for (int i = 0; i < n; i++) {
-		c->head.tested += cells[i]->tested;
-		c->head.state += cells[i]->marker == '=';
-	}
-	c->head.p_kept = fol_cmp_mark(cells, n, c->head.fdr);
+	fol_cmp_mark_family(&c->head, cells, n);
 	free(cells);
 	return 0;
 }

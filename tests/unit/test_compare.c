@@ -22,18 +22,26 @@ static struct fol_figure fig(enum fol_unit unit, int better)
 /* Where the sides' values come from. */
 enum where { SEPARATE, INTERLEAVED };
 
+/* One cell decided and marked alone (a family of one): its marker. */
+static char decide_samples(const struct fol_figure *f, const struct fol_cmp_sample *x,
+			   const struct fol_cmp_sample *y, struct fol_cmp_cell *c)
+{
+	struct fol_cmp_cell *cell = c;
+
+	fol_cmp_decide(f, x, y, 0, c);
+	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	return c->marker;
+}
+
 static char decide_at(enum where w, const struct fol_figure *f, const double *a, int na, const double *b,
 		      int nb, struct fol_cmp_cell *c)
 {
 	static const int one_recording;
-	struct fol_cmp_cell *cell = c;
 	struct fol_cmp_sample x = { .v = a, .n = na, .nrec = 1 }, y = { .v = b, .n = nb, .nrec = 1 };
 
 	if (w == INTERLEAVED)
 		x.recording = y.recording = &one_recording;
-	fol_cmp_decide(f, &x, &y, 0, c);
-	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
-	return c->marker;
+	return decide_samples(f, &x, &y, c);
 }
 
 /* The sides of a sweep: their runs alternate in one recording. */
@@ -161,15 +169,14 @@ static void test_state(void **state)
 	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_cmp_sample x = { .v = two, .rec = rec, .n = 5, .nrec = 3 };
 	struct fol_cmp_sample y = { .v = one, .rec = rec, .n = 5, .nrec = 3 };
-	struct fol_cmp_cell c, *cell = &c;
+	struct fol_cmp_cell c;
 
 	(void)state;
 	assert_int_equal(decide_at(SEPARATE, &f, two, 5, one, 5, &c), '=');
 	assert_false(c.tested);
 	assert_int_equal(c.untested, FOL_UNTESTED_STATE);
 	assert_true(c.change == -0.5);
-	fol_cmp_decide(&f, &x, &y, 0, &c);
-	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	decide_samples(&f, &x, &y, &c);
 	assert_int_equal(c.level, FOL_LEVEL_RECORDINGS);
 	assert_int_equal(c.nb, 3);
 	assert_true(c.tested);
@@ -253,19 +260,17 @@ static void test_nested(void **state)
 	struct fol_figure f = fig(FOL_UNIT_COUNT, FOL_BETTER_LOWER);
 	struct fol_cmp_sample x = { .v = b, .rec = rec, .n = 9, .nrec = 3 };
 	struct fol_cmp_sample y = { .v = n, .rec = rec, .n = 9, .nrec = 3 };
-	struct fol_cmp_cell c, *cell = &c;
+	struct fol_cmp_cell c;
 
 	(void)state;
-	fol_cmp_decide(&f, &x, &y, 0, &c);
-	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	decide_samples(&f, &x, &y, &c);
 	assert_int_equal(c.level, FOL_LEVEL_RECORDINGS);
 	assert_int_equal(c.nb, 3);
 	assert_int_equal(c.nv, 3);
 	assert_true(c.t.p > 0.4);
 	assert_int_equal(c.marker, 0);
 	y.v = d;
-	fol_cmp_decide(&f, &x, &y, 0, &c);
-	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	decide_samples(&f, &x, &y, &c);
 	assert_int_equal(c.marker, 'R');
 	/* A side of one recording against one of three: over runs. */
 	x.nrec = 1;
@@ -285,11 +290,10 @@ static void test_nested_logs(void **state)
 	struct fol_figure f = fig(FOL_UNIT_NS, FOL_BETTER_LOWER);
 	struct fol_cmp_sample x = { .v = b, .rec = rec, .n = 15, .nrec = 3 };
 	struct fol_cmp_sample y = { .v = n, .rec = rec, .n = 15, .nrec = 3 };
-	struct fol_cmp_cell c, *cell = &c;
+	struct fol_cmp_cell c;
 
 	(void)state;
-	fol_cmp_decide(&f, &x, &y, 0, &c);
-	fol_cmp_mark(&cell, 1, FOL_CMP_FDR);
+	decide_samples(&f, &x, &y, &c);
 	assert_true(c.log);
 	assert_int_equal(c.nb, 3);
 	assert_true(c.t.p < 0.01);
