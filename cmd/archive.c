@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "data/archive.h"
 #include "cmd.h"
@@ -24,15 +23,6 @@ static const struct usage archive_usage = {
 	"\n",
 	NULL,
 };
-
-/* The two paths name one file (archive -i X -o X replaced the recording by its archive,
- * keeping it only as X.old). */
-static int same_file(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
 
 /* What the archive holds and what it misses, one line a recorded file. */
 static unsigned print_plan(const struct fol_archive_plan *p)
@@ -84,6 +74,7 @@ int cmd_archive(int argc, char **argv)
 		snprintf(def, sizeof(def), "%s.archive", input);
 		output = def;
 	}
+	/* archive -i X -o X replaced the recording by its archive, keeping it as X.old. */
 	if (same_file(input, output))
 		return usage_error("-o %s is the recording itself: give the archive another name "
 				   "(default %s.archive)", output, input);

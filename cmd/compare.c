@@ -312,21 +312,16 @@ static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
 	return buf;
 }
 
-/* Same inode: a file compared with itself tells nothing. */
-static int same_file(char **paths, int n, int *a, int *b)
+/* Two sides of one file: a file compared with itself tells nothing. */
+static int some_file_twice(char **paths, int n, int *a, int *b)
 {
-	struct stat st[MAX_SIDES];
-
-	for (int i = 0; i < n; i++) {
-		if (stat(paths[i], &st[i]))
-			continue;
+	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
-			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+			if (same_file(paths[j], paths[i])) {
 				*a = j;
 				*b = i;
 				return 1;
 			}
-	}
 	return 0;
 }
 
@@ -652,7 +647,7 @@ int compare_main(int argc, char **argv, int tui)
 	if (argc - optind < 2 || argc - optind > MAX_SIDES)
 		return usage_error("give two recordings or directories of recordings or more (at "
 				   "most %d): BASE NEW...", MAX_SIDES);
-	if (same_file(argv + optind, argc - optind, &x, &y))
+	if (some_file_twice(argv + optind, argc - optind, &x, &y))
 		return usage_error("%s and %s are the same file: compare two recordings "
 				    "(record -r N gives several runs of one)", argv[optind + x], argv[optind + y]);
 	return compare_files(argv + optind, argc - optind, &o);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "util/errors.h"
@@ -172,3 +173,9 @@ int print_json(cJSON *j, FILE *f)
 	return 0;
 }
 
+int same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
