@@ -472,8 +472,12 @@ static void prune(struct serve *s, struct fol_recorder *r)
 static void serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
+	int waiting;
 
-	if (s->scrape_waiting)
+	pthread_mutex_lock(&s->lock);
+	waiting = s->scrape_waiting;
+	pthread_mutex_unlock(&s->lock);
+	if (waiting)
 		s->kpulled_ns = 0;
 	prune(s, s->c.running);
 	kpull(s, s->c.running);
@@ -488,7 +492,6 @@ static void serve_tick(void *ctx)
 	pthread_cond_broadcast(&s->ticked);
 	pthread_mutex_unlock(&s->lock);
 }
-
 
 int cmd_serve(int argc, char **argv)
 {
