@@ -219,15 +219,15 @@ static void draw_heading(const struct cview *v, const char *section, int y)
 		attroff(A_BOLD);
 }
 
-static void draw_footer(const struct cview *v, const char *keys)
+/* The keys on the last line, as the figures, the help and the distributions show them
+ * (reversed in colour only, as this view always did; tui_status reverses always). */
+static void draw_footer(int colour, const char *keys)
 {
-	int lines = LINES, cols = COLS;
-
-	if (v->colour)
+	if (colour)
 		attron(COLOR_PAIR(C_DIM) | A_REVERSE);
-	mvhline(lines - 1, 0, ' ', cols);
-	mvprintw(lines - 1, 0, " %.*s", cols - 2, keys);
-	if (v->colour)
+	mvhline(LINES - 1, 0, ' ', COLS);
+	mvprintw(LINES - 1, 0, " %.*s", COLS - 2, keys);
+	if (colour)
 		attroff(COLOR_PAIR(C_DIM) | A_REVERSE);
 }
 
@@ -246,7 +246,7 @@ static void draw_compare(const struct cview *v)
 			draw_compare_row(v, &c->rows[line[i]], y);
 	}
 	free(line);
-	draw_footer(v, v->only ? "q quit  j/k PgUp/PgDn g/G  m all figures  d distributions  f labels  ? help  "
+	draw_footer(v->colour, v->only ? "q quit  j/k PgUp/PgDn g/G  m all figures  d distributions  f labels  ? help  "
 				 "[marked only]"
 			       : "q quit  j/k PgUp/PgDn g/G  m marked only  d distributions  f labels  ? help");
 	refresh();
@@ -280,7 +280,7 @@ static void draw_help(const struct cview *v)
 	draw_title(" foliostat compare: help", v->colour);
 	for (size_t i = 0; i < sizeof(text) / sizeof(*text) && y < LINES - 1; i++, y++)
 		mvprintw(y, 1, "%.*s", COLS - 2, text[i]);
-	draw_footer(v, "any key: back");
+	draw_footer(v->colour, "any key: back");
 	refresh();
 }
 
@@ -413,12 +413,7 @@ static void draw_dist(const struct fol_cmp *c, const struct dist_cell *dc, int n
 		}
 	}
 	free(q);
-	if (colour)
-		attron(COLOR_PAIR(C_DIM) | A_REVERSE);
-	mvhline(lines - 1, 0, ' ', cols);
-	mvprintw(lines - 1, 0, " %.*s", cols - 2, "q quit  j/k order and class  d the figures");
-	if (colour)
-		attroff(COLOR_PAIR(C_DIM) | A_REVERSE);
+	draw_footer(colour, "q quit  j/k order and class  d the figures");
 	refresh();
 }
 
