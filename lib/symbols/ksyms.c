@@ -137,9 +137,27 @@ static char *line_end(const char *p, const char *end)
 	return (char *)(nl ? nl : end);
 }
 
+/* A regular file only (/proc/kallsyms is one): opened without blocking and checked
+ * before anything is read, so that a FIFO or a device named by --kallsyms, or put in
+ * its place after report checked it, is refused here, where it is read. */
+static FILE *open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 static char *read_file(const char *path, size_t max, size_t *len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = open_regular(path);
 	size_t cap = 1 << 20, n = 0;
 	char *buf = malloc(cap);
 

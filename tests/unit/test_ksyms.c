@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -116,6 +117,19 @@ static void test_damaged(void **state)
 	k = fol_ksyms_from_file("/nonexistent/kallsyms");
 	assert_int_equal(fol_ksyms_count(k), 0);
 	fol_ksyms_put(k);
+	/* A FIFO in its place: refused where it is opened, not read (which would wait for a
+	 * writer for good). */
+	{
+		char fifo[64];
+
+		snprintf(fifo, sizeof(fifo), "%s.fifo", path);
+		unlink(fifo);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		k = fol_ksyms_from_file(fifo);
+		assert_int_equal(fol_ksyms_count(k), 0);
+		fol_ksyms_put(k);
+		unlink(fifo);
+	}
 	/* Nothing to pack: no text symbol (all zeroed, as kptr_restrict shows them). */
 	put("0000000000000000 T zeroed\n", 26);
 	assert_int_equal(fol_ksyms_pack(path, (void **)&buf, &len), -ENOENT);
