@@ -78,7 +78,11 @@ chmod +x "$R/init"
 check_guest() { # CONSOLE-LOG JSON-OUT
 	local log=$1 j=$2 kver method faults counted copies a bad=0
 	sed -n '/^@@JSON-BEGIN/,/^@@JSON-END/p' "$log" | sed '1d;$d' >"$j"
-	jq -e .schema "$j" >/dev/null 2>&1 || { echo "   FAIL: no JSON report"; sed -n '/^@@TEXT-BEGIN/,/^@@TEXT-END/p' "$log" | head -20; return 1; }
+	if ! jq -e .schema "$j" >/dev/null 2>&1; then
+		echo "   FAIL: no JSON report; record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log" | cut -d' ' -f2), its messages:"
+		sed -n '/^@@RECORD-ERR-BEGIN/,/^@@RECORD-ERR-END/p' "$log" | sed '1d;$d' | head -20 | sed 's/^/   | /'
+		return 1
+	fi
 	kver=$(grep -ao '@@KERNEL [^ ]*' "$log" | cut -d' ' -f2)
 	method=$(jq -r .recording.latency_method "$j")
 	echo "   kernel $kver, record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log" | cut -d' ' -f2), latency method $method"

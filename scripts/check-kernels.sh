@@ -104,7 +104,10 @@ for meta in $KERNELS; do
 	fi
 	sed -n '/^@@JSON-BEGIN/,/^@@JSON-END/p' "$log.txt" | sed '1d;$d' >"$W/$pkg.json"
 	if ! jq -e .schema "$W/$pkg.json" >/dev/null 2>&1; then
-		echo "   FAIL: no JSON report"; sed -n '/^@@TEXT-BEGIN/,/^@@TEXT-END/p' "$log.txt" | head -20
+		echo "   FAIL: no JSON report; record exit $(grep -ao '@@RECORD-RC [0-9]*' "$log.txt" | cut -d' ' -f2), its messages:"
+		sed -n '/^@@RECORD-ERR-BEGIN/,/^@@RECORD-ERR-END/p' "$log.txt" | sed '1d;$d' | head -20 | sed 's/^/   | /'
+		echo "   the console's lines around it:"
+		grep -v '^@@' "$log.txt" | grep -aiE 'oops|bug|segfault|killed|error|warn' | head -10 | sed 's/^/   | /'
 		fail=1
 		continue
 	fi

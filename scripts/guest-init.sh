@@ -16,11 +16,12 @@ foliostat check >check.txt 2>&1
 echo "@@CHECK-BEGIN"; cat check.txt; echo "@@CHECK-END"
 echo madvise >$THP/enabled 2>/dev/null
 if [ -e $THP/hugepages-64kB/enabled ]; then
-	foliostat record -q -o m.data --mthp 64K=always -- fw workload fork-reuse --size 32M --policy mthp
+	foliostat record -q -o m.data --mthp 64K=always -- fw workload fork-reuse --size 32M --policy mthp 2>rec.err
 else
-	foliostat record -q -o m.data -- fw workload fork-reuse --size 32M --policy pte-thp
+	foliostat record -q -o m.data -- fw workload fork-reuse --size 32M --policy pte-thp 2>rec.err
 fi
 echo "@@RECORD-RC $?"
+echo "@@RECORD-ERR-BEGIN"; cat rec.err; echo "@@RECORD-ERR-END"
 echo "@@JSON-BEGIN"; foliostat report --json -i m.data; echo "@@JSON-END"
 # Three runs of a small fork-reuse, brought out (base64 on the console) to be compared on
 # the host with the host kernel's: foliostat compare across kernels.
