@@ -211,13 +211,14 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Fuzzing. Five libFuzzer targets (tests/fuzz/): reader (whole files, as read), chunks
+# Fuzzing. Six libFuzzer targets (tests/fuzz/): reader (whole files, as read), chunks
 # (chunks written back with right CRCs), events (event descriptions), records (perf record
-# streams), archive (foliostat archive's files, extracted). make check runs the crashers kept under tests/fuzz/regress/TARGET/ through a
+# streams), archive (foliostat archive's files, extracted), debuglink (ELF files under a
+# symfs, their debug links followed). make check runs the crashers kept under tests/fuzz/regress/TARGET/ through a
 # gcc build of each target (sanitized with SANITIZE=...), then each target under libFuzzer
 # for FUZZ_CHECK_SECONDS; make fuzz runs them for FUZZ_SECONDS each. Crashes land in
 # build-fuzz/artifacts/.
-FUZZ_TARGETS := reader chunks events records archive
+FUZZ_TARGETS := reader chunks events records archive debuglink
 FUZZ_CHECK_SECONDS ?= 8
 FUZZ_SECONDS ?= 60
 # The fuzzers link no libperf: the modules that open events stay out.
@@ -244,9 +245,11 @@ build-fuzz/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(LIB_OBJS)
 	@mkdir -p build-fuzz
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
-build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data tests/golden/bpf.data
+build-fuzz/seeds/.stamp: build-fuzz/fuzz_seeds tests/golden/small.data tests/golden/bpf.data \
+		tests/fuzz/debuglink_seeds.py
 	$(Q)rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds
 	$(Q)./build-fuzz/fuzz_seeds tests/golden/small.data build-fuzz/seeds
+	$(Q)tests/fuzz/debuglink_seeds.py build-fuzz/seeds/debuglink
 	$(Q)mkdir -p build-fuzz/seeds/reader && cp tests/golden/small.data tests/golden/bpf.data build-fuzz/seeds/reader/
 	$(Q)touch $@
 

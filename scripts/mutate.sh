@@ -99,6 +99,9 @@ lib/symbols/symtab.c@s/if (k \&\& t->sizeless\[k - 1\] == addr)/if (0)/@a label 
 lib/symbols/debugfile.c@s/sh\[z\[i\].index\].sh_flags \&= ~(uint64_t)SHF_COMPRESSED;/;/@an inflated section is no longer marked compressed
 lib/symbols/debugfile.c@s/sh\[i\].sh_size > len - sh\[i\].sh_offset ||/0 ||/@a compressed section within the file
 lib/symbols/debugfile.c@s/if (z\[i\].off < z\[i - 1\].off + z\[i - 1\].len)/if (0)/@compressed sections do not overlap
+lib/symbols/debugsearch.c@s/ || strchr(link, '\/') ||/ ||/@a debug link with a '/' is refused
+lib/symbols/debugsearch.c@s/	int fd = fol_open_recorded(root, path);/	int fd = open(path, O_RDONLY);/@debug files are opened under the root, regular only
+lib/symbols/debugsearch.c@s/(len <= 0 \&\& crc \&\& !same_crc(fd, crc))/0/@a debug link's file has its CRC
 lib/symbols/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
 lib/symbols/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(\*v) + hd.names_len;/	     1;/@a kept kernel symbol table is whole
 lib/symbols/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table

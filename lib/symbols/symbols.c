@@ -2,7 +2,8 @@
 #include "symbols/symbols.h"
 
 #include "util/cache.h"
-#include "symbols/debugfile.h"
+#include "symbols/debugsearch.h"
+#include "symbols/recorded.h"
 #include "util/indexed.h"
 #include "symbols/ksyms.h"
 #include "symbols/symtab.h"
@@ -10,62 +11,13 @@
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <linux/magic.h>
-#include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/vfs.h>
-
-static int openat2_(int dfd, const char *path, uint64_t flags)
-{
-	struct open_how how = { .flags = flags,
-				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
-
-	return (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
-}
-
-/* 0 when fd is a regular file outside /proc and /sys. */
-static int plain_file(int fd, struct stat *st)
-{
-	struct statfs fs;
-
-	if (fstat(fd, st) || fstatfs(fd, &fs))
-		return -errno;
-	if (!S_ISREG(st->st_mode) || fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC)
-		return -EPERM;
-	return 0;
-}
-
-int fol_open_recorded(const char *root, const char *path)
-{
-	int dfd = open(root && *root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int pfd = dfd < 0 ? -1 : openat2_(dfd, path, O_PATH | O_CLOEXEC), fd = -1, ret;
-	struct stat a, b;
-
-	/* Looked at first through an O_PATH descriptor, which opens nothing: a FIFO would
-	 * block, a device could act (a pty allocated by /dev/ptmx). */
-	ret = pfd < 0 ? -errno : plain_file(pfd, &a);
-	if (!ret) {
-		fd = openat2_(dfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		ret = fd < 0 ? -errno : plain_file(fd, &b);
-		if (!ret && (a.st_dev != b.st_dev || a.st_ino != b.st_ino))
-			ret = -EAGAIN; /* replaced in between */
-	}
-	if (ret && fd >= 0)
-		close(fd);
-	if (pfd >= 0)
-		close(pfd);
-	if (dfd >= 0)
-		close(dfd);
-	return ret ? ret : fd;
-}
 
 /* A lookup's answer, kept: the same offset of a file is asked for again by every process
  * that maps it (a build's 410 address spaces, each with its own libc and cc1), and
@@ -100,98 +52,12 @@ struct fol_symbols_cache {
 	 * every site of it (a list searched from its start was quadratic). */
 	struct fol_indexed dsos;
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols, or NULL: none known */
+	struct fol_debug_search search; /* every module's, under symfs */
 };
-
-/* Whether the module's main ELF file holds DWARF of its own: libdwfl then asks for a
- * separate file only for what it links to (a dwz file). */
-static int has_dwarf(Dwfl_Module *mod)
-{
-	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
-	Elf_Scn *scn = NULL;
-	size_t shstr;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstr))
-		return 1;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstr, sh.sh_name) : NULL;
-
-		if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether the file at path is an ELF file of the build-id bits. */
-static int has_build_id(const char *path, const unsigned char *bits, int n)
-{
-	uint8_t found[20];
-
-	return fol_symbols_file_build_id(path, found, sizeof(found)) == n && !memcmp(found, bits, (size_t)n);
-}
-
-/* The module's debug file where libdwfl looks first, /usr/lib/debug/.build-id/, inflated
- * (debugfile.h): a descriptor and its name (libdwfl's to free), or -1 to leave the search
- * to libdwfl. The copy is kept in the user's cache, and taken from there the next time:
- * libc's took 19 ms to inflate, a fifth of a small report. */
-static int inflated_debug_file(Dwfl_Module *mod, char **name)
-{
-	const unsigned char *bits;
-	char hex[41], path[80], file[48], kept[4096];
-	GElf_Addr vaddr;
-	int n = dwfl_module_build_id(mod, &bits, &vaddr), fd, inflated = -1, keep;
-
-	if (n <= 0 || n > 20 || has_dwarf(mod))
-		return -1;
-	for (int i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", bits[i]);
-	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-	if (!has_build_id(path, bits, n))
-		return -1;
-	snprintf(file, sizeof(file), "%s.debug", hex);
-	keep = !fol_cache_path("debug", file, kept, sizeof(kept));
-	if (keep && has_build_id(kept, bits, n))
-		inflated = open(kept, O_RDONLY | O_CLOEXEC);
-	if (inflated < 0) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		inflated = fd < 0 ? -1 : fol_debugfile_inflated(fd);
-		if (fd >= 0)
-			close(fd);
-		if (inflated >= 0 && keep)
-			fol_debugfile_keep(inflated, kept); /* or not: the next report inflates it */
-	}
-	if (inflated >= 0 && !(*name = strdup(path))) {
-		close(inflated);
-		inflated = -1;
-	}
-	return inflated < 0 ? -1 : inflated;
-}
-
-/* libdwfl's search for a separate debug file, its first answer (the build-id's file)
- * taken here when it can be inflated faster than libdw would. The module's userdata
- * marks that the first request has been seen: later ones are for the files it links to. */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			  GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-	static char asked;
-
-	if (!*userdata) {
-		int fd;
-
-		*userdata = &asked;
-		fd = inflated_debug_file(mod, debuginfo_file_name);
-		if (fd >= 0)
-			return fd;
-	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
-}
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = find_debuginfo,
+	.find_debuginfo = fol_debug_search_find,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -208,6 +74,7 @@ struct fol_symbols_cache *fol_symbols_new(struct fol_ksyms *ksyms, const char *s
 	}
 	c->ksyms = fol_ksyms_get(ksyms);
 	snprintf(c->symfs, sizeof(c->symfs), "%s", symfs ? symfs : "");
+	c->search = (struct fol_debug_search){ .root = c->symfs, .inflate = 1 };
 	c->recorded_at = recorded_at;
 	return c;
 }
@@ -246,7 +113,7 @@ void fol_symbols_free(struct fol_symbols_cache *c)
 
 /* Open file as the module of d when its build-id is d's (or, d having none, it has not
  * changed since the recording began): 1, else 0. */
-static int try_file(const struct fol_symbols_cache *c, struct dso *d, const char *name)
+static int try_file(struct fol_symbols_cache *c, struct dso *d, const char *name)
 {
 	const unsigned char *bits;
 	char file[4096 + 1024];
@@ -277,6 +144,7 @@ static int try_file(const struct fol_symbols_cache *c, struct dso *d, const char
 		close(fd);
 		return 0;
 	}
+	fol_debug_search_set(mod, &c->search);
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (d->bidlen && (n != d->bidlen || memcmp(bits, d->bid, (size_t)n))) {
 		d->stale |= !strcmp(name, d->path);
@@ -288,7 +156,7 @@ static int try_file(const struct fol_symbols_cache *c, struct dso *d, const char
 
 /* The places a file of a build-id may be: the recorded path, the distribution's debug
  * files, perf's build-id cache. */
-static void find_file(const struct fol_symbols_cache *c, struct dso *d)
+static void find_file(struct fol_symbols_cache *c, struct dso *d)
 {
 	char hex[41], alt[4200];
 	const char *home = getenv("HOME");

@@ -30,11 +30,6 @@ void fol_symbols_free(struct fol_symbols_cache *c);
  * recorded) path changed after the recording began. */
 int fol_symbols_lookup(struct fol_symbols_cache *c, const char *path, const uint8_t *bid,
 		       int bidlen, uint64_t off, char *sym, size_t symlen, char *src, size_t srclen);
-/* A file a recording names, opened for reading: only a regular file outside /proc and
- * /sys, path resolved with root (a symfs; NULL or "" for /) as its root directory, so that
- * no "..", absolute path or link leaves it. A FIFO, device or socket is never opened. The
- * descriptor, or -errno (-EPERM for a file of another kind). */
-int fol_open_recorded(const char *root, const char *path);
 /* The GNU build-id of the ELF file at path: its length (up to max bytes copied), or
  * -ENOENT (no such file, not ELF, no build-id note). */
 int fol_symbols_file_build_id(const char *path, uint8_t *out, size_t max);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "symbols/unwind.h"
-#include "symbols/symbols.h"
+#include "symbols/debugsearch.h"
+#include "symbols/recorded.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -16,6 +17,7 @@ static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 2
 
 struct fol_unwinder {
 	char *symfs;
+	struct fol_debug_search search; /* its modules', under symfs */
 	Dwfl *dwfl;		/* the modules of the set of mappings given last */
 	int attached;
 	const struct fol_unwind_sample *s; /* the sample being unwound */
@@ -24,12 +26,10 @@ struct fol_unwinder {
 	int n, max;
 };
 
-static char *debuginfo_path;
 static const Dwfl_Callbacks offline = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = fol_debug_search_find,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
 
 struct fol_unwinder *fol_unwinder_new(const char *symfs)
@@ -40,6 +40,8 @@ struct fol_unwinder *fol_unwinder_new(const char *symfs)
 		free(u);
 		return NULL;
 	}
+	if (u)
+		u->search.root = u->symfs;
 	return u;
 }
 
@@ -137,6 +139,7 @@ int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *m
 	dwfl_report_begin(u->dwfl);
 	for (int i = 0; i < nmaps; i++) {
 		char path[4096];
+		Dwfl_Module *mod;
 		int seen = 0, fd;
 
 		if (maps[i].path[0] != '/' || maps[i].pgoff > maps[i].start)
@@ -150,7 +153,10 @@ int fol_unwinder_set_maps(struct fol_unwinder *u, const struct fol_unwind_map *m
 			continue;
 		snprintf(path, sizeof(path), "%s%s", u->symfs ? u->symfs : "", maps[i].path);
 		/* The descriptor is the module's once reported; not when no module is made. */
-		if (!dwfl_report_elf(u->dwfl, maps[i].path, path, fd, maps[i].start - maps[i].pgoff, false))
+		mod = dwfl_report_elf(u->dwfl, maps[i].path, path, fd, maps[i].start - maps[i].pgoff, false);
+		if (mod)
+			fol_debug_search_set(mod, &u->search);
+		else
 			close(fd);
 	}
 	return dwfl_report_end(u->dwfl, NULL, NULL) ? -ENOMEM : 0;

@@ -28,6 +28,7 @@
 #include "model/model.h"
 #include "report/report.h"
 #include "data/session.h"
+#include "symbols/recorded.h"
 #include "symbols/symbols.h"
 
 #include "recbuild.h"
