@@ -17,12 +17,14 @@ int cmd_serve(int argc, char **argv)
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -32,17 +34,31 @@ int cmd_serve(int argc, char **argv)
 
 #include "data/bpf_record.h"
 #include "live.h"
+#include "live/connguard.h"
 #include "live/metrics.h"
 #include "options.h"
 #include "record_cli.h"
 #include "sys/cgroup.h"
 #include "sys/counters.h"
+#include "sys/peer.h"
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/parse.h"
 #include "util/u64map.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9470"
+/* Connections (connguard.h): kept in all, of one peer, and the time a request has to come
+ * whole and be answered. A scrape takes one connection and a few milliseconds (up to the
+ * 1 s wait_counted gives it); Prometheus reconnects when an idle one was closed. */
+#define MAX_CONNECTIONS 128
+#define MAX_PEER_CONNECTIONS 8
+#define REQUEST_DEADLINE_NS 5000000000ull
+/* The server's own: connections accepted at once, most of them to be refused at once.
+ * While it holds as many as it may, it accepts no more, the kernel's accept queue fills
+ * and a scraper's SYN is dropped (retried 1 s later: 10,000 idle connections made scrapes
+ * take 1.2 s). Its threads: one waits in wait_counted while the others accept. */
+#define SERVER_CONNECTIONS 1024
+#define SERVER_THREADS 4
 #define MAX_CGROUPS_LIMIT 10000
 /* A removed cgroup's series stay two of Prometheus' default scrape intervals (1 m): its
  * last counts are scraped once at least. */
@@ -106,6 +122,10 @@ struct serve {
 	uint64_t pruned_ns;
 	struct fol_u64map *alive;
 	char cgroot[1024];
+	/* The HTTP server's connections, under their own lock: its thread adds and removes
+	 * them, the recorder's tick ends those past their deadline. */
+	pthread_mutex_t guard_lock;
+	struct fol_conn_guard *guard;
 };
 
 struct kseen {
@@ -125,6 +145,7 @@ static struct {
 	__typeof__(MHD_queue_response) *queue_response;
 	__typeof__(MHD_destroy_response) *destroy_response;
 	__typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
 } mhd;
 
 /* 0, or the exit status of the error (said). */
@@ -143,6 +164,7 @@ static int mhd_open(void)
 	MHD_SYM(queue_response)
 	MHD_SYM(destroy_response)
 	MHD_SYM(lookup_connection_value)
+	MHD_SYM(get_connection_info)
 #undef MHD_SYM
 	if (!h)
 		return error("serve needs libmicrohttpd (Debian's libmicrohttpd12, which make deps "
@@ -158,6 +180,8 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 {
 	cJSON *counters = fol_counters_snapshot("");
 	const struct fol_summary *sum;
+	uint64_t refused, late;
+	int kept;
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 	int ret;
@@ -166,6 +190,11 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 		cJSON_Delete(counters);
 		return NULL;
 	}
+	pthread_mutex_lock(&s->guard_lock);
+	refused = fol_conn_guard_refused(s->guard);
+	late = fol_conn_guard_ended(s->guard);
+	kept = fol_conn_guard_count(s->guard);
+	pthread_mutex_unlock(&s->guard_lock);
 	pthread_mutex_lock(&s->lock);
 	sum = live_summary(&s->l);
 	ret = fol_scrape_write(&(struct fol_scrape){
@@ -180,6 +209,10 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .started_ns = s->started_ns,
 				       .kernel_reuse = s->kernel_reuse ? s->kstat : NULL,
 				       .kernel_keys = s->nkseen,
+				       .http = 1,
+				       .http_kept = kept,
+				       .http_refused = refused,
+				       .http_ended = late,
 			       },
 			       openmetrics ? FOL_METRICS_OPENMETRICS : FOL_METRICS_PROMETHEUS, f);
 	pthread_mutex_unlock(&s->lock);
@@ -240,6 +273,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)upload;
 	(void)upload_size;
 	(void)con_cls;
+	pthread_mutex_lock(&s->guard_lock);
+	fol_conn_guard_request(s->guard, conn, fol_mono_ns());
+	pthread_mutex_unlock(&s->guard_lock);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("GET only\n"), 9, "text/plain");
 	if (!strcmp(url, "/healthz")) {
@@ -266,6 +302,61 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return reply(conn, MHD_HTTP_OK, body, len,
 		     om ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 			: "text/plain; version=0.0.4; charset=utf-8");
+}
+
+/* Each connection kept to its peer's share and its deadline (connguard.h). The guard
+ * holds a descriptor of its own of each socket: shut down from the tick's thread, it is
+ * one the server cannot have closed and reused. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct serve *s = cls;
+	const union MHD_ConnectionInfo *ci = mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	int fd = ci ? ci->connect_fd : -1, local, own;
+	uint64_t peer = 0;
+	uint32_t uid;
+
+	(void)socket_context;
+	pthread_mutex_lock(&s->guard_lock);
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		own = fol_conn_guard_remove(s->guard, conn);
+		if (own >= 0)
+			close(own);
+	} else if (fd >= 0) {
+		if (fol_peer_of(fd, &peer, &local, &uid))
+			peer = 0; /* not TCP: all such peers are one */
+		own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (own < 0 || fol_conn_guard_add(s->guard, conn, own, peer, fol_mono_ns())) {
+			if (own >= 0)
+				close(own);
+			shutdown(fd, SHUT_RDWR);
+		}
+	}
+	pthread_mutex_unlock(&s->guard_lock);
+}
+
+/* Descriptors up to the hard limit: the server may hold SERVER_CONNECTIONS sockets beside
+ * the recorder's events, past the soft limit a service starts with (1024 under systemd). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Connections past their deadline, ended: the server sees them close. */
+static void end_late(struct serve *s)
+{
+	int fds[MAX_CONNECTIONS], n;
+
+	pthread_mutex_lock(&s->guard_lock);
+	n = fol_conn_guard_expired(s->guard, fol_mono_ns(), fds, MAX_CONNECTIONS);
+	for (int i = 0; i < n; i++)
+		shutdown(fds[i], SHUT_RDWR);
+	pthread_mutex_unlock(&s->guard_lock);
 }
 
 /* ADDR:PORT, [V6ADDR]:PORT or PORT (on 127.0.0.1), bound and listening: the socket, or
@@ -305,7 +396,7 @@ static int listen_on(const char *spec, int *fd, int *v6)
 	*v6 = ai->ai_family == AF_INET6;
 	*fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (*fd < 0 || setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(*fd, ai->ai_addr, ai->ai_addrlen) || listen(*fd, 64)) {
+	    bind(*fd, ai->ai_addr, ai->ai_addrlen) || listen(*fd, SOMAXCONN)) {
 		ret = error("cannot listen on %s: %s%s", spec, strerror(errno),
 			    errno == EADDRINUSE ? " (another server has that port: choose another "
 						  "with --listen)" : "");
@@ -479,6 +570,7 @@ static void serve_tick(void *ctx)
 	pthread_mutex_unlock(&s->lock);
 	if (waiting)
 		s->kpulled_ns = 0;
+	end_late(s);
 	prune(s, s->c.running);
 	kpull(s, s->c.running);
 	live_trim(&s->l);
@@ -496,7 +588,7 @@ static void serve_tick(void *ctx)
 int cmd_serve(int argc, char **argv)
 {
 	struct serve s = { .lock = PTHREAD_MUTEX_INITIALIZER, .ticked = PTHREAD_COND_INITIALIZER,
-			   .linger = DEFAULT_LINGER_S };
+			   .guard_lock = PTHREAD_MUTEX_INITIALIZER, .linger = DEFAULT_LINGER_S };
 	struct fol_writer *w = NULL;
 	struct MHD_Daemon *d;
 	struct timespec now;
@@ -505,6 +597,7 @@ int cmd_serve(int argc, char **argv)
 
 	if (status)
 		return status < 0 ? 0 : status;
+	raise_fd_limit();
 	live_malloc_policy();
 	status = mhd_open();
 	if (!status)
@@ -519,7 +612,8 @@ int cmd_serve(int argc, char **argv)
 	s.pruned_ns = fol_mono_ns();
 	if (s.by_cgroup && fol_cgroup_root(s.cgroot, sizeof(s.cgroot)))
 		s.cgroot[0] = 0; /* none: nothing is pruned */
-	ret = (s.kseen = fol_u64map_new(sizeof(struct kseen))) ? live_open(&s.l, &w) : -ENOMEM;
+	s.guard = fol_conn_guard_new(MAX_CONNECTIONS, MAX_PEER_CONNECTIONS, REQUEST_DEADLINE_NS);
+	ret = s.guard && (s.kseen = fol_u64map_new(sizeof(struct kseen))) ? live_open(&s.l, &w) : -ENOMEM;
 	if (!ret)
 		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
 								    .cell_hist = 1,
@@ -531,16 +625,20 @@ int cmd_serve(int argc, char **argv)
 		fol_writer_close(w);
 		live_close(&s.l);
 		fol_u64map_free(s.kseen);
+		fol_conn_guard_free(s.guard);
 		return error("out of memory");
 	}
-	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
-			     on_request, &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_CONNECTION_LIMIT, 64,
-			     MHD_OPTION_CONNECTION_TIMEOUT, 10, MHD_OPTION_END);
+	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | (v6 ? MHD_USE_IPv6 : 0), 0,
+			     NULL, NULL, on_request, &s, MHD_OPTION_LISTEN_SOCKET, fd,
+			     MHD_OPTION_CONNECTION_LIMIT, SERVER_CONNECTIONS, MHD_OPTION_THREAD_POOL_SIZE,
+			     SERVER_THREADS, MHD_OPTION_CONNECTION_TIMEOUT, 10, MHD_OPTION_NOTIFY_CONNECTION,
+			     on_connection, &s, MHD_OPTION_END);
 	if (!d) {
 		close(fd);
 		fol_writer_close(w);
 		live_close(&s.l);
 		fol_u64map_free(s.kseen);
+		fol_conn_guard_free(s.guard);
 		return error("cannot start the HTTP server on %s", s.listen);
 	}
 	s.c.tick = serve_tick;
@@ -557,6 +655,7 @@ int cmd_serve(int argc, char **argv)
 	close(fd);
 	live_close(&s.l);
 	fol_u64map_free(s.kseen);
+	fol_conn_guard_free(s.guard);
 	return ret ? (status ? status : 1) : 0;
 }
 #endif

@@ -211,6 +211,18 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 		fprintf(f, "foliostat_cgroup_overflow_faults_total %" PRIu64 "\n",
 			fol_tally_overflow(sc->tally));
 	}
+	if (sc->http) {
+		fol_metrics_family(f, fmt, "foliostat_http_connections", "gauge", NULL,
+				   "Connections serve keeps (scrapes, and those idle between them).");
+		fprintf(f, "foliostat_http_connections %d\n", sc->http_kept);
+		fol_metrics_family(f, fmt, "foliostat_http_refused_connections", "counter", NULL,
+				   "Connections ended as they came: their peer (a local user, or "
+				   "another machine's address) had as many as it may, or serve had.");
+		fprintf(f, "foliostat_http_refused_connections_total %" PRIu64 "\n", sc->http_refused);
+		fol_metrics_family(f, fmt, "foliostat_http_late_connections", "counter", NULL,
+				   "Connections ended because no whole request came in time.");
+		fprintf(f, "foliostat_http_late_connections_total %" PRIu64 "\n", sc->http_ended);
+	}
 	if (sc->kernel_reuse)
 		kernel_reuse(f, fmt, sc->kernel_reuse, sc->kernel_keys);
 	if (sc->counters) {

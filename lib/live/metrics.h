@@ -25,6 +25,10 @@ struct fol_scrape {
 	/* Kernel reuse's FOL_BPF_K_* counts (bpf_record.h), or NULL when it is off. */
 	const uint64_t *kernel_reuse;
 	uint64_t kernel_keys;		/* ... its (cgroup, class, order) counts held */
+	/* serve's connections (connguard.h): 0 when not serving; kept now, refused at once,
+	 * ended past the request deadline. */
+	int http, http_kept;
+	uint64_t http_refused, http_ended;
 };
 
 /* 0, or -ENOMEM. */

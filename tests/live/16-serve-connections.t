@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# serve keeps answering its scrapers while another local user attacks its connections
+# (issue 45): 10,000 idle connections (1,000 in the guests) and 64 slow senders (a byte
+# each half second), all as user nobody from addresses all over 127.0.0.0/8, each
+# reopened when serve closes it (tests/live/http_attack.py). Every scrape made during the
+# attack answers 200 within 1 s, and no slow connection outlives serve's 5 s request
+# deadline by more than its tick and a second of slack, however often its bytes come.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+[ -x /usr/bin/python3 ] || { echo "Bail out! /usr/bin/python3 is missing: 'make deps' installs it"; exit 1; }
+plan 6
+here=$(cd "$(dirname "$0")" && pwd)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+cd "$T"
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# make check-kernels-live's guests are emulated (some 80 times slower) and have 1 GB.
+slow=1 idle=10000
+[ -z "${FOLIOSTAT_GUEST:-}" ] || slow=10 idle=1000
+"$FOLIOSTAT" serve --listen "127.0.0.1:$port" 2>serve.err &
+pids+=($!)
+for _ in $(seq $((300 * slow))); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$port/healthz" >/dev/null
+ok $? "serve counts and answers on 127.0.0.1:$port"
+
+secs=$((14 * slow))
+ulimit -n 30000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$(cat "$here/http_attack.py")" \
+	"$port" "$idle" 64 "$secs" >attack.json 2>attack.err &
+apid=$!
+pids+=($apid)
+sleep $((3 * slow))
+for _ in $(seq 20); do
+	curl -s -o /dev/null -m 5 -w '%{http_code} %{time_total}\n' "http://127.0.0.1:$port/metrics" >>scrapes
+	sleep 0.3
+done
+wait "$apid"
+good=$(awk '$1 == 200 && $2 < 1' scrapes | wc -l)
+is "$good" 20 "20 scrapes during the attack: 200 within 1 s ($(awk '{print $1 "/" $2 "s"}' scrapes | tr '\n' ' '))"
+opened=$(jq .opened attack.json)
+[ "${opened:-0}" -ge $((idle + 64)) ]
+ok $? "the attack ran as nobody: $(cat attack.json 2>/dev/null || head -c 300 attack.err)"
+longest=$(jq .slow_longest_s attack.json)
+awk -v l="$longest" -v c="$(jq .slow_closed attack.json)" -v s=$slow 'BEGIN { exit !(c >= 64 && l <= 5 + 1.2 * s) }'
+ok $? "slow senders ended by the deadline, their bytes did not extend it: $(jq .slow_closed attack.json) closed, the longest lived $longest s (<= 5 s + a tick + 1 s)"
+curl -sf "http://127.0.0.1:$port/metrics" >after.prom && kill -0 "${pids[0]}"
+ok $? "serve answers after the attack ($(tail -c 200 serve.err | tr '\n' ' '))"
+# What serve says it did: most refused as they came (their user had 8 already); the 8
+# kept, idle or slow, ended late (once each at least).
+refused=$(awk '$1 == "foliostat_http_refused_connections_total" {print $2}' after.prom)
+late=$(awk '$1 == "foliostat_http_late_connections_total" {print $2}' after.prom)
+[ "${refused:-0}" -ge "$idle" ] && [ "${late:-0}" -ge 8 ]
+ok $? "its metrics say so: $refused connections refused, $late ended late"
