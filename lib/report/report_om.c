@@ -17,7 +17,7 @@
 void fol_metrics_label(FILE *f, const char *raw)
 {
 	char buf[4096];
-	const char *v = fol_escape(raw, buf, sizeof(buf));
+	const char *v = fol_printable(raw) ? raw : fol_escape(raw, buf, sizeof(buf));
 
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')

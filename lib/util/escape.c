@@ -38,14 +38,14 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-static int printable(const char *s)
+int fol_printable(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		size_t n = utf8_len(p);
 
-		if (!n || *p == '\\')
+		if (!n)
 			return 0;
 		p += n;
 	}
@@ -59,7 +59,7 @@ const char *fol_escape(const char *s, char *buf, size_t len)
 
 	if (!s)
 		return "";
-	if (printable(s))
+	if (fol_printable(s) && !strchr(s, '\\'))
 		return s;
 	if (!len)
 		return "";

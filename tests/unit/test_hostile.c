@@ -715,6 +715,24 @@ static void test_escapes(void **state)
 		assert_null(strstr(out, "\xc2\x9b"));
 		free(out);
 	}
+	/* A label value's backslash escaped once, by the exposition's own rule: a cgroup
+	 * "/fs\bs" read back as "/fs\\bs" when fol_escape had doubled it first. Where the
+	 * value needs fol_escape (a control byte), its escapes stay visible text. */
+	{
+		static const char *const raw[] = { "/fs\\bs", "q\"uote", "a\x1b\\b" };
+		static const char *const want[] = { "/fs\\\\bs", "q\\\"uote", "a\\\\x1b\\\\\\\\b" };
+
+		for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+			size_t n = 0;
+			char *out;
+			FILE *f = open_memstream(&out, &n);
+
+			fol_metrics_label(f, raw[i]);
+			fclose(f);
+			assert_string_equal(out, want[i]);
+			free(out);
+		}
+	}
 	free(recs.b);
 	fol_report_free(&r);
 	unlink(b.path);
