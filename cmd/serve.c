@@ -122,6 +122,8 @@ struct serve {
 	uint64_t pruned_ns;
 	struct fol_u64map *alive;
 	char cgroot[1024];
+	/* The cgroup of -G, removed since serve started: nothing more can be counted. */
+	volatile int cgroup_gone;
 	/* The HTTP server's connections, under their own lock: its thread adds and removes
 	 * them, the recorder's tick ends those past their deadline. */
 	pthread_mutex_t guard_lock;
@@ -279,8 +281,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, strdup("GET only\n"), 9, "text/plain");
 	if (!strcmp(url, "/healthz")) {
-		body = strdup(s->recording ? "ok\n" : "not counting yet: the events are being opened\n");
-		return reply(conn, s->recording ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, body,
+		int ok = s->recording && !s->cgroup_gone;
+
+		body = strdup(s->cgroup_gone ? "not counting: the cgroup of -G was removed\n"
+			      : s->recording ? "ok\n" : "not counting yet: the events are being opened\n");
+		return reply(conn, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE, body,
 			     body ? strlen(body) : 0, "text/plain");
 	}
 	if (strcmp(url, "/metrics")) {
@@ -550,6 +555,17 @@ static void prune(struct serve *s, struct fol_recorder *r)
 	if (!s->by_cgroup || now - s->pruned_ns < PRUNE_EVERY_NS)
 		return;
 	s->pruned_ns = now;
+	if (s->c.o.cgroup && s->cgroot[0] && !s->cgroup_gone) {
+		char dir[4096 + 1024];
+
+		snprintf(dir, sizeof(dir), "%s/%s", s->cgroot, s->c.o.cgroup);
+		if (access(dir, F_OK) && errno == ENOENT) {
+			s->cgroup_gone = 1;
+			fprintf(stderr, "foliostat serve: cgroup %s was removed: nothing more is counted "
+					"(/healthz says 503); restart serve with a cgroup that exists\n",
+				s->c.o.cgroup);
+		}
+	}
 	s->alive = fol_u64map_new(sizeof(int));
 	s->kpulled_ns = 0;
 	kpull(s, r);

@@ -28,7 +28,7 @@ if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
 	rmdir "$CG/$name"
 	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
 fi
-plan 23
+plan 24
 # (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
@@ -45,6 +45,7 @@ fw=$(workload_bin fw)
 free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 sport=$(free_port)
 pport=$(free_port)
+gport=$(free_port)
 wait_http() { # URL SECONDS
 	for _ in $(seq $(($2 * 10))); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
 	return 1
@@ -57,6 +58,9 @@ wait_http() { # URL SECONDS
 pids+=($!)
 "$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
 stat_pid=$!
+# A serve of the cgroup alone (-G): when the cgroup goes, /healthz says it counts nothing.
+"$FOLIOSTAT" serve --listen "127.0.0.1:$gport" -G "/$name" 2>"$T/gserve.err" &
+pids+=($!)
 # make check-kernels-live's guests are emulated, some 80 times slower.
 slow=1 size=256M
 [ -z "${FOLIOSTAT_GUEST:-}" ] || slow=10 size=32M
@@ -285,6 +289,14 @@ for i in $(seq $((30 * slow))); do
 done
 [ "$removed" -eq 0 ] && [ "$before" -gt 0 ] && [ "$after" -eq 0 ]
 ok $? "a removed cgroup's series go after --cgroup-linger 2 ($before series, none $i s after rmdir)"
+gcode=
+for i in $(seq $((15 * slow))); do
+	gcode=$(curl -s -o "$T/ghealth" -w '%{http_code}' "http://127.0.0.1:$gport/healthz")
+	[ "$gcode" = 503 ] && break
+	sleep 1
+done
+[ "$gcode" = 503 ] && grep -q "removed" "$T/ghealth" && grep -q "cgroup /$name was removed" "$T/gserve.err"
+ok $? "serve -G of the removed cgroup: /healthz 503 within $i s ($(cat "$T/ghealth" 2>/dev/null)), said on stderr"
 kafter=$(keys)
 if [ "$path" != bpf ]; then
 	skip 1 "serve took the $path fault path here: no counts in the kernel"
