@@ -74,6 +74,8 @@ int fol_top_open(struct fol_top_ui **out, char *err, size_t errlen)
 				      "streams the same figures as JSON lines");
 		return -ENOTTY;
 	}
+	if (tui_term_usable(STDOUT_FILENO, "top", err, errlen))
+		return -ENOTTY;
 	u = calloc(1, sizeof(*u));
 	ofd = dup(STDOUT_FILENO);
 	ifd = dup(STDIN_FILENO);

@@ -166,6 +166,8 @@ int tui_term_open(int *colour, int *utf8, struct sigaction *old, char *err, size
 		return -ENOTTY;
 	}
 	*utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (tui_term_usable(STDOUT_FILENO, "the TUI", err, errlen))
+		return -ENOTTY;
 	if (!initscr()) {
 		snprintf(err, errlen, "cannot set up the terminal (TERM=%s)",
 			 getenv("TERM") ? getenv("TERM") : "unset");

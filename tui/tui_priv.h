@@ -95,5 +95,9 @@ int tui_term_open(int *colour, int *utf8, struct sigaction *old, char *err, size
 void tui_term_close(const struct sigaction *old);
 /* The colour pairs (C_*), where the terminal has colours and NO_COLOR is not set: 1. */
 int tui_colours(void);
+/* 0 when the terminal of fd (TERM) can be drawn on: known, and able to move its cursor;
+ * else -ENOTTY and why in err. ncurses draws on TERM=dumb line after line of blanks
+ * (top printed 5 s of them). */
+int tui_term_usable(int fd, const char *what, char *err, size_t errlen);
 
 #endif

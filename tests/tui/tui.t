@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 n=0 fail=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..60"
+echo "1..62"
 
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
@@ -218,4 +218,13 @@ keys q
 
 "$FOLIOSTAT" tui -i "$DATA" </dev/null >"$T/out" 2>"$T/err"; rc=$?
 [ "$rc" -eq 1 ] && grep -q "needs a terminal" "$T/err"; ok $? "not a terminal: exit 1, says to use the text report"
+# A terminal that cannot move its cursor: ncurses drew blank lines there (top, for 5 s).
+for cmd in "tui -i $DATA" "top -a"; do
+	tmux kill-session -t "$S" 2>/dev/null
+	rm -f "$T/rc"
+	tmux new-session -d -s "$S" -x 120 -y 24 "env TERM=dumb $FOLIOSTAT $cmd; echo rc=\$? >$T/rc; sleep 30"
+	wait_for "cannot move its cursor"
+	for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
+	grep -q "rc=1" "$T/rc"; ok $? "TERM=dumb: ${cmd%% *} exits 1 at once, saying the terminal cannot move its cursor"
+done
 exit $fail
