@@ -246,7 +246,7 @@ static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 	if (r->kallsyms) {
 		r->ksyms = fol_ksyms_from_file(r->kallsyms);
 		r->ksyms_from = r->kallsyms;
-	} else if (fol_session_ksyms(sess)) {
+	} else if (fol_ksyms_count(fol_session_ksyms(sess))) {
 		r->ksyms = fol_ksyms_get(fol_session_ksyms(sess));
 		r->ksyms_from = "recording";
 	} else if (bid && !r->symfs && fol_kernel_build_id("/sys/kernel/notes", here, sizeof(here)) > 0 &&
@@ -254,6 +254,8 @@ static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 		r->ksyms = fol_ksyms_from_file("/proc/kallsyms");
 		r->ksyms_from = "/proc/kallsyms";
 	}
+	/* A chunk that reads no symbol (damaged) is said, not claimed as the names' source. */
+	r->ksyms_damaged = !r->kallsyms && fol_session_ksyms(sess) && !fol_ksyms_count(fol_session_ksyms(sess));
 	if (!r->ksyms)
 		r->ksyms_from = "none";
 }

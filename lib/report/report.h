@@ -50,6 +50,7 @@ struct fol_report {
 	const char *kallsyms;	/* report --kallsyms FILE, or NULL */
 	struct fol_ksyms *ksyms; /* the recording kernel's symbols (ksyms.h), NULL: none */
 	const char *ksyms_from;	/* where they come from: "recording", a file, "none" */
+	int ksyms_damaged;	/* the recording carries them, but its chunk reads no symbol */
 	struct fol_model *model; /* while events stream in */
 };
 

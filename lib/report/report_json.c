@@ -260,6 +260,7 @@ static cJSON *recording_json(const struct fol_report *r, const struct fol_report
 	else
 		cJSON_AddNullToObject(rec, "kernel_build_id");
 	cJSON_AddStringToObject(rec, "kernel_symbols", r->ksyms_from);
+	cJSON_AddBoolToObject(rec, "kernel_symbols_damaged", r->ksyms_damaged);
 	/* record --fault-path: "bpf" or "samples"; null in recordings made before it. */
 	if (r->rec.fault_path)
 		cJSON_AddStringToObject(rec, "fault_path", r->rec.fault_path);

@@ -82,13 +82,17 @@ static void print_ksyms(const struct fol_report *r, FILE *f)
 
 	if (!strcmp(r->ksyms_from, "recording"))
 		fprintf(f, "# ksyms:    the recording's own (kernel build-id %s)\n", bid ? bid : "not recorded");
+	else if (r->ksyms_damaged && !strcmp(r->ksyms_from, "none"))
+		fprintf(f, "# ksyms:    none: the recording's kernel symbols are damaged (their chunk reads no "
+			   "symbol); --kallsyms FILE of its kernel names them\n");
 	else if (!strcmp(r->ksyms_from, "none"))
 		fprintf(f, "# ksyms:    none: the recording carries no kernel symbols and %s (--kallsyms FILE)\n",
 			bid ? "the running kernel is another build" : "names no kernel build-id");
 	else
-		fprintf(f, "# ksyms:    %s%s\n", fol_escape(r->ksyms_from, esc, sizeof(esc)),
+		fprintf(f, "# ksyms:    %s%s%s\n", fol_escape(r->ksyms_from, esc, sizeof(esc)),
 			strcmp(r->ksyms_from, "/proc/kallsyms") ? " (--kallsyms)"
-								: ": the running kernel is the recording's build");
+								: ": the running kernel is the recording's build",
+			r->ksyms_damaged ? " (the recording's own are damaged)" : "");
 }
 
 static void print_header(const struct fol_report *r, const struct fol_report_view *v, FILE *f)

@@ -738,6 +738,33 @@ static void test_escapes(void **state)
 	unlink(b.path);
 }
 
+/* A kernel-symbol chunk that reads no symbol: the header said "the recording's own" with
+ * raw addresses below it. Now it says the chunk is damaged, and the JSON too. */
+static void test_damaged_ksyms(void **state)
+{
+	static const unsigned char junk[64] = { 0x78, 0x9c, 0xde, 0xad, 0xbe, 0xef };
+	struct rb_recs recs = { 0 };
+	struct fol_report r;
+	struct rb b;
+	char *text, *json;
+
+	(void)state;
+	rb_open(&b);
+	rb_meta(&b, NULL);
+	rb_default_events(&b);
+	rb_chunk(&b, FOL_CHUNK_KSYMS, junk, sizeof(junk));
+	rb_fault(&recs, 100, 100, 2000, 0x7f0000000000, 6);
+	rb_exit(&recs, 100, 100, 2001, 0x7f0000000000);
+	rb_records(&b, &recs);
+	rb_close(&b);
+	render(&b, &r, &text, &json);
+	assert_null(strstr(text, "the recording's own"));
+	assert_non_null(strstr(text, "kernel symbols are damaged"));
+	assert_non_null(strstr(json, "\"kernel_symbols_damaged\":true"));
+	assert_int_equal(r.ksyms_damaged, 1);
+	release(&b, &r, &recs, text, json);
+}
+
 /* A calibration made while the machine was busy: traced faster than untraced. "The fault
  * events add -544 ns" was printed as a cost; now it is said to be unmeasured, and the
  * JSON's added_ns is null. */
@@ -781,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_string_without_nul),
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_unmeasured_probe),
+		cmocka_unit_test(test_damaged_ksyms),
 	};
 
 	return cmocka_run_group_tests_name("hostile", tests, NULL, NULL);
