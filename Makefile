@@ -44,7 +44,8 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 MANDIR := $(PREFIX)/share/man
 COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
-VERSION := 0.1.0
+# The version, from one place: debian/changelog's first entry (the package's too).
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
 # The BPF fault path (lib/record/bpf_faults.c): its programs, lib/record/bpf/faults.bpf.c, compiled by
 # clang and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
@@ -64,7 +65,7 @@ endif
 CFLAGS = -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 ALL_CFLAGS += $(if $(DEVELOPER),-Werror)
-ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(LIBPERF)/include
+ALL_CFLAGS += -DFOL_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Ilib -Itui -I$(BUILD) -I$(LIBPERF)/include
 ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 ALL_CFLAGS += -MMD -MP $(BPF_CFLAGS) $(HTTP_CFLAGS)
 # serve opens libmicrohttpd when it starts (cmd/serve.c says why): its header, not its
@@ -101,7 +102,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
 .PHONY: all deps check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
-	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps
+	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps FORCE
 all: $(BIN)
 
 # Installs only what is missing; again after the scripts change.
@@ -129,6 +130,16 @@ $(BUILD)/lib/record/bpf/faults.skel.h: $(BUILD)/lib/record/bpf/faults.bpf.o
 	$(Q)bpftool gen skeleton $< name fol_faults_bpf >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/lib/record/bpf_faults.o: $(BPF_SKEL)
+
+# The commit built from, for --version: rewritten only when it changes, so that a build
+# of the same tree relinks nothing. Outside a git checkout (a source package), none.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+$(BUILD)/commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define FOL_COMMIT "$(if $(COMMIT:-dirty=),$(COMMIT),unknown)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+FORCE:
+$(BUILD)/cmd/main.o: $(BUILD)/commit.h
 
 $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")

@@ -9,6 +9,7 @@
 #include "report/report.h"
 
 #include "cmd.h"
+#include "commit.h"
 #include "util.h"
 
 struct cmd {
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("foliostat %s\n", FOL_VERSION);
+		printf("foliostat %s (commit %s)\n", FOL_VERSION, FOL_COMMIT);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

@@ -31,7 +31,7 @@ check() { # COMMAND MAN-PAGE...
 	[ -z "$missing$undocumented" ]
 	ok $? "$cmd: every option in --help and the man page${missing:+ (not in --help:$missing)}${undocumented:+ (not in man foliostat-$1:$undocumented)}"
 }
-echo "1..18"
+echo "1..19"
 check record record
 check stat stat record
 check top top
@@ -58,6 +58,13 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 else
 	for _ in 1 2 3; do n=$((n + 1)); echo "ok $n # SKIP bash-completion not installed"; done
 fi
+
+# --version: the version of debian/changelog's first entry (the package's: one place),
+# and the commit built from.
+want=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
+commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+"$FOLIOSTAT" --version | grep -q "^foliostat $want (commit $commit"
+ok $? "--version: $("$FOLIOSTAT" --version) (debian/changelog $want, HEAD $commit)"
 
 # make install / uninstall into a staging directory.
 D=$(mktemp -d)
