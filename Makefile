@@ -101,14 +101,19 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
-.PHONY: all deps check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
+.PHONY: all deps test-deps check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
 	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps FORCE
 all: $(BIN)
 
-# Installs only what is missing; again after the scripts change.
+# Installs only what is missing; again after the scripts change. deps: what building and
+# running needs; test-deps: what the tests need besides (install-deps.sh says which).
 deps: $(LIBPERF)/.stamp
 $(LIBPERF)/.stamp: scripts/install-deps.sh scripts/build-libperf.sh
 	$(Q)./scripts/install-deps.sh
+	$(Q)touch $@
+test-deps: deps/.test-stamp
+deps/.test-stamp: scripts/install-deps.sh | deps
+	$(Q)./scripts/install-deps.sh test
 	$(Q)touch $@
 
 need-deps:
@@ -182,7 +187,7 @@ check-tui: $(BIN)
 # The fuzzers last: the PTE-mapped THP checks of tests/live/04 failed three times in runs
 # right after them (~1 GB of fuzzer memory churned) and never in 20 runs without: the
 # likely cause is fragmentation or reclaim touching the THPs the test counts.
-check: deps
+check: deps test-deps
 	$(Q)$(MAKE) --no-print-directory check-all
 check-all: check-house check-unit check-golden check-tui check-live check-fuzz
 
@@ -291,9 +296,9 @@ check-fuzz: $(FUZZ_RUNNERS)
 fuzz-run:
 	$(call run_libfuzzer,$(FUZZ_TIME))
 
-fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%) build-fuzz/seeds/.stamp
+fuzz: test-deps $(FUZZ_TARGETS:%=build-fuzz/fuzz_%) build-fuzz/seeds/.stamp
 	$(MAKE) --no-print-directory fuzz-run FUZZ_TIME=$(FUZZ_SECONDS)
 
 # Mutation check of the core rules (scripts/mutate.sh): every mutant must be killed.
-mutate: | need-deps
+mutate: test-deps
 	$(Q)./scripts/mutate.sh

@@ -27,32 +27,44 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-libperf.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cd "$work"
-# apt-get download runs as _apt when it can; a private world-writable dir avoids its warning.
-chmod 0777 "$work"
-if ! apt-get download "$pkg" >apt.log 2>&1; then
-	if ! { apt-get update -qq >>apt.log 2>&1 && apt-get download "$pkg" >>apt.log 2>&1; }; then
-		cat apt.log >&2
-		die "could not download $pkg from Debian's archive: check network access and apt sources"
+# The package's source tarball: installed (a package build has linux-source-6.12 among
+# its Build-Depends), or downloaded from Debian's archive.
+if [ -f "/usr/src/$pkg.tar.xz" ] && version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null); then
+	from="/usr/src/$pkg.tar.xz"
+	tarball() { cat "$from"; }
+else
+	# apt-get download runs as _apt when it can; a private world-writable dir avoids its warning.
+	chmod 0777 "$work"
+	if ! apt-get download "$pkg" >apt.log 2>&1; then
+		if ! { apt-get update -qq >>apt.log 2>&1 && apt-get download "$pkg" >>apt.log 2>&1; }; then
+			cat apt.log >&2
+			apt-cache show "$pkg" >/dev/null 2>&1 ||
+				die "no configured apt source has $pkg: Debian 12 carries it in bookworm-updates and bookworm-security; add to /etc/apt/sources.list:
+  deb http://deb.debian.org/debian bookworm-updates main
+  deb http://deb.debian.org/debian-security bookworm-security main
+then run 'make deps' again"
+			die "could not download $pkg from Debian's archive: check network access and apt sources"
+		fi
 	fi
+	from=$(ls "$pkg"_*.deb 2>/dev/null | head -n 1)
+	[ -n "$from" ] || die "apt-get download left no $pkg .deb"
+	version=$(dpkg-deb -f "$from" Version)
+	tarball() { dpkg-deb --fsys-tarfile "$from" | tar -x -O "./usr/src/$pkg.tar.xz"; }
 fi
-deb=$(ls "$pkg"_*.deb 2>/dev/null | head -n 1)
-[ -n "$deb" ] || die "apt-get download left no $pkg .deb"
-version=$(dpkg-deb -f "$deb" Version)
 case "$version" in
 $series.*) ;;
 *) die "$pkg has version $version, expected $series.x" ;;
 esac
 
 # Only the parts of the tree libperf's build reads; the whole tree is ~1.5 GB unpacked.
-dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./usr/src/$pkg.tar.xz" |
-	tar -xJ "$pkg/tools/lib" "$pkg/tools/include" "$pkg/tools/build" "$pkg/tools/scripts" \
-		"$pkg/tools/arch" "$pkg/include/uapi" "$pkg/arch/x86/include/uapi" \
-		"$pkg/arch/arm64/include/uapi" "$pkg/scripts" \
-		"$pkg/Makefile" ||
-	die "could not unpack the kernel sources from $deb"
+tarball | tar -xJ "$pkg/tools/lib" "$pkg/tools/include" "$pkg/tools/build" "$pkg/tools/scripts" \
+	"$pkg/tools/arch" "$pkg/include/uapi" "$pkg/arch/x86/include/uapi" \
+	"$pkg/arch/arm64/include/uapi" "$pkg/scripts" \
+	"$pkg/Makefile" ||
+	die "could not unpack the kernel sources from $from"
 
 src="$work/$pkg/tools/lib"
-[ -f "$src/perf/Makefile" ] || die "$deb holds no tools/lib/perf"
+[ -f "$src/perf/Makefile" ] || die "$from holds no tools/lib/perf"
 set --
 [ -z "$cross" ] || set -- ARCH="$cross" CROSS_COMPILE=aarch64-linux-gnu-
 make -s -C "$src/perf" -j"$(nproc)" prefix="$work/inst" libdir="$work/inst/lib" "$@" \
