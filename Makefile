@@ -101,7 +101,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
-.PHONY: all deps test-deps check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
+.PHONY: all deps test-deps deb check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
 	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps FORCE
 all: $(BIN)
 
@@ -194,6 +194,10 @@ check-all: check-house check-unit check-golden check-tui check-live check-fuzz
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
+
+# A Debian package from debian/ (scripts/build-deb.sh): foliostat_VERSION_ARCH.deb here.
+deb: deps
+	$(Q)./scripts/build-deb.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
