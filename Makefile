@@ -101,7 +101,7 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 BIN := foliostat$(if $(SANITIZE),-san)$(if $(CROSS),-$(CROSS))
 
-.PHONY: all deps test-deps deb check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
+.PHONY: all deps test-deps deb check-fresh check check-all check-house check-unit check-fuzz check-golden check-tui check-live \
 	check-kernels check-kernels-live run bench clean fuzz fuzz-run mutate install uninstall need-deps FORCE
 all: $(BIN)
 
@@ -194,6 +194,11 @@ check-all: check-house check-unit check-golden check-tui check-live check-fuzz
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)./$(BIN) record && ./$(BIN) report
+
+# The README's way in on a bare Debian 12 (a debootstrap chroot): make run from a clone,
+# make deb, the package installed and run (scripts/check-fresh.sh).
+check-fresh:
+	$(Q)./scripts/check-fresh.sh
 
 # A Debian package from debian/ (scripts/build-deb.sh): foliostat_VERSION_ARCH.deb here.
 deb: deps
