@@ -9,7 +9,7 @@
 # software emulation; the tests that need a swap file or a disk say so and skip.)
 # Results: prove's TAP on the serial console between markers; the summary per kernel
 # here, and the whole log kept beside it on failure.
-# Software emulation (KVM does not run guests on these machines): see README for times.
+# Software emulation (KVM does not run guests on these machines): docs/development.md gives times.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-package.sh"
