@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 arch=$(dpkg --print-architecture)
-tools="debhelper dpkg-dev fakeroot lintian linux-source-6.12 systemd"
+tools="build-essential debhelper dpkg-dev fakeroot lintian linux-source-6.12 systemd"
 missing=
 for p in $tools; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
