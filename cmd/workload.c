@@ -111,6 +111,9 @@ static const struct opt wl_opts[] = {
 		     "pageout: first unmap all but the first page of each\n"
 		     "SIZE block (partly mapped folios: the kernel splits them)"),
 	OPT_SET_INT(0, "readonly", &wl.readonly, 1, "collapse: mprotect the region read-only first"),
+	OPT_SET_INT(0, "populate-madvise", &wl.populate_madvise, 1,
+		    "populate with madvise(MADV_POPULATE_WRITE): the kernel\n"
+		    "allocates the folios without a fault (5.14 and later)"),
 	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
 		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
 		    "the run (its settings put back after, signals included)"),

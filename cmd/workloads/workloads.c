@@ -618,15 +618,19 @@ static int prepare(struct region *g)
 	return fol_swap_devices() ? 0 : -ENOSPC;
 }
 
-/* The first touch of every page, and for pte-thp the PMD mappings split. */
-static void populate(struct region *g)
+/* The first touch of every page (or the kernel's, asked by MADV_POPULATE_WRITE: the
+ * folios come without a fault), and for pte-thp the PMD mappings split. */
+static int populate(struct region *g)
 {
 	uint64_t t0 = fol_mono_ns();
 
-	touch(g->p, g->o->size, g->page);
+	if (!g->o->populate_madvise)
+		touch(g->p, g->o->size, g->page);
+	else if (madvise(g->p, g->o->size, FOL_MADV_POPULATE_WRITE))
+		return -errno; /* EINVAL before 5.14 */
 	phase(g->ph, "populate", t0, fol_mono_ns());
 	if (g->o->policy != FOL_WL_PTE_THP || g->o->kind == FOL_WL_COLLAPSE)
-		return;
+		return 0;
 	/* Keep khugepaged off the region before any PMD mapping is split: a new
 	 * MADV_HUGEPAGE process wakes it at once, and it copies PTE-mapped folios into new
 	 * PMD-mapped ones, whose write after fork is then one fault, not 512 (seen: 8 of 8
@@ -642,6 +646,7 @@ static void populate(struct region *g)
 		mprotect(g->p + off, g->page, PROT_READ | PROT_WRITE);
 	}
 	phase(g->ph, "pte-map", t0, fol_mono_ns());
+	return 0;
 }
 
 /* What each workload does once the region is populated. */
@@ -673,8 +678,9 @@ int fol_wl_run(const struct fol_wl_opts *o)
 	ret = o->mode == FOL_WL_RANDOM && !(g.order = random_order(o->size / g.page)) ? -ENOMEM : 0;
 	if (!ret)
 		ret = prepare(&g);
+	if (!ret)
+		ret = populate(&g);
 	if (!ret) {
-		populate(&g);
 		if (o->delay_ms && after_populate[o->kind])
 			usleep((useconds_t)o->delay_ms * 1000); /* time for record -p to attach */
 		if (after_populate[o->kind])

@@ -45,6 +45,7 @@ struct fol_wl_opts {
 	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
 	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
+	int populate_madvise;	/* populate with madvise(MADV_POPULATE_WRITE): no fault */
 	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
 	int zram;		/* pageout: swap on zram0 for the run, reset after */
 	size_t keep_one;	/* pageout: first unmap all but one page of each block this

@@ -420,10 +420,12 @@ static int note_kernel_page(struct fol_model *m, const struct fol_event *ev)
 
 static int on_page_alloc(struct fol_model *m, struct thread *t, const struct fol_event *ev)
 {
-	if (m->o.sampled)
-		fol_model_open_sampled(t, ev->time);
 	if (!m->o.no_page_frees && note_kernel_page(m, ev))
 		return -ENOMEM;
+	if (fol_model_populated(t, ev))
+		return 0;
+	if (m->o.sampled)
+		fol_model_open_sampled(t, ev->time);
 	if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))
 		return 0;
 	if (ev->page.order > t->f.alloc_order) {

@@ -25,6 +25,9 @@ static enum fol_call madvise_call(int64_t advice)
 		return FOL_CALL_MADV_PAGEOUT;
 	case FOL_MADV_COLLAPSE:
 		return FOL_CALL_MADV_COLLAPSE;
+	case FOL_MADV_POPULATE_READ:
+	case FOL_MADV_POPULATE_WRITE:
+		return FOL_CALL_MADV_POPULATE;
 	default:
 		return FOL_CALL_MADV_OTHER;
 	}
@@ -69,8 +72,24 @@ void fol_model_call_end(struct fol_model *m, struct thread *t, int tid, const st
 	cs->bytes += c->bytes;
 	if (ev->time >= c->start)
 		fol_model_hist_add(m, &cs->time, ev->time - c->start);
-	for (int i = 0; i <= FOL_MAX_ORDER; i++)
+	for (int i = 0; i <= FOL_MAX_ORDER; i++) {
 		cs->freed[i] += c->freed[i];
+		cs->populated[i] += c->populated[i];
+		m->s.order[FOL_ORDER_SLOT(i)].folios_allocated += c->populated[i];
+	}
+}
+
+/* A user folio the kernel allocated for the thread's populating call, outside a fault: 1
+ * when counted so. */
+int fol_model_populated(struct thread *t, const struct fol_event *ev)
+{
+	struct open_call *c = &t->call;
+
+	if (!c->open || c->call != FOL_CALL_MADV_POPULATE || t->open ||
+	    !(ev->page.gfp & FOL_GFP_MOVABLE) || ev->page.order < 0 || ev->page.order > FOL_MAX_ORDER)
+		return 0;
+	c->populated[ev->page.order]++;
+	return 1;
 }
 
 /* Whose memory khugepaged worked on: 1 a selected process's, 0 another recorded

@@ -91,6 +91,7 @@ static const struct {
 	[FOL_CALL_MADV_COLD] = { "madvise(COLD)", "madvise_cold" },
 	[FOL_CALL_MADV_PAGEOUT] = { "madvise(PAGEOUT)", "madvise_pageout" },
 	[FOL_CALL_MADV_COLLAPSE] = { "madvise(COLLAPSE)", "madvise_collapse" },
+	[FOL_CALL_MADV_POPULATE] = { "madvise(POPULATE)", "madvise_populate" },
 	[FOL_CALL_MADV_OTHER] = { "madvise(other)", "madvise_other" },
 };
 

@@ -48,6 +48,7 @@ enum fol_call {
 	FOL_CALL_MADV_COLD,
 	FOL_CALL_MADV_PAGEOUT,
 	FOL_CALL_MADV_COLLAPSE,
+	FOL_CALL_MADV_POPULATE,	/* MADV_POPULATE_READ and _WRITE */
 	FOL_CALL_MADV_OTHER,
 	FOL_NR_CALLS
 };
@@ -69,6 +70,10 @@ struct fol_call_stats {
 	/* Pages the kernel freed inside the calls (kmem:mm_page_free in the calling thread),
 	 * by the order they were freed at: a large folio freed whole is one of its order. */
 	uint64_t freed[FOL_MAX_ORDER + 1];
+	/* User folios (movable) the kernel allocated for a populating call, outside any
+	 * fault, by order: no fault event comes with them (GUP calls handle_mm_fault()
+	 * without the exception). Also in the order's folios_allocated. */
+	uint64_t populated[FOL_MAX_ORDER + 1];
 	struct fol_swapout swapped;	/* written to swap inside the calls */
 };
 
@@ -124,7 +129,7 @@ struct fol_reuse {
 };
 
 struct fol_order_stats {
-	uint64_t folios_allocated; /* user folios allocated by faults */
+	uint64_t folios_allocated; /* user folios allocated by faults and populating calls */
 	struct fol_cell cell[FOL_NR_CLASSES];
 	struct fol_reuse reuse;
 };

@@ -498,6 +498,7 @@ static cJSON *calls_json(const struct fol_report *r)
 		cJSON_AddItemToObject(o, "latency_ns", cs->time.count ? lat_json(&cs->time) : cJSON_CreateNull());
 		fr = by_order_json(cs->freed, "pages");
 		cJSON_AddItemToObject(o, "freed", fr);
+		cJSON_AddItemToObject(o, "populated", by_order_json(cs->populated, "folios"));
 		cJSON_AddItemToObject(o, "swapped", swapout_json(&cs->swapped));
 		cJSON_AddItemToArray(arr, o);
 	}

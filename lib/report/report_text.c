@@ -329,16 +329,16 @@ static void print_left_behind(const struct fol_report *r, FILE *f)
 	}
 }
 
-/* Pages freed inside a call, by order: "4K 12, 2M 128". */
-static void print_freed(const struct fol_call_stats *cs, unsigned page_size, FILE *f)
+/* Pages by order: "  4K 12, 2M 128", or "  -" when none. */
+static void print_by_order(const uint64_t *n, unsigned page_size, FILE *f)
 {
 	char sz[16];
 	int any = 0;
 
 	for (int o = 0; o <= FOL_MAX_ORDER; o++)
-		if (cs->freed[o])
+		if (n[o])
 			fprintf(f, "%s%s %" PRIu64, any++ ? ", " : "  ",
-				fol_order_size(o, page_size, sz, sizeof(sz)), cs->freed[o]);
+				fol_order_size(o, page_size, sz, sizeof(sz)), n[o]);
 	if (!any)
 		fprintf(f, "  -");
 }
@@ -381,10 +381,15 @@ static void print_calls(const struct fol_report *r, FILE *f)
 			fol_fmt_ns_col(fol_hist_quantile(&cs->time, 0.5), cs->time.count, 10, t[1], sizeof(t[1])),
 			fol_fmt_ns_col(fol_hist_quantile(&cs->time, 0.99), cs->time.count, 10, t[2], sizeof(t[2])),
 			fol_fmt_ns_col(cs->time.max, cs->time.count, 10, t[3], sizeof(t[3])));
-		print_freed(cs, r->page_size, f);
+		print_by_order(cs->freed, r->page_size, f);
 		if (cs->errors)
 			fprintf(f, "  (%" PRIu64 " failed)", cs->errors);
 		fputc('\n', f);
+		if (c == FOL_CALL_MADV_POPULATE) {
+			fprintf(f, "  %-18s folios populated without a fault:", "");
+			print_by_order(cs->populated, r->page_size, f);
+			fputc('\n', f);
+		}
 		if (swapped_any(&cs->swapped)) {
 			fprintf(f, "  %-18s written to swap: ", "");
 			print_swapped(&cs->swapped, r->page_size, f);

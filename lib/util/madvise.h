@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* madvise(2) advice as the kernel's ABI numbers it (uapi asm-generic/mman-common.h): the
  * model reads raw advice from traces of any kernel, and the workloads must build where
- * the C library's headers predate MADV_PAGEOUT (5.4) and MADV_COLLAPSE (6.1). */
+ * the C library's headers predate MADV_PAGEOUT (5.4), MADV_POPULATE_* (5.14) and
+ * MADV_COLLAPSE (6.1). */
 #ifndef FOL_MADVISE_H
 #define FOL_MADVISE_H
 
@@ -12,6 +13,8 @@
 #define FOL_MADV_NOHUGEPAGE 15
 #define FOL_MADV_COLD 20
 #define FOL_MADV_PAGEOUT 21
+#define FOL_MADV_POPULATE_READ 22
+#define FOL_MADV_POPULATE_WRITE 23
 #define FOL_MADV_DONTNEED_LOCKED 24
 #define FOL_MADV_COLLAPSE 25
 

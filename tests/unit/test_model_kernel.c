@@ -70,6 +70,49 @@ static void test_calls(void **state)
 	fol_model_free(m);
 }
 
+static void page_alloc(struct fol_model *m, uint64_t pfn, int order, uint64_t gfp, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = FOL_EV_PAGE_ALLOC,
+				    .page = { .pfn = pfn, .order = order, .gfp = gfp } });
+}
+
+/* madvise(MADV_POPULATE_WRITE): the user folios the kernel allocates inside the call, no
+ * fault around them, are counted by order under the call and in the order's folios
+ * allocated; its page tables (not movable) are not, nor a user folio allocated inside
+ * another call, nor one of MADV_DONTNEED. */
+static void test_populated(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	sys(m, FOL_EV_MADVISE, BASE, 2 << 20, 23 /* MADV_POPULATE_WRITE */, 0, 1000);
+	for (int i = 0; i < 32; i++)
+		page_alloc(m, 0x10000 + 16 * (uint64_t)i, 4, 0x140cca /* GFP_HIGHUSER_MOVABLE */, 1100 + (uint64_t)i);
+	page_alloc(m, 0x9000, 0, 0x400dc0 /* a page table: GFP_PGTABLE_USER */, 1200);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 2000);
+	sys(m, FOL_EV_MADVISE, BASE + (2 << 20), 2 << 20, 22 /* MADV_POPULATE_READ */, 0, 3000);
+	page_alloc(m, 0x20000, 9, 0x140cca, 3100);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 4000);
+	sys(m, FOL_EV_MADVISE, BASE, 4096, 4 /* MADV_DONTNEED */, 0, 5000);
+	page_alloc(m, 0x30000, 2, 0x140cca, 5100);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 5200);
+	page_alloc(m, 0x40000, 3, 0x140cca, 6000); /* in no call */
+	s = finish(m);
+	assert_int_equal(s.calls[FOL_CALL_MADV_POPULATE].calls, 2);
+	assert_int_equal(s.calls[FOL_CALL_MADV_POPULATE].populated[4], 32);
+	assert_int_equal(s.calls[FOL_CALL_MADV_POPULATE].populated[9], 1);
+	assert_int_equal(s.calls[FOL_CALL_MADV_POPULATE].populated[0], 0);
+	assert_int_equal(s.calls[FOL_CALL_MADV_DONTNEED].populated[2], 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].folios_allocated, 32);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].folios_allocated, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(2)].folios_allocated, 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(3)].folios_allocated, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
 {
 	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
@@ -383,6 +426,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_populated),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
 		cmocka_unit_test(test_workload_named_khugepaged),
