@@ -17,7 +17,7 @@ lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order 
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time
-lib/sys/peer.c@s/	\*local = !owner(\&peer, \&us, uid);/	*local = 0;/@serve: a local peer is its user, whatever its address
+lib/sys/peer.c@s/	\*local = !ret;/	*local = 0;/@serve: a local peer is its user, whatever its address
 lib/model/model_kernel.c@s/	if (!c->open || c->call != FOL_CALL_MADV_POPULATE || t->open ||/	if (!c->open || t->open ||/@only a populating call's allocations are populated folios
 lib/model/model_kernel.c@s/		m->s.order\[FOL_ORDER_SLOT(i)\].folios_allocated += c->populated\[i\];/		;/@populated folios count among the order's folios allocated
 lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval

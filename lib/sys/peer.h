@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 /* The peer of the connected TCP socket fd, as a key: the same for two connections of one
- * local user (whatever their addresses) or one remote address. 0, or -errno (fd not a
+ * local user (whatever their addresses), of one remote address, or of loopback whose
+ * user was not found. 0, or -errno (fd not a
  * connected TCP socket). *local says whether the peer is a socket of this machine, and
  * *uid its owner then. */
 int fol_peer_of(int fd, uint64_t *key, int *local, uint32_t *uid);
