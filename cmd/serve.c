@@ -316,28 +316,38 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 			  enum MHD_ConnectionNotificationCode code)
 {
 	struct serve *s = cls;
-	const union MHD_ConnectionInfo *ci = mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	int fd = ci ? ci->connect_fd : -1, local, own;
+	const union MHD_ConnectionInfo *ci;
+	int fd, local, own;
 	uint64_t peer = 0;
 	uint32_t uid;
 
 	(void)socket_context;
-	pthread_mutex_lock(&s->guard_lock);
 	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		pthread_mutex_lock(&s->guard_lock);
 		own = fol_conn_guard_remove(s->guard, conn);
+		pthread_mutex_unlock(&s->guard_lock);
 		if (own >= 0)
 			close(own);
-	} else if (fd >= 0) {
-		if (fol_peer_of(fd, &peer, &local, &uid))
-			peer = 0; /* not TCP: all such peers are one */
-		own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-		if (own < 0 || fol_conn_guard_add(s->guard, conn, own, peer, fol_mono_ns())) {
-			if (own >= 0)
-				close(own);
-			shutdown(fd, SHUT_RDWR);
-		}
+		return;
 	}
+	ci = mhd.get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	fd = ci ? ci->connect_fd : -1;
+	if (fd < 0)
+		return;
+	/* Found outside the lock the server's other threads and the tick take: a netlink
+	 * request, or a scan of /proc/net/tcp where there is no inet_diag. */
+	if (fol_peer_of(fd, &peer, &local, &uid))
+		peer = 0; /* not TCP: all such peers are one */
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	pthread_mutex_lock(&s->guard_lock);
+	if (own >= 0 && !fol_conn_guard_add(s->guard, conn, own, peer, fol_mono_ns()))
+		own = -2; /* the guard's now */
 	pthread_mutex_unlock(&s->guard_lock);
+	if (own == -2)
+		return;
+	if (own >= 0)
+		close(own);
+	shutdown(fd, SHUT_RDWR);
 }
 
 /* Descriptors up to the hard limit: the server may hold SERVER_CONNECTIONS sockets beside

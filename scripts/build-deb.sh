@@ -10,19 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 arch=$(dpkg --print-architecture)
-tools="build-essential debhelper dpkg-dev fakeroot lintian linux-source-6.12 systemd"
-missing=
-for p in $tools; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" -eq 0 ] || { echo "make deb: missing:$missing; run as root or: sudo apt-get install$missing" >&2; exit 1; }
-	echo "make deb: installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+. "$top/scripts/kernel-package.sh"
+install_missing "make deb" build-essential debhelper dpkg-dev fakeroot lintian linux-source-6.12 systemd
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -28,6 +28,7 @@ install_missing() {
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
 	done
 	[ -n "$need" ] || return 0
+	[ "$(id -u)" -eq 0 ] || { echo "$name: missing:$need; run as root or: sudo apt-get install$need" >&2; return 1; }
 	echo "$name: installing$need"
 	apt-get update -qq
 	# shellcheck disable=SC2086
