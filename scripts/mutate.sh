@@ -14,6 +14,10 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
 lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/model/model_fault.c@s/	if (f->file_read) {/	if (0) {/@a file fault's folio read inside it gives its order
+lib/data/decode_event.c@s/if (r.file_folio > FOL_MAX_ORDER + 1 ||/if (0 ||/@a read file folio's order within range
+lib/record/bpf/file.bpf.c@s/		if (XA_INTERNAL(e) \&\& e < (nslots << 2)) {/		if (0) {/@a file folio read through a sibling slot of its xarray entry@live:18-file-orders.t
+lib/record/bpf/faults.bpf.c@s/	p->file_folio = fol_file_folio(addr, page_shift);/	p->file_folio = 0;/@file faults' folios read inside the fault@live:18-file-orders.t
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time

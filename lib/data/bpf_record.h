@@ -40,7 +40,9 @@ struct fol_bpf_rec {
 	__u8 sum;
 	__s8 alloc_order; /* the largest movable folio allocated inside, -1 none */
 	__s8 last_order;  /* the last one allocated, -1 none */
-	__u8 pad;
+	/* With the exit: the order + 1 of the page-cache folio at the faulting address's
+	 * file index, as the programs read it inside the fault (file.bpf.c); 0 not read. */
+	__u8 file_folio;
 	__u64 t0, t1;	/* entry and exit, CLOCK_MONOTONIC ns (bpf_ktime_get_ns) */
 	__u64 addr;	/* the exit's faulting address (the software event's) */
 	__u8 raw[FOL_BPF_RAW_MAX]; /* not written without FOL_BPF_ENTRY */
@@ -74,6 +76,8 @@ struct fol_bpf_pending {
 			 * anonymous and private, 2 another, 0 not looked at */
 	__s8 last_order;
 	__u8 sum;
+	__u8 file_folio; /* fol_bpf_rec's, for the fault in progress */
+	__u8 pad[3];
 	__u32 fork_parent;
 	/* Kernel reuse: where the folio sequence (faults.bpf.c's next_born) stood at the
 	 * fork: the parent's folios born since are not the child's. */
@@ -100,6 +104,7 @@ struct fol_bpf_pending {
 #define FOL_BPF_LAT_SUB 4
 #define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
 #define FOL_BPF_MAX_ORDER 10 /* of the folios kept: 4M on 4K pages */
+#define FOL_BPF_MAX_FILE_ORDER 12 /* of a page-cache folio read: util/order.h's FOL_MAX_ORDER */
 #define FOL_BPF_LATENCY_MAX (1ull << 40) /* longer: not timed (model.h's bound) */
 
 /* tally.h's fol_lat_bucket() (a unit test holds them equal), without the count of leading

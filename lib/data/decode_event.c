@@ -11,6 +11,8 @@
 #include "data/bpf_record.h"
 #include "util/order.h"
 
+_Static_assert(FOL_BPF_MAX_FILE_ORDER == FOL_MAX_ORDER, "the programs read the orders the model counts");
+
 int dec_number_field(const struct tep_format_field *fl, const struct fol_event *ev,
 		     unsigned long long *v)
 {
@@ -296,6 +298,10 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	x.exit.episode_kept = !!(r.flags & FOL_BPF_EPISODE_KEPT);
 	if ((r.what & FOL_BPF_EXIT) ? summed(&r, &x) : r.sum)
 		return -EBADMSG;
+	if (r.file_folio > FOL_MAX_ORDER + 1 || (r.file_folio && !(r.what & FOL_BPF_EXIT)))
+		return -EBADMSG;
+	x.exit.file_read = !!r.file_folio;
+	x.exit.file_order = r.file_folio - 1;
 	if (!(r.what & FOL_BPF_ENTRY)) {
 		*ev = x;
 		return 1;

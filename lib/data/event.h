@@ -98,6 +98,10 @@ struct fol_event {
 			 * and the last movable folio allocated, -1 none; the anonymous and
 			 * swap counters changed). */
 			int summed, alloc_order, last_order, anon_rss, swap_rss;
+			/* The BPF path read the page-cache folio at the faulting address's
+			 * file index inside the fault (file_read), of file_order; 0: not
+			 * read, or none was cached there. */
+			int file_read, file_order;
 		} exit;
 		struct {
 			uint64_t pfn;

@@ -242,8 +242,12 @@ struct verdict {
 	const struct vma *vma;	/* the mapping of the faulting address, or NULL */
 };
 
-/* A file fault's folio order: the folio the fault added to the page cache, else the
- * page cache's (pagecache.h), counted by source; else why not, in *cause. */
+_Static_assert(FOL_PC_AT_FAULT < sizeof(((struct fol_summary *)0)->file_order) / sizeof(uint64_t),
+	       "summary.h's file_order holds every source counted");
+
+/* A file fault's folio order: the folio the fault added to the page cache, else the one
+ * the programs found there inside the fault, else the page cache's as the recording saw
+ * it (pagecache.h), counted by source; else why not, in *cause. */
 static int file_order(struct fol_model *m, const struct open_fault *f, const struct vma *vma,
 		      int *cause)
 {
@@ -252,6 +256,10 @@ static int file_order(struct fol_model *m, const struct open_fault *f, const str
 
 	if (order >= 0)
 		return order;
+	if (f->file_read) {
+		m->s.file_order[FOL_PC_AT_FAULT]++;
+		return f->file_order;
+	}
 	if (vma && vma->id.ino && f->address >= vma->start)
 		order = fol_pagecache_order(m->pc, &vma->id, (vma->pgoff >> m->page_shift) +
 					    ((f->address - vma->start) >> m->page_shift), &src);
@@ -624,6 +632,8 @@ int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct 
 		m->s.mismatched_exits++;
 	t->f.untimed = ev->retimed;
 	t->f.episode_kept = ev->exit.episode_kept;
+	t->f.file_read = ev->exit.file_read;
+	t->f.file_order = ev->exit.file_order;
 	if (ev->exit.summed)
 		summed(&t->f, ev);
 	return fol_model_close_fault(m, ev->tid, t, ev->time, major);

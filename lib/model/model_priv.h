@@ -122,6 +122,7 @@ struct open_fault {
 	uint64_t samples, period; /* sampled method: cpu-clock samples in the handler */
 	uint64_t alloc_pfn;
 	int filemap_order;
+	int file_read, file_order; /* its exit's (event.h): the page-cache folio it found */
 	int anon_rss, swap_rss;
 	int64_t anon_delta, swap_delta; /* bytes the fault added to the anon and swap RSS */
 	int untimed;		/* closed by a retimed exit (event.h): no latency */

@@ -23,8 +23,10 @@ static const struct {
 		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
 	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache (the "
 		"program's and its libraries' text and data): no folio was added in the fault, so "
-		"its order is not in the events, and the recording has no page cache read at its "
-		"end (made before foliostat read it, or by foliostat stat)" },
+		"its order is not in the events; the programs did not read it inside the fault "
+		"(the samples path, or a kernel before 6.2, which batches a task's RSS changes), "
+		"and there is no page cache read at the end (a live view, or a recording made "
+		"before foliostat read it)" },
 	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
 		"was allocated outside the fault, and the RSS counters did not say its size" },
 	[FOL_U_ZERO_PAGE] = { "zero_page", "read faults that mapped a zero page where the huge "

@@ -160,9 +160,10 @@ struct fol_summary {
 	uint64_t moved_unaligned;	/* folios mremap moved to an unaligned address */
 	uint64_t unknown[FOL_NR_UNKNOWN]; /* faults of order unknown, by cause */
 	/* File faults on pages already cached whose order the page cache told: indexed by
-	 * enum fol_pc_source, FOL_PC_ADDED (added earlier in the recording) and
-	 * FOL_PC_AT_END (the page cache at the end); the others stay 0. */
-	uint64_t file_order[2];
+	 * enum fol_pc_source, FOL_PC_ADDED (added earlier in the recording),
+	 * FOL_PC_AT_END (the page cache at the end) and FOL_PC_AT_FAULT (read inside the
+	 * fault); the others stay 0. */
+	uint64_t file_order[3];
 	struct fol_call_stats calls[FOL_NR_CALLS];
 	struct fol_collapse collapse;
 	struct fol_swapout swapout;	/* every folio written to swap, in a call or not */

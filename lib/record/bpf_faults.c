@@ -33,7 +33,8 @@ static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 {
 	struct fol_tp *tp = NULL;
 	int n = 0, eoff = 0, esize = 0, aoff = 0, asize = 0, ooff = 0, osize = 0, goff = 0, gsize = 0;
-	int uoff = 0, usize = 0;
+	int uoff = 0, usize = 0, nrss = 0;
+	struct fol_tp *rss = NULL;
 
 	if (fol_tp_field(fault, "error_code", &eoff, &esize) || esize != 8 ||
 	    eoff + esize > FOL_BPF_RAW_MAX || fol_tp_field(fault, "address", &aoff, &asize) ||
@@ -53,6 +54,9 @@ static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 	l->alloc_gfp_off = (uint32_t)goff;
 	l->alloc_gfp_size = (uint32_t)gsize;
 	l->page_shift = (uint32_t)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
+	l->file_folio = asize == 8 && aoff + asize <= FOL_BPF_RAW_MAX &&
+			!fol_tp_resolve("kmem:rss_stat", &rss, &nrss) && !rss_layout(l, &rss[0]);
+	fol_tp_free(rss, nrss);
 }
 
 int fol_bpf_faults_layout(struct fol_bpf_layout *l, struct fol_msgs *why)
@@ -235,6 +239,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
+	b->skel->rodata->file_folio = !!l->file_folio;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
 		fol_msgs_add(why, "the kernel refused the BPF programs (%s)%s", strerror(-ret),
@@ -285,6 +290,12 @@ static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)
 		return b->skel->progs.mremap_enter;
 	case FOL_BPF_PROG_MMAP:
 		return b->skel->progs.mmap_enter;
+	case FOL_BPF_PROG_RSS_FLUSH:
+		return b->skel->progs.rss_flush;
+	case FOL_BPF_PROG_LOCK_FLUSH:
+		return b->skel->progs.lock_flush;
+	case FOL_BPF_PROG_LOCK_READ:
+		return b->skel->progs.lock_read;
 	}
 	return NULL;
 }

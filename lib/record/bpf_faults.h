@@ -27,6 +27,9 @@ enum fol_bpf_prog {
 	FOL_BPF_PROG_MUNMAP,	   /* syscalls:sys_enter_munmap, the same */
 	FOL_BPF_PROG_MREMAP,	   /* syscalls:sys_enter_mremap, the same */
 	FOL_BPF_PROG_MMAP,	   /* syscalls:sys_enter_mmap, the same */
+	FOL_BPF_PROG_RSS_FLUSH,	   /* kmem:rss_stat recorded, on one of its events */
+	FOL_BPF_PROG_LOCK_FLUSH,   /* mmap_lock:mmap_lock_acquire_returned recorded, the same */
+	FOL_BPF_PROG_LOCK_READ,	   /* mmap_lock:mmap_lock_acquire_returned, on a carrier event */
 };
 
 /* Where the programs find and put things, from the tracepoints' formats (by name). */
@@ -41,6 +44,10 @@ struct fol_bpf_layout {
 	int kernel_reuse, by_cgroup;
 	uint32_t page_shift, address_off, error_code_off, alloc_order_off, alloc_gfp_off, alloc_gfp_size;
 	uint32_t rss_mm_id_off, rss_member_off, rss_size_off, rss_record_size;
+	/* The page-cache folio of a file fault read inside it, where kmem:rss_stat says a
+	 * file page was mapped (bpf_record.h's file_folio): its fields and the entry's
+	 * address are known. */
+	int file_folio;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */

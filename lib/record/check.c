@@ -248,7 +248,7 @@ static void check_page_tables(struct list *l)
 /* Whether record can take the BPF fault path here: the programs loaded, then freed. */
 static void check_bpf(struct list *l)
 {
-	struct fol_bpf_layout lay;
+	struct fol_bpf_layout lay = { 0 };
 	struct fol_bpf_faults *b = NULL;
 	struct fol_msgs why = { 0 };
 	int ret = fol_bpf_faults_layout(&lay, &why);

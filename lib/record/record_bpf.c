@@ -15,6 +15,8 @@
 #include "record/tracepoint.h"
 #include "util/msgs.h"
 
+#define MMAP_LOCK "mmap_lock:mmap_lock_acquire_returned"
+
 static int carry(struct fol_recorder *r, struct perf_evsel *e, enum fol_bpf_prog p)
 {
 	struct carried *grown = realloc(r->carry, sizeof(*grown) * (size_t)(r->ncarry + 1));
@@ -149,6 +151,7 @@ static int bpf_events(struct fol_recorder *r)
 	/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
 	if (!ret && r->kernel_reuse)
 		ret = add_tp_carrier(r, "syscalls:sys_enter_mmap", FOL_BPF_PROG_MMAP);
+
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));
@@ -165,7 +168,7 @@ int rec_bpf_setup(struct fol_recorder *r)
 {
 	const char *unfit = bpf_unfit(r);
 	struct fol_msgs why = { 0 };
-	struct fol_bpf_layout l;
+	struct fol_bpf_layout l = { 0 };
 	int ret;
 
 	if (unfit && r->o->fault_path == FOL_PATH_BPF)
@@ -179,6 +182,7 @@ int rec_bpf_setup(struct fol_recorder *r)
 	ret = fol_bpf_faults_layout(&l, &why);
 	l.every_task = r->o->system_wide;
 	r->kernel_reuse = l.kernel_reuse;
+	r->file_folio = l.file_folio;
 	if (!ret)
 		ret = fol_bpf_faults_new(&r->bpf, &l, &why);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
@@ -192,10 +196,14 @@ int rec_bpf_setup(struct fol_recorder *r)
 	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
 }
 
-/* The program of a recorded tracepoint: flush, or with kernel reuse one that also keeps
- * what it says (an unmapped range). */
+/* The program of a recorded tracepoint: flush, or one that also keeps what it says (a
+ * file page mapped; with kernel reuse, an unmapped range). */
 static enum fol_bpf_prog flush_prog(const struct fol_recorder *r, const char *name)
 {
+	if (!strcmp(name, "kmem:rss_stat"))
+		return FOL_BPF_PROG_RSS_FLUSH;
+	if (!strcmp(name, MMAP_LOCK))
+		return FOL_BPF_PROG_LOCK_FLUSH;
 	if (!r->kernel_reuse)
 		return FOL_BPF_PROG_FLUSH;
 	if (!strcmp(name, "syscalls:sys_enter_munmap"))
@@ -206,10 +214,11 @@ static enum fol_bpf_prog flush_prog(const struct fol_recorder *r, const char *na
 }
 
 /* Each tracepoint recorded for the target flushes a thread's pending fault entry before
- * its own sample: a carrier of flush per tracepoint. */
+ * its own sample: a carrier of flush per tracepoint. Where the mmap lock is not flushed
+ * (not recorded, or with kernel reuse), a carrier that only reads file faults' folios. */
 static int bpf_flush_carriers(struct fol_recorder *r)
 {
-	int ret = 0;
+	int ret = 0, lock = 0;
 
 	for (int i = 0, n = r->nr_ev; i < n && !ret; i++) {
 		struct perf_event_attr *a = perf_evsel__attr(r->ev[i].evsel);
@@ -217,11 +226,15 @@ static int bpf_flush_carriers(struct fol_recorder *r)
 		/* Kernel reuse: the mmap lock a fault takes (every fault before 6.4's per-VMA
 		 * locks, the first after a fork since) would send it to the model; the model
 		 * reads the event only for whose mm it is, wherever it comes. */
-		if (r->kernel_reuse && !strcmp(r->ev[i].name, "mmap_lock:mmap_lock_acquire_returned"))
+		if (r->kernel_reuse && !strcmp(r->ev[i].name, MMAP_LOCK))
 			continue;
-		if (a->type == PERF_TYPE_TRACEPOINT && !r->ev[i].mm_threads && !carried(r, r->ev[i].evsel))
-			ret = add_carrier(r, a->config, flush_prog(r, r->ev[i].name));
+		if (a->type != PERF_TYPE_TRACEPOINT || r->ev[i].mm_threads || carried(r, r->ev[i].evsel))
+			continue;
+		lock |= !strcmp(r->ev[i].name, MMAP_LOCK);
+		ret = add_carrier(r, a->config, flush_prog(r, r->ev[i].name));
 	}
+	if (!ret && r->file_folio && !lock && add_tp_carrier(r, MMAP_LOCK, FOL_BPF_PROG_LOCK_READ) == -ENOMEM)
+		ret = -ENOMEM;
 	return ret;
 }
 

@@ -78,6 +78,7 @@ struct fol_recorder {
 	 * per CPU, writing into evlist's ring buffers. */
 	struct fol_bpf_faults *bpf;
 	int kernel_reuse;	/* serve's: on in the programs loaded */
+	int file_folio;		/* the programs read file faults' page-cache folios */
 	struct perf_evlist *carriers, *bevlist;
 	struct perf_cpu_map *carrier_cpu;
 	struct perf_thread_map *no_thread;

@@ -165,12 +165,15 @@ static void order_warnings(struct fol_report *r)
 					     u == FOL_U_FILE_UNREAD ? &r->notes : &r->warnings,
 				     "%" PRIu64 " faults of order unknown: %s", s->unknown[u],
 				     fol_unknown_text((enum fol_unknown)u));
-	if (s->file_order[FOL_PC_ADDED] || s->file_order[FOL_PC_AT_END])
+	if (s->file_order[FOL_PC_ADDED] || s->file_order[FOL_PC_AT_END] || s->file_order[FOL_PC_AT_FAULT])
 		fol_msgs_add(&r->notes, "%" PRIu64 " file faults on pages already in the page cache "
-					"have the order of the page cache's folio: %" PRIu64 " added "
-					"earlier in the recording, %" PRIu64 " as read at its end",
-			     s->file_order[FOL_PC_ADDED] + s->file_order[FOL_PC_AT_END],
-			     s->file_order[FOL_PC_ADDED], s->file_order[FOL_PC_AT_END]);
+					"have the order of the page cache's folio: %" PRIu64 " read "
+					"inside the fault, %" PRIu64 " added earlier in the recording, "
+					"%" PRIu64 " as read at its end",
+			     s->file_order[FOL_PC_ADDED] + s->file_order[FOL_PC_AT_END] +
+				     s->file_order[FOL_PC_AT_FAULT],
+			     s->file_order[FOL_PC_AT_FAULT], s->file_order[FOL_PC_ADDED],
+			     s->file_order[FOL_PC_AT_END]);
 	if (s->moved_unaligned)
 		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
 					   "aligned to their size: the folio map cannot key them",

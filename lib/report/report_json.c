@@ -364,6 +364,7 @@ static cJSON *totals_json(const struct fol_summary *s)
 	u = cJSON_AddObjectToObject(t, "file_order_from_page_cache");
 	add_u64(u, "added", s->file_order[FOL_PC_ADDED]);
 	add_u64(u, "at_end", s->file_order[FOL_PC_AT_END]);
+	add_u64(u, "at_fault", s->file_order[FOL_PC_AT_FAULT]);
 	cJSON_AddItemToObject(t, "latency_ns", s->all_lat.count ? lat_json(&s->all_lat) : cJSON_CreateNull());
 	cJSON_AddItemToObject(t, "gap_ns", s->all_gap.count ? lat_json(&s->all_gap) : cJSON_CreateNull());
 	add_u64(t, "threads", s->threads);

@@ -48,6 +48,7 @@ struct fol_pagecache;
 enum fol_pc_source {
 	FOL_PC_ADDED,	   /* added to the page cache during the recording, before the fault */
 	FOL_PC_AT_END,	   /* the page cache at the end of the recording */
+	FOL_PC_AT_FAULT,   /* the page cache inside the fault, as the BPF programs read it */
 	FOL_PC_EVICTED,	   /* none: not in the page cache at the end */
 	FOL_PC_UNREAD,	   /* none: the file could not be read at the end (gone, replaced) */
 	FOL_PC_NO_SNAPSHOT, /* none: the recording has no page cache snapshot */

@@ -19,15 +19,8 @@ PROM=$bin/prometheus PROMTOOL=$bin/promtool
 DASH=$(cd "$bin/../.." && pwd)/scripts/grafana/foliostat.json
 [ -x "$PROM" ] && [ -x "$PROMTOOL" ] || { echo "Bail out! $PROM or promtool is missing: 'make deps' installs them"; exit 1; }
 command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
-CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
-[ -n "$CG" ] || skip_all "no cgroup2 mount: $(grep cgroup /proc/mounts | head -2 | tr '\n' ' ')"
 name=foliostat-serve-$$
-mkdir "$CG/$name" || skip_all "cannot make a cgroup under $CG"
-# A task that cannot move into a new cgroup (a guest's bare cgroup2 may refuse it).
-if ! sh -c "echo \$\$ >$CG/$name/cgroup.procs" 2>"$T/cgerr"; then
-	rmdir "$CG/$name"
-	skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
-fi
+own_cgroup "$name"
 plan 24
 # (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2

@@ -308,6 +308,18 @@ wait_recorded() { # DATA N
 }
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
+# A cgroup of the test's own, NAME under the cgroup2 mount (CG is set to it), that a task
+# can move into; else the whole test is skipped with why. The caller removes it.
+own_cgroup() { # NAME
+	CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
+	[ -n "$CG" ] || skip_all "no cgroup2 mount: $(grep cgroup /proc/mounts | head -2 | tr '\n' ' ')"
+	mkdir "$CG/$1" || skip_all "cannot make a cgroup under $CG"
+	# A guest's bare cgroup2 may refuse it.
+	if ! sh -c "echo \$\$ >$CG/$1/cgroup.procs" 2>"$T/cgerr"; then
+		rmdir "$CG/$1"
+		skip_all "no task can move into a new cgroup here: $(head -c 120 "$T/cgerr")"
+	fi
+}
 # Samples name the cgroup at CG2/NAME once its perf_event state exists: a bare cgroup2
 # (nothing wrote a cgroup.subtree_control since boot, as in make check-kernels' guests)
 # gives new cgroups none. From 6.10 record -G says so and what to do: this does what the

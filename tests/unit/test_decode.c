@@ -18,6 +18,7 @@
 #include "data/bpf_record.h"
 #include "data/decode.h"
 #include "data/symbolic.h"
+#include "util/order.h"
 
 #include "recbuild.h"
 
@@ -530,9 +531,32 @@ static void test_paired(void **state)
 	assert_int_equal(ev.time, 8700);
 	assert_int_equal(ev.exit.addr, addr);
 	assert_int_equal(ev.tid, 101);
+	assert_int_equal(ev.exit.file_read, 0);
 	assert_int_equal(fol_decoder_more(d, &ev), 0);
 	assert_int_equal(fol_decoder_event(d, 0)->samples, 1);
 	assert_int_equal(fol_decoder_event(d, 1)->samples, 1);
+
+	/* The page-cache folio the programs read inside the fault: its order + 1 (0 none). */
+	b.file_folio = 1;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(fol_decoder_more(d, &ev), 1);
+	assert_int_equal(ev.exit.file_read, 1);
+	assert_int_equal(ev.exit.file_order, 0);
+	b.file_folio = FOL_MAX_ORDER + 1;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(fol_decoder_more(d, &ev), 1);
+	assert_int_equal(ev.exit.file_order, FOL_MAX_ORDER);
+	b.file_folio = FOL_MAX_ORDER + 2;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.what = FOL_BPF_ENTRY; /* an entry has no exit to carry it */
+	b.file_folio = 1;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	b.what = FOL_BPF_FAULT;
+	b.file_folio = 0;
 
 	/* An exit alone (its entry went out before): the record stops before raw. */
 	b.what = FOL_BPF_EXIT;

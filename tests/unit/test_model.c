@@ -256,6 +256,41 @@ static void test_file_pagecache(void **state)
 	fol_model_free(m);
 }
 
+/* A file fault whose folio the BPF programs read inside it (a live view: no page cache
+ * read at the end): that order, counted as read at the fault; a folio the fault itself
+ * added to the page cache comes first; a fault not read stays unknown, file_cached. */
+static void test_file_read_at_fault(void **state)
+{
+	struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+				    .pmd_order = 9, .live = 1 };
+	struct fol_model *m = fol_model_new(&o);
+	struct fol_summary s;
+	const uint64_t a = 0x600000;
+
+	(void)state;
+	assert_non_null(m);
+	file_map(m, a, 0x400000, 0, MAP_PRIVATE, 7);
+	entry(m, PID, PID, a, 0x4, 10);
+	feed(m, (struct fol_event){ .time = 20, .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = a, .file_read = 1, .file_order = 9 } });
+	entry(m, PID, PID, a + 0x200000, 0x4, 30);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .dev = 8 << 20 | 1, .ino = 7, .index = 512, .order = 2 } });
+	feed(m, (struct fol_event){ .time = 40, .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = a + 0x200000, .file_read = 1, .file_order = 0 } });
+	now = 50;
+	fault(m, PID, PID, a + 0x300000, 0x4, -1, 10);
+	s = finish(m);
+	assert_int_equal(CELL(s, 9, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, 2, FOL_C_FILE).faults, 1);
+	assert_int_equal(CELL(s, 0, FOL_C_FILE).faults, 0);
+	assert_int_equal(CELL(s, -1, FOL_C_FILE).faults, 1);
+	assert_int_equal(s.file_order[FOL_PC_AT_FAULT], 1);
+	assert_int_equal(s.unknown[FOL_U_FILE_CACHED], 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* At fork, the child's counters are set in the parent's context (the events carry the
  * child's mm_id): taken for the parent's, they left the child's first swap-in without a
  * previous value, order unknown; and they moved the parent's. */
@@ -845,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_episodes),
 		cmocka_unit_test(test_file_cow),
 		cmocka_unit_test(test_file_pagecache),
+		cmocka_unit_test(test_file_read_at_fault),
 		cmocka_unit_test(test_file_pagecache_scope),
 		cmocka_unit_test(test_mremap_moves),
 		cmocka_unit_test(test_swapin_order),

@@ -9,6 +9,7 @@
  * fault with nothing inside (a reuse) goes out whole at its exit. */
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
@@ -63,6 +64,8 @@ const volatile __u32 rss_mm_id_off = 8;
 const volatile __u32 rss_member_off = 16;
 const volatile __u32 rss_size_off = 24;
 const volatile __u32 rss_record_size = 32;
+/* File faults' page-cache folios read (file_mapped()). */
+const volatile __u32 file_folio = 0;
 
 /* Kernel reuse's state. A process's allocations are kept under its address space's id
  * (a new one at exec; a thread shares its process's), with the generation of that
@@ -198,6 +201,8 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, const struct fol_bp
 	};
 	__u64 size = __builtin_offsetof(struct fol_bpf_rec, raw);
 
+	if (sum)
+		r.file_folio = sum->file_folio;
 	if (sum && kernel_reuse) {
 		r.sum = sum->sum | FOL_BPF_SUM;
 		r.alloc_order = sum->alloc_order;
@@ -644,6 +649,7 @@ static int entry(void *ctx, __u8 flags)
 	p->last_order = -1;
 	p->sum = 0;
 	p->anon = 0;
+	p->file_folio = 0;
 	p->raw_size = (__u16)size;
 	/* Whole words straight from the record (cheaper than a probe read; raw_size says
 	 * where it ends). Its first word, the common fields, is where perf put the
@@ -773,6 +779,67 @@ static __u64 tp_field(void *ctx, __u32 off, __u32 size)
 	return v;
 }
 
+__u8 fol_file_folio(__u64 addr, __u32 page_shift) __hidden; /* file.bpf.c */
+
+/* Inside a followed fault, the order of the page-cache folio at its address's file index,
+ * unless read already (where interrupts are on: bpf_find_vma costs a look-up, not the
+ * irq_work it takes at a fault's exit). */
+static void file_read(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p;
+	__u64 addr;
+
+	if (!file_folio || address_off > FOL_BPF_RAW_MAX - 8)
+		return;
+	p = bpf_map_lookup_elem(&follow, &tid);
+	if (!p || p->state == FOL_BPF_IDLE || p->file_folio)
+		return;
+	__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+	p->file_folio = fol_file_folio(addr, page_shift);
+}
+
+/* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
+ * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
+ * PMD. Each such fault from 6.2; before, a task's RSS changes were batched (and traced
+ * every 64 events). */
+static void file_mapped(void *ctx)
+{
+	__u32 member = (__u32)tp_field(ctx, rss_member_off, 4);
+
+	if (member == 0 || member == 3)
+		file_read();
+}
+
+/* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
+ * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
+ * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
+ * fault (filemap:mm_filemap_add_to_page_cache says its order) or read at its mapping. */
+SEC("tracepoint")
+int lock_read(void *ctx)
+{
+	file_read();
+	return 1;
+}
+
+/* The same, recorded. */
+SEC("tracepoint")
+int lock_flush(void *ctx)
+{
+	flush_entry(ctx);
+	file_read();
+	return 1;
+}
+
+/* kmem:rss_stat, recorded (no kernel decisions): a flush, and a file page mapped. */
+SEC("tracepoint")
+int rss_flush(void *ctx)
+{
+	flush_entry(ctx);
+	file_mapped(ctx);
+	return 1;
+}
+
 /* kmem:rss_stat, not sampled with kernel decisions: a change of the anonymous (1) or swap
  * (2) counter inside a fault, into its summary; inside one not held, also written out
  * (after its entry) with the value before, for the model's swap-in rule. */
@@ -784,8 +851,10 @@ int rss(void *ctx)
 	struct fol_bpf_pending *p;
 	struct fol_bpf_rec r = { .what = FOL_BPF_RSS };
 
-	if (member != 1 && member != 2)
-		return 1; /* file and shmem pages: no rule reads them */
+	if (member != 1 && member != 2) {
+		file_mapped(ctx);
+		return 1;
+	}
 	key = tp_field(ctx, rss_mm_id_off, 4) << 2 | member;
 	last = bpf_map_lookup_elem(&rss_last, &key);
 	if (last) {
