@@ -111,9 +111,14 @@ static const struct opt wl_opts[] = {
 		     "pageout: first unmap all but the first page of each\n"
 		     "SIZE block (partly mapped folios: the kernel splits them)"),
 	OPT_SET_INT(0, "readonly", &wl.readonly, 1, "collapse: mprotect the region read-only first"),
-	OPT_SET_INT(0, "populate-madvise", &wl.populate_madvise, 1,
+	OPT_SET_INT(0, "populate-madvise", &wl.populate_by, FOL_WL_BY_MADVISE,
 		    "populate with madvise(MADV_POPULATE_WRITE): the kernel\n"
 		    "allocates the folios without a fault (5.14 and later)"),
+	OPT_SET_INT(0, "populate-mmap", &wl.populate_by, FOL_WL_BY_MMAP,
+		    "populate by mapping the region again with MAP_POPULATE\n"
+		    "(MAP_FIXED; the policy's madvise comes after)"),
+	OPT_SET_INT(0, "populate-mlock", &wl.populate_by, FOL_WL_BY_MLOCK,
+		    "populate with mlock (munlock after)"),
 	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
 		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
 		    "the run (its settings put back after, signals included)"),

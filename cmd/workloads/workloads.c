@@ -587,8 +587,8 @@ static int collapse(struct region *g)
 	return ret;
 }
 
-/* Before the first touch: the policy's madvise, and swap for pageout. */
-static int prepare(struct region *g)
+/* The policy's madvise of the region. */
+static int prepare_policy(struct region *g)
 {
 	const struct fol_wl_opts *o = g->o;
 
@@ -598,6 +598,15 @@ static int prepare(struct region *g)
 		madvise(g->p, o->size, MADV_HUGEPAGE);
 	else if (o->policy == FOL_WL_SMALL)
 		madvise(g->p, o->size, MADV_NOHUGEPAGE);
+	return 0;
+}
+
+/* Before the first touch: the policy's madvise, and swap for pageout. */
+static int prepare(struct region *g)
+{
+	const struct fol_wl_opts *o = g->o;
+
+	prepare_policy(g);
 	if (o->kind != FOL_WL_PAGEOUT)
 		return 0;
 	if (o->swapfile) {
@@ -618,16 +627,37 @@ static int prepare(struct region *g)
 	return fol_swap_devices() ? 0 : -ENOSPC;
 }
 
-/* The first touch of every page (or the kernel's, asked by MADV_POPULATE_WRITE: the
- * folios come without a fault), and for pte-thp the PMD mappings split. */
+/* The kernel populates the region, asked as o->populate_by says: its folios come
+ * without a fault. */
+static int populate_by_kernel(struct region *g)
+{
+	switch (g->o->populate_by) {
+	case FOL_WL_BY_MADVISE:
+		return madvise(g->p, g->o->size, FOL_MADV_POPULATE_WRITE) ? -errno : 0; /* EINVAL before 5.14 */
+	case FOL_WL_BY_MMAP:
+		if (mmap(g->p, g->o->size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0) == MAP_FAILED)
+			return -errno;
+		return prepare_policy(g);
+	case FOL_WL_BY_MLOCK:
+		if (mlock(g->p, g->o->size))
+			return -errno;
+		return munlock(g->p, g->o->size) ? -errno : 0;
+	default:
+		touch(g->p, g->o->size, g->page);
+		return 0;
+	}
+}
+
+/* The first touch of every page (or the kernel's), and for pte-thp the PMD mappings
+ * split. */
 static int populate(struct region *g)
 {
 	uint64_t t0 = fol_mono_ns();
+	int ret = populate_by_kernel(g);
 
-	if (!g->o->populate_madvise)
-		touch(g->p, g->o->size, g->page);
-	else if (madvise(g->p, g->o->size, FOL_MADV_POPULATE_WRITE))
-		return -errno; /* EINVAL before 5.14 */
+	if (ret)
+		return ret;
 	phase(g->ph, "populate", t0, fol_mono_ns());
 	if (g->o->policy != FOL_WL_PTE_THP || g->o->kind == FOL_WL_COLLAPSE)
 		return 0;

@@ -28,6 +28,15 @@ enum fol_wl_kind {
 	FOL_WL_COLLAPSE,
 };
 
+/* How the region is populated: its first touch (faults), or asked of the kernel, which
+ * allocates the folios without a fault. */
+enum fol_wl_populate {
+	FOL_WL_BY_TOUCH,
+	FOL_WL_BY_MADVISE, /* madvise(MADV_POPULATE_WRITE), 5.14 and later */
+	FOL_WL_BY_MMAP,	   /* mapped again with MAP_POPULATE */
+	FOL_WL_BY_MLOCK,   /* mlock */
+};
+
 struct fol_wl_opts {
 	enum fol_wl_kind kind;
 	size_t size;
@@ -45,7 +54,7 @@ struct fol_wl_opts {
 	unsigned hold_ms;	/* stay this long before unmapping the region at the end */
 	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
-	int populate_madvise;	/* populate with madvise(MADV_POPULATE_WRITE): no fault */
+	enum fol_wl_populate populate_by; /* how the kernel populates it */
 	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
 	int zram;		/* pageout: swap on zram0 for the run, reset after */
 	size_t keep_one;	/* pageout: first unmap all but one page of each block this

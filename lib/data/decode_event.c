@@ -103,8 +103,14 @@ int dec_tracepoint(const struct evd *e, struct fol_event *ev)
 		ev->vm.new_addr = dec_field(e, F_NEW_ADDR, ev);
 		break;
 	case FOL_EV_MPROTECT:
+	case FOL_EV_MLOCK:
 		ev->vm.start = dec_field(e, F_START, ev);
 		ev->vm.len = dec_field(e, F_LEN, ev);
+		break;
+	case FOL_EV_MMAP_CALL:
+		ev->vm.start = dec_field(e, F_ADDR, ev);
+		ev->vm.len = dec_field(e, F_LEN, ev);
+		ev->vm.flags = dec_field(e, F_FLAGS, ev);
 		break;
 	case FOL_EV_MREMAP_EXIT:
 	case FOL_EV_SYSCALL_EXIT:

@@ -22,7 +22,10 @@ enum fol_kind {
 	FOL_EV_MREMAP_EXIT,	/* syscalls:sys_exit_mremap: where the range went */
 	FOL_EV_MADVISE,		/* syscalls:sys_enter_madvise */
 	FOL_EV_MPROTECT,	/* syscalls:sys_enter_mprotect */
-	FOL_EV_SYSCALL_EXIT,	/* syscalls:sys_exit_munmap, _madvise, _mprotect: ret */
+	FOL_EV_MMAP_CALL,	/* syscalls:sys_enter_mmap */
+	FOL_EV_MLOCK,		/* syscalls:sys_enter_mlock, _mlock2, _mlockall (len 0) */
+	FOL_EV_SYSCALL_EXIT,	/* syscalls:sys_exit_munmap, _madvise, _mprotect, _mmap,
+				 * _mlock, _mlock2, _mlockall: ret */
 	FOL_EV_HUGE,		/* huge_memory:* (khugepaged, collapse) */
 	FOL_EV_SCAN_PMD,	/* huge_memory:mm_khugepaged_scan_pmd: a PMD looked at */
 	FOL_EV_COLLAPSE_ISOLATE, /* huge_memory:mm_collapse_huge_page_isolate */

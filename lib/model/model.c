@@ -530,6 +530,7 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_FILEMAP_ADD:
 		if (t->open && ev->filemap.order > t->f.filemap_order)
 			t->f.filemap_order = ev->filemap.order;
+		fol_model_populated_cached(t, ev);
 		return filemap_add(m, ev);
 	case FOL_EV_MUNMAP:
 	case FOL_EV_MREMAP:
@@ -537,6 +538,8 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 	case FOL_EV_MADVISE:
 		return on_syscall(m, t, ev);
 	case FOL_EV_MPROTECT:
+	case FOL_EV_MMAP_CALL:
+	case FOL_EV_MLOCK:
 		fol_model_call_begin(t, ev);
 		return 0;
 	case FOL_EV_SYSCALL_EXIT:

@@ -33,19 +33,49 @@ static enum fol_call madvise_call(int64_t advice)
 	}
 }
 
+/* mmap's flags that populate the mapping (uapi asm-generic/mman*.h, x86's and arm64's
+ * alike), unless MAP_NONBLOCK. */
+#define MAP_LOCKED_ 0x2000
+#define MAP_POPULATE_ 0x8000
+#define MAP_NONBLOCK_ 0x10000
+
+/* The call an entry event begins; 0 for an mmap that populates nothing (not a bulk call). */
+static int call_of(const struct fol_event *ev, enum fol_call *call)
+{
+	switch (ev->kind) {
+	case FOL_EV_MUNMAP:
+		*call = FOL_CALL_MUNMAP;
+		return 1;
+	case FOL_EV_MREMAP:
+		*call = FOL_CALL_MREMAP;
+		return 1;
+	case FOL_EV_MPROTECT:
+		*call = FOL_CALL_MPROTECT;
+		return 1;
+	case FOL_EV_MLOCK:
+		*call = FOL_CALL_MLOCK;
+		return 1;
+	case FOL_EV_MMAP_CALL:
+		*call = FOL_CALL_MMAP_POPULATE;
+		return (ev->vm.flags & (MAP_POPULATE_ | MAP_LOCKED_)) && !(ev->vm.flags & MAP_NONBLOCK_);
+	default:
+		*call = madvise_call(ev->vm.behavior);
+		return 1;
+	}
+}
+
 /* The entry of a bulk call: timed from here to its exit. */
 void fol_model_call_begin(struct thread *t, const struct fol_event *ev)
 {
 	struct open_call *c = &t->call;
+	enum fol_call call;
+	int open = call_of(ev, &call);
 
 	memset(c, 0, sizeof(*c));
-	c->open = 1;
+	c->open = open;
 	c->start = ev->time;
 	c->bytes = ev->vm.len;
-	c->call = ev->kind == FOL_EV_MUNMAP	 ? FOL_CALL_MUNMAP
-		  : ev->kind == FOL_EV_MREMAP	 ? FOL_CALL_MREMAP
-		  : ev->kind == FOL_EV_MPROTECT ? FOL_CALL_MPROTECT
-					       : madvise_call(ev->vm.behavior);
+	c->call = call;
 }
 
 /* Its exit: into the summary, for the threads the options select. An exit without an
@@ -85,11 +115,25 @@ int fol_model_populated(struct thread *t, const struct fol_event *ev)
 {
 	struct open_call *c = &t->call;
 
-	if (!c->open || c->call != FOL_CALL_MADV_POPULATE || t->open ||
-	    !(ev->page.gfp & FOL_GFP_MOVABLE) || ev->page.order < 0 || ev->page.order > FOL_MAX_ORDER)
+	if (!c->open || !fol_call_populates(c->call) || t->open || !(ev->page.gfp & FOL_GFP_MOVABLE) ||
+	    ev->page.order < 0 || ev->page.order > FOL_MAX_ORDER)
 		return 0;
 	c->populated[ev->page.order]++;
+	c->populated_pfn = ev->page.pfn + 1;
+	c->populated_order = ev->page.order;
 	return 1;
+}
+
+/* A folio added to the page cache: the last one counted populated, if it is that one, was
+ * a file's page read in for the call, not the process's memory. */
+void fol_model_populated_cached(struct thread *t, const struct fol_event *ev)
+{
+	struct open_call *c = &t->call;
+
+	if (c->open && c->populated_pfn == ev->filemap.pfn + 1 && c->populated[c->populated_order]) {
+		c->populated[c->populated_order]--;
+		c->populated_pfn = 0;
+	}
 }
 
 /* Whose memory khugepaged worked on: 1 a selected process's, 0 another recorded

@@ -140,6 +140,10 @@ struct open_call {
 	uint64_t start, bytes;
 	uint64_t freed[FOL_MAX_ORDER + 1];
 	uint64_t populated[FOL_MAX_ORDER + 1];
+	/* The last folio counted populated, taken back if the page cache takes it: a file
+	 * page read in for the call is not the process's (it is added right after). */
+	uint64_t populated_pfn;
+	int populated_order;
 	uint64_t unknown_writes; /* swap writes of pages of no known folio */
 	int wrote;		 /* folios written to swap: judged at its end */
 };
@@ -222,6 +226,7 @@ int fol_model_selected(const struct fol_model *m, int pid, int tid);
 void fol_model_call_begin(struct thread *t, const struct fol_event *ev);
 void fol_model_call_end(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 int fol_model_populated(struct thread *t, const struct fol_event *ev);
+void fol_model_populated_cached(struct thread *t, const struct fol_event *ev);
 int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 int fol_model_on_mmap_lock(struct fol_model *m, const struct fol_event *ev);
 void fol_model_on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);

@@ -95,7 +95,14 @@ static const struct {
 	[FOL_CALL_MADV_COLLAPSE] = { "madvise(COLLAPSE)", "madvise_collapse" },
 	[FOL_CALL_MADV_POPULATE] = { "madvise(POPULATE)", "madvise_populate" },
 	[FOL_CALL_MADV_OTHER] = { "madvise(other)", "madvise_other" },
+	[FOL_CALL_MMAP_POPULATE] = { "mmap(POPULATE)", "mmap_populate" },
+	[FOL_CALL_MLOCK] = { "mlock", "mlock" },
 };
+
+int fol_call_populates(enum fol_call c)
+{
+	return c == FOL_CALL_MADV_POPULATE || c == FOL_CALL_MMAP_POPULATE || c == FOL_CALL_MLOCK;
+}
 
 const char *fol_call_name(enum fol_call c)
 {

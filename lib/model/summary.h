@@ -50,6 +50,8 @@ enum fol_call {
 	FOL_CALL_MADV_COLLAPSE,
 	FOL_CALL_MADV_POPULATE,	/* MADV_POPULATE_READ and _WRITE */
 	FOL_CALL_MADV_OTHER,
+	FOL_CALL_MMAP_POPULATE,	/* mmap with MAP_POPULATE or MAP_LOCKED (other mmaps: none) */
+	FOL_CALL_MLOCK,		/* mlock, mlock2, mlockall */
 	FOL_NR_CALLS
 };
 
@@ -179,6 +181,8 @@ struct fol_summary {
 const char *fol_class_name(enum fol_class c);
 /* "munmap", "madvise(PAGEOUT)"; and the JSON key: "munmap", "madvise_pageout". */
 const char *fol_call_name(enum fol_call c);
+/* 1 for the calls whose folios the kernel allocates without a fault (populated). */
+int fol_call_populates(enum fol_call c);
 const char *fol_call_key(enum fol_call c);
 /* "before_recording", ...: the JSON key; and the sentence the report says. */
 const char *fol_unknown_name(enum fol_unknown u);

@@ -385,7 +385,7 @@ static void print_calls(const struct fol_report *r, FILE *f)
 		if (cs->errors)
 			fprintf(f, "  (%" PRIu64 " failed)", cs->errors);
 		fputc('\n', f);
-		if (c == FOL_CALL_MADV_POPULATE) {
+		if (fol_call_populates((enum fol_call)c)) {
 			fprintf(f, "  %-18s folios populated without a fault:", "");
 			print_by_order(cs->populated, r->page_size, f);
 			fputc('\n', f);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 38
+plan 42
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -19,24 +19,27 @@ n=$(jr p.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
 is "$(jr p.data '[.orders[] | select(.order > 0) | .folios_allocated] | add // 0')" 0 "populate small: no large folios"
 is "$(jr p.data '[.phases[].phase] | join(",")')" populate "populate: its phase is reported"
 
-# Folios the kernel allocates inside madvise(MADV_POPULATE_WRITE) come without a fault:
-# counted under the call and in each order's folios allocated, so that the workload's
-# 64K folios equal the kernel's own count of them (anon_fault_alloc counts GUP's
-# allocations too), and its 256 by the geometry (16M of 64K folios).
-"$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -- "$fw" workload populate --size 16M --policy mthp \
-	--populate-madvise 2>pm.err
-rc=$?
-if [ "$rc" != 0 ] && grep -q "Invalid argument" pm.err; then
-	skip 2 "MADV_POPULATE_WRITE is not in this kernel ($(uname -r)): $(head -c 200 pm.err)"
-else
+# Folios the kernel allocates inside madvise(MADV_POPULATE_WRITE), mmap(MAP_POPULATE) or
+# mlock come without a fault: counted under the call and in each order's folios allocated,
+# so that the workload's 64K folios equal the kernel's own count of them (anon_fault_alloc
+# counts GUP's allocations too), and its 256 by the geometry (16M of 64K folios).
+for how in madvise:madvise_populate mmap:mmap_populate mlock:mlock; do
+	key=${how#*:} how=${how%%:*}
+	"$FOLIOSTAT" record -q -o pm.data --mthp 64K=always -- "$fw" workload populate --size 16M --policy mthp \
+		--populate-$how 2>pm.err
+	rc=$?
+	if [ "$how" = madvise ] && [ "$rc" != 0 ] && grep -q "Invalid argument" pm.err; then
+		skip 2 "MADV_POPULATE_WRITE is not in this kernel ($(uname -r)): $(head -c 200 pm.err)"
+		continue
+	fi
 	got=$(jr pm.data '[.orders[] | select(.order == 4) | .folios_allocated][0] // 0')
-	call=$(jr pm.data '[.calls[] | select(.call == "madvise_populate") | .populated[] | select(.order == 4) | .folios][0] // 0')
+	call=$(jr pm.data "[.calls[] | select(.call == \"$key\") | .populated[] | select(.order == 4) | .folios][0] // 0")
 	kern=$(jr pm.data '.kernel_counters.mthp["64kB"].stats.anon_fault_alloc // 0')
 	faults=$(jr pm.data '[.orders[] | select(.order == 4) | .faults.anon_alloc // 0][0] // 0')
-	[ "$call" -eq 256 ] && [ "$got" -ge 256 ] && [ "$got" -le "$kern" ]
-	ok $? "populate 16M by MADV_POPULATE_WRITE: $call 64K folios populated without a fault, $got allocated in all, kernel's anon_fault_alloc +$kern, $faults by faults"
-	is "$(jr pm.data '[.calls[] | select(.call == "madvise_populate") | .calls][0] // 0')" 1 "... one madvise(POPULATE) call"
-fi
+	[ "$rc" -eq 0 ] && [ "$call" -eq 256 ] && [ "$got" -ge 256 ] && [ "$got" -le "$kern" ]
+	ok $? "populate 16M by $key: $call 64K folios populated without a fault, $got allocated in all, kernel's anon_fault_alloc +$kern, $faults by faults (exit $rc)"
+	is "$(jr pm.data "[.calls[] | select(.call == \"$key\") | .calls][0] // 0")" 1 "... one $key call"
+done
 
 # Processes: a parent that forks five children, each of which execs; an exec gave a
 # process a new address space, and each was counted again (a build's 410 as 819).

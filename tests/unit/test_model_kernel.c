@@ -113,6 +113,50 @@ static void test_populated(void **state)
 	fol_model_free(m);
 }
 
+static void mmap_call(struct fol_model *m, uint64_t len, uint64_t flags, uint64_t t)
+{
+	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = FOL_EV_MMAP_CALL,
+				    .vm = { .start = 0, .len = len, .flags = flags } });
+}
+
+/* mmap(MAP_POPULATE or MAP_LOCKED) and mlock populate too: their folios counted so; an
+ * mmap that populates nothing is no call (its exit closes none); a file page read in for
+ * the call (added to the page cache right after its allocation) is not the process's. */
+static void test_populated_mmap_mlock(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	mmap_call(m, 2 << 20, 0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */, 1000);
+	page_alloc(m, 0x10000, 4, 0x140cca, 1100);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 1200);
+	mmap_call(m, 2 << 20, 0x8022 /* | MAP_POPULATE */, 2000);
+	for (int i = 0; i < 8; i++)
+		page_alloc(m, 0x20000 + 16 * (uint64_t)i, 4, 0x140cca, 2100 + (uint64_t)i);
+	page_alloc(m, 0x30000, 2, 0x140cca, 2200);
+	feed(m, (struct fol_event){ .time = 2201, .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .pfn = 0x30000, .order = 2, .ino = 5, .index = 0 } });
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 3000);
+	mmap_call(m, 2 << 20, 0x18022 /* | MAP_POPULATE | MAP_NONBLOCK */, 3100);
+	page_alloc(m, 0x38000, 4, 0x140cca, 3200);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 3300);
+	sys(m, FOL_EV_MLOCK, BASE, 4 << 20, 0, 0, 4000);
+	page_alloc(m, 0x40000, 9, 0x140cca, 4100);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 5000);
+	s = finish(m);
+	assert_int_equal(s.calls[FOL_CALL_MMAP_POPULATE].calls, 1);
+	assert_int_equal(s.calls[FOL_CALL_MMAP_POPULATE].populated[4], 8);
+	assert_int_equal(s.calls[FOL_CALL_MMAP_POPULATE].populated[2], 0);
+	assert_int_equal(s.calls[FOL_CALL_MLOCK].calls, 1);
+	assert_int_equal(s.calls[FOL_CALL_MLOCK].populated[9], 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].folios_allocated, 8);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].folios_allocated, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(2)].folios_allocated, 0);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
 {
 	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
@@ -427,6 +471,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_populated),
+		cmocka_unit_test(test_populated_mmap_mlock),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
 		cmocka_unit_test(test_workload_named_khugepaged),
