@@ -18,6 +18,8 @@ lib/model/model_fault.c@s/	if (f->file_read) {/	if (0) {/@a file fault's folio r
 lib/data/decode_event.c@s/if (r.file_folio > FOL_MAX_ORDER + 1 ||/if (0 ||/@a read file folio's order within range
 lib/record/bpf/file.bpf.c@s/		if (XA_INTERNAL(e) \&\& e < (nslots << 2)) {/		if (0) {/@a file folio read through a sibling slot of its xarray entry@live:18-file-orders.t
 lib/record/bpf/faults.bpf.c@s/	p->file_folio = fol_file_folio(addr, page_shift);/	p->file_folio = 0;/@file faults' folios read inside the fault@live:18-file-orders.t
+lib/model/model_space.c@s/	return mm->unaligned_orders ? unaligned_lookup(m, mm, addr, order) : NULL;/	return NULL;/@a folio mremap left unaligned is found by its first page
+lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio keyed as such
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time
@@ -64,7 +66,7 @@ lib/data/merge.c@s/if (!early \&\& !late)/if (1)/@records out of place in their 
 lib/model/model_fault.c@s/} else if (end \&\& (f->untimed || end/} else if (end \&\& (0 || end/@a retimed exit gives no latency
 lib/model/model.c@s|fol_model_end_episode(m, parent, key, f); /\* shared again \*/|;|@a fork ends the parent's reuse episodes
 lib/model/model_fault.c@s/if ((f->error_code \& FOL_PF_WRITE) \&\& f->anon_rss \&\& f->last_order >= 0) {/if (0) {/@a private file copy is an anonymous folio
-lib/model/model_space.c@s/		if (at \& (size - 1)) {/		if (0) {/@mremap to an unaligned address cannot be keyed
+lib/model/model_space.c@s/		if (at \& (size - 1)) {/		if (0) {/@a folio mremap moves to an unaligned address is keyed by its first page
 lib/model/model_fault.c@s/		return FOL_U_SWAP_CACHE;/		return FOL_U_BEFORE;/@unknown causes told apart
 lib/model/model_fault.c@s/if (pages <= 0 || f->anon_delta != -f->swap_delta/if (pages <= 0/@a swap-in's order needs the two counters to agree
 lib/model/model_fault.c@s/^\tif (!created) {$/\tif (0) {/@a second zero-page read in a PMD range proves 4K

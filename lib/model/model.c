@@ -182,7 +182,7 @@ void fol_model_end_episode(struct fol_model *m, const struct mm *mm, uint64_t ke
 
 	if (!f->reuse)
 		return;
-	r = &m->s.order[FOL_ORDER_SLOT((int)(key & FOLIO_ORDER_MASK))].reuse;
+	r = &m->s.order[FOL_ORDER_SLOT(FOLIO_ORDER(key))].reuse;
 	r->folios += f->counted != mm->gen;
 	r->episodes++;
 	r->faults += f->reuse;
@@ -273,6 +273,7 @@ static int on_fork(struct fol_model *m, const struct fol_event *ev)
 	fol_u64map_free(child->folios);
 	child->folios = fol_u64map_share(parent->folios);
 	child->orders = parent->orders;
+	child->unaligned_orders = parent->unaligned_orders;
 	child->gen = ++m->generations;
 	if (fol_model_seeds_copy(parent, child))
 		return -ENOMEM;

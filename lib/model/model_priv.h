@@ -13,8 +13,12 @@
 #include "symbols/unwind.h"
 
 /* A folio's key in the map: its naturally aligned base address, with the order in the
- * low bits (below any page size). */
-#define FOLIO_ORDER_MASK 0xfffull
+ * low bits (below any page size). mremap can move a large folio to an address not
+ * aligned to its size (the kernel keeps it whole, mapped by PTEs): such a folio is keyed
+ * by its first page's address, with FOLIO_UNALIGNED. */
+#define FOLIO_KEY_LOW 0xfffull
+#define FOLIO_UNALIGNED 0x800ull
+#define FOLIO_ORDER(key) ((int)((key) & 0xff))
 
 struct folio {
 	uint64_t pfn;
@@ -104,6 +108,7 @@ struct mm {
 	struct fol_u64map *folios;
 	uint32_t gen;		   /* its generation: see struct folio's counted */
 	uint32_t orders;	   /* bit o: the map has (or had) folios of order o */
+	uint32_t unaligned_orders; /* ... of order o keyed FOLIO_UNALIGNED */
 	struct vma *last_vma;	   /* where the last lookup of a faulting address hit */
 	struct vma *last_code;	   /* ... of a faulting IP (a fault's site): its own, or they
 				    * would push each other out */

@@ -29,6 +29,19 @@ static int take_one(struct taken *t, uint64_t key, const struct folio *f)
  * found by one walk of the map, the keys collected before any is deleted since deleting
  * moves entries; a smaller one address by address, counted rather than compared with
  * end so that a range at the top of the address space cannot wrap. */
+/* The folio at key, if any, out of the map into t. */
+static int take_key(struct mm *mm, struct taken *t, uint64_t key)
+{
+	struct folio *f = fol_u64map_get(mm->folios, key);
+
+	if (!f)
+		return 0;
+	if (take_one(t, key, f) || fol_u64map_own(&mm->folios))
+		return -ENOMEM;
+	fol_u64map_del(mm->folios, key, NULL);
+	return 0;
+}
+
 static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64_t end,
 		      int max_order, struct taken *t)
 {
@@ -40,9 +53,9 @@ static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64
 		return 0;
 	if (pages > fol_u64map_capacity(mm->folios)) {
 		while ((f = fol_u64map_next(mm->folios, &pos, &key))) {
-			uint64_t base = key & ~FOLIO_ORDER_MASK;
+			uint64_t base = key & ~FOLIO_KEY_LOW;
 
-			if (base >= start && base < end && (int)(key & FOLIO_ORDER_MASK) <= max_order &&
+			if (base >= start && base < end && FOLIO_ORDER(key) <= max_order &&
 			    take_one(t, key, f))
 				return -ENOMEM;
 		}
@@ -54,17 +67,12 @@ static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64
 	}
 	for (uint64_t i = 0, a = start & ~(((uint64_t)m->o.page_size) - 1); i <= pages && a < end;
 	     i++, a += m->o.page_size)
-		for (int o = 0; o <= FOL_MAX_ORDER; o++) {
-			uint64_t size = (uint64_t)m->o.page_size << o;
+		for (int o = 0; o <= max_order && o <= FOL_MAX_ORDER; o++) {
+			int aligned = !(a & (((uint64_t)m->o.page_size << o) - 1));
 
-			if (a & (size - 1) || o > max_order)
-				break;
-			if (!(mm->orders & (1u << o)) ||
-			    !(f = fol_u64map_get(mm->folios, a | (uint64_t)o)))
-				continue;
-			if (take_one(t, a | (uint64_t)o, f) || fol_u64map_own(&mm->folios))
+			if ((aligned && (mm->orders & (1u << o)) && take_key(mm, t, a | (uint64_t)o)) ||
+			    ((mm->unaligned_orders & (1u << o)) && take_key(mm, t, a | (uint64_t)o | FOLIO_UNALIGNED)))
 				return -ENOMEM;
-			fol_u64map_del(mm->folios, a | (uint64_t)o, NULL);
 		}
 	return 0;
 }
@@ -335,6 +343,28 @@ int fol_model_is_special(const char *name)
 	return 0;
 }
 
+/* A folio mremap left at an address not aligned to its size, covering addr: one of the
+ * 2^o pages before addr may be its first. */
+static struct folio *unaligned_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order)
+{
+	uint64_t page = addr & ~((uint64_t)m->o.page_size - 1);
+
+	for (int o = 1; o <= FOL_MAX_ORDER; o++) {
+		if (!(mm->unaligned_orders & (1u << o)))
+			continue;
+		for (uint64_t i = 0; i < (1ull << o) && i * m->o.page_size <= page; i++) {
+			struct folio *f = fol_u64map_get(mm->folios, (page - i * m->o.page_size) | (uint64_t)o |
+								     FOLIO_UNALIGNED);
+
+			if (f) {
+				*order = o;
+				return f;
+			}
+		}
+	}
+	return NULL;
+}
+
 struct folio *fol_model_folio_lookup(struct fol_model *m, struct mm *mm, uint64_t addr, int *order)
 {
 	for (int o = 0; o <= FOL_MAX_ORDER; o++) {
@@ -351,7 +381,7 @@ struct folio *fol_model_folio_lookup(struct fol_model *m, struct mm *mm, uint64_
 		}
 	}
 	*order = -1;
-	return NULL;
+	return mm->unaligned_orders ? unaligned_lookup(m, mm, addr, order) : NULL;
 }
 
 int fol_model_folio_insert(struct fol_model *m, struct mm *mm, uint64_t addr, int order, uint64_t pfn)
@@ -404,9 +434,9 @@ int fol_model_move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 
 	for (size_t i = 0; i < mv->folios.n; i++) {
 		struct taken_folio *x = &mv->folios.v[i];
-		int order = (int)(x->key & FOLIO_ORDER_MASK);
+		int order = FOLIO_ORDER(x->key);
 		uint64_t size = (uint64_t)m->o.page_size << order;
-		uint64_t off = (x->key & ~FOLIO_ORDER_MASK) - mv->start, at = to + off;
+		uint64_t off = (x->key & ~FOLIO_KEY_LOW) - mv->start, at = to + off, key = at | (uint64_t)order;
 		struct folio *f;
 
 		if (off >= keep) {
@@ -414,17 +444,15 @@ int fol_model_move_end(struct fol_model *m, struct mm *mm, int64_t ret)
 			continue;
 		}
 		if (at & (size - 1)) {
-			fol_model_end_episode(m, mm, x->key, &x->f);
-			m->s.moved_unaligned++;
-			if (fol_model_add_range(&mm->unaligned, at, at + size))
-				return -ENOMEM;
-			continue;
+			m->s.moved_unaligned += !(x->key & FOLIO_UNALIGNED);
+			key |= FOLIO_UNALIGNED;
+			mm->unaligned_orders |= 1u << order;
+		} else {
+			mm->orders |= 1u << order;
 		}
-		if (fol_u64map_own(&mm->folios) ||
-		    !(f = fol_u64map_put(mm->folios, at | (uint64_t)order, NULL)))
+		if (fol_u64map_own(&mm->folios) || !(f = fol_u64map_put(mm->folios, key, NULL)))
 			return -ENOMEM;
 		*f = x->f;
-		mm->orders |= 1u << order;
 	}
 	if (move_seeds(m, mm, to, keep))
 		return -ENOMEM;

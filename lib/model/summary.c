@@ -17,8 +17,9 @@ static const struct {
 	[FOL_U_NOT_SEEDED] = { "not_seeded", "anonymous folios not among those read from the "
 		"page tables at the start (exec or attach): not naturally aligned, or made since "
 		"by the kernel without a recorded fault (collapse, migration, get_user_pages)" },
-	[FOL_U_MOVED_UNALIGNED] = { "moved_unaligned", "folios that mremap moved to an address "
-		"not aligned to their size" },
+	[FOL_U_MOVED_UNALIGNED] = { "moved_unaligned", "folios read from the page tables at "
+		"attach that mremap moved to an address not aligned to their size (a run of them "
+		"is kept by its aligned start)" },
 	[FOL_U_MREMAP_UNSEEN] = { "mremap_unseen", "memory of a process that moved it with "
 		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
 	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache (the "

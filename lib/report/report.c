@@ -175,8 +175,9 @@ static void order_warnings(struct fol_report *r)
 			     s->file_order[FOL_PC_AT_FAULT], s->file_order[FOL_PC_ADDED],
 			     s->file_order[FOL_PC_AT_END]);
 	if (s->moved_unaligned)
-		fol_msgs_add(&r->warnings, "mremap moved %" PRIu64 " folios to addresses not "
-					   "aligned to their size: the folio map cannot key them",
+		fol_msgs_add(&r->notes, "mremap moved %" PRIu64 " folios to addresses not aligned to "
+					"their size: the kernel keeps them whole, mapped by PTEs, and so "
+					"does the folio map (by their first page)",
 			     s->moved_unaligned);
 	if (str(r->synth, "folios_error"))
 		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
