@@ -20,6 +20,8 @@ lib/record/bpf/file.bpf.c@s/		if (XA_INTERNAL(e) \&\& e < (nslots << 2)) {/		if 
 lib/record/bpf/faults.bpf.c@s/	p->file_folio = fol_file_folio(addr, page_shift);/	p->file_folio = 0;/@file faults' folios read inside the fault@live:18-file-orders.t
 lib/model/model_space.c@s/	return mm->unaligned_orders ? unaligned_lookup(m, mm, addr, order) : NULL;/	return NULL;/@a folio mremap left unaligned is found by its first page
 lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio keyed as such
+lib/model/summary.c@s/	return c != FOL_CALL_MPROTECT \&\& /	return /@mprotect frees no user memory
+lib/model/model.c@s/<= FOL_MAX_ORDER \&\& !ev->page.in_irq \&\&/<= FOL_MAX_ORDER \&\&/@a page an interrupt frees is not the call's
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time

@@ -15,7 +15,7 @@
 static const char *const field_names[F_NR] = {
 	"address", "ip", "error_code", "pfn", "order", "gfp_flags", "member", "size", "mm_id",
 	"addr", "len", "start", "len_in", "behavior", "old_len", "new_len", "flags", "new_addr",
-	"ret", "status", "mm", "nr_reclaimed", "i_ino", "index", "s_dev",
+	"ret", "status", "mm", "nr_reclaimed", "i_ino", "index", "s_dev", "common_flags",
 };
 
 static const struct {
@@ -155,7 +155,7 @@ static int parse_format(struct fol_decoder *d, struct evd *e, const char *name, 
 	}
 	free(clean);
 	for (int f = 0; f < F_NR; f++)
-		e->f[f] = tep_find_field(e->tp, field_names[f]);
+		e->f[f] = tep_find_any_field(e->tp, field_names[f]);
 	if (e->f[F_STATUS]) {
 		struct fol_symbols sy;
 

@@ -70,6 +70,10 @@ int dec_tracepoint(const struct evd *e, struct fol_event *ev)
 			return -EBADMSG;
 		ev->page.order = (int)order;
 		ev->page.gfp = dec_field(e, F_GFP, ev);
+		/* The trace flags' hard and soft interrupt and NMI bits (the kernel's
+		 * TRACE_FLAG_HARDIRQ, _SOFTIRQ, _NMI): a page freed by an RCU callback or
+		 * an interrupt, not by the thread it interrupted. */
+		ev->page.in_irq = !!(dec_field(e, F_COMMON_FLAGS, ev) & 0x58);
 		break;
 	case FOL_EV_RSS_STAT:
 		ev->rss.member = (int)dec_field(e, F_MEMBER, ev);

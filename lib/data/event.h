@@ -110,6 +110,7 @@ struct fol_event {
 			uint64_t pfn;
 			int order;
 			uint64_t gfp;
+			int in_irq; /* in an interrupt or softirq (an RCU callback) */
 		} page;
 		struct {
 			int member;

@@ -555,11 +555,15 @@ static int on_thread_event(struct fol_model *m, const struct fol_event *ev)
 
 		/* Counted always, kept only between a call's entry (which clears them) and its
 		 * exit: a user folio's, not a page the kernel allocated for itself (with every
-		 * mTHP size off, a build's mprotect "freed 16K 22": slab pages, gfp 0x252800).
-		 * One allocated before the recording cannot be told. */
+		 * mTHP size off, a build's mprotect "freed 16K 22": slab pages, gfp 0x252800),
+		 * nor one inside a call that frees no user memory (a build's mprotect "freed 4K
+		 * 64": page tables, 56 of them allocated by another process), nor one an
+		 * interrupt or an RCU callback freed meanwhile (the thread's call did not).
+		 * One allocated before the recording cannot be told otherwise. */
 		if (kernel && *kernel == ev->page.order)
 			fol_u64map_del(m->kernel_pages, ev->page.pfn, NULL);
-		else if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER)
+		else if (ev->page.order >= 0 && ev->page.order <= FOL_MAX_ORDER && !ev->page.in_irq &&
+			 fol_call_frees_user(t->call.call))
 			t->call.freed[ev->page.order]++;
 		if (!m->o.no_swap_writes)
 			fol_swapout_free(m->swap, ev->page.pfn, ev->page.order);

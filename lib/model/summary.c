@@ -100,6 +100,11 @@ static const struct {
 	[FOL_CALL_MLOCK] = { "mlock", "mlock" },
 };
 
+int fol_call_frees_user(enum fol_call c)
+{
+	return c != FOL_CALL_MPROTECT && c != FOL_CALL_MADV_COLD && !fol_call_populates(c);
+}
+
 int fol_call_populates(enum fol_call c)
 {
 	return c == FOL_CALL_MADV_POPULATE || c == FOL_CALL_MMAP_POPULATE || c == FOL_CALL_MLOCK;

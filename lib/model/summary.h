@@ -183,6 +183,9 @@ const char *fol_class_name(enum fol_class c);
 const char *fol_call_name(enum fol_call c);
 /* 1 for the calls whose folios the kernel allocates without a fault (populated). */
 int fol_call_populates(enum fol_call c);
+/* 0 for the calls that free no user memory (mprotect, madvise(COLD), the populating
+ * ones): what is freed inside them is the kernel's (page tables, slab). */
+int fol_call_frees_user(enum fol_call c);
 const char *fol_call_key(enum fol_call c);
 /* "before_recording", ...: the JSON key; and the sentence the report says. */
 const char *fol_unknown_name(enum fol_unknown u);
