@@ -8,14 +8,16 @@
 # (whatever folios readahead made there), then prints the order of the folio behind each
 # page it mapped, from its own pagemap and /proc/kpageflags: the truth at each faulting
 # address the recording names. record -- reader is checked against it; stat -a -G and
-# serve --by-cgroup, watching the reader's cgroup at the same time, against record.
+# serve --by-cgroup, watching the reader's cgroup at the same time, against record. And the
+# conservation law: with a fork-reuse workload in the same cgroup after the reader, stat
+# and serve count every fault perf stat -G counts of the fault entry tracepoints.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v cc >/dev/null || { echo "Bail out! cc is missing: 'make deps' installs it"; exit 1; }
 command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
 name=foliostat-files-$$
 own_cgroup "$name"
-plan 9
+plan 11
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
@@ -56,14 +58,26 @@ for _ in $(seq $((100 * slow))); do
 	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
 	sleep 0.1
 done
+# perf's own count of the fault tracepoints on the cgroup's tasks: the conservation law's
+# truth for both live views.
+perf stat -a -x, -o "$T/perf.csv" -e exceptions:page_fault_user -G "$name" \
+	-e exceptions:page_fault_kernel -G "$name" 2>"$T/perf.err" &
+perf_pid=$!
+pids+=($perf_pid)
 sleep $slow
 
 "$FOLIOSTAT" record -q -o "$T/r.data" -- sh -c "echo \$\$ >$CG/$name/cgroup.procs && exec $T/pcread $T/shm/a $T/b" \
 	</dev/null >"$T/truth.txt" 2>"$T/record.err"
 rc=$?
+# Faults of every other class in the same window and cgroup: allocation, zero page, reuse
+# and copy after fork, swap-free.
+fw=$(workload_bin fw)
+sh -c "echo \$\$ >$CG/$name/cgroup.procs && exec $fw workload fork-reuse --size $((mb * 2))M --policy mthp" \
+	>/dev/null 2>"$T/fw.err"
 sleep $slow
-kill -INT "$stat_pid"
+kill -INT "$stat_pid" "$perf_pid"
 wait_for "$stat_pid" $((60 * slow))
+wait_for "$perf_pid" $((60 * slow))
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/metrics.txt"
 
 pages=$(((mb * 3 << 20) / $(getconf PAGESIZE)))
@@ -144,5 +158,13 @@ serve_cells=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults
 		match($0, /order="-?[0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8); n[o] += $NF }
 	END { for (o in n) if (n[o] > 0) print o ":" n[o] }' "$T/metrics.txt" | sort -n | paste -sd' ')
 is "$serve_cells" "$stat_cells" "serve --by-cgroup: the cgroup's file faults by order are stat -a -G's"
+# Every fault of the window (the reader's, the fork-reuse workload's), all cells and
+# classes, against perf's count of the entries.
+pf=$(awk -F, '$3 ~ /^exceptions:page_fault_(user|kernel)$/ { n += $1 } END { print n + 0 }' "$T/perf.csv")
+sf=$(jq '.totals.faults' "$T/stat.json")
+vf=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ { n += $NF } END { print n + 0 }' "$T/metrics.txt")
+[ "$pf" -gt 0 ] && [ "$sf" -eq "$pf" ]
+ok $? "stat -a -G counted every fault of the cgroup: $sf, perf stat -G $pf ($(head -c 200 "$T/perf.err"))"
+is "$vf" "$pf" "serve --by-cgroup counted every fault of the cgroup, as perf stat -G"
 unknown=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ && /class="file"/ && /order="-1"/ { n += $NF } END { print n + 0 }' "$T/metrics.txt")
 is "$unknown" 0 "serve --by-cgroup: none of the cgroup's file faults of order unknown"
