@@ -17,7 +17,7 @@ lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order 
 lib/model/model_fault.c@s/	if (f->file_read) {/	if (0) {/@a file fault's folio read inside it gives its order
 lib/data/decode_event.c@s/if (r.file_folio > FOL_MAX_ORDER + 1 ||/if (0 ||/@a read file folio's order within range
 lib/record/bpf/file.bpf.c@s/		if (XA_INTERNAL(e) \&\& e < (nslots << 2)) {/		if (0) {/@a file folio read through a sibling slot of its xarray entry@live:18-file-orders.t
-lib/record/bpf/faults.bpf.c@s/	p->file_folio = fol_file_folio(addr, page_shift);/	p->file_folio = 0;/@file faults' folios read inside the fault@live:18-file-orders.t
+lib/record/bpf/file.bpf.c@s/	p->file_folio = file_folio_at(addr);/	p->file_folio = 0;/@file faults' folios read inside the fault@live:18-file-orders.t
 lib/model/model_space.c@s/	return mm->unaligned_orders ? unaligned_lookup(m, mm, addr, order) : NULL;/	return NULL;/@a folio mremap left unaligned is found by its first page
 lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio keyed as such
 lib/model/summary.c@s/	return c != FOL_CALL_MPROTECT \&\& /	return /@mprotect frees no user memory

@@ -522,8 +522,9 @@ static void count_fault(struct fol_bpf_reuse *c, __u64 lat)
  * inside (its entry is out already) it goes to the model, which counts it,
  * and its episode if it is the first: the folio's episode is under way for the programs
  * too, and if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). */
-static int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid,
-			 int inside, __u8 *flags)
+/* Inlined: six arguments, one more than a BPF call takes. */
+static __always_inline int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr,
+					 __u32 tgid, int inside, __u8 *flags)
 {
 	struct fol_bpf_reuse *c;
 	struct kspace *s = space_of(tgid, 0);
@@ -716,7 +717,8 @@ int fault_exit_major(struct bpf_perf_event_data *ctx)
 }
 
 /* A sample of this thread is about to be written: its fault's entry goes first. */
-static struct fol_bpf_pending *flush_entry(void *ctx)
+struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
+struct fol_bpf_pending *flush_entry(void *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
@@ -779,64 +781,15 @@ static __u64 tp_field(void *ctx, __u32 off, __u32 size)
 	return v;
 }
 
-__u8 fol_file_folio(__u64 addr, __u32 page_shift) __hidden; /* file.bpf.c */
-
-/* Inside a followed fault, the order of the page-cache folio at its address's file index,
- * unless read already (where interrupts are on: bpf_find_vma costs a look-up, not the
- * irq_work it takes at a fault's exit). */
-static void file_read(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fol_bpf_pending *p;
-	__u64 addr;
-
-	if (!file_folio || address_off > FOL_BPF_RAW_MAX - 8)
-		return;
-	p = bpf_map_lookup_elem(&follow, &tid);
-	if (!p || p->state == FOL_BPF_IDLE || p->file_folio)
-		return;
-	__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
-	p->file_folio = fol_file_folio(addr, page_shift);
-}
-
-/* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
- * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
- * PMD. Each such fault from 6.2; before, a task's RSS changes were batched (and traced
- * every 64 events). */
-static void file_mapped(void *ctx)
-{
-	__u32 member = (__u32)tp_field(ctx, rss_member_off, 4);
-
-	if (member == 0 || member == 3)
-		file_read();
-}
-
-/* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
- * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
- * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
- * fault (filemap:mm_filemap_add_to_page_cache says its order) or read at its mapping. */
-SEC("tracepoint")
-int lock_read(void *ctx)
-{
-	file_read();
-	return 1;
-}
-
-/* The same, recorded. */
-SEC("tracepoint")
-int lock_flush(void *ctx)
-{
-	flush_entry(ctx);
-	file_read();
-	return 1;
-}
+/* file.bpf.c's, for the faults in progress: a file page mapped (kmem:rss_stat's record). */
+void fol_file_mapped(void *ctx) __hidden;
 
 /* kmem:rss_stat, recorded (no kernel decisions): a flush, and a file page mapped. */
 SEC("tracepoint")
 int rss_flush(void *ctx)
 {
 	flush_entry(ctx);
-	file_mapped(ctx);
+	fol_file_mapped(ctx);
 	return 1;
 }
 
@@ -852,7 +805,7 @@ int rss(void *ctx)
 	struct fol_bpf_rec r = { .what = FOL_BPF_RSS };
 
 	if (member != 1 && member != 2) {
-		file_mapped(ctx);
+		fol_file_mapped(ctx);
 		return 1;
 	}
 	key = tp_field(ctx, rss_mm_id_off, 4) << 2 | member;

@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* File faults: the order of the page-cache folio a fault maps, read inside the fault.
  * A fault on a page already cached allocates nothing, so no event says its folio's
- * order; the page cache does, at the fault's file index. faults.bpf.c calls this where a
- * fault takes its mm's lock or maps a file page, with interrupts on; bpftool gen object
- * links the two into one object. */
+ * order; the page cache does, at the fault's file index: read where a fault takes its
+ * mm's lock or maps a file page, with interrupts on. bpftool gen object links this with
+ * faults.bpf.c into one object: the thread table, the settings and flush_entry() are
+ * faults.bpf.c's. */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
+
+extern struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, struct fol_bpf_pending);
+} follow SEC(".maps");
+
+extern const volatile __u32 file_folio, address_off, page_shift, rss_member_off;
+
+struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
 
 /* The programs walk the file's xarray (include/linux/xarray.h's encoding) under the RCU
  * read lock every program runs in. Only what the walk reads, found by name in the running
@@ -132,15 +144,65 @@ static __u8 folio_at(__u64 mapping, __u64 index)
 	return (__u8)(order + 1);
 }
 
-__u8 fol_file_folio(__u64 addr, __u32 page_shift) __hidden;
-
 /* The order + 1 of the page-cache folio at addr's file index, for the current task: 0
  * when addr is in no file's mapping or none is cached there. */
-__u8 fol_file_folio(__u64 addr, __u32 page_shift)
+static __u8 file_folio_at(__u64 addr)
 {
 	struct file_at f = { .index = addr, .page_shift = page_shift };
 
 	if (bpf_find_vma(bpf_get_current_task_btf(), addr, file_index, &f, 0) || !f.mapping)
 		return 0;
 	return folio_at(f.mapping, f.index);
+}
+
+/* Inside a followed fault, the order of the page-cache folio at its address's file index,
+ * unless read already (where interrupts are on: bpf_find_vma costs a look-up, not the
+ * irq_work it takes at a fault's exit). */
+static void file_read(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p;
+	__u64 addr;
+
+	if (!file_folio || address_off > FOL_BPF_RAW_MAX - 8)
+		return;
+	p = bpf_map_lookup_elem(&follow, &tid);
+	if (!p || p->state == FOL_BPF_IDLE || p->file_folio)
+		return;
+	__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+	p->file_folio = file_folio_at(addr);
+}
+
+/* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
+ * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
+ * PMD. Each such fault from 6.2; before, a task's RSS changes were batched (and traced
+ * every 64 events). */
+void fol_file_mapped(void *ctx) __hidden;
+void fol_file_mapped(void *ctx)
+{
+	__u32 member = 0;
+
+	bpf_probe_read_kernel(&member, sizeof(member), (char *)ctx + rss_member_off);
+	if (member == 0 || member == 3)
+		file_read();
+}
+
+/* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
+ * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
+ * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
+ * fault (filemap:mm_filemap_add_to_page_cache says its order) or read at its mapping. */
+SEC("tracepoint")
+int lock_read(void *ctx)
+{
+	file_read();
+	return 1;
+}
+
+/* The same, recorded. */
+SEC("tracepoint")
+int lock_flush(void *ctx)
+{
+	flush_entry(ctx);
+	file_read();
+	return 1;
 }
