@@ -491,6 +491,7 @@ static int kernel_class(uint32_t cls)
 		[FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
 		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,
 		[FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
+		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
 	};
 
 	return cls < FOL_BPF_CLASSES ? of[cls] : -1;

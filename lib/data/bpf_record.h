@@ -99,7 +99,10 @@ struct fol_bpf_pending {
  * fault (present, write, nothing allocated inside, an anonymous private VMA) whose folio
  * is in the programs' own map of the folios each process allocated. Kernel allocations:
  * a fault that allocated a user folio in an anonymous private VMA, by lib/model's rules
- * (FOL_BPF_CLS_*), with no recorded event inside. Any other fault goes out as a record. */
+ * (FOL_BPF_CLS_*), with no recorded event inside. Kernel file faults: a fault on a page
+ * not present, whose file page already cached it mapped (its page-cache folio read inside
+ * it, file.bpf.c), nothing allocated and nothing recorded inside. Any other fault goes
+ * out as a record. */
 #define FOL_BPF_LAT_MIN_SHIFT 8
 #define FOL_BPF_LAT_SUB 4
 #define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
@@ -132,6 +135,7 @@ enum {
 	FOL_BPF_CLS_ALLOC, /* anon_alloc: not present, a folio allocated */
 	FOL_BPF_CLS_COPY,  /* wp_copy: a write to a present page, a folio allocated */
 	FOL_BPF_CLS_SWAP,  /* swap_in: not present, major or the swap entries changed */
+	FOL_BPF_CLS_FILE,  /* file: not present, a file's page already cached mapped */
 	FOL_BPF_CLASSES
 };
 
@@ -164,6 +168,7 @@ enum {
 	FOL_BPF_K_ALLOC,    /* an allocation fault counted in the kernel */
 	FOL_BPF_K_UNHELD,   /* one held, then written out: a recorded event came inside */
 	FOL_BPF_K_INHERITED, /* folios a forked child took from its parent's kept ones */
+	FOL_BPF_K_FILE,	    /* a file fault counted in the kernel */
 	FOL_BPF_K_NR
 };
 

@@ -165,6 +165,11 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint6
 	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"decided\"} %" PRIu64 "\n", k[FOL_BPF_K_ALLOC]);
 	fprintf(f, "foliostat_kernel_alloc_faults_total{result=\"events_inside\"} %" PRIu64 "\n",
 		k[FOL_BPF_K_UNHELD]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_file_faults", "counter", NULL,
+			   "File faults on pages already cached decided in the kernel: their "
+			   "page-cache folio read inside the fault, nothing allocated or recorded "
+			   "inside.");
+	fprintf(f, "foliostat_kernel_file_faults_total %" PRIu64 "\n", k[FOL_BPF_K_FILE]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_count_keys", "gauge", NULL,
 			   "The BPF programs' counts held, one per cgroup, class and order seen (a "
 			   "removed cgroup's are forgotten); when their table is full, faults are "
@@ -201,6 +206,12 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
 		fprintf(f, "foliostat_unknown_order_faults_total{cause=\"%s\"} %" PRIu64 "\n",
 			fol_unknown_name((enum fol_unknown)u), sc->s ? sc->s->unknown[u] : 0);
+	fol_metrics_family(f, fmt, "foliostat_streamed_faults", "counter", NULL,
+			   "Faults streamed to user space and judged by the model, by class; the "
+			   "others were decided by the BPF programs in the kernel.");
+	for (int c = 0; c < FOL_NR_CLASSES; c++)
+		fprintf(f, "foliostat_streamed_faults_total{class=\"%s\"} %" PRIu64 "\n",
+			fol_class_name((enum fol_class)c), fol_tally_streamed(sc->tally, c));
 	fol_metrics_family(f, fmt, "foliostat_lost_events", "counter", NULL,
 			   "Samples the kernel dropped (a ring buffer full).");
 	fprintf(f, "foliostat_lost_events_total %" PRIu64 "\n", sc->lost);

@@ -20,6 +20,7 @@ struct fol_tally {
 	struct fol_u64map *id_row;	/* by cgroup: cgroup id -> its row's key */
 	size_t nids;
 	uint64_t overflow;
+	uint64_t streamed[FOL_NR_CLASSES]; /* faults the model judged, by class */
 	char root[1024];		/* by cgroup: the cgroup2 mount ("": none found) */
 };
 
@@ -249,6 +250,7 @@ int fol_tally_fault(struct fol_tally *t, const struct fol_fault_seen *f)
 		t->overflow++;
 	if (t->o.cell_hist && !r->hist && !(r->hist = calloc(FOL_NR_ORDER_SLOTS, sizeof(*r->hist))))
 		return -ENOMEM;
+	t->streamed[f->cls]++;
 	c = &r->total;
 	cell = &c->cell[slot][f->cls];
 	cell->faults++;
@@ -492,6 +494,11 @@ size_t fol_tally_list(const struct fol_tally *t, const struct fol_tally_row **v,
 size_t fol_tally_size(const struct fol_tally *t)
 {
 	return nrows(t);
+}
+
+uint64_t fol_tally_streamed(const struct fol_tally *t, int cls)
+{
+	return cls >= 0 && cls < FOL_NR_CLASSES ? t->streamed[cls] : 0;
 }
 
 uint64_t fol_tally_overflow(const struct fol_tally *t)

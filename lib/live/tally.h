@@ -110,6 +110,9 @@ size_t fol_tally_list(const struct fol_tally *t, const struct fol_tally_row **v,
  * because the cgroup rows were all taken (by cgroup). */
 size_t fol_tally_size(const struct fol_tally *t);
 uint64_t fol_tally_overflow(const struct fol_tally *t);
+/* Faults of class cls the model judged (fol_tally_fault), not the programs in the kernel
+ * (fol_tally_add): each one streamed to user space. */
+uint64_t fol_tally_streamed(const struct fol_tally *t, int cls);
 
 /* Reuse faults per folio episode (1 is one fault per folio), and its inverse. 0 when
  * no reuse. */

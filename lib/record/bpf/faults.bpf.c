@@ -599,8 +599,27 @@ static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 	return 1;
 }
 
+/* A file fault on a page already cached (bpf_record.h): counted here, of its page-cache
+ * folio's order (lib/model's classify: a fault on a page not present in a file VMA is
+ * the file's; file_order: the folio read inside the fault), 1; else 0. */
+static int file_counted(struct fol_bpf_pending *p, __u64 now)
+{
+	__u32 order = (__u32)p->file_folio - 1;
+	struct fol_bpf_reuse *c;
+
+	if (p->state != FOL_BPF_OPEN || !p->file_folio || order > FOL_BPF_MAX_ORDER ||
+	    (fault_ec(p) & 1) || (p->sum & (FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)))
+		return 0;
+	if (!(c = counts(FOL_BPF_CLS_FILE, order)))
+		return 0;
+	count_fault(c, now - p->t0);
+	kcount(FOL_BPF_K_FILE);
+	return 1;
+}
+
 /* Kernel decisions at a fault's exit: a held fault is counted, and its folio kept (1); so
- * is a reuse fault of a kept folio. Any other goes out, a reuse fault with *flags. */
+ * are a reuse fault of a kept folio and a file fault on a page already cached. Any other
+ * goes out, a reuse fault with *flags. */
 static int kernel_decides(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -615,6 +634,8 @@ static int kernel_decides(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
+	if (file_counted(p, now))
+		return 1;
 	if ((fault_ec(p) & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
 		return 0;
 	return reuse_counted(p, now, addr, tgid, p->state != FOL_BPF_OPEN, flags);
