@@ -351,6 +351,7 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 	} else {
 		c->unclosed++;
 		m->s.unclosed++;
+		m->s.unclosed_kernel += !!f->kernel;
 	}
 }
 

@@ -142,6 +142,7 @@ struct fol_summary {
 	uint64_t clock_samples, clock_in_fault;
 	struct fol_hist all_lat, all_gap;
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
+	uint64_t unclosed_kernel; /* of the unclosed, taken in kernel mode */
 	/* Open when the recording ended (attached, --duration, a signal): a fault in flight,
 	 * whose class and time are not known yet. Not in faults or the tables. */
 	uint64_t in_flight;

@@ -106,11 +106,21 @@ static void event_warnings(struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
 
-	if (s->unclosed)
+	if (s->unclosed > s->unclosed_kernel)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " faults had no exit sample (failed with SIGSEGV, or events "
 			     "lost): counted, but not in latency",
-			     s->unclosed);
+			     s->unclosed - s->unclosed_kernel);
+	/* With page faults disabled (pagefault_disable(): the signal frame's FPU state, a
+	 * futex's word) the kernel fixes its access up without handling the fault and
+	 * retries once get_user_pages has the page: no exit comes, and nothing failed. */
+	if (s->unclosed_kernel)
+		fol_msgs_add(&r->notes,
+			     "%" PRIu64 " faults taken in kernel mode had no exit sample: most likely "
+			     "accesses with page faults disabled, fixed up and retried by the kernel "
+			     "(the events do not prove it; events lost would look the same): counted, "
+			     "but not in latency",
+			     s->unclosed_kernel);
 	if (s->in_flight)
 		fol_msgs_add(&r->notes,
 			     "%" PRIu64 " faults were in flight when the recording ended: left out "
