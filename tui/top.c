@@ -135,13 +135,11 @@ static uint64_t sort_value(const struct fol_tally_row *r, int sort)
 	}
 }
 
-static int g_sort; /* qsort has no context argument */
-
-static int by_sort(const void *a, const void *b)
+static int by_sort(const void *a, const void *b, void *sort)
 {
 	const struct fol_tally_row *x = *(const struct fol_tally_row *const *)a;
 	const struct fol_tally_row *y = *(const struct fol_tally_row *const *)b;
-	uint64_t vx = sort_value(x, g_sort), vy = sort_value(y, g_sort);
+	uint64_t vx = sort_value(x, *(const int *)sort), vy = sort_value(y, *(const int *)sort);
 
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
@@ -164,8 +162,7 @@ static const struct fol_tally_row **upper_rows(const struct fol_top_ui *u, const
 	for (size_t i = 0; i < all; i++)
 		if (v[i]->mark.faults && (!u->zoom_pid || v[i]->pid == u->zoom_pid))
 			v[k++] = v[i];
-	g_sort = u->sort;
-	qsort(v, k, sizeof(*v), by_sort);
+	qsort_r(v, k, sizeof(*v), by_sort, (void *)&u->sort);
 	*n = (int)k;
 	return v;
 }
