@@ -7,6 +7,10 @@
 set -u
 cd "$(dirname "$0")/.."
 SINCE=${SINCE:-823e3e3}
+# From here on a subject's prefix is one spelling (lowercase, as git's "builtin/add:";
+# README and other names written in capitals stay so) and a subject says one idea (no
+# "; " joining two). Older subjects are what they are.
+SINCE_PREFIX=${SINCE_PREFIX:-71fd801}
 if ! git rev-parse -q --verify "$SINCE^{commit}" >/dev/null 2>&1; then
 	echo "ok - commits not checked: $SINCE is not in this clone's history (shallow?)"
 	exit 0
@@ -23,10 +27,16 @@ for c in $(git rev-list "$SINCE..HEAD"); do
 	case $subject in
 	*.) echo "$short: the subject ends with a full stop: $subject"; bad=1 ;;
 	esac
+	if git merge-base --is-ancestor "$SINCE_PREFIX" "$c" 2>/dev/null && [ "$c" != "$(git rev-parse "$SINCE_PREFIX")" ]; then
+		case $subject in
+		[A-Z][a-z]*:*) echo "$short: a capitalized prefix (lowercase, as the others): $subject"; bad=1 ;;
+		*"; "*) echo "$short: two ideas joined with ';' (one commit each): $subject"; bad=1 ;;
+		esac
+	fi
 	if [ "$body" -eq 0 ]; then
 		echo "$short: no body: say why, and what was measured ($subject)"
 		bad=1
 	fi
 done
-[ "$bad" -eq 0 ] && echo "ok - commits since $SINCE: short subjects, each with a body"
+[ "$bad" -eq 0 ] && echo "ok - commits since $SINCE: short subjects, each with a body; since $SINCE_PREFIX lowercase prefixes, one idea each"
 exit "$bad"
