@@ -26,23 +26,16 @@ plan 24
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	end_pids "${pids[@]}"
 	rmdir "$CG/$name" "$CG/$name-ready" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
 cd "$T"
 fw=$(workload_bin fw)
-free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 sport=$(free_port)
 pport=$(free_port)
 gport=$(free_port)
-wait_http() { # URL SECONDS
-	for _ in $(seq $(($2 * 10))); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
-	return 1
-}
 
 # serve labels each process by the cgroup /proc says it is in (--by-cgroup); stat takes
 # the cgroup's tasks by the id their samples carry (-G). The cgroup's series outlive it

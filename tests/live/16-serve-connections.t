@@ -15,14 +15,12 @@ plan 6
 here=$(cd "$(dirname "$0")" && pwd)
 pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	end_pids "${pids[@]}"
 	rm -rf "$T"
 }
 trap cleanup EXIT
 cd "$T"
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 # make check-kernels-live's guests are emulated, some 80 times slower, and their kernels
 # have no inet_diag module loaded: serve finds a local peer's user in /proc/net/tcp there,
 # a scan per connection, which a thousand connections at once keep busy for a minute.
@@ -31,8 +29,7 @@ slow=1 idle=10000 nslow=64
 [ -z "${FOLIOSTAT_GUEST:-}" ] || slow=10 idle=100 nslow=16
 "$FOLIOSTAT" serve --listen "127.0.0.1:$port" 2>serve.err &
 pids+=($!)
-for _ in $(seq $((300 * slow))); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-curl -sf "http://127.0.0.1:$port/healthz" >/dev/null
+wait_http "http://127.0.0.1:$port/healthz" $((30 * slow))
 ok $? "serve counts and answers on 127.0.0.1:$port"
 
 secs=$((14 * slow))

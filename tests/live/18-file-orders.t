@@ -21,9 +21,7 @@ plan 12
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	end_pids "${pids[@]}"
 	rmdir "$CG/$name" 2>/dev/null
 	umount "$T/shm" 2>/dev/null
 	restore_policies
@@ -43,17 +41,13 @@ sync "$T/b"
 dd if="$T/b" iflag=nocache count=0 status=none 2>/dev/null
 cat "$T/b" >/dev/null
 
-free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 sport=$(free_port)
 "$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
 pids+=($!)
 "$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
 stat_pid=$!
 pids+=($stat_pid)
-for _ in $(seq $((300 * slow))); do
-	curl -sf "http://127.0.0.1:$sport/healthz" >/dev/null && break
-	sleep 0.1
-done
+wait_http "http://127.0.0.1:$sport/healthz" $((30 * slow))
 for _ in $(seq $((100 * slow))); do
 	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
 	sleep 0.1

@@ -308,6 +308,19 @@ wait_recorded() { # DATA N
 }
 # jq on the JSON report of $1 (a recording)
 jr() { "$FOLIOSTAT" report --json -i "$1" | jq -r "$2"; }
+# The test's background processes: ended (TERM) and reaped.
+end_pids() { # PID...
+	local p
+	for p in "$@"; do kill "$p" 2>/dev/null; done
+	for p in "$@"; do wait "$p" 2>/dev/null; done
+}
+# A TCP port of 127.0.0.1 nobody listens on now.
+free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# Whether URL answers 2xx within SECONDS.
+wait_http() { # URL SECONDS
+	for _ in $(seq $(($2 * 10))); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
+	return 1
+}
 # A cgroup of the test's own, NAME under the cgroup2 mount (CG is set to it), that a task
 # can move into; else the whole test is skipped with why. The caller removes it.
 own_cgroup() { # NAME
