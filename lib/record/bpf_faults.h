@@ -45,8 +45,8 @@ struct fol_bpf_layout {
 	uint32_t page_shift, address_off, error_code_off, alloc_order_off, alloc_gfp_off, alloc_gfp_size;
 	uint32_t rss_mm_id_off, rss_member_off, rss_size_off, rss_record_size;
 	/* The page-cache folio of a file fault read inside it, where kmem:rss_stat says a
-	 * file page was mapped (bpf_record.h's file_folio): its fields and the entry's
-	 * address are known. */
+	 * file page was mapped or the fault takes its mm's lock (bpf_record.h's
+	 * file_folio): rss_stat's fields and the entry's address are known. */
 	int file_folio;
 };
 

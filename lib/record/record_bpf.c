@@ -151,7 +151,6 @@ static int bpf_events(struct fol_recorder *r)
 	/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
 	if (!ret && r->kernel_reuse)
 		ret = add_tp_carrier(r, "syscalls:sys_enter_mmap", FOL_BPF_PROG_MMAP);
-
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));

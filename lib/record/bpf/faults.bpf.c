@@ -13,6 +13,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
+#include "kernel.bpf.h"
 
 
 /* The threads recorded (the workload's, given by foliostat and then at each fork), and
@@ -218,18 +219,6 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, const struct fol_bp
 	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &r, size))
 		count(1);
 }
-
-/* Only what kernel reuse reads of the kernel's structures, found by name in the
- * running kernel's BTF when loaded (CO-RE). */
-struct vm_area_struct {
-	unsigned long vm_end;
-	void *vm_file;
-	const void *vm_ops;
-} __attribute__((preserve_access_index));
-
-struct task_struct {
-	void *mm;
-} __attribute__((preserve_access_index));
 
 #include "space.bpf.h"
 
@@ -802,15 +791,25 @@ static __u64 tp_field(void *ctx, __u32 off, __u32 size)
 	return v;
 }
 
-/* file.bpf.c's, for the faults in progress: a file page mapped (kmem:rss_stat's record). */
-void fol_file_mapped(void *ctx) __hidden;
+/* file.bpf.c's: inside a followed fault, its page-cache folio read (once a fault). */
+void fol_file_read(void) __hidden;
+
+/* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
+ * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
+ * PMD. Each such fault from 6.2; before, a task's RSS changes were batched (and traced
+ * every 64 events). */
+static int file_member(__u32 member)
+{
+	return member == 0 || member == 3;
+}
 
 /* kmem:rss_stat, recorded (no kernel decisions): a flush, and a file page mapped. */
 SEC("tracepoint")
 int rss_flush(void *ctx)
 {
 	flush_entry(ctx);
-	fol_file_mapped(ctx);
+	if (file_member((__u32)tp_field(ctx, rss_member_off, 4)))
+		fol_file_read();
 	return 1;
 }
 
@@ -826,7 +825,8 @@ int rss(void *ctx)
 	struct fol_bpf_rec r = { .what = FOL_BPF_RSS };
 
 	if (member != 1 && member != 2) {
-		fol_file_mapped(ctx);
+		if (file_member(member))
+			fol_file_read();
 		return 1;
 	}
 	key = tp_field(ctx, rss_mm_id_off, 4) << 2 | member;

@@ -10,6 +10,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
+#include "kernel.bpf.h"
 
 extern struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -18,20 +19,13 @@ extern struct {
 	__type(value, struct fol_bpf_pending);
 } follow SEC(".maps");
 
-extern const volatile __u32 file_folio, address_off, page_shift, rss_member_off;
+extern const volatile __u32 file_folio, address_off, page_shift;
 
 struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
 
 /* The programs walk the file's xarray (include/linux/xarray.h's encoding) under the RCU
  * read lock every program runs in. Only what the walk reads, found by name in the running
  * kernel's BTF (CO-RE). */
-struct vm_area_struct {
-	unsigned long vm_start, vm_pgoff;
-	struct file *vm_file;
-} __attribute__((preserve_access_index));
-
-struct task_struct;
-
 struct file {
 	struct address_space *f_mapping;
 } __attribute__((preserve_access_index));
@@ -158,7 +152,8 @@ static __u8 file_folio_at(__u64 addr)
 /* Inside a followed fault, the order of the page-cache folio at its address's file index,
  * unless read already (where interrupts are on: bpf_find_vma costs a look-up, not the
  * irq_work it takes at a fault's exit). */
-static void file_read(void)
+void fol_file_read(void) __hidden;
+void fol_file_read(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p;
@@ -173,20 +168,6 @@ static void file_read(void)
 	p->file_folio = file_folio_at(addr);
 }
 
-/* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
- * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
- * PMD. Each such fault from 6.2; before, a task's RSS changes were batched (and traced
- * every 64 events). */
-void fol_file_mapped(void *ctx) __hidden;
-void fol_file_mapped(void *ctx)
-{
-	__u32 member = 0;
-
-	bpf_probe_read_kernel(&member, sizeof(member), (char *)ctx + rss_member_off);
-	if (member == 0 || member == 3)
-		file_read();
-}
-
 /* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
  * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
  * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
@@ -194,7 +175,7 @@ void fol_file_mapped(void *ctx)
 SEC("tracepoint")
 int lock_read(void *ctx)
 {
-	file_read();
+	fol_file_read();
 	return 1;
 }
 
@@ -203,6 +184,6 @@ SEC("tracepoint")
 int lock_flush(void *ctx)
 {
 	flush_entry(ctx);
-	file_read();
+	fol_file_read();
 	return 1;
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The kernel's structures as faults.bpf.c and file.bpf.c read them: only the fields they
+ * read, found by name in the running kernel's BTF when loaded (CO-RE). One definition
+ * for both, as they are linked into one object. Types only. */
+#ifndef FOL_KERNEL_BPF_H
+#define FOL_KERNEL_BPF_H
+
+struct file;
+
+struct vm_area_struct {
+	unsigned long vm_start, vm_end, vm_pgoff;
+	struct file *vm_file;
+	const void *vm_ops;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	void *mm;
+} __attribute__((preserve_access_index));
+
+#endif
