@@ -23,6 +23,7 @@ lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio ke
 lib/model/summary.c@s/	return c != FOL_CALL_MPROTECT \&\& /	return /@mprotect frees no user memory
 lib/model/model.c@s/<= FOL_MAX_ORDER \&\& !ev->page.in_irq \&\&/<= FOL_MAX_ORDER \&\&/@a page an interrupt frees is not the call's
 lib/record/bpf/faults.bpf.c@s/	if (file_counted(p, now))/	if (0)/@serve decides file faults on cached pages in the kernel@live:18-file-orders.t
+lib/model/summary.c@s/c == FOL_CALL_MADV_POPULATE || c == FOL_CALL_MMAP_POPULATE || c == FOL_CALL_MLOCK/c == FOL_CALL_MADV_POPULATE/@mmap(MAP_POPULATE) and mlock populate too
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time

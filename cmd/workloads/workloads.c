@@ -588,7 +588,7 @@ static int collapse(struct region *g)
 }
 
 /* The policy's madvise of the region. */
-static int prepare_policy(struct region *g)
+static void prepare_policy(struct region *g)
 {
 	const struct fol_wl_opts *o = g->o;
 
@@ -598,7 +598,6 @@ static int prepare_policy(struct region *g)
 		madvise(g->p, o->size, MADV_HUGEPAGE);
 	else if (o->policy == FOL_WL_SMALL)
 		madvise(g->p, o->size, MADV_NOHUGEPAGE);
-	return 0;
 }
 
 /* Before the first touch: the policy's madvise, and swap for pageout. */
@@ -638,7 +637,8 @@ static int populate_by_kernel(struct region *g)
 		if (mmap(g->p, g->o->size, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE, -1, 0) == MAP_FAILED)
 			return -errno;
-		return prepare_policy(g);
+		prepare_policy(g);
+		return 0;
 	case FOL_WL_BY_MLOCK:
 		if (mlock(g->p, g->o->size))
 			return -errno;

@@ -66,14 +66,18 @@ static int take_range(struct fol_model *m, struct mm *mm, uint64_t start, uint64
 		return 0;
 	}
 	for (uint64_t i = 0, a = start & ~(((uint64_t)m->o.page_size) - 1); i <= pages && a < end;
-	     i++, a += m->o.page_size)
+	     i++, a += m->o.page_size) {
 		for (int o = 0; o <= max_order && o <= FOL_MAX_ORDER; o++) {
-			int aligned = !(a & (((uint64_t)m->o.page_size << o) - 1));
-
-			if ((aligned && (mm->orders & (1u << o)) && take_key(mm, t, a | (uint64_t)o)) ||
-			    ((mm->unaligned_orders & (1u << o)) && take_key(mm, t, a | (uint64_t)o | FOLIO_UNALIGNED)))
+			if (a & (((uint64_t)m->o.page_size << o) - 1))
+				break; /* nor aligned to a larger order */
+			if ((mm->orders & (1u << o)) && take_key(mm, t, a | (uint64_t)o))
 				return -ENOMEM;
 		}
+		for (int o = 1; mm->unaligned_orders && o <= max_order && o <= FOL_MAX_ORDER; o++)
+			if ((mm->unaligned_orders & (1u << o)) &&
+			    take_key(mm, t, a | (uint64_t)o | FOLIO_UNALIGNED))
+				return -ENOMEM;
+	}
 	return 0;
 }
 

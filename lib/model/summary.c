@@ -18,16 +18,16 @@ static const struct {
 		"page tables at the start (exec or attach): not naturally aligned, or made since "
 		"by the kernel without a recorded fault (collapse, migration, get_user_pages)" },
 	[FOL_U_MOVED_UNALIGNED] = { "moved_unaligned", "folios read from the page tables at "
-		"attach that mremap moved to an address not aligned to their size (a run of them "
-		"is kept by its aligned start)" },
+		"attach that mremap moved to an address not aligned to their size (such a run is "
+		"not kept)" },
 	[FOL_U_MREMAP_UNSEEN] = { "mremap_unseen", "memory of a process that moved it with "
 		"mremap where the recording has no sys_exit_mremap (destination unknown)" },
 	[FOL_U_FILE_CACHED] = { "file_cached", "file pages already in the page cache (the "
 		"program's and its libraries' text and data): no folio was added in the fault, so "
 		"its order is not in the events; the programs did not read it inside the fault "
-		"(the samples path, or a kernel before 6.2, which batches a task's RSS changes), "
-		"and there is no page cache read at the end (a live view, or a recording made "
-		"before foliostat read it)" },
+		"(the samples path, or a fault that neither took its mm's lock nor raised a file "
+		"RSS counter in a way the kernel traced), and there is no page cache read at the "
+		"end (a live view, or a recording made before foliostat read it)" },
 	[FOL_U_SWAP_CACHE] = { "swap_cache", "swap-ins served from the swap cache: the folio "
 		"was allocated outside the fault, and the RSS counters did not say its size" },
 	[FOL_U_ZERO_PAGE] = { "zero_page", "read faults that mapped a zero page where the huge "

@@ -187,7 +187,8 @@ static void order_warnings(struct fol_report *r)
 	if (s->moved_unaligned)
 		fol_msgs_add(&r->notes, "mremap moved %" PRIu64 " folios to addresses not aligned to "
 					"their size: the kernel keeps them whole, mapped by PTEs, and so "
-					"does the folio map (by their first page)",
+					"does the folio map (by their first page), but for those read "
+					"from the page tables at attach (see moved_unaligned)",
 			     s->moved_unaligned);
 	if (str(r->synth, "folios_error"))
 		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
