@@ -24,15 +24,20 @@ o4() { jr m.data ".orders[] | select(.order == 4) | $1"; }
 within "$(o4 .folios_allocated)" 512 515; ok $? "64K: 512 folios allocated ($(o4 .folios_allocated))"
 within "$(o4 .faults.anon_alloc)" 512 515; ok $? "64K: 512 first-touch faults on order 4"
 if [ "$reuse" = yes ]; then
-	within "$(o4 .faults.wp_reuse)" 8192 8208; ok $? "64K: 8192 = 32M/4K wp_reuse faults on order 4 ($(o4 .faults.wp_reuse))"
+	# A write after fork is a reuse, or now and then a copy to 4K when the kernel finds
+	# the folio's reference count raised (seen in CI: 8191 reuses and one copy, one folio
+	# with 15): each copy leaves one folio a fault short. Eight at most.
+	r4=$(o4 .faults.wp_reuse)
+	short=$((r4 < 8192 ? 8192 - r4 : 0))
+	within "$r4" 8184 8208; ok $? "64K: 8192 = 32M/4K wp_reuse faults on order 4, give or take a copy ($r4)"
 	within "$(o4 .reuse.folios)" 512 515; ok $? "64K: 512 folios took reuse faults"
 	# A rare fault whose entry sample is missing (totals.exits_without_entry) leaves its
-	# folio one fault short.
+	# folio one fault short too.
 	orphans=$(jr m.data .totals.exits_without_entry)
 	n=$(o4 '.reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
-	[ "$n" -le 512 ] && [ $((n + orphans)) -ge 512 ]; ok $? "64K: 512 folios took 16-31 reuse faults ($n, $orphans exits without entry)"
+	[ "$n" -le 512 ] && [ $((n + orphans + short)) -ge 512 ]; ok $? "64K: 512 folios took 16-31 reuse faults ($n, $orphans exits without entry, $short copies)"
 	n=$(o4 '[.reuse.histogram[] | select(.faults_per_folio != "16-31" and .faults_per_folio != "1" and .faults_per_folio != "2-3") | .folios] | add')
-	[ "$n" -le "$orphans" ]; ok $? "64K: none took more, or 4-15 ($n)"
+	[ "$n" -le $((orphans + short)) ]; ok $? "64K: none took more, or 4-15 but for those short ($n)"
 else
 	# The program's own stack and data pages are copied too: up to a hundred more.
 	within "$(copies m.data)" 8192 8292; ok $? "64K: 8192 = 32M/4K write faults, each a copy to 4K ($(copies m.data))"
@@ -55,7 +60,9 @@ is "$closed" "$pmu" "exit samples = the minor+major-faults counters of the workl
 is "$(jr sm.data '.recording.latency_method + " " + (.recording.sample_period_ns | tostring)')" "sampled 100000" "sampled: method and period in the report"
 if [ "$reuse" = yes ]; then
 	n=$(jr sm.data '.orders[] | select(.order == 4) | .reuse.histogram[] | select(.faults_per_folio == "16-31") | .folios')
-	is "$n" 512 "sampled: still 512 folios of 64K with 16 reuse faults each"
+	short=$(jr sm.data '[.orders[] | select(.order == 4) | 8192 - .faults.wp_reuse, 0] | max')
+	[ "$n" -le 512 ] && [ $((n + short)) -ge 512 ] && [ "$short" -le 8 ]
+	ok $? "sampled: still 512 folios of 64K with 16 reuse faults each, but for a copy ($n, $short copies)"
 else
 	within "$(copies sm.data)" 8192 8292; ok $? "sampled: still 8192 copies to 4K ($(copies sm.data))"
 fi
