@@ -119,6 +119,14 @@ static const struct opt wl_opts[] = {
 		    "(MAP_FIXED; the policy's madvise comes after)"),
 	OPT_SET_INT(0, "populate-mlock", &wl.populate_by, FOL_WL_BY_MLOCK,
 		    "populate with mlock (munlock after)"),
+	OPT_SET_INT(0, "populate-procmem", &wl.populate_by, FOL_WL_BY_PROCMEM,
+		    "populate by writing the region through /proc/self/mem:\n"
+		    "get_user_pages() faults it in for a call foliostat\n"
+		    "does not record (as O_DIRECT I/O or io_uring buffers)"),
+	OPT_STRING(0, "populate-dio", &wl.dio_file, "PATH",
+		   "populate by reading PATH into the region with O_DIRECT,\n"
+		   "over again until it is full (its size a multiple of 4K):\n"
+		   "the kernel pins the pages, no fault"),
 	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
 		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
 		    "the run (its settings put back after, signals included)"),
@@ -172,6 +180,8 @@ int cmd_workload(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	o->phase_file = getenv(FOL_PHASES_ENV);
+	if (o->dio_file)
+		o->populate_by = FOL_WL_BY_DIO;
 	ret = fol_wl_run(o);
 	if (ret == -ENOSPC && o->kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "

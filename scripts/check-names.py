@@ -33,6 +33,7 @@ EXTERNAL = {
     'foo_total', 'wp_1234',			# examples in comments
     'irq_work', 'syscall_trace_enter',		# kernel/bpf/mmap_unlock_work.h, trace/trace.h
     'pagefault_disable',			# include/linux/uaccess.h
+    'pin_user_pages',				# mm/gup.c
 }
 MAX_LINES = 1000
 PROCESS_CALLS = re.compile(r'\b(fork|vfork|clone3?|exec[lv]p?e?|posix_spawnp?|signal|sigaction)\s*\(')

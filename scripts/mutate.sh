@@ -28,7 +28,12 @@ lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= 
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
 lib/live/connguard.c@s/		c->due_ns = now_ns + g->deadline_ns;/		;/@serve: a whole request gives the next its time
 lib/sys/peer.c@s/	\*local = !ret;/	*local = 0;/@serve: a local peer is its user, whatever its address
-lib/model/model_kernel.c@s/	if (!c->open || c->call != FOL_CALL_MADV_POPULATE || t->open ||/	if (!c->open || t->open ||/@only a populating call's allocations are populated folios
+lib/model/model_kernel.c@s/	if (!c->open || !fol_call_populates(c->call) || t->open ||/	if (!c->open || t->open ||/@only a populating call's allocations are populated folios
+lib/model/model.c@s/	if (k == 1 \&\& (!ev->rss.mm_id || !mm->rss_mm_id || ev->rss.mm_id == mm->rss_mm_id))/	if (k == 1)/@GUP's folios: another mm's RSS counter claims none
+lib/model/model_kernel.c@s/anon_bytes != (int64_t)1 << (m->page_shift + order))/anon_bytes <= 0)/@GUP's folios: the RSS grows by the folio's size
+lib/model/model_kernel.c@s/	if (t->gup_pfn == ev->filemap.pfn + 1)/	if (0)/@GUP's folios: a page the page cache takes is not one
+lib/model/model_kernel.c@s/	if (t->open || t->call.open || !(ev->page.gfp/	if (t->open || !(ev->page.gfp/@GUP's folios: none allocated inside a recorded call
+lib/model/model_kernel.c@s/	m->s.order\[FOL_ORDER_SLOT(order)\].folios_allocated++;/	;/@GUP's folios count among the order's folios allocated
 lib/model/model_kernel.c@s/		m->s.order\[FOL_ORDER_SLOT(i)\].folios_allocated += c->populated\[i\];/		;/@populated folios count among the order's folios allocated
 lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval
 lib/live/tally.c@s/nrows(t) >= (size_t)t->o.max_rows)/0)/@cgroup label sets bounded

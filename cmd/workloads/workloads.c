@@ -626,6 +626,56 @@ static int prepare(struct region *g)
 	return fol_swap_devices() ? 0 : -ENOSPC;
 }
 
+/* Writes of 1s through /proc/self/mem, 64K at a time from a buffer populated apart: the
+ * kernel's get_user_pages() faults the region in, no exception taken on it. */
+static int write_procmem(struct region *g)
+{
+	static char ones[64 << 10];
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(ones, 1, sizeof(ones));
+	for (size_t off = 0; off < g->o->size && !ret; off += sizeof(ones)) {
+		size_t n = g->o->size - off < sizeof(ones) ? g->o->size - off : sizeof(ones);
+
+		if (pwrite(fd, ones, n, (off_t)(uintptr_t)((char *)g->p + off)) != (ssize_t)n)
+			ret = -EIO;
+	}
+	close(fd);
+	return ret;
+}
+
+/* Reads of a file with O_DIRECT into the region, 1M at a time, the file over again until
+ * the region is full: the block layer pins the pages (get_user_pages), no exception. A
+ * read of a length not a multiple of the page leaves the next one unaligned: refused. */
+static int read_direct(struct region *g)
+{
+	int fd = open(g->o->dio_file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	size_t off = 0;
+	off_t at = 0;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < g->o->size && !ret) {
+		size_t want = g->o->size - off < (1u << 20) ? g->o->size - off : (1u << 20);
+		ssize_t n = pread(fd, (char *)g->p + off, want, at);
+
+		if (n < 0)
+			ret = -errno;
+		else if (n == 0 && at == 0)
+			ret = -ENODATA;
+		else if (n % (ssize_t)g->page)
+			ret = -EINVAL;
+		off += n > 0 ? (size_t)n : 0;
+		at = n > 0 ? at + n : 0;
+	}
+	close(fd);
+	return ret;
+}
+
 /* The kernel populates the region, asked as o->populate_by says: its folios come
  * without a fault. */
 static int populate_by_kernel(struct region *g)
@@ -643,6 +693,10 @@ static int populate_by_kernel(struct region *g)
 		if (mlock(g->p, g->o->size))
 			return -errno;
 		return munlock(g->p, g->o->size) ? -errno : 0;
+	case FOL_WL_BY_PROCMEM:
+		return write_procmem(g);
+	case FOL_WL_BY_DIO:
+		return read_direct(g);
 	default:
 		touch(g->p, g->o->size, g->page);
 		return 0;

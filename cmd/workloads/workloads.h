@@ -35,6 +35,8 @@ enum fol_wl_populate {
 	FOL_WL_BY_MADVISE, /* madvise(MADV_POPULATE_WRITE), 5.14 and later */
 	FOL_WL_BY_MMAP,	   /* mapped again with MAP_POPULATE */
 	FOL_WL_BY_MLOCK,   /* mlock */
+	FOL_WL_BY_PROCMEM, /* written through /proc/self/mem: get_user_pages() */
+	FOL_WL_BY_DIO,	   /* read into from a file with O_DIRECT: pin_user_pages() */
 };
 
 struct fol_wl_opts {
@@ -55,6 +57,7 @@ struct fol_wl_opts {
 	unsigned delay_ms;	/* wait this long after populating, before what follows */
 	int readonly;		/* collapse: make the region read-only first */
 	enum fol_wl_populate populate_by; /* how the kernel populates it */
+	const char *dio_file;	/* FOL_WL_BY_DIO: the file read */
 	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
 	int zram;		/* pageout: swap on zram0 for the run, reset after */
 	size_t keep_one;	/* pageout: first unmap all but one page of each block this

@@ -316,6 +316,9 @@ static int rss_change(struct fol_model *m, struct thread *t, const struct fol_ev
 	st->known[k] = 1;
 	if (t->open && k == 1 && __builtin_add_overflow(t->f.anon_delta, d, &t->f.anon_delta))
 		t->f.anon_delta = 0;
+	/* Another mm's counter (a child's at fork, khugepaged's work) is no folio of its own. */
+	if (k == 1 && (!ev->rss.mm_id || !mm->rss_mm_id || ev->rss.mm_id == mm->rss_mm_id))
+		fol_model_gup_claim(m, t, ev->tid, d);
 	if (t->open && k == 2 && __builtin_add_overflow(t->f.swap_delta, d, &t->f.swap_delta))
 		t->f.swap_delta = 0;
 	return 0;
@@ -425,6 +428,7 @@ static int on_page_alloc(struct fol_model *m, struct thread *t, const struct fol
 		return -ENOMEM;
 	if (fol_model_populated(t, ev))
 		return 0;
+	fol_model_gup_note(t, ev);
 	if (m->o.sampled)
 		fol_model_open_sampled(t, ev->time);
 	if (!t->open || !(ev->page.gfp & FOL_GFP_MOVABLE))

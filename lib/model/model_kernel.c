@@ -130,10 +130,43 @@ void fol_model_populated_cached(struct thread *t, const struct fol_event *ev)
 {
 	struct open_call *c = &t->call;
 
+	if (t->gup_pfn == ev->filemap.pfn + 1)
+		t->gup_pfn = 0;
 	if (c->open && c->populated_pfn == ev->filemap.pfn + 1 && c->populated[c->populated_order]) {
 		c->populated[c->populated_order]--;
 		c->populated_pfn = 0;
 	}
+}
+
+/* A user folio allocated in the thread outside its faults and recorded calls: a page
+ * cache page (read, readahead), a migration's target, or one get_user_pages() faulted in
+ * for a call not recorded (handle_mm_fault() without the exception). Held until the next
+ * tells which. */
+void fol_model_gup_note(struct thread *t, const struct fol_event *ev)
+{
+	if (t->open || t->call.open || !(ev->page.gfp & FOL_GFP_MOVABLE) || ev->page.order < 0 ||
+	    ev->page.order > FOL_MAX_ORDER)
+		return;
+	t->gup_pfn = ev->page.pfn + 1;
+	t->gup_order = ev->page.order;
+}
+
+/* The thread's own anonymous RSS grew by anon_bytes outside a fault: by exactly the held
+ * folio's size, that folio was mapped into its memory, populated without a fault. The
+ * page cache's pages move no anonymous counter; a migration's target moves none; a
+ * swap-in through get_user_pages would count here too (its page comes back mapped).
+ * Kernels that batch a task's RSS changes (before 6.2) tell no change of one folio. */
+void fol_model_gup_claim(struct fol_model *m, struct thread *t, int tid, int64_t anon_bytes)
+{
+	int order = t->gup_order;
+
+	if (!t->gup_pfn || t->open || anon_bytes != (int64_t)1 << (m->page_shift + order))
+		return;
+	t->gup_pfn = 0;
+	if (!fol_model_selected(m, t->pid, tid))
+		return;
+	m->s.populated_other[order]++;
+	m->s.order[FOL_ORDER_SLOT(order)].folios_allocated++;
 }
 
 /* Whose memory khugepaged worked on: 1 a selected process's, 0 another recorded

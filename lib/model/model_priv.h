@@ -168,6 +168,11 @@ struct thread {
 	uint64_t early_exit;
 	int early_major;
 	struct open_call call;
+	/* A user folio allocated outside its faults and recorded calls, until its anonymous
+	 * RSS grows by the folio's size (model_kernel.c fol_model_gup_claim): its page + 1,
+	 * 0 none. */
+	uint64_t gup_pfn;
+	int gup_order;
 	uint64_t isolated_at;	/* a collapse's pages isolated at (mm_collapse_huge_page_isolate) */
 	uint64_t reclaim_since;	/* in direct reclaim since */
 	uint64_t awake_since;	/* kswapd: awake since */
@@ -232,6 +237,8 @@ void fol_model_call_begin(struct thread *t, const struct fol_event *ev);
 void fol_model_call_end(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 int fol_model_populated(struct thread *t, const struct fol_event *ev);
 void fol_model_populated_cached(struct thread *t, const struct fol_event *ev);
+void fol_model_gup_note(struct thread *t, const struct fol_event *ev);
+void fol_model_gup_claim(struct fol_model *m, struct thread *t, int tid, int64_t anon_bytes);
 int fol_model_on_collapse(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);
 int fol_model_on_mmap_lock(struct fol_model *m, const struct fol_event *ev);
 void fol_model_on_reclaim(struct fol_model *m, struct thread *t, int tid, const struct fol_event *ev);

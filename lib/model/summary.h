@@ -168,6 +168,11 @@ struct fol_summary {
 	 * fault); the others stay 0. */
 	uint64_t file_order[3];
 	struct fol_call_stats calls[FOL_NR_CALLS];
+	/* User folios the kernel faulted in for a system call the recording does not follow
+	 * (get_user_pages: O_DIRECT I/O, /proc/pid/mem, io_uring's fixed buffers), by order:
+	 * a movable allocation outside faults and calls, then the thread's own anonymous RSS
+	 * grown by its size. Also in the order's folios_allocated. */
+	uint64_t populated_other[FOL_MAX_ORDER + 1];
 	struct fol_collapse collapse;
 	struct fol_swapout swapout;	/* every folio written to swap, in a call or not */
 	struct fol_reclaim reclaim;

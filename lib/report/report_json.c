@@ -633,6 +633,7 @@ cJSON *fol_report_json(const struct fol_report *r, const struct fol_report_view 
 		cJSON_AddItemToObject(j, "mappings", groups_json(r, map_keys, 3, v->top));
 	}
 	cJSON_AddItemToObject(j, "calls", calls_json(r));
+	cJSON_AddItemToObject(j, "populated_in_other_calls", by_order_json(r->s.populated_other, "folios"));
 	cJSON_AddItemToObject(j, "collapse", collapse_json(r));
 	cJSON_AddItemToObject(j, "swapout", swapout_json(&r->s.swapout));
 	cJSON_AddItemToObject(j, "reclaim", reclaim_json(&r->s.reclaim));

@@ -359,6 +359,31 @@ static int swapped_any(const struct fol_swapout *sw)
 	return n != 0;
 }
 
+static void print_calls_header(FILE *f)
+{
+	fprintf(f, "\nSystem calls that change mappings (entry to exit; pages freed inside "
+		   "them, by order)\n");
+	fprintf(f, "  %-18s %6s %9s %11s %10s %10s %10s  %s\n", "call", "calls", "MiB", "total",
+		"p50", "p99", "max", "freed");
+}
+
+/* Folios get_user_pages() faulted in for calls not recorded: no row of their own to
+ * time, only what they populated. */
+static void print_populated_other(const struct fol_report *r, int any, FILE *f)
+{
+	uint64_t n = 0;
+
+	for (int o = 0; o <= FOL_MAX_ORDER; o++)
+		n += r->s.populated_other[o];
+	if (!n)
+		return;
+	if (!any)
+		print_calls_header(f);
+	fprintf(f, "  %-18s folios populated without a fault (get_user_pages):", "other calls");
+	print_by_order(r->s.populated_other, r->page_size, f);
+	fputc('\n', f);
+}
+
 static void print_calls(const struct fol_report *r, FILE *f)
 {
 	char t[4][48];
@@ -369,12 +394,8 @@ static void print_calls(const struct fol_report *r, FILE *f)
 
 		if (!cs->calls)
 			continue;
-		if (!any++) {
-			fprintf(f, "\nSystem calls that change mappings (entry to exit; pages freed inside "
-				   "them, by order)\n");
-			fprintf(f, "  %-18s %6s %9s %11s %10s %10s %10s  %s\n", "call", "calls", "MiB",
-				"total", "p50", "p99", "max", "freed");
-		}
+		if (!any++)
+			print_calls_header(f);
 		fprintf(f, "  %-18s %6" PRIu64 " %9.1f %s %s %s %s", fol_call_name((enum fol_call)c),
 			cs->calls, (double)cs->bytes / (1 << 20),
 			fol_fmt_ns_col(cs->time.sum, cs->time.count, 11, t[0], sizeof(t[0])),
@@ -396,6 +417,7 @@ static void print_calls(const struct fol_report *r, FILE *f)
 			fputc('\n', f);
 		}
 	}
+	print_populated_other(r, any, f);
 }
 
 /* Swap-out by folio order, and reclaim overlapping the run. */

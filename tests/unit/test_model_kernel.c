@@ -162,6 +162,54 @@ static void test_populated_mmap_mlock(void **state)
 	fol_model_free(m);
 }
 
+/* get_user_pages() for a call not recorded (O_DIRECT, /proc/pid/mem): a user folio
+ * allocated outside faults and calls, then the thread's own anonymous RSS grown by its
+ * size, is counted populated by another call and allocated; not a page-cache page, nor
+ * one whose RSS change is not its size, nor one another mm's counter moved for, nor one
+ * allocated inside a fault or a recorded call. */
+static void test_populated_other(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	rss_of(m, PID, 9, 1, 0);
+	entry(m, PID, PID, BASE, 6, 100); /* its own mm_id: 7, seen inside its fault */
+	page_alloc(m, 0x1000, 0, 0x140cca, 110);
+	rss_of(m, PID, 7, 1, 1);
+	leave(m, PID, PID, BASE, 200);
+	page_alloc(m, 0x10000, 4, 0x140cca, 1000);
+	rss_of(m, PID, 7, 1, 17); /* +16 pages: the 64K folio */
+	page_alloc(m, 0x20000, 4, 0x140cca, 2000);
+	feed(m, (struct fol_event){ .time = 2001, .pid = PID, .tid = PID, .kind = FOL_EV_FILEMAP_ADD,
+				    .filemap = { .pfn = 0x20000, .order = 4, .ino = 5, .index = 0 } });
+	rss_of(m, PID, 7, 1, 33); /* the page cache took it: not this folio's */
+	page_alloc(m, 0x30000, 4, 0x140cca, 3000);
+	rss_of(m, PID, 7, 1, 34); /* +1 page: not a 64K folio's */
+	page_alloc(m, 0x40000, 2, 0x140cca, 4000);
+	rss_of(m, PID, 9, 1, 4); /* another mm's counter (a child's, at fork) */
+	rss_of(m, PID, 7, 1, 34);
+	page_alloc(m, 0x50000, 0, 0x400dc0, 5000); /* a page table */
+	rss_of(m, PID, 7, 1, 35);
+	sys(m, FOL_EV_MUNMAP, BASE, 4096, 0, 0, 6000);
+	page_alloc(m, 0x60000, 0, 0x140cca, 6100);
+	rss_of(m, PID, 7, 1, 36);
+	sys(m, FOL_EV_SYSCALL_EXIT, 0, 0, 0, 0, 6200);
+	page_alloc(m, 0x70000, 9, 0x140cca, 7000);
+	rss_of(m, PID, 7, 1, 36 + 512);
+	s = finish(m);
+	assert_int_equal(s.populated_other[4], 1);
+	assert_int_equal(s.populated_other[9], 1);
+	assert_int_equal(s.populated_other[2], 0);
+	assert_int_equal(s.populated_other[0], 0);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(4)].folios_allocated, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(9)].folios_allocated, 1);
+	assert_int_equal(s.order[FOL_ORDER_SLOT(0)].folios_allocated, 1); /* the fault's */
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
 {
 	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
@@ -477,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_populated),
 		cmocka_unit_test(test_populated_mmap_mlock),
+		cmocka_unit_test(test_populated_other),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
 		cmocka_unit_test(test_workload_named_khugepaged),
