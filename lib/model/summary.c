@@ -120,6 +120,26 @@ const char *fol_call_key(enum fol_call c)
 	return (unsigned)c < FOL_NR_CALLS ? call_names[c].key : "?";
 }
 
+/* vmscan:mm_vmscan_write_folio names a page frame, and no split is traced: a folio split
+ * out of sight (partly mapped, queued for a deferred split and split before the write,
+ * its unmapped pages freed by another task) whose first page alone is written looks
+ * written whole (the cow selftest on a swap file: 24 such where every size's swpout
+ * moved by 0). The kernel's count bounds them. */
+uint64_t fol_swapout_bound(struct fol_swapout *sw, int order, uint64_t *most)
+{
+	uint64_t keep, over;
+
+	if (order < 0 || order > FOL_MAX_ORDER)
+		return 0;
+	keep = sw->whole[order] < *most ? sw->whole[order] : *most;
+	over = sw->whole[order] - keep;
+	*most -= keep;
+	sw->whole[order] = keep;
+	sw->split[order] += over;
+	sw->pieces[order] += over;
+	return over;
+}
+
 void fol_swapout_add(struct fol_swapout *to, const struct fol_swapout *from)
 {
 	for (int i = 0; i <= FOL_MAX_ORDER; i++) {

@@ -64,6 +64,11 @@ struct fol_swapout {
 };
 
 void fol_swapout_add(struct fol_swapout *to, const struct fol_swapout *from);
+/* At most *most folios of order were written whole (the kernel's own count of the size's
+ * whole swap-outs over the recording, system-wide): those judged whole beyond it were
+ * split, their one write a piece. *most is what is left for the next; returns the folios
+ * moved. */
+uint64_t fol_swapout_bound(struct fol_swapout *sw, int order, uint64_t *most);
 
 struct fol_call_stats {
 	uint64_t calls, errors;

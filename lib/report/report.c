@@ -241,6 +241,57 @@ static void kernel_warnings(struct fol_report *r)
 			     split, collapse, done);
 }
 
+/* The kernel's count of whole swap-outs of order's folio size over the recording,
+ * system-wide (hugepages-<size>/stats/swpout, 6.10 and later); -1 where there is none. */
+static double kernel_swpout(const struct fol_report *r, int order)
+{
+	char size[32];
+
+	snprintf(size, sizeof(size), "%" PRIu64 "kB", ((uint64_t)r->page_size << order) >> 10);
+	for (int i = 0; i < r->rec.nmthp; i++) {
+		const char *s = r->rec.mthp[i].size;
+
+		if (!strncmp(s, "hugepages-", 10))
+			s += 10;
+		if (!strcmp(s, size) && !strcmp(r->rec.mthp[i].stat, "swpout"))
+			return r->rec.mthp[i].delta;
+	}
+	return -1;
+}
+
+/* Folios judged written whole beyond the kernel's own count of them were split
+ * (fol_swapout_bound): moved in the recording's swap-out and in its calls', and said. */
+static void bound_swapout(struct fol_report *r)
+{
+	char list[256] = "", sz[16];
+	uint64_t all = 0;
+	size_t len = 0;
+
+	for (int o = 1; o <= FOL_MAX_ORDER; o++) {
+		double d = kernel_swpout(r, o);
+		uint64_t most, moved;
+
+		if (d < 0 || !r->s.swapout.whole[o])
+			continue;
+		most = (uint64_t)d;
+		moved = fol_swapout_bound(&r->s.swapout, o, &most);
+		most = (uint64_t)d;
+		for (int c = 0; c < FOL_NR_CALLS; c++)
+			fol_swapout_bound(&r->s.calls[c].swapped, o, &most);
+		if (moved && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s %" PRIu64,
+						all ? ", " : "", fol_order_size(o, r->page_size, sz, sizeof(sz)),
+						moved);
+		all += moved;
+	}
+	if (all)
+		fol_msgs_add(&r->notes,
+			     "%" PRIu64 " large folios written at their first page alone were split, not "
+			     "written whole (%s): the kernel's own count of whole swap-outs of their "
+			     "size moved by less, system-wide (the write tracepoint names a page, and no "
+			     "split is traced)", all, list);
+}
+
 static void add_warnings(struct fol_report *r)
 {
 	recording_warnings(r);
@@ -448,6 +499,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 		r->events[i - (n - r->nevents)].carrier = d->fkind == FOL_EV_PAIRED;
 	}
 	r->method = !have_exit ? "none" : r->s.sampled ? "sampled" : "exact";
+	bound_swapout(r);
 	add_warnings(r);
 	if (r->s.sampled && r->s.clock_samples)
 		fol_msgs_add(&r->warnings,

@@ -210,6 +210,34 @@ static void test_populated_other(void **state)
 	fol_model_free(m);
 }
 
+/* Folios judged written whole beyond the kernel's count of whole swap-outs of their size
+ * were split: moved, their one write a piece; what is left of the count goes to the next
+ * table (the calls'), whose whole ones are bounded by what the first kept. */
+static void test_swapout_bound(void **state)
+{
+	struct fol_swapout all = { 0 }, call = { 0 };
+	uint64_t most = 2;
+
+	(void)state;
+	all.whole[4] = 5;
+	all.split[4] = 1;
+	all.pieces[4] = 16;
+	call.whole[4] = 3;
+	assert_int_equal(fol_swapout_bound(&all, 4, &most), 3);
+	assert_int_equal(all.whole[4], 2);
+	assert_int_equal(all.split[4], 4);
+	assert_int_equal(all.pieces[4], 19);
+	assert_int_equal(most, 0);
+	most = 2;
+	assert_int_equal(fol_swapout_bound(&call, 4, &most), 1);
+	assert_int_equal(call.whole[4], 2);
+	most = 9;
+	assert_int_equal(fol_swapout_bound(&call, 4, &most), 0); /* within the count: kept */
+	assert_int_equal(call.whole[4], 2);
+	assert_int_equal(most, 7);
+	assert_int_equal(fol_swapout_bound(&call, FOL_MAX_ORDER + 1, &most), 0);
+}
+
 static void huge(struct fol_model *m, enum fol_kind kind, int status, uint64_t t)
 {
 	feed(m, (struct fol_event){ .time = t, .pid = PID, .tid = PID, .kind = kind,
@@ -526,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_populated),
 		cmocka_unit_test(test_populated_mmap_mlock),
 		cmocka_unit_test(test_populated_other),
+		cmocka_unit_test(test_swapout_bound),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
 		cmocka_unit_test(test_workload_named_khugepaged),
