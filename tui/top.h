@@ -19,6 +19,10 @@ struct fol_top_data {
 	const char *state;	/* NULL while recording; else why it ended */
 	uint64_t lost;
 	int intervals;		/* ended so far */
+	/* The last interval's cost a fault, measured: the BPF programs' time in the kernel
+	 * (prog_ns < 0: not measured, the samples path or no BPF statistics) and top's own
+	 * CPU time; per second, the faults. */
+	double prog_ns, self_ns, per_s;
 };
 
 struct fol_top_ui;

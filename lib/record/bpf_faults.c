@@ -160,6 +160,19 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
 	memset(out, 0, sizeof(*out) * (size_t)n);
 }
 
+int fol_bpf_faults_time_on(struct fol_bpf_faults *b)
+{
+	(void)b;
+	return -ENOSYS;
+}
+
+int fol_bpf_faults_time(const struct fol_bpf_faults *b, uint64_t *ns, uint64_t *runs)
+{
+	(void)b;
+	*ns = *runs = 0;
+	return -ENOSYS;
+}
+
 #else
 
 #include <bpf/bpf.h>
@@ -182,6 +195,7 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
 struct fol_bpf_faults {
 	struct fol_faults_bpf *skel;
 	struct fol_u64map *fd_of_id; /* perf event id -> this process's descriptor */
+	int stats_fd;		     /* BPF statistics on while open; -1 */
 };
 
 /* libbpf prints to stderr by default; lib/ never prints. */
@@ -201,6 +215,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	*out = NULL;
 	if (!b)
 		return -ENOMEM;
+	b->stats_fd = -1;
 	libbpf_set_print(quiet);
 	b->skel = fol_faults_bpf__open();
 	if (!b->skel) {
@@ -256,9 +271,38 @@ void fol_bpf_faults_free(struct fol_bpf_faults *b)
 {
 	if (!b)
 		return;
+	if (b->stats_fd >= 0)
+		close(b->stats_fd);
 	fol_faults_bpf__destroy(b->skel);
 	fol_u64map_free(b->fd_of_id);
 	free(b);
+}
+
+int fol_bpf_faults_time_on(struct fol_bpf_faults *b)
+{
+	if (b->stats_fd < 0)
+		b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return b->stats_fd < 0 ? -errno : 0;
+}
+
+int fol_bpf_faults_time(const struct fol_bpf_faults *b, uint64_t *ns, uint64_t *runs)
+{
+	struct bpf_program *p;
+
+	*ns = *runs = 0;
+	bpf_object__for_each_program(p, b->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0)
+			continue; /* not loaded (autoload off) */
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		*ns += info.run_time_ns;
+		*runs += info.run_cnt;
+	}
+	return 0;
 }
 
 static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)

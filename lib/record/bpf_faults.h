@@ -84,6 +84,13 @@ int fol_bpf_faults_reuse(struct fol_bpf_faults *b,
 			 void *ctx);
 /* What kernel reuse did with the faults it saw, by FOL_BPF_K_* (bpf_record.h). */
 void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n);
+/* The programs' own time in the kernel: the kernel counts it (each program's run_time_ns
+ * and run_cnt, as bpftool prog show gives them) only while its BPF statistics are on,
+ * which fol_bpf_faults_time_on() asks for as long as b lives (BPF_ENABLE_STATS: every
+ * run of every program then reads the clock twice). 0 or -errno. */
+int fol_bpf_faults_time_on(struct fol_bpf_faults *b);
+/* Their sums since fol_bpf_faults_time_on(): 0 or -errno. */
+int fol_bpf_faults_time(const struct fol_bpf_faults *b, uint64_t *ns, uint64_t *runs);
 /* Threads not followed because the table was full, records the kernel could not write
  * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
 /* The recording stops: no fault begins to be followed from now on. */

@@ -70,6 +70,8 @@ struct fol_record_opts {
 	/* top and serve: only the tracepoints a live model reads (fol_live_tracepoints), and
 	 * not the kernel's mm threads. */
 	int live;
+	/* Have the kernel time the BPF programs (fol_recorder_bpf_time): top's cost. */
+	int bpf_time;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };
@@ -141,6 +143,9 @@ struct fol_bpf_reuse;
 int fol_recorder_reuse(struct fol_recorder *r,
 		       int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 		       void *ctx, uint64_t *kstat, int n);
+/* The BPF programs' own time in the kernel since the start, and their runs, where
+ * opts.bpf_time asked for it (bpf_faults.h). -ENOENT: not asked, or the plain path. */
+int fol_recorder_bpf_time(const struct fol_recorder *r, uint64_t *ns, uint64_t *runs);
 /* Close everything (a still corked workload is killed), put the THP policy back.
  * -EBUSY when foliostat's kprobe events could not be removed. */
 int fol_recorder_delete(struct fol_recorder *r);

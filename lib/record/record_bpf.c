@@ -184,6 +184,9 @@ int rec_bpf_setup(struct fol_recorder *r)
 	r->file_folio = l.file_folio;
 	if (!ret)
 		ret = fol_bpf_faults_new(&r->bpf, &l, &why);
+	/* Without the statistics the figure is not known: said by its absence, not fatal. */
+	if (!ret && r->o->bpf_time)
+		r->bpf_time = !fol_bpf_faults_time_on(r->bpf);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
 		rec_fail(r, ret, "--fault-path bpf: %s", fol_msgs_last(&why));
 	else if (ret)
@@ -310,6 +313,13 @@ void rec_close_bpf(struct fol_recorder *r)
 	r->bpf = NULL;
 	r->carry = NULL;
 	r->ncarry = 0;
+}
+
+int fol_recorder_bpf_time(const struct fol_recorder *r, uint64_t *ns, uint64_t *runs)
+{
+	if (!r->bpf || !r->bpf_time)
+		return -ENOENT;
+	return fol_bpf_faults_time(r->bpf, ns, runs);
 }
 
 int fol_recorder_reuse(struct fol_recorder *r,

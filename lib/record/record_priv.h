@@ -79,6 +79,7 @@ struct fol_recorder {
 	struct fol_bpf_faults *bpf;
 	int kernel_reuse;	/* serve's: on in the programs loaded */
 	int file_folio;		/* the programs read file faults' page-cache folios */
+	int bpf_time;		/* the kernel times the programs (fol_recorder_bpf_time) */
 	struct perf_evlist *carriers, *bevlist;
 	struct perf_cpu_map *carrier_cpu;
 	struct perf_thread_map *no_thread;

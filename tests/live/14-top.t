@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-plan 11
+plan 12
 
 S=foliostat-top-$$
 trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
@@ -56,6 +56,17 @@ b=$(since_start)
 echo "# since start: $a, then $b faults"
 [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
 ok $? "the figures move while it runs: $a then $b faults since the start"
+# Its own cost on the status line, measured over the interval: the BPF programs' time in
+# the kernel (run_time_ns, BPF statistics on while top runs) and top's CPU, a fault each;
+# or, on the samples path, top's alone and a word that the kernel's is not measured.
+cost=$(screen | grep -o '[0-9]* faults/s, .*' | tail -1)
+echo "# status line: $cost"
+case "$cost" in
+*"BPF programs' time not measured"*) [ "$(echo "$cost" | sed -n 's/.*top \([0-9]*\) ns.*/\1/p')" -gt 0 ] ;;
+*) bpf=$(echo "$cost" | sed -n 's/.*BPF \([0-9]*\), top \([0-9]*\)$/\1/p')
+	[ -n "$bpf" ] && [ "$bpf" -gt 0 ] && [ "$bpf" -lt 1000000 ] ;;
+esac
+ok $? "the status line says what top adds a fault, measured ($cost)"
 tmux send-keys -t "$S" Enter
 wait_for "threads of pid" $((10 * slow))
 ok $? "Enter zooms into the selected process: its threads"
