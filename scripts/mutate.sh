@@ -34,6 +34,8 @@ lib/model/model_kernel.c@s/anon_bytes != (int64_t)1 << (m->page_shift + order))/
 lib/model/model_kernel.c@s/	if (t->gup_pfn == ev->filemap.pfn + 1)/	if (0)/@GUP's folios: a page the page cache takes is not one
 lib/model/model_kernel.c@s/	if (t->open || t->call.open || !(ev->page.gfp/	if (t->open || !(ev->page.gfp/@GUP's folios: none allocated inside a recorded call
 lib/model/model_kernel.c@s/	m->s.order\[FOL_ORDER_SLOT(order)\].folios_allocated++;/	;/@GUP's folios count among the order's folios allocated
+lib/model/model_fault.c@s/		m->s.unclosed_faults_disabled += f->kernel \&\& f->faults_disabled;/		m->s.unclosed_faults_disabled += f->kernel;/@an unclosed kernel fault's cause as read at its entry
+lib/data/decode_event.c@s/	ev->fault.faults_disabled = !!(r.flags \& FOL_BPF_NOFAULT);/	;/@the BPF record's page-faults-disabled flag decoded@live:12-fault-path.t
 lib/model/summary.c@s/	keep = sw->whole\[order\] < \*most ? sw->whole\[order\] : \*most;/	keep = sw->whole[order];/@no more folios written whole than the kernel counted
 lib/report/report.c@s/	bound_swapout(r);/	;/@the report bounds whole swap-outs by the kernel's count@live:19-cow-selftest.t
 lib/model/model_kernel.c@s/		m->s.order\[FOL_ORDER_SLOT(i)\].folios_allocated += c->populated\[i\];/		;/@populated folios count among the order's folios allocated

@@ -26,6 +26,9 @@
 
 #define FOL_BPF_KERNEL 1 /* the entry is exceptions:page_fault_kernel */
 #define FOL_BPF_MAJOR 2	 /* the exit is major-faults */
+/* The kernel-mode entry's task had page faults disabled (pagefault_disable()): the kernel
+ * fixes the access up without handling the fault, and no exit comes. */
+#define FOL_BPF_NOFAULT 8
 /* Kernel reuse (below) counted the reuse episode of the fault's folio: the model counts
  * the fault, not its episode again. */
 #define FOL_BPF_EPISODE_KEPT 4

@@ -294,7 +294,7 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	memcpy(&r, ev->raw, ev->raw_size < sizeof(r) ? ev->raw_size : sizeof(r));
 	if (r.what == FOL_BPF_RSS && !r.flags)
 		return paired_rss(d, &r, ev);
-	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT)) ||
+	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT | FOL_BPF_NOFAULT)) ||
 	    ((r.what & FOL_BPF_ENTRY) && (ev->raw_size < sizeof(r) || r.raw_size > FOL_BPF_RAW_MAX)) ||
 	    (r.what == FOL_BPF_FAULT && r.t1 < r.t0))
 		return -EBADMSG;
@@ -321,6 +321,7 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	idx = paired_event(d, r.flags & FOL_BPF_KERNEL ? FOL_EV_FAULT_KERNEL : FOL_EV_FAULT_USER, r.t0, ev);
 	if (idx < 0 || !d->ev[idx].tp || dec_tracepoint(&d->ev[idx], ev))
 		return -EBADMSG;
+	ev->fault.faults_disabled = !!(r.flags & FOL_BPF_NOFAULT);
 	if (r.what & FOL_BPF_EXIT) {
 		d->more = x;
 		d->has_more = 1;

@@ -90,6 +90,9 @@ struct fol_event {
 			 * maybe unaligned: read it with memcpy. */
 			const void *chain;
 			int nchain;
+			/* The BPF path's: its task had page faults disabled (bpf_record.h's
+			 * FOL_BPF_NOFAULT); 0 not, or not known. */
+			int faults_disabled;
 		} fault;
 		struct {
 			uint64_t addr; /* faulting address of a minor/major-faults sample */

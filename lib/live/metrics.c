@@ -177,6 +177,16 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint6
 	fprintf(f, "foliostat_kernel_count_keys %" PRIu64 "\n", keys);
 }
 
+static void unclosed(FILE *f, const struct fol_summary *s)
+{
+	uint64_t all = s ? s->unclosed : 0, kernel = s ? s->unclosed_kernel : 0;
+	uint64_t disabled = s ? s->unclosed_faults_disabled : 0;
+
+	fprintf(f, "foliostat_unclosed_faults_total{cause=\"faults_disabled\"} %" PRIu64 "\n", disabled);
+	fprintf(f, "foliostat_unclosed_faults_total{cause=\"kernel_mode\"} %" PRIu64 "\n", kernel - disabled);
+	fprintf(f, "foliostat_unclosed_faults_total{cause=\"user_mode\"} %" PRIu64 "\n", all - kernel);
+}
+
 static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 		     const struct fol_tally_row **v, size_t n)
 {
@@ -206,6 +216,12 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 	for (int u = 0; u < FOL_NR_UNKNOWN; u++)
 		fprintf(f, "foliostat_unknown_order_faults_total{cause=\"%s\"} %" PRIu64 "\n",
 			fol_unknown_name((enum fol_unknown)u), sc->s ? sc->s->unknown[u] : 0);
+	fol_metrics_family(f, fmt, "foliostat_unclosed_faults", "counter", NULL,
+			   "Faults with no exit, counted but not timed, by cause: faults_disabled "
+			   "(kernel mode, its task's page faults off, read at the fault: the kernel "
+			   "fixes the access up), kernel_mode (the same most likely, not read), "
+			   "user_mode (SIGSEGV, or events lost).");
+	unclosed(f, sc->s);
 	fol_metrics_family(f, fmt, "foliostat_streamed_faults", "counter", NULL,
 			   "Faults streamed to user space and judged by the model, by class; the "
 			   "others were decided by the BPF programs in the kernel.");

@@ -352,6 +352,7 @@ static void account_time(struct fol_model *m, struct thread *t, struct fol_cell 
 		c->unclosed++;
 		m->s.unclosed++;
 		m->s.unclosed_kernel += !!f->kernel;
+		m->s.unclosed_faults_disabled += f->kernel && f->faults_disabled;
 	}
 }
 
@@ -548,6 +549,7 @@ int fol_model_on_fault_entry(struct fol_model *m, struct thread *t, const struct
 		.error_code = ev->fault.error_code,
 		.ip = ev->fault.ip,
 		.kernel = ev->kind == FOL_EV_FAULT_KERNEL,
+		.faults_disabled = ev->fault.faults_disabled,
 		.cgroup = ev->cgroup,
 		.alloc_order = -1,
 		.last_order = -1,

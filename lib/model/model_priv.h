@@ -121,6 +121,7 @@ struct open_fault {
 	uint64_t cgroup;	/* its task's cgroup (v2) id, where the samples carry it; 0 not */
 	uint64_t ip;		/* where it faulted: a user IP, or a kernel one (kernel) */
 	int kernel;
+	int faults_disabled;	/* its task's page faults were off (event.h) */
 	int alloc_order;	/* largest user folio allocated, -1 none */
 	int last_order;		/* the last user folio allocated, -1 none */
 	uint64_t last_pfn;

@@ -148,6 +148,9 @@ struct fol_summary {
 	struct fol_hist all_lat, all_gap;
 	uint64_t faults, unclosed, mismatched_exits, orphan_exits;
 	uint64_t unclosed_kernel; /* of the unclosed, taken in kernel mode */
+	/* ... of those, the ones whose task had page faults disabled at their entry (the BPF
+	 * path reads it): fixed up by the kernel, no exit to come. */
+	uint64_t unclosed_faults_disabled;
 	/* Open when the recording ended (attached, --duration, a signal): a fault in flight,
 	 * whose class and time are not known yet. Not in faults or the tables. */
 	uint64_t in_flight;

@@ -114,13 +114,19 @@ static void event_warnings(struct fol_report *r)
 	/* With page faults disabled (pagefault_disable(): the signal frame's FPU state, a
 	 * futex's word) the kernel fixes its access up without handling the fault and
 	 * retries once get_user_pages has the page: no exit comes, and nothing failed. */
-	if (s->unclosed_kernel)
+	if (s->unclosed_faults_disabled)
+		fol_msgs_add(&r->notes,
+			     "%" PRIu64 " faults taken in kernel mode had no exit sample because their "
+			     "task had page faults disabled (read at the fault by the BPF path): the "
+			     "kernel fixed the access up and retried: counted, but not in latency",
+			     s->unclosed_faults_disabled);
+	if (s->unclosed_kernel > s->unclosed_faults_disabled)
 		fol_msgs_add(&r->notes,
 			     "%" PRIu64 " faults taken in kernel mode had no exit sample: most likely "
 			     "accesses with page faults disabled, fixed up and retried by the kernel "
-			     "(the events do not prove it; events lost would look the same): counted, "
-			     "but not in latency",
-			     s->unclosed_kernel);
+			     "(not read at the fault on this path; events lost would look the same): "
+			     "counted, but not in latency",
+			     s->unclosed_kernel - s->unclosed_faults_disabled);
 	if (s->in_flight)
 		fol_msgs_add(&r->notes,
 			     "%" PRIu64 " faults were in flight when the recording ended: left out "

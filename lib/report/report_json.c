@@ -355,6 +355,7 @@ static cJSON *totals_json(const struct fol_summary *s)
 	add_u64(t, "fault_time_ns", fol_total_time(s));
 	add_u64(t, "unclosed_faults", s->unclosed);
 	add_u64(t, "unclosed_kernel_faults", s->unclosed_kernel);
+	add_u64(t, "unclosed_faults_disabled", s->unclosed_faults_disabled);
 	add_u64(t, "in_flight_faults", s->in_flight);
 	add_u64(t, "exits_without_entry", s->orphan_exits);
 	add_u64(t, "untimed_faults", s->untimed);

@@ -8,10 +8,14 @@
 need_root
 # Its geometry is 64K folios' (16 reuse faults each).
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel (no $THP/hugepages-64kB)"
-plan 19
+plan 21
 
 fw=$(workload_bin fw)
 only_64k_mthp
+# foliostat's BPF programs loaded before the test (a serve running as a service holds its
+# own): only those loaded since are the test's.
+ours() { bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .* name \(fault_user\|fault_kernel\|fault_exit\|flush\) .*/\1/p' | sort; }
+ours >"$T/progs.before"
 # The write pass's faults: reuses of the 64K folios, or (before 6.13) copies to 4K, on the
 # region's 64M / 4K pages plus a few dozen of the program's own for the copies.
 if [ "$(large_folio_reuse)" = yes ]; then
@@ -91,6 +95,41 @@ done
 is "$(jr "$T/sbpf.data" .totals.unclosed_faults)" "$(jr "$T/ssamples.data" .totals.unclosed_faults)" \
 	"SIGSEGV: as many unclosed faults on both paths ($(jr "$T/sbpf.data" .totals.unclosed_faults))"
 
+# Kernel-mode faults with no exit: FUTEX_WAIT on an untouched page reads the futex word
+# with page faults disabled (its hash bucket locked), is fixed up, faults the page in and
+# tries again. 100 such waits: 100 kernel-mode faults unclosed on both paths; the BPF path
+# reads the task's pagefault_disabled at each and says the cause as read, the samples
+# path as most likely.
+cat >"$T/fx.c" <<'CEOF'
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int n = atoi(argv[1]);
+	char *p = mmap(NULL, (size_t)n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct timespec ts = { 0, 1 };
+
+	for (int i = 0; i < n; i++)
+		syscall(SYS_futex, (int *)(p + (size_t)i * 4096), FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
+	return 0;
+}
+CEOF
+if cc -O2 -o "$T/fx" "$T/fx.c" 2>/dev/null; then
+	for path in bpf samples; do
+		"$FOLIOSTAT" record -q --fault-path "$path" -o "$T/fx-$path.data" -- "$T/fx" 100
+	done
+	is "$(jr "$T/fx-bpf.data" '"\(.totals.unclosed_kernel_faults) \(.totals.unclosed_faults_disabled)"') $(jr "$T/fx-samples.data" '"\(.totals.unclosed_kernel_faults) \(.totals.unclosed_faults_disabled)"')" \
+		"100 100 100 0" "futex waits on 100 untouched pages: 100 kernel-mode faults unclosed on each path, read as page faults disabled on the BPF path"
+	"$FOLIOSTAT" report -i "$T/fx-bpf.data" | grep -q "^# note: *100 faults taken in kernel mode had no exit sample because their task had page faults disabled"
+	ok $? "... and the report says that cause as read"
+else
+	skip 2 "no C compiler"
+fi
+
 # Options it cannot serve: -g takes the samples path and says why; asking for bpf fails.
 "$FOLIOSTAT" record -q -g -o "$T/g.data" -- true
 is "$(jr "$T/g.data" .recording.fault_path)" samples "-g: the samples path"
@@ -105,6 +144,6 @@ ok $? "foliostat check: the BPF fault path's programs load here"
 
 # Nothing left behind once the tear-down is done: no program of foliostat's loaded.
 for _ in $(seq 100); do pgrep -x foliostat-tdown >/dev/null || break; sleep 0.1; done
-left=$(bpftool prog show 2>/dev/null | grep -cE ' name (fault_user|fault_kernel|fault_exit|flush)\b')
-is "$left" 0 "no foliostat BPF program left loaded"
+left=$(ours | comm -13 "$T/progs.before" - | wc -l)
+is "$left" 0 "no foliostat BPF program of the test's left loaded ($(wc -l <"$T/progs.before") others' before it)"
 exit $_fail

@@ -210,6 +210,32 @@ static void test_populated_other(void **state)
 	fol_model_free(m);
 }
 
+/* Kernel-mode faults with no exit: those whose task had page faults disabled at their
+ * entry (the BPF path reads it) are counted so; one not read is only unclosed in kernel
+ * mode; a closed one is neither. */
+static void test_unclosed_faults_disabled(void **state)
+{
+	struct fol_model *m = model();
+	struct fol_summary s;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 4 << 20);
+	for (int i = 0; i < 3; i++)
+		feed(m, (struct fol_event){ .time = 100 + (uint64_t)i * 10, .pid = PID, .tid = PID,
+					    .kind = FOL_EV_FAULT_KERNEL,
+					    .fault = { .address = BASE, .error_code = 2, .faults_disabled = i < 2 } });
+	fault(m, PID, PID, BASE, 6, 0, 500); /* closes the third, unclosed; itself closed */
+	feed(m, (struct fol_event){ .time = 2000, .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_KERNEL,
+				    .fault = { .address = BASE + 4096, .error_code = 2, .faults_disabled = 1 } });
+	leave(m, PID, PID, BASE + 4096, 2100);
+	s = finish(m);
+	assert_int_equal(s.unclosed, 3);
+	assert_int_equal(s.unclosed_kernel, 3);
+	assert_int_equal(s.unclosed_faults_disabled, 2);
+	fol_summary_free(&s);
+	fol_model_free(m);
+}
+
 /* Folios judged written whole beyond the kernel's count of whole swap-outs of their size
  * were split: moved, their one write a piece; what is left of the count goes to the next
  * table (the calls'), whose whole ones are bounded by what the first kept. */
@@ -555,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_populated_mmap_mlock),
 		cmocka_unit_test(test_populated_other),
 		cmocka_unit_test(test_swapout_bound),
+		cmocka_unit_test(test_unclosed_faults_disabled),
 		cmocka_unit_test(test_collapse),
 		cmocka_unit_test(test_collapse_attribution),
 		cmocka_unit_test(test_workload_named_khugepaged),

@@ -682,10 +682,21 @@ int fault_user(void *ctx)
 	return entry(ctx, 0);
 }
 
+/* The current task's page faults disabled (a futex's word read under its hash bucket's
+ * lock, the signal frame's FPU state): the fault's cause when no exit follows. */
+static __u8 faults_disabled(void)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	int n = 0;
+
+	bpf_probe_read_kernel(&n, sizeof(n), &t->pagefault_disabled);
+	return n > 0 ? FOL_BPF_NOFAULT : 0;
+}
+
 SEC("tracepoint")
 int fault_kernel(void *ctx)
 {
-	return entry(ctx, FOL_BPF_KERNEL);
+	return entry(ctx, FOL_BPF_KERNEL | faults_disabled());
 }
 
 static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)

@@ -15,6 +15,7 @@ struct vm_area_struct {
 
 struct task_struct {
 	void *mm;
+	int pagefault_disabled;
 } __attribute__((preserve_access_index));
 
 #endif
