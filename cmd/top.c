@@ -53,6 +53,8 @@ struct top {
 	double delay;
 	uint64_t last_ns;
 	uint64_t prog_ns, cpu_ns; /* at the last interval's end: the programs', top's CPU */
+	uint64_t prog_now;	   /* the programs' time at the last tick */
+	int prog_known;		   /* ... read there (the BPF path, its statistics on) */
 	char target[256];
 	int quit;
 };
@@ -89,17 +91,27 @@ static uint64_t self_cpu_ns(void)
 static void interval_cost(struct top *t, uint64_t span_ns)
 {
 	const struct fol_tally_row *all = NULL;
-	uint64_t faults = 0, prog = 0, runs, cpu = self_cpu_ns();
-	int have = t->c.running && !fol_recorder_bpf_time(t->c.running, &prog, &runs);
+	uint64_t faults = 0, cpu = self_cpu_ns();
 
 	if (fol_tally_list(t->all, &all, 1) && all)
 		faults = all->last.faults;
-
 	t->d.per_s = span_ns ? (double)faults * 1e9 / (double)span_ns : 0;
 	t->d.self_ns = faults ? (double)(cpu - t->cpu_ns) / (double)faults : 0;
-	t->d.prog_ns = !have ? -1 : faults ? (double)(prog - t->prog_ns) / (double)faults : 0;
+	t->d.prog_ns = !t->prog_known ? -1 : faults ? (double)(t->prog_now - t->prog_ns) / (double)faults : 0;
 	t->cpu_ns = cpu;
-	t->prog_ns = prog;
+	t->prog_ns = t->prog_now;
+}
+
+/* The programs' time so far, while the recorder runs: the last interval, cut short by the
+ * command's end, is costed with the last tick's. */
+static void read_prog_time(struct top *t)
+{
+	uint64_t ns, runs;
+
+	if (t->c.running && !fol_recorder_bpf_time(t->c.running, &ns, &runs)) {
+		t->prog_now = ns;
+		t->prog_known = 1;
+	}
 }
 
 /* After every poll of the recorder: the keys, and the screen when an interval is due. */
@@ -109,6 +121,7 @@ static void top_tick(void *ctx)
 	uint64_t now = fol_mono_ns();
 
 	refresh_data(t);
+	read_prog_time(t);
 	live_trim(&t->l);
 	if (fol_top_keys(t->ui, &t->d) && !t->quit) {
 		/* Ends the recording as Ctrl-C would: a command is passed the signal. */
@@ -236,6 +249,8 @@ static void top_wait(struct top *t, int status, int ret)
 	fol_tally_interval(t->all);
 	fol_tally_interval(t->procs);
 	fol_tally_interval(t->threads);
+	interval_cost(t, fol_mono_ns() - t->last_ns);
+	t->d.intervals++;
 	refresh_data(t);
 	fol_top_draw(t->ui, &t->d);
 	while (!t->quit && !rec_signal()) {

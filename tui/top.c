@@ -339,16 +339,17 @@ static void draw_help(const struct fol_top_ui *u)
 	(void)u;
 }
 
-/* What top adds a fault, as measured over the last interval (cmd/top.c). */
+/* What top adds a fault, as measured over the last interval (cmd/top.c); before the
+ * first, the interval. */
 static const char *cost_line(const struct fol_top_data *d, char *buf, size_t len)
 {
 	if (!d->intervals)
-		return "";
-	if (d->prog_ns < 0)
-		snprintf(buf, len, "   %.0f faults/s, top %.0f ns a fault (BPF programs' time not measured)",
-			 d->per_s, d->self_ns);
+		snprintf(buf, len, "interval %.1f s", d->interval_s);
+	else if (d->prog_ns < 0)
+		snprintf(buf, len, "%.0f faults/s, top %.0f ns/fault (BPF not measured)", d->per_s,
+			 d->self_ns);
 	else
-		snprintf(buf, len, "   %.0f faults/s, +%.0f ns a fault: BPF %.0f, top %.0f", d->per_s,
+		snprintf(buf, len, "%.0f faults/s, +%.0f ns/fault: BPF %.0f, top %.0f", d->per_s,
 			 d->prog_ns + d->self_ns, d->prog_ns, d->self_ns);
 	return buf;
 }
@@ -368,9 +369,8 @@ void fol_top_draw(struct fol_top_ui *u, const struct fol_top_data *d)
 	}
 	style(u, C_DIM, A_REVERSE, 1);
 	mvhline(lines - 1, 0, ' ', cols);
-	put(lines - 1, 1, "q quit  s sort  f %s  Enter %s  ? help   interval %.1f s%s",
-	    u->frozen ? "go on" : "freeze", u->zoom_pid ? "back" : "threads", d->interval_s,
-	    cost_line(d, cost, sizeof(cost)));
+	put(lines - 1, 1, "q quit  s sort  f %s  Enter %s  ? help   %s", u->frozen ? "go on" : "freeze",
+	    u->zoom_pid ? "back" : "threads", cost_line(d, cost, sizeof(cost)));
 	style(u, C_DIM, A_REVERSE, 0);
 	refresh();
 }

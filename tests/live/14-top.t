@@ -62,7 +62,7 @@ ok $? "the figures move while it runs: $a then $b faults since the start"
 cost=$(screen | grep -o '[0-9]* faults/s, .*' | tail -1)
 echo "# status line: $cost"
 case "$cost" in
-*"BPF programs' time not measured"*) [ "$(echo "$cost" | sed -n 's/.*top \([0-9]*\) ns.*/\1/p')" -gt 0 ] ;;
+*"(BPF not measured)"*) [ "$(echo "$cost" | sed -n 's/.*top \([0-9]*\) ns.*/\1/p')" -gt 0 ] ;;
 *) bpf=$(echo "$cost" | sed -n 's/.*BPF \([0-9]*\), top \([0-9]*\)$/\1/p')
 	[ -n "$bpf" ] && [ "$bpf" -gt 0 ] && [ "$bpf" -lt 1000000 ] ;;
 esac
