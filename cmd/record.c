@@ -23,6 +23,7 @@
 #include "record/kprobe.h"
 #include "data/metadata.h"
 #include "util/parse.h"
+#include "util/grow.h"
 #include "record/record.h"
 #include "options.h"
 #include "record_cli.h"
@@ -240,11 +241,8 @@ static int opt_output(const struct opt *o, const char *arg)
 static int opt_event(const struct opt *o, const char *arg)
 {
 	struct rec_cli *c = o->value;
-	const char **grown = realloc(c->events, sizeof(*grown) * (size_t)(c->nevents + 1));
-
-	if (!grown)
+	if (FOL_GROW(c->events, c->events_cap, (size_t)c->nevents + 1, 8))
 		return error("out of memory");
-	c->events = grown;
 	c->events[c->nevents++] = arg;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct rec_cli {
 	double duration;	/* with -p: seconds, 0 = until a signal */
 	const char **events;
 	int nevents;
+	size_t events_cap;
 	int quiet;
 	int json;		/* stat only */
 	unsigned interval_ms;	/* stat -I: a JSON line per interval; 0 none */

@@ -9,6 +9,7 @@
 
 #include "data/metadata.h"
 #include "util/errors.h"
+#include "util/grow.h"
 #include "util/u64map.h"
 #include "util/json.h"
 
@@ -242,7 +243,7 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(json, len), *attr, *ids;
 	const cJSON *name, *kind, *fmt;
-	struct evd *grown, *e = NULL;
+	struct evd *e = NULL;
 	int ret = -FOL_E_BAD_FORMAT;
 
 	if (!j || fol_json_repeats_keys(j)) {
@@ -257,12 +258,10 @@ int fol_decoder_add_event(struct fol_decoder *d, const char *json, size_t len)
 	if (!cJSON_IsString(name) || !cJSON_IsString(kind) || !cJSON_IsObject(attr) ||
 	    !cJSON_IsArray(ids))
 		goto out;
-	grown = realloc(d->ev, sizeof(*d->ev) * (size_t)(d->n + 1));
-	if (!grown) {
+	if (FOL_GROW(d->ev, d->ev_cap, (size_t)d->n + 1, 16)) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	d->ev = grown;
 	e = &d->ev[d->n];
 	memset(e, 0, sizeof(*e));
 	if ((ret = read_attr(e, attr)) ||

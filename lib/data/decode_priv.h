@@ -38,6 +38,7 @@ struct fol_decoder {
 	struct tep_handle *tep;
 	struct evd *ev;
 	int n;
+	size_t ev_cap;
 	struct fol_u64map *ids; /* sample id -> event index + 1 */
 	/* The same, for the ids that first took their slot here (by the id's low bits): the
 	 * kernel numbers a recording's file descriptors in a row, so all fit, and a record's

@@ -370,13 +370,8 @@ void fol_tally_interval(struct fol_tally *t)
 
 	while ((r = fol_u64map_next(t->rows, &pos, &key))) {
 		if (r->gone == 2) {
-			if (n == cap) {
-				uint64_t *grown = realloc(drop, (cap = cap ? 2 * cap : 16) * sizeof(*drop));
-
-				if (!grown)
-					break; /* kept until the next interval */
-				drop = grown;
-			}
+			if (FOL_GROW(drop, cap, n + 1, 16))
+				break; /* kept until the next interval */
 			drop[n++] = key;
 			continue;
 		}

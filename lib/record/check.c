@@ -20,25 +20,25 @@
 #include "record/events.h"
 #include "record/record.h"
 #include "record/tracepoint.h"
+#include "util/grow.h"
 #include "util/msgs.h"
 
 struct list {
 	struct fol_check_item *v;
 	int n;
+	size_t cap;
 };
 
 __attribute__((format(printf, 6, 7))) static void add(struct list *l, const char *section,
 						     const char *what, enum fol_check_state st,
 						     const char *fix, const char *fmt, ...)
 {
-	struct fol_check_item *grown = realloc(l->v, sizeof(*l->v) * (size_t)(l->n + 1));
 	struct fol_check_item *it;
 	va_list ap;
 
-	if (!grown)
+	if (FOL_GROW(l->v, l->cap, (size_t)l->n + 1, 16))
 		return;
-	l->v = grown;
-	it = &grown[l->n++];
+	it = &l->v[l->n++];
 	memset(it, 0, sizeof(*it));
 	snprintf(it->section, sizeof(it->section), "%s", section);
 	snprintf(it->what, sizeof(it->what), "%s", what);

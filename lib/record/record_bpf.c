@@ -13,19 +13,17 @@
 #include <string.h>
 
 #include "record/tracepoint.h"
+#include "util/grow.h"
 #include "util/msgs.h"
 
 #define MMAP_LOCK "mmap_lock:mmap_lock_acquire_returned"
 
 static int carry(struct fol_recorder *r, struct perf_evsel *e, enum fol_bpf_prog p)
 {
-	struct carried *grown = realloc(r->carry, sizeof(*grown) * (size_t)(r->ncarry + 1));
-
-	if (!grown)
+	if (FOL_GROW(r->carry, r->carry_cap, (size_t)r->ncarry + 1, 8))
 		return -ENOMEM;
-	r->carry = grown;
-	grown[r->ncarry].evsel = e;
-	grown[r->ncarry++].prog = p;
+	r->carry[r->ncarry].evsel = e;
+	r->carry[r->ncarry++].prog = p;
 	return 0;
 }
 
@@ -313,6 +311,7 @@ void rec_close_bpf(struct fol_recorder *r)
 	r->bpf = NULL;
 	r->carry = NULL;
 	r->ncarry = 0;
+	r->carry_cap = 0;
 }
 
 int fol_recorder_bpf_time(const struct fol_recorder *r, uint64_t *ns, uint64_t *runs)

@@ -18,6 +18,7 @@
 #include "sys/pagecache.h"
 #include "record/tracepoint.h"
 #include "symbols/unwind.h"
+#include "util/grow.h"
 
 /* What the kernel's mm threads do to the workload's memory: khugepaged's scans and
  * collapses, kswapd's reclaim and swap-out. Only these, and only in those threads. */
@@ -45,20 +46,18 @@ static int paranoid(void)
 int rec_add_event(struct fol_recorder *r, struct perf_evlist *to, const char *name,
 		  const char *kind, char *format, struct perf_event_attr *attr)
 {
-	struct rec_event *grown = realloc(r->ev, sizeof(*r->ev) * (size_t)(r->nr_ev + 1));
 	struct perf_evsel *evsel;
 
-	if (!grown)
+	if (FOL_GROW(r->ev, r->ev_cap, (size_t)r->nr_ev + 1, 16))
 		return -ENOMEM;
-	r->ev = grown;
 	evsel = perf_evsel__new(attr);
 	if (!evsel)
 		return -ENOMEM;
-	grown[r->nr_ev].name = strdup(name);
-	grown[r->nr_ev].kind = kind;
-	grown[r->nr_ev].format = format;
-	grown[r->nr_ev].evsel = evsel;
-	grown[r->nr_ev].mm_threads = to == r->kevlist;
+	r->ev[r->nr_ev].name = strdup(name);
+	r->ev[r->nr_ev].kind = kind;
+	r->ev[r->nr_ev].format = format;
+	r->ev[r->nr_ev].evsel = evsel;
+	r->ev[r->nr_ev].mm_threads = to == r->kevlist;
 	r->nr_ev++;
 	perf_evlist__add(to, evsel);
 	return 0;

@@ -61,6 +61,7 @@ struct fol_recorder {
 	struct fol_pc_files *pc;
 	struct rec_event *ev;
 	int nr_ev;
+	size_t ev_cap;
 	struct rec_counter counters[16];
 	int nr_counters;
 	struct fol_writer *w;
@@ -85,6 +86,7 @@ struct fol_recorder {
 	struct perf_thread_map *no_thread;
 	struct carried *carry;
 	int ncarry;
+	size_t carry_cap;
 	char path_why[256]; /* the plain path, when BPF was possible or asked for: why */
 };
 

@@ -100,12 +100,11 @@ static int load_run(struct fol_runs *rs, struct fol_session *s, const struct fol
 
 static int add_out(struct fol_runs *rs, int index, int last, const char *config, const char *why)
 {
-	struct fol_run_out *v = realloc(rs->out, (size_t)(rs->nout + 1) * sizeof(*v));
+	struct fol_run_out *v;
 
-	if (!v)
+	if (FOL_GROW(rs->out, rs->out_cap, (size_t)rs->nout + 1, 4))
 		return -ENOMEM;
-	rs->out = v;
-	v = &v[rs->nout++];
+	v = &rs->out[rs->nout++];
 	v->index = index;
 	v->last = last;
 	snprintf(v->config, sizeof(v->config), "%s", config);

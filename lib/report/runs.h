@@ -36,6 +36,7 @@ struct fol_runs {
 	int planned;		/* the runs the experiment was to make (RUN chunks say) */
 	struct fol_run_out *out; /* in the order of their numbers */
 	int nout;
+	size_t out_cap;
 	int whole;		/* runs of v with no why */
 	struct fol_reader_status file; /* the whole file's */
 };

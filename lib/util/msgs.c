@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "util/msgs.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,19 +9,16 @@
 
 int fol_msgs_vadd(struct fol_msgs *m, const char *fmt, va_list ap)
 {
-	char **grown;
 	char *s;
 
 	if (!m)
 		return 0;
 	if (vasprintf(&s, fmt, ap) < 0)
 		return -ENOMEM;
-	grown = realloc(m->v, sizeof(*m->v) * (size_t)(m->n + 1));
-	if (!grown) {
+	if (FOL_GROW(m->v, m->cap, (size_t)m->n + 1, 8)) {
 		free(s);
 		return -ENOMEM;
 	}
-	m->v = grown;
 	m->v[m->n++] = s;
 	return 0;
 }
@@ -48,4 +46,5 @@ void fol_msgs_free(struct fol_msgs *m)
 	free(m->v);
 	m->v = NULL;
 	m->n = 0;
+	m->cap = 0;
 }

@@ -5,10 +5,12 @@
 #define FOL_MSGS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 struct fol_msgs {
 	char **v;
 	int n;
+	size_t cap;
 };
 
 /* m may be NULL: the caller did not want to know. 0, or -ENOMEM. */
