@@ -21,11 +21,6 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
-const struct fol_cell *tui_cell(const struct ui *u, const struct row *rw)
-{
-	return &u->r->s.order[rw->slot].cell[rw->cls];
-}
-
 static uint64_t sort_key(const struct ui *u, const struct row *rw)
 {
 	const struct fol_cell *c = tui_cell(u, rw);
@@ -40,12 +35,10 @@ static uint64_t sort_key(const struct ui *u, const struct row *rw)
 	}
 }
 
-static const struct ui *sort_ui;
-
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct row *x = a, *y = b;
-	uint64_t kx = sort_key(sort_ui, x), ky = sort_key(sort_ui, y);
+	uint64_t kx = sort_key(ctx, x), ky = sort_key(ctx, y);
 
 	if (kx != ky)
 		return kx < ky ? 1 : -1; /* largest first */
@@ -70,9 +63,8 @@ static void build_rows(struct ui *u)
 				continue;
 			u->rows[u->nrows++] = (struct row){ slot, c };
 		}
-	sort_ui = u;
 	if (u->sort)
-		qsort(u->rows, (size_t)u->nrows, sizeof(u->rows[0]), row_cmp);
+		qsort_r(u->rows, (size_t)u->nrows, sizeof(u->rows[0]), row_cmp, u);
 	if (u->sel >= u->nrows)
 		u->sel = u->nrows ? u->nrows - 1 : 0;
 }

@@ -14,6 +14,12 @@ static const char *const view_names[V_NR] = { "Overview", "Reuse", "Latency", "T
 
 const char *const tui_sort_names[TUI_NR_SORTS] = { "order", "faults", "total", "mean", "p99", "max" };
 
+/* The cell a row shows: the views', and the screen's sort key. */
+const struct fol_cell *tui_cell(const struct ui *u, const struct row *rw)
+{
+	return &u->r->s.order[rw->slot].cell[rw->cls];
+}
+
 void tui_style_on(const struct ui *u, int pair, int extra)
 {
 	attron((u->colour ? COLOR_PAIR(pair) : 0) | extra);
