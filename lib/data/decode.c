@@ -122,7 +122,7 @@ static enum fol_kind kind_of(const char *name)
 #define TWO_32 4294967296.0
 
 /* An attr's number in [0, limit); else *ok is cleared. */
-static double num(const cJSON *o, const char *key, double limit, int *ok)
+static double attr_num(const cJSON *o, const char *key, double limit, int *ok)
 {
 	double v = fol_json_num(o, key, -1);
 
@@ -225,14 +225,14 @@ static int read_attr(struct evd *e, const cJSON *attr)
 {
 	int ok = 1;
 
-	e->pub.type = (uint32_t)num(attr, "type", TWO_32, &ok);
-	e->pub.config = (uint64_t)num(attr, "config", TWO_64, &ok);
-	e->pub.sample_type = (uint64_t)num(attr, "sample_type", TWO_64, &ok);
+	e->pub.type = (uint32_t)attr_num(attr, "type", TWO_32, &ok);
+	e->pub.config = (uint64_t)attr_num(attr, "config", TWO_64, &ok);
+	e->pub.sample_type = (uint64_t)attr_num(attr, "sample_type", TWO_64, &ok);
 	if (!ok || (e->pub.sample_type & ~(uint64_t)KNOWN_SAMPLE_BITS) ||
 	    !(e->pub.sample_type & PERF_SAMPLE_IDENTIFIER))
 		return -FOL_E_BAD_FORMAT;
 	if (e->pub.sample_type & PERF_SAMPLE_REGS_USER) {
-		e->regs_user = (uint64_t)num(attr, "sample_regs_user", TWO_64, &ok);
+		e->regs_user = (uint64_t)attr_num(attr, "sample_regs_user", TWO_64, &ok);
 		if (!ok || !e->regs_user)
 			return -FOL_E_BAD_FORMAT;
 	}
