@@ -15,6 +15,16 @@ if ! git rev-parse -q --verify "$SINCE^{commit}" >/dev/null 2>&1; then
 	echo "ok - commits not checked: $SINCE is not in this clone's history (shallow?)"
 	exit 0
 fi
+# A prefix names where the change is: each of its words a file or folder of the tree
+# (its name without the extension: "model", "tui", "check-commits"), a number ("live 05"),
+# or one of the few words for a kind of file ("tests", "docs").
+names=$(git ls-files | tr '/' '\n' | sed 's/\.[^.]*$//' | sort -u)
+known() { # WORD
+	case $1 in
+	[0-9]*|tests|docs) return 0 ;;
+	esac
+	printf '%s\n' "$names" | grep -qxF -- "$1"
+}
 bad=0
 for c in $(git rev-list "$SINCE..HEAD"); do
 	subject=$(git log -1 --format=%s "$c")
@@ -32,11 +42,19 @@ for c in $(git rev-list "$SINCE..HEAD"); do
 		[A-Z][a-z]*:*) echo "$short: a capitalized prefix (lowercase, as the others): $subject"; bad=1 ;;
 		*"; "*) echo "$short: two ideas joined with ';' (one commit each): $subject"; bad=1 ;;
 		esac
+		case $subject in
+		*:*)
+			for w in ${subject%%:*}; do
+				known "$w" && continue
+				echo "$short: the prefix's '$w' is no file or folder of the tree: $subject"
+				bad=1
+			done ;;
+		esac
 	fi
 	if [ "$body" -eq 0 ]; then
 		echo "$short: no body: say why, and what was measured ($subject)"
 		bad=1
 	fi
 done
-[ "$bad" -eq 0 ] && echo "ok - commits since $SINCE: short subjects, each with a body; since $SINCE_PREFIX lowercase prefixes, one idea each"
+[ "$bad" -eq 0 ] && echo "ok - commits since $SINCE: short subjects, each with a body; since $SINCE_PREFIX lowercase prefixes naming a part of the tree, one idea each"
 exit "$bad"
