@@ -14,7 +14,7 @@ trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
 cd "$T"
 fw=$(workload_bin fw)
 screen() { tmux capture-pane -p -t "$S"; }
-wait_for() { # TEXT [SECONDS]
+wait_screen() { # TEXT [SECONDS]
 	for _ in $(seq $((${2:-30} * 10))); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
@@ -47,9 +47,9 @@ ok $? "without a terminal: refused, with what to use instead (exit $rc: $(head -
 st=$(workload_bin foliostat-stat)
 tmux new-session -d -s "$S" -x 132 -y 44 \
 	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT top -d $delay -- $st stat --json -- $fw ${args[*]} 2>$T/out; echo rc=\$? >$T/rc; sleep 60"
-wait_for "since start" $((30 * slow))
+wait_screen "since start" $((30 * slow))
 a=$(since_start)
-wait_for " fw " $((30 * slow))
+wait_screen " fw " $((30 * slow))
 ok $? "top shows the workload's process (fw) while it runs"
 sleep "$(awk -v d="$delay" 'BEGIN { print 3 * d }')"
 b=$(since_start)
@@ -68,13 +68,13 @@ case "$cost" in
 esac
 ok $? "the status line says what top adds a fault, measured ($cost)"
 tmux send-keys -t "$S" Enter
-wait_for "threads of pid" $((10 * slow))
+wait_screen "threads of pid" $((10 * slow))
 ok $? "Enter zooms into the selected process: its threads"
 tmux send-keys -t "$S" Escape s
-wait_for "sort: faults/i" $((10 * slow))
+wait_screen "sort: faults/i" $((10 * slow))
 ok $? "Esc goes back and s moves to the next sort key (faults/i)"
 tmux send-keys -t "$S" f
-wait_for "FROZEN" $((10 * slow))
+wait_screen "FROZEN" $((10 * slow))
 ok $? "f freezes the screen"
 # The selection is a task, not a line (top.c's draw_tasks): a row selected (k to the first,
 # then j) stays selected when s sorts the rows anew and it moves. Frozen while the fork
@@ -111,20 +111,20 @@ if [ -n "$moved" ]; then
 	wait_sort "${sorts[presses % 6]}"
 	to=$(screen | rows | tr ' ' '\n' | grep -nx "$moved" | cut -d: -f1)
 	tmux send-keys -t "$S" Enter
-	wait_for "threads of pid $moved " $((10 * slow))
+	wait_screen "threads of pid $moved " $((10 * slow))
 	ok $? "s sorts the rows anew, the selection stays on its task (pid $moved, row $((from + 1)) then ${to:-?} by ${sorts[presses % 6]}): Enter zooms into it"
 	tmux send-keys -t "$S" Escape
-	wait_for " PID COMMAND" $((10 * slow))
+	wait_screen " PID COMMAND" $((10 * slow))
 else
 	skip 1 "no sort key moves a row of this run's $(echo "$order0" | wc -w) (pids $order0): nothing to follow"
 fi
 tmux send-keys -t "$S" f
-wait_for "exited (status 0)" $((240 * slow))
+wait_screen "exited (status 0)" $((240 * slow))
 ok $? "the end of the workload is said, with its exit status"
 # Frozen (f), the rows keep their order and the ended ones stay while j picks one (a
 # refresh sorted them anew between the capture and j once: Enter zoomed into the fw).
 tmux send-keys -t "$S" f
-wait_for "FROZEN" $((10 * slow))
+wait_screen "FROZEN" $((10 * slow))
 screen >"$T/all.txt"
 # The table of all faults holds stat's own, and those of the two processes its recorder
 # forks at the end (record.c's defer_teardown: the one that exits at once and
@@ -140,10 +140,10 @@ echo "# stat's processes in the process table: ${pids:-none}"
 for pid in $pids; do
 	select_pid "$pid" >/dev/null
 	tmux send-keys -t "$S" Enter
-	wait_for "threads of pid $pid " $((10 * slow))
+	wait_screen "threads of pid $pid " $((10 * slow))
 	screen >>"$T/stat-proc.txt"
 	tmux send-keys -t "$S" Escape
-	wait_for " PID COMMAND" $((10 * slow))
+	wait_screen " PID COMMAND" $((10 * slow))
 done
 sed 's/^/# /' "$T/all.txt" "$T/stat-proc.txt" >&2
 tmux send-keys -t "$S" q

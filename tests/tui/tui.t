@@ -19,7 +19,7 @@ echo "1..62"
 screen() { tmux capture-pane -p -t "$S"; }
 # Wait until the screen shows $1 (the TUI draws asynchronously to us).
 # Up to 30 s: a loaded machine (CI's guests beside it) is slow to draw, not wrong.
-wait_for() {
+wait_screen() {
 	for _ in $(seq 300); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
@@ -43,7 +43,7 @@ tui_in() { # COLS LINES ENV ARGS...
 start() { tui_in 80 24 "$*" -i "$DATA"; } # extra env, e.g. NO_COLOR=1
 
 start
-wait_for "Overview"; ok $? "the overview opens in 80x24"
+wait_screen "Overview"; ok $? "the overview opens in 80x24"
 faults=$(json '.orders[] | select(.order == 4) | .faults.wp_reuse')
 screen | grep -Eq "64K wp_reuse +$faults "; ok $? "overview: 64K wp_reuse shows $faults faults, as in JSON"
 mean=$(json '.orders[] | select(.order == 4) | .latency_by_class_ns.wp_reuse.mean')
@@ -54,53 +54,53 @@ fpf=$(json '.orders[] | select(.order == 4) | .reuse.faults_per_folio' | awk '{p
 screen | grep -q "reuse after fork: 64K $fpf faults/episode, 6.2%"; ok $? "overview headline: 64K $fpf faults per episode, 6.2% effective, as in JSON"
 keys Tab Tab
 top=$(json '[.orders[] | .order as $o | .fault_time_ns | to_entries[] | {o: $o, c: .key, t: .value}] | max_by(.t) | "\(.o) \(.c)"')
-wait_for "handler latency of 64K wp_reuse"; ok $? "the latency view opens on the row with the most fault time (order, class: $top)"
+wait_screen "handler latency of 64K wp_reuse"; ok $? "the latency view opens on the row with the most fault time (order, class: $top)"
 keys BTab BTab
 keys End Enter
-wait_for "handler latency of 64K wp_reuse faults: $faults"; ok $? "End selects the last row, Enter its latency"
+wait_screen "handler latency of 64K wp_reuse faults: $faults"; ok $? "End selects the last row, Enter its latency"
 keys Escape Home Enter
-wait_for "handler latency of unknown file"; ok $? "Home selects the first row (unknown file)"
+wait_screen "handler latency of unknown file"; ok $? "Home selects the first row (unknown file)"
 keys Escape
 keys s s
-wait_for "sort: total"; ok $? "s cycles the sort column"
+wait_screen "sort: total"; ok $? "s cycles the sort column"
 screen | sed -n '/order class/{n;p;q}' | grep -q "64K wp_reuse"; ok $? "sorted by total time, 64K wp_reuse comes first"
 
 keys Tab
-wait_for "faults/episode"; ok $? "Tab: the reuse batching view"
+wait_screen "faults/episode"; ok $? "Tab: the reuse batching view"
 folios=$(json '.orders[] | select(.order == 4) | .reuse.folios')
 screen | grep -Eq "64K +$folios +$faults +16.00 +1.00 .* 6.2%"; ok $? "reuse: $folios folios, $faults faults, 16.00 per folio, 6.2%, as in JSON"
 keys Enter
-wait_for "episodes by faults, 64K"; ok $? "Enter: the faults-per-episode histogram"
+wait_screen "episodes by faults, 64K"; ok $? "Enter: the faults-per-episode histogram"
 screen | grep -Eq "16-31 +$folios "; ok $? "histogram: $folios folios in 16-31"
 keys Escape Tab
-wait_for "handler latency of"; ok $? "Tab: the latency view"
+wait_screen "handler latency of"; ok $? "Tab: the latency view"
 keys g
-wait_for "gap before"; ok $? "g: the gap between faults"
+wait_screen "gap before"; ok $? "g: the gap between faults"
 keys Tab
-wait_for "faults per"; ok $? "Tab: the timeline view"
+wait_screen "faults per"; ok $? "Tab: the timeline view"
 keys '?'
-wait_for "this help"; ok $? "?: help"
+wait_screen "this help"; ok $? "?: help"
 keys x
 
 tmux resize-window -t "$S" -x 120 -y 40 2>/dev/null || tmux resize-pane -t "$S" -x 120 -y 40
 keys BTab
-wait_for "64K wp_reuse faults: $faults"; ok $? "resized to 120x40: still drawing (Shift-Tab back to latency)"
+wait_screen "64K wp_reuse faults: $faults"; ok $? "resized to 120x40: still drawing (Shift-Tab back to latency)"
 tmux resize-window -t "$S" -x 40 -y 8 2>/dev/null || tmux resize-pane -t "$S" -x 40 -y 8
-wait_for "too small"; ok $? "resized to 40x8: says the window is too small"
+wait_screen "too small"; ok $? "resized to 40x8: says the window is too small"
 tmux resize-window -t "$S" -x 80 -y 24 2>/dev/null || tmux resize-pane -t "$S" -x 80 -y 24
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits with status 0"
 
 start NO_COLOR=1
-wait_for "Overview"; ok $? "NO_COLOR: opens"
+wait_screen "Overview"; ok $? "NO_COLOR: opens"
 keys q
 
 # The kernel's work (tests/golden/kernel.data: khugepaged collapsed the workload's PMD).
 KDATA=$D/kernel.data
 tui_in 80 24 "" -i "$KDATA"
-wait_for "Overview" && keys BTab
-wait_for "THP collapse, by result"; ok $? "Shift-Tab from the overview: the kernel view"
+wait_screen "Overview" && keys BTab
+wait_screen "THP collapse, by result"; ok $? "Shift-Tab from the overview: the kernel view"
 calls=$("$FOLIOSTAT" report --json -i "$KDATA" | jq '.calls[] | select(.call == "munmap") | .calls')
 screen | grep -Eq "^ munmap +$calls "; ok $? "kernel view: $calls munmap calls, as in JSON"
 screen | grep -Eq "^ succeeded +1 +1 +1 +1$"; ok $? "kernel view: one collapse, khugepaged's"
@@ -110,14 +110,14 @@ keys q
 # The Sites view: where the faults come from, as report --sort order,class,sym,map says
 # (no symbols: the recorded binary is not on this machine, and the view must not care).
 tui_in 100 30 "" --symfs /nonexistent -i "$DATA"
-wait_for "Overview" && keys BTab BTab BTab
-wait_for "order class function mapping"; ok $? "Shift-Tab thrice: the Sites view"
+wait_screen "Overview" && keys BTab BTab BTab
+wait_screen "order class function mapping"; ok $? "Shift-Tab thrice: the Sites view"
 row=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map --top 1 -i "$DATA" | jq -r '.sites[0] | "\(.faults) \(.class) \(.sym)"')
 set -- $row
 screen | grep -A1 "order class function mapping" | tail -1 | grep -Eq " $1 .* $2 ${3//+/\\+}"
 ok $? "Sites view: its first row is the report's ($row)"
 keys Enter
-wait_for "no call stacks: record with -g"; ok $? "Enter on a site of a recording without -g: says how to have stacks"
+wait_screen "no call stacks: record with -g"; ok $? "Enter on a site of a recording without -g: says how to have stacks"
 keys q
 
 # Enter on a site: its call stacks (tests/golden/stacks.data: record -g of fork-reuse 2M).
@@ -127,11 +127,11 @@ tui_in 100 40 "" --symfs /nonexistent -i "$SDATA"
 sites=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort order,class,sym,map -i "$SDATA")
 idx=$(echo "$sites" | jq '[.sites[] | .faults] | index(max)')
 top=$(echo "$sites" | jq '[.sites[] | .faults] | max')
-wait_for "Overview" && keys BTab BTab BTab
-wait_for "order class function mapping"
+wait_screen "Overview" && keys BTab BTab BTab
+wait_screen "order class function mapping"
 for _ in $(seq "$idx"); do keys Down; done
 keys Enter
-wait_for "call stacks of"; ok $? "Enter on a site: its call stacks"
+wait_screen "call stacks of"; ok $? "Enter on a site: its call stacks"
 # Its faults were all taken on one path: the stack's count is the site's, and its frames
 # are the folded line's read from the innermost (the faulting function) outwards.
 line=$("$FOLIOSTAT" report --folded=count --symfs /nonexistent -i "$SDATA" | grep " $top\$")
@@ -140,9 +140,9 @@ shown=$(screen | sed -n '/^ *[0-9.]*% .* faults /,/^ *$/p' | sed '1d; s/<-//; s/
 screen | grep -Eq "100\.0% +$top faults"; ok $? "the site's one stack holds its $top faults"
 [ -n "$frames" ] && [ "$shown" = "$frames" ]; ok $? "its frames innermost first: '$shown' (folded: '$frames')"
 keys Escape
-wait_for "order class function mapping"; ok $? "Esc: back to the sites"
+wait_screen "order class function mapping"; ok $? "Esc: back to the sites"
 keys Tab
-wait_for "time%   faults      total  mapping ("; ok $? "Tab: the Mappings view"
+wait_screen "time%   faults      total  mapping ("; ok $? "Tab: the Mappings view"
 mrow=$("$FOLIOSTAT" report --json --symfs /nonexistent --sort map --top 1 -i "$SDATA" | jq -r '.sites[0] | "\(.faults) \(.map)"')
 set -- $mrow
 screen | grep -A1 "total  mapping (" | tail -1 | grep -Eq " $1 .* ${2//[/\\[}\$"
@@ -157,7 +157,7 @@ keys q
 # A sweep's configurations side by side (tests/golden/sweep.data: 4K against 64K).
 SWEEP=$D/sweep.data
 tui_in 100 40 "" -i "$SWEEP"
-wait_for "foliostat compare"; ok $? "tui of a sweep: the compare view opens"
+wait_screen "foliostat compare"; ok $? "tui of a sweep: the compare view opens"
 mark=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(.key == "faults") | .values[1].marker')
 want=$([ "$mark" = improvement ] && echo "(I)" || echo "(R)")
 screen | grep -E "^faults " | grep -qF -- "$want"; ok $? "faults: marked $want, as the JSON says ($mark)"
@@ -170,9 +170,9 @@ p=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[] | select(
 screen | grep -E "^latency mean " | grep -Eq " ${p#0}0*\$| 0?${p}0*\$"; ok $? "a p column: latency mean's is the JSON's ($p)"
 last=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq -r '.compare.figures[-1].label')
 keys G
-wait_for "$last"; screen | tail -2 | head -1 | grep -q "^$last"; ok $? "G: the last figure on the last line ($last)"
+wait_screen "$last"; screen | tail -2 | head -1 | grep -q "^$last"; ok $? "G: the last figure on the last line ($last)"
 keys g
-wait_for "faults   "; screen | sed -n 7p | grep -q "^faults "; ok $? "g: back to the first"
+wait_screen "faults   "; screen | sed -n 7p | grep -q "^faults "; ok $? "g: back to the first"
 screen | sed -n 6p | grep -q "^-- faults"; ok $? "... under its section's heading"
 screen | grep -q "^-- orders"; ok $? "... and the next section has its heading too"
 # A maximum is shown, not tested: no p, n/t.
@@ -180,27 +180,27 @@ screen | grep -E "^latency max " | grep -Eq " n/t\$"; ok $? "latency max: n/t in
 keys NPage
 screen | sed -n 7p | grep -q "^faults "; [ $? -ne 0 ]; ok $? "PgDn: a page down"
 keys m
-wait_for "marked only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
+wait_screen "marked only]"; screen | grep -q "^unclosed faults"; [ $? -ne 0 ]; ok $? "m: only the marked figures"
 keys j j j j j
 sleep 0.3; screen | sed -n 7p | grep -q "^faults "; ok $? "... and j does not scroll them off a screen they fit"
 # d: the latency distributions, an order and class at a time, as many as have latencies
 # (a mean latency figure) on some side.
 ncell=$("$FOLIOSTAT" report --json -i "$SWEEP" | jq '[.compare.figures[] | select(.key | test("^order\\.[^.]+\\.[^.]+\\.mean_ns$"))] | length')
 keys d
-wait_for "latency distributions"; screen | grep -q "(1 of $ncell; j/k for another)"; ok $? "d: the latency distributions, 1 of $ncell orders and classes"
+wait_screen "latency distributions"; screen | grep -q "(1 of $ncell; j/k for another)"; ok $? "d: the latency distributions, 1 of $ncell orders and classes"
 base=$(screen | sed -n 3p)
 echo "$base" | grep -q "4K: [0-9]* faults" && echo "$base" | grep -q "64K: [0-9]* faults"
 ok $? "... each side's faults in a column"
 sum=$(screen | awk 'NR > 3 && $1 ~ /^[0-9.]+$/ { for (i = 1; i <= NF; i++) if ($i ~ /%$/) { s += $i; break } } END { printf "%.0f", s }')
 [ "$sum" -ge 98 ] && [ "$sum" -le 102 ]; ok $? "... the base's column adds up to 100% ($sum)"
 keys j
-wait_for "(2 of $ncell;"; ok $? "j: the next order and class"
+wait_screen "(2 of $ncell;"; ok $? "j: the next order and class"
 keys d
-wait_for "d distributions"; ok $? "d again: back to the figures"
+wait_screen "d distributions"; ok $? "d again: back to the figures"
 keys '?'
-wait_for "foliostat compare: help"; screen | grep -q "(=) the same in every run"; ok $? "?: the help, the marks said"
+wait_screen "foliostat compare: help"; screen | grep -q "(=) the same in every run"; ok $? "?: the help, the marks said"
 keys x
-wait_for "d distributions"; ok $? "... any key goes back"
+wait_screen "d distributions"; ok $? "... any key goes back"
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"
@@ -210,10 +210,10 @@ tmux kill-session -t "$S" 2>/dev/null
 rm -f "$T/rc"
 tmux new-session -d -s "$S" -x 80 -y 24 \
 	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT compare --tui $D/small.data $SWEEP; echo rc=\$? >$T/rc; sleep 30"
-wait_for "side 1 of the 2 after the base shown"; screen | grep -q "sweep:4K   cv   change"
+wait_screen "side 1 of the 2 after the base shown"; screen | grep -q "sweep:4K   cv   change"
 ok $? "three sides at 80 columns: the second's columns, and a hint that one more is scrolled away"
 keys l
-wait_for "side 2 of the 2"; screen | grep -q "sweep:64K   cv   change"; ok $? "l: the third side's columns"
+wait_screen "side 2 of the 2"; screen | grep -q "sweep:64K   cv   change"; ok $? "l: the third side's columns"
 keys q
 
 "$FOLIOSTAT" tui -i "$DATA" </dev/null >"$T/out" 2>"$T/err"; rc=$?
@@ -223,7 +223,7 @@ for cmd in "tui -i $DATA" "top -a"; do
 	tmux kill-session -t "$S" 2>/dev/null
 	rm -f "$T/rc"
 	tmux new-session -d -s "$S" -x 120 -y 24 "env TERM=dumb $FOLIOSTAT $cmd; echo rc=\$? >$T/rc; sleep 30"
-	wait_for "cannot move its cursor"
+	wait_screen "cannot move its cursor"
 	for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 	grep -q "rc=1" "$T/rc"; ok $? "TERM=dumb: ${cmd%% *} exits 1 at once, saying the terminal cannot move its cursor"
 done
