@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -75,23 +74,13 @@ static void refresh_data(struct top *t)
 	t->d.page_size = t->l.begun ? t->l.r.page_size : 4096;
 }
 
-static uint64_t self_cpu_ns(void)
-{
-	struct rusage u;
-
-	if (getrusage(RUSAGE_SELF, &u))
-		return 0;
-	return (uint64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
-	       (uint64_t)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
-}
-
 /* What the last interval's faults cost, each: the kernel's time in the BPF programs
  * (their run_time_ns) and top's own CPU time, over its faults. The tracepoints' and perf
  * events' own dispatch is not in either (some 100-300 ns a fault here: make bench). */
 static void interval_cost(struct top *t, uint64_t span_ns)
 {
 	const struct fol_tally_row *all = NULL;
-	uint64_t faults = 0, cpu = self_cpu_ns();
+	uint64_t faults = 0, cpu = fol_cpu_ns();
 
 	if (fol_tally_list(t->all, &all, 1) && all)
 		faults = all->last.faults;
