@@ -98,6 +98,7 @@ struct serve {
 	pthread_mutex_t lock;
 	const char *listen;
 	int by_cgroup, max_cgroups, linger;
+	int sample;	/* --sample N: one fault in N timed (1, 0: every one) */
 	double duration;
 	uint64_t started_ns;
 	char kernel[65];
@@ -202,6 +203,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 	ret = fol_scrape_write(&(struct fol_scrape){
 				       .tally = s->tally,
 				       .by_cgroup = s->by_cgroup,
+				       .sample = s->sample > 1 ? (unsigned)s->sample : 1,
 				       .s = sum,
 				       .lost = sum ? sum->lost : 0,
 				       .counters = counters,
@@ -448,6 +450,11 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 			    "counts for the scrapes to come (default 120)"),
 		OPT_CALLBACK(0, "duration", &s->duration, "S", rec_opt_duration,
 			     "stop after S seconds (default: a signal)"),
+		OPT_INTEGER(0, "sample", &s->sample, "N", 1, 1000000, "a number from 1 to 1000000",
+			    "time one fault in N, drawn at random in the kernel;\n"
+			    "every fault is still counted (default 1: each one\n"
+			    "timed). The histogram's counts are multiplied by N\n"
+			    "and labelled sample=\"1/N\"; needs the BPF path"),
 		OPT_CALLBACK(0, "fault-path", &s->c, "P", rec_opt_fault_path,
 			     "bpf (each fault's entry and exit paired in the kernel,\n"
 			     "one record per fault), samples (two samples per fault),\n"
@@ -474,6 +481,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	s->by_cgroup |= c->o.cgroup != NULL;
 	c->o.kernel_reuse = !s->no_kernel_reuse; /* the recorder leaves it off with -G */
 	c->o.by_cgroup = s->by_cgroup;
+	c->o.sample = (unsigned)s->sample;
 	c->o.no_counters = 1;
 	c->o.live = 1;
 	if (!s->listen)

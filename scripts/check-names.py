@@ -34,6 +34,7 @@ EXTERNAL = {
     'irq_work', 'syscall_trace_enter',		# kernel/bpf/mmap_unlock_work.h, trace/trace.h
     'pagefault_disable',			# include/linux/uaccess.h
     'pin_user_pages',				# mm/gup.c
+    'histogram_quantile',			# PromQL
 }
 MAX_LINES = 1000
 PROCESS_CALLS = re.compile(r'\b(fork|vfork|clone3?|exec[lv]p?e?|posix_spawnp?|signal|sigaction)\s*\(')

@@ -32,6 +32,10 @@
 /* Kernel reuse (below) counted the reuse episode of the fault's folio: the model counts
  * the fault, not its episode again. */
 #define FOL_BPF_EPISODE_KEPT 4
+/* serve --sample N: the fault was not one of the 1 in N timed (faults.bpf.c's
+ * sample_below), so the record's times only place it among the events: counted, not
+ * timed. With the exit. */
+#define FOL_BPF_UNTIMED 16
 
 struct fol_bpf_rec {
 	__u8 what;	/* FOL_BPF_ENTRY, _EXIT or _FAULT */
@@ -80,7 +84,8 @@ struct fol_bpf_pending {
 	__s8 last_order;
 	__u8 sum;
 	__u8 file_folio; /* fol_bpf_rec's, for the fault in progress */
-	__u8 pad[3];
+	__u8 untimed;	 /* not sampled (FOL_BPF_UNTIMED): t0 is 0 until an entry goes out */
+	__u8 pad[2];
 	__u32 fork_parent;
 	/* Kernel reuse: where the folio sequence (faults.bpf.c's next_born) stood at the
 	 * fork: the parent's folios born since are not the child's. */

@@ -281,6 +281,8 @@ static int paired_rss(struct fol_decoder *d, const struct fol_bpf_rec *r, struct
 	return 1;
 }
 
+#define REC_FLAGS (FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT | FOL_BPF_NOFAULT | FOL_BPF_UNTIMED)
+
 int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 {
 	struct fol_bpf_rec r;
@@ -294,7 +296,8 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 	memcpy(&r, ev->raw, ev->raw_size < sizeof(r) ? ev->raw_size : sizeof(r));
 	if (r.what == FOL_BPF_RSS && !r.flags)
 		return paired_rss(d, &r, ev);
-	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~(FOL_BPF_KERNEL | FOL_BPF_MAJOR | FOL_BPF_EPISODE_KEPT | FOL_BPF_NOFAULT)) ||
+	if (!r.what || r.what > FOL_BPF_FAULT || (r.flags & ~REC_FLAGS) ||
+	    ((r.flags & FOL_BPF_UNTIMED) && !(r.what & FOL_BPF_EXIT)) ||
 	    ((r.what & FOL_BPF_ENTRY) && (ev->raw_size < sizeof(r) || r.raw_size > FOL_BPF_RAW_MAX)) ||
 	    (r.what == FOL_BPF_FAULT && r.t1 < r.t0))
 		return -EBADMSG;
@@ -306,6 +309,7 @@ int dec_paired(struct fol_decoder *d, struct fol_event *ev)
 		return -EBADMSG;
 	x.exit.addr = r.addr;
 	x.exit.episode_kept = !!(r.flags & FOL_BPF_EPISODE_KEPT);
+	x.exit.untimed = !!(r.flags & FOL_BPF_UNTIMED);
 	if ((r.what & FOL_BPF_EXIT) ? summed(&r, &x) : r.sum)
 		return -EBADMSG;
 	if (r.file_folio > FOL_MAX_ORDER + 1 || (r.file_folio && !(r.what & FOL_BPF_EXIT)))

@@ -108,6 +108,9 @@ struct fol_event {
 			 * file index inside the fault (file_read), of file_order; 0: not
 			 * read, or none was cached there. */
 			int file_read, file_order;
+			/* serve --sample N: not one of the faults timed (bpf_record.h's
+			 * FOL_BPF_UNTIMED); its time only places it. */
+			int untimed;
 		} exit;
 		struct {
 			uint64_t pfn;

@@ -32,31 +32,41 @@ static void row_labels(FILE *f, const struct labels *l, int slot)
 		fol_order_size(order, l->sc->page_size, sz, sizeof(sz)));
 }
 
+/* The labels of one histogram series: with sampling, which share of the faults it holds. */
+static void hist_labels(FILE *f, const struct labels *l, int slot, const char *name)
+{
+	row_labels(f, l, slot);
+	fprintf(f, ",class=\"%s\"", name);
+	if (l->sc->sample > 1)
+		fprintf(f, ",sample=\"1/%u\"", l->sc->sample);
+}
+
+/* Sampled (one fault in n timed, at random): each count stands for n faults, so that
+ * rate() and histogram_quantile() read it as they read an unsampled one. */
 static void histogram(FILE *f, const struct labels *l, int slot, int cls)
 {
 	const struct fol_tally_cell *cell = &l->row->total.cell[slot][cls];
 	const uint64_t *b = l->row->hist[slot][cls];
 	const char *name = fol_class_name((enum fol_class)cls);
-	uint64_t cum = 0;
+	uint64_t cum = 0, n = l->sc->sample > 1 ? l->sc->sample : 1;
 
 	for (int i = 0; i < FOL_LAT_BUCKETS - 1; i++) {
 		cum += b[i];
 		if ((i + 1) % FOL_LAT_SUB)
 			continue;
 		fputs("foliostat_fault_seconds_bucket", f);
-		row_labels(f, l, slot);
-		fprintf(f, ",class=\"%s\",le=\"%.9g\"} %" PRIu64 "\n", name,
-			(double)(fol_lat_bucket_top(i) + 1) / 1e9, cum);
+		hist_labels(f, l, slot, name);
+		fprintf(f, ",le=\"%.9g\"} %" PRIu64 "\n", (double)(fol_lat_bucket_top(i) + 1) / 1e9, cum * n);
 	}
 	fputs("foliostat_fault_seconds_bucket", f);
-	row_labels(f, l, slot);
-	fprintf(f, ",class=\"%s\",le=\"+Inf\"} %" PRIu64 "\n", name, cell->timed);
+	hist_labels(f, l, slot, name);
+	fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cell->timed * n);
 	fputs("foliostat_fault_seconds_count", f);
-	row_labels(f, l, slot);
-	fprintf(f, ",class=\"%s\"} %" PRIu64 "\n", name, cell->timed);
+	hist_labels(f, l, slot, name);
+	fprintf(f, "} %" PRIu64 "\n", cell->timed * n);
 	fputs("foliostat_fault_seconds_sum", f);
-	row_labels(f, l, slot);
-	fprintf(f, ",class=\"%s\"} %.9f\n", name, (double)cell->time_ns / 1e9);
+	hist_labels(f, l, slot, name);
+	fprintf(f, "} %.9f\n", (double)cell->time_ns * (double)n / 1e9);
 }
 
 enum what { FAULTS, HIST, REUSE, EPISODES };
@@ -194,7 +204,10 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 			   "foliostat serve: the kernel it watches, and how faults are recorded.");
 	fputs("foliostat_exporter_info{kernel=\"", f);
 	fol_metrics_label(f, sc->kernel ? sc->kernel : "unknown");
-	fprintf(f, "\",fault_path=\"%s\"} 1\n", sc->fault_path ? sc->fault_path : "unknown");
+	fprintf(f, "\",fault_path=\"%s\"", sc->fault_path ? sc->fault_path : "unknown");
+	if (sc->sample > 1)
+		fprintf(f, ",sample=\"1/%u\"", sc->sample);
+	fputs("} 1\n", f);
 	fol_metrics_family(f, fmt, "foliostat_start_time_seconds", "gauge", "seconds",
 			   "When serve started, seconds since the epoch.");
 	fprintf(f, "foliostat_start_time_seconds %.3f\n", (double)sc->started_ns / 1e9);
@@ -202,7 +215,10 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 			   "Page faults, by folio order and class (order -1: unknown).");
 	all_rows(f, sc, v, n, FAULTS);
 	fol_metrics_family(f, fmt, "foliostat_fault_seconds", "histogram", "seconds",
-			   "Fault handler latency, entry to exit, by folio order and class.");
+			   sc->sample > 1 ? "Fault handler latency, entry to exit, by folio order and "
+					    "class: one fault in N timed at random (sample=\"1/N\"), "
+					    "each count multiplied by N."
+					  : "Fault handler latency, entry to exit, by folio order and class.");
 	all_rows(f, sc, v, n, HIST);
 	fol_metrics_family(f, fmt, "foliostat_reuse_faults", "counter", NULL,
 			   "Write-protect reuse faults (a folio made writable in place), by order.");

@@ -16,6 +16,9 @@ struct cJSON;
 struct fol_scrape {
 	const struct fol_tally *tally;	/* by cgroup (a cgroup label) or all */
 	int by_cgroup;
+	/* One fault in sample was timed (serve --sample): the histogram's counts and sum are
+	 * multiplied by it, and labelled so. 0 or 1: every fault. */
+	unsigned sample;
 	const struct fol_summary *s;	/* the model's, so far */
 	uint64_t lost;			/* events the kernel dropped */
 	const struct cJSON *counters;	/* sys/counters.h's snapshot, or NULL */

@@ -633,7 +633,7 @@ int fol_model_on_fault_exit(struct fol_model *m, struct thread *t, const struct 
 	}
 	if ((ev->exit.addr >> m->page_shift) != (t->f.address >> m->page_shift))
 		m->s.mismatched_exits++;
-	t->f.untimed = ev->retimed;
+	t->f.untimed = ev->retimed || ev->exit.untimed;
 	t->f.episode_kept = ev->exit.episode_kept;
 	t->f.file_read = ev->exit.file_read;
 	t->f.file_order = ev->exit.file_order;

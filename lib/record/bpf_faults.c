@@ -255,6 +255,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
 	b->skel->rodata->file_folio = !!l->file_folio;
+	b->skel->rodata->sample_below = l->sample > 1 ? (uint32_t)((1ull << 32) / l->sample) : 0;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
 		fol_msgs_add(why, "the kernel refused the BPF programs (%s)%s", strerror(-ret),

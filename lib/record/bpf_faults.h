@@ -48,6 +48,8 @@ struct fol_bpf_layout {
 	 * file page was mapped or the fault takes its mm's lock (bpf_record.h's
 	 * file_folio): rss_stat's fields and the entry's address are known. */
 	int file_folio;
+	/* One fault in sample timed, chosen at random at its entry (0 or 1: every fault). */
+	unsigned sample;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */

@@ -72,6 +72,10 @@ struct fol_record_opts {
 	int live;
 	/* Have the kernel time the BPF programs (fol_recorder_bpf_time): top's cost. */
 	int bpf_time;
+	/* serve --sample N: the BPF programs time one fault in N, at random, and count every
+	 * one (bpf_record.h's FOL_BPF_UNTIMED); 0 or 1: every fault timed. Needs the BPF
+	 * path: fol_recorder_open fails where it cannot be taken. */
+	unsigned sample;
 };
 
 enum { FOL_PATH_AUTO, FOL_PATH_BPF, FOL_PATH_SAMPLES };

@@ -170,12 +170,15 @@ int rec_bpf_setup(struct fol_recorder *r)
 
 	if (unfit && r->o->fault_path == FOL_PATH_BPF)
 		return rec_fail(r, -EINVAL, "--fault-path bpf is not for this recording: %s", unfit);
+	if (unfit && r->o->sample > 1)
+		return rec_fail(r, -EINVAL, "--sample needs the BPF fault path, not for this recording: %s", unfit);
 	if (unfit) {
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
 	}
 	l.kernel_reuse = r->o->kernel_reuse && !r->o->cgroup;
 	l.by_cgroup = r->o->by_cgroup;
+	l.sample = r->o->sample;
 	ret = fol_bpf_faults_layout(&l, &why);
 	l.every_task = r->o->system_wide;
 	r->kernel_reuse = l.kernel_reuse;
@@ -187,11 +190,13 @@ int rec_bpf_setup(struct fol_recorder *r)
 		r->bpf_time = !fol_bpf_faults_time_on(r->bpf);
 	if (ret && r->o->fault_path == FOL_PATH_BPF)
 		rec_fail(r, ret, "--fault-path bpf: %s", fol_msgs_last(&why));
+	else if (ret && r->o->sample > 1)
+		rec_fail(r, ret, "--sample needs the BPF fault path: %s", fol_msgs_last(&why));
 	else if (ret)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", fol_msgs_last(&why));
 	fol_msgs_free(&why);
 	if (ret)
-		return r->o->fault_path == FOL_PATH_BPF ? ret : 0;
+		return r->o->fault_path == FOL_PATH_BPF || r->o->sample > 1 ? ret : 0;
 	ret = bpf_events(r);
 	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
 }

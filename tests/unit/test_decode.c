@@ -692,6 +692,41 @@ static void test_summed(void **state)
 	fol_decoder_free(d);
 }
 
+/* serve --sample N: an exit not timed says so (FOL_BPF_UNTIMED); an entry alone cannot. */
+static void test_untimed(void **state)
+{
+	struct fol_decoder *d = fol_decoder_new();
+	struct fol_bpf_rec b;
+	struct fol_event ev;
+	struct rec r;
+
+	(void)state;
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
+	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	memset(&b, 0, sizeof(b));
+	b.what = FOL_BPF_EXIT;
+	b.flags = FOL_BPF_UNTIMED;
+	b.t1 = 8700;
+	b.addr = 0x5000;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_int_equal(ev.kind, FOL_EV_FAULT_EXIT);
+	assert_int_equal(ev.time, 8700);
+	assert_true(ev.exit.untimed);
+	b.flags = 0;
+	paired(&r, &b, offsetof(struct fol_bpf_rec, raw));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), 1);
+	assert_false(ev.exit.untimed);
+	b.what = FOL_BPF_ENTRY;
+	b.flags = FOL_BPF_UNTIMED;
+	b.t0 = 8000;
+	b.raw_size = 32;
+	paired(&r, &b, sizeof(b));
+	assert_int_equal(fol_decoder_decode(d, r.b, r.n, &ev), -EBADMSG);
+	fol_decoder_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -706,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_paired),
 		cmocka_unit_test(test_summed),
+		cmocka_unit_test(test_untimed),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

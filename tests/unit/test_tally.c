@@ -367,6 +367,25 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(buf, "foliostat_reuse_episodes_total{cgroup=\"/a\",order=\"4\",size=\"64K\"} 1\n"));
 	assert_non_null(strstr(buf, "# TYPE foliostat_faults counter\n"));
 	assert_non_null(strstr(buf, "\n# EOF\n"));
+	assert_null(strstr(buf, "sample="));
+	free(buf);
+	/* One fault in 8 timed: the histogram's counts and sum stand for 8 faults each, and
+	 * say so; the fault counter does not change. */
+	out = open_memstream(&buf, &len);
+	assert_int_equal(fol_scrape_write(&(struct fol_scrape){ .tally = t, .by_cgroup = 1, .sample = 8,
+								.page_size = 4096 },
+					  FOL_METRICS_PROMETHEUS, out),
+			 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "foliostat_faults_total{cgroup=\"/a\",order=\"4\",size=\"64K\",class=\"wp_reuse\"} 2\n"));
+	assert_non_null(strstr(buf, "foliostat_fault_seconds_bucket{cgroup=\"/a\",order=\"4\",size=\"64K\","
+				    "class=\"wp_reuse\",sample=\"1/8\",le=\"1.024e-06\"} 8\n"));
+	assert_non_null(strstr(buf, "class=\"wp_reuse\",sample=\"1/8\",le=\"+Inf\"} 8\n"));
+	assert_non_null(strstr(buf, "foliostat_fault_seconds_count{cgroup=\"/a\",order=\"4\",size=\"64K\","
+				    "class=\"wp_reuse\",sample=\"1/8\"} 8\n"));
+	assert_non_null(strstr(buf, "foliostat_fault_seconds_sum{cgroup=\"/a\",order=\"4\",size=\"64K\","
+				    "class=\"wp_reuse\",sample=\"1/8\"} 0.000005600\n"));
+	assert_non_null(strstr(buf, ",sample=\"1/8\"} 1\n")); /* foliostat_exporter_info */
 	free(buf);
 	fol_tally_free(t);
 }
@@ -526,6 +545,38 @@ static void test_episode_kept(void **state)
 	fol_tally_free(x.t);
 }
 
+/* serve --sample N: a fault whose exit says it was not timed (FOL_BPF_UNTIMED) is counted
+ * and left out of the latencies; the timed one beside it is in them. */
+static void test_untimed(void **state)
+{
+	struct told x = { 0 };
+	struct fol_model_observer obs;
+	struct fol_model *m = told_model(&x, &obs);
+	const struct fol_tally_row *r;
+	struct fol_summary s;
+	uint64_t t = now;
+
+	(void)state;
+	anon_vma(m, PID, BASE, 1 << 20);
+	entry(m, PID, PID, BASE, 0x6, t);
+	now = t + 1;
+	alloc(m, PID, PID, 0, 0x140cca);
+	feed(m, (struct fol_event){ .time = t + 3000, .pid = PID, .tid = PID, .kind = FOL_EV_FAULT_EXIT,
+				    .exit = { .addr = BASE, .untimed = 1 } });
+	now = t + 4000;
+	fault(m, PID, PID, BASE + 4096, 0x6, 0, 1000);
+	s = finish(m);
+	r = row(x.t, PID);
+	assert_non_null(r);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(0)][FOL_C_ANON_ALLOC].faults, 2);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(0)][FOL_C_ANON_ALLOC].timed, 1);
+	assert_int_equal(r->total.cell[FOL_ORDER_SLOT(0)][FOL_C_ANON_ALLOC].time_ns, 1000);
+	assert_int_equal(s.untimed, 1);
+	fol_summary_free(&s);
+	fol_model_free(m);
+	fol_tally_free(x.t);
+}
+
 /* A live model (top's and serve's) without an observer, the clock at its start. */
 static struct fol_model *live_model(void)
 {
@@ -631,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_metrics),	    cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_after_exit),  cmocka_unit_test(test_bpf_buckets),
 		cmocka_unit_test(test_add),	    cmocka_unit_test(test_episode_kept),
+		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_by_cgroup_id), cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_live_names),  cmocka_unit_test(test_live_files),
 	};

@@ -67,6 +67,11 @@ const volatile __u32 rss_size_off = 24;
 const volatile __u32 rss_record_size = 32;
 /* File faults' page-cache folios read (file_mapped()). */
 const volatile __u32 file_folio = 0;
+/* serve --sample N: a fault is timed when a random draw at its entry is below this,
+ * 2^32 / N (0: every fault). Random, not every Nth nor by address: a workload's own
+ * period (a loop that allocates one page and reuses the next) would pick one class
+ * each time. The others are counted all the same, without their two clock reads. */
+const volatile __u32 sample_below = 0;
 
 /* Kernel reuse's state. A process's allocations are kept under its address space's id
  * (a new one at exec; a thread shares its process's), with the generation of that
@@ -211,7 +216,9 @@ static void emit(void *ctx, const struct fol_bpf_pending *p, const struct fol_bp
 	}
 	if (p) {
 		r.flags |= p->flags;
-		r.t0 = p->t0;
+		/* Not timed: the entry takes the time it goes out, as its place among the
+		 * events inside the fault. */
+		r.t0 = p->t0 ? p->t0 : t1 ? t1 : bpf_ktime_get_ns();
 		r.raw_size = p->raw_size;
 		__builtin_memcpy(r.raw, p->raw, sizeof(r.raw));
 		size = sizeof(r);
@@ -492,13 +499,14 @@ static struct fol_bpf_reuse *counts(__u32 cls, __u32 order)
 	return c;
 }
 
-/* A decided fault into its counts, with its latency. */
-static void count_fault(struct fol_bpf_reuse *c, __u64 lat)
+/* A decided fault into its counts, with its latency when it is timed (now its exit). */
+static void count_fault(struct fol_bpf_reuse *c, const struct fol_bpf_pending *p, __u64 now)
 {
+	__u64 lat = now - p->t0;
 	__u32 b;
 
 	c->faults++;
-	if (lat > FOL_BPF_LATENCY_MAX)
+	if (p->untimed || lat > FOL_BPF_LATENCY_MAX)
 		return;
 	b = fol_bpf_lat_bucket(lat);
 	c->timed++;
@@ -519,7 +527,6 @@ static __always_inline int reuse_counted(struct fol_bpf_pending *p, __u64 now, _
 	struct kspace *s = space_of(tgid, 0);
 	struct kstamp st;
 	struct kfolio *f;
-	__u64 lat = now - p->t0;
 	__u32 order = 0;
 
 	if (!s) {
@@ -541,7 +548,7 @@ static __always_inline int reuse_counted(struct fol_bpf_pending *p, __u64 now, _
 	if (!(c = counts(FOL_BPF_CLS_REUSE, order)))
 		return 0;
 	c->episodes += reuse_step(p, s, &st, f, addr, order);
-	count_fault(c, lat);
+	count_fault(c, p, now);
 	kcount(FOL_BPF_K_DECIDED);
 	if (!f)
 		kcount(FOL_BPF_K_LAST);
@@ -583,7 +590,7 @@ static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32
 		return 0;
 	if (!(c = counts((__u32)cls, (__u32)p->alloc_order)))
 		return 0;
-	count_fault(c, now - p->t0);
+	count_fault(c, p, now);
 	kcount(FOL_BPF_K_ALLOC);
 	return 1;
 }
@@ -601,7 +608,7 @@ static int file_counted(struct fol_bpf_pending *p, __u64 now)
 		return 0;
 	if (!(c = counts(FOL_BPF_CLS_FILE, order)))
 		return 0;
-	count_fault(c, now - p->t0);
+	count_fault(c, p, now);
 	kcount(FOL_BPF_K_FILE);
 	return 1;
 }
@@ -632,7 +639,6 @@ static int kernel_decides(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8
 
 static int entry(void *ctx, __u8 flags)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
 	__u32 size = entry_size;
@@ -654,7 +660,8 @@ static int entry(void *ctx, __u8 flags)
 		size = FOL_BPF_RAW_MAX;
 	if (kernel_reuse && p->fork_parent)
 		fork_known(p, bpf_get_current_pid_tgid());
-	p->t0 = now;
+	p->untimed = sample_below && bpf_get_prandom_u32() >= sample_below;
+	p->t0 = p->untimed ? 0 : bpf_ktime_get_ns();
 	p->flags = flags;
 	p->alloc_order = -1;
 	p->last_order = -1;
@@ -701,9 +708,10 @@ int fault_kernel(void *ctx)
 
 static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
+	int untimed = p && p->state != FOL_BPF_IDLE && p->untimed;
+	__u64 now = untimed ? 0 : bpf_ktime_get_ns();
 
 	/* Stopping: only the faults in flight end; one that began after is not recorded. */
 	if (stopping && (!p || p->state == FOL_BPF_IDLE))
@@ -712,6 +720,11 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 		p->before_exec = 0;
 		p->state = FOL_BPF_IDLE;
 		return 0;
+	}
+	/* Written out: its time places it among the events, timed or not. */
+	if (untimed) {
+		now = bpf_ktime_get_ns();
+		flags |= FOL_BPF_UNTIMED;
 	}
 	if (p && (p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD))
 		emit(ctx, p, p, FOL_BPF_FAULT, flags, now, ctx->addr);
