@@ -10,7 +10,7 @@ command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' ins
 plan 12
 
 S=foliostat-top-$$
-trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux kill-session -t "$S" 2>/dev/null; _leave' EXIT
 cd "$T"
 fw=$(workload_bin fw)
 screen() { tmux capture-pane -p -t "$S"; }

@@ -28,7 +28,7 @@ pids=()
 cleanup() {
 	end_pids "${pids[@]}"
 	rmdir "$CG/$name" "$CG/$name-ready" 2>/dev/null
-	rm -rf "$T"
+	_leave # keeps a failed test's files
 }
 trap cleanup EXIT
 cd "$T"

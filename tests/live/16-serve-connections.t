@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pids=()
 cleanup() {
 	end_pids "${pids[@]}"
-	rm -rf "$T"
+	_leave # keeps a failed test's files
 }
 trap cleanup EXIT
 cd "$T"

@@ -28,7 +28,7 @@ bg=()
 cleanup() {
 	local p
 	for p in "${bg[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	rm -rf "$T"
+	_leave # keeps a failed test's files
 }
 trap cleanup EXIT
 cd "$T/run"

@@ -17,7 +17,7 @@ pids=()
 cleanup() {
 	end_pids "${pids[@]}"
 	rmdir "$CG/$name" 2>/dev/null
-	rm -rf "$T"
+	_leave # keeps a failed test's files
 }
 trap cleanup EXIT
 cd "$T"
