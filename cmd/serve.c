@@ -244,19 +244,27 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *b
 	return ret;
 }
 
-/* Until the recorder has ticked twice since the scrape came (1 s at most: a scrape is
- * answered, late counts or not). */
+/* Whether every record of the events before came is in the model (under lock). */
+static int released(const struct serve *s, uint64_t came)
+{
+	return s->l.begun && fol_session_released_until(s->l.s) >= came;
+}
+
+/* Until what happened before the scrape came is counted (1 s at most: a scrape is
+ * answered, late counts or not): the recorder has ticked twice since (the kernel's counts
+ * pulled: a tick does when a scrape waits), and the merge has released every record
+ * before it into the model (two or three ticks: the rounds' drain times). */
 static void wait_counted(struct serve *s)
 {
+	uint64_t came = fol_mono_ns(), want;
 	struct timespec until;
-	uint64_t want;
 
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 1;
 	pthread_mutex_lock(&s->lock);
 	want = s->ticks + 2;
 	s->scrape_waiting++;
-	while (s->recording && s->ticks < want &&
+	while (s->recording && (s->ticks < want || !released(s, came)) &&
 	       pthread_cond_timedwait(&s->ticked, &s->lock, &until) == 0)
 		;
 	s->scrape_waiting--;

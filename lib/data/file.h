@@ -20,7 +20,8 @@ enum fol_chunk_type {
 	FOL_CHUNK_META = 1,	/* JSON: command, kernel, page size, clock, CPUs, start */
 	FOL_CHUNK_EVENT = 2,	/* JSON: one event's attr, sample ids, tracefs format text */
 	FOL_CHUNK_RECORDS = 3,	/* perf records as read from one ring buffer */
-	FOL_CHUNK_ROUND = 4,	/* every ring buffer was drained once: a merge flush point */
+	FOL_CHUNK_ROUND = 4,	/* every ring buffer was drained once: a merge flush point;
+				 * live streams (top, serve): u64, when the drains began */
 	FOL_CHUNK_COUNTERS = 5,	/* JSON: vmstat/mTHP snapshot */
 	FOL_CHUNK_PMU = 6,	/* JSON: counted PMU events */
 	FOL_CHUNK_WORKLOAD = 7, /* JSON: phases the workload measured itself */

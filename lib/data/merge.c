@@ -41,6 +41,7 @@ struct fol_merge {
 				  * are released */
 	uint64_t seq;
 	uint64_t round_max, round_prev, round_prev2, limit, released, late, forced;
+	uint64_t drained, drained_prev; /* fol_merge_drained's, this round's and the last's */
 	int all;
 	struct run *spent;	/* the popped record's run, freed on the next pop */
 };
@@ -245,6 +246,20 @@ void fol_merge_round(struct fol_merge *m)
 		m->limit = m->round_prev2;
 	m->round_prev2 = m->round_prev;
 	m->round_prev = m->round_max;
+	if (m->drained_prev > FOL_MERGE_DRAIN_MARGIN_NS && m->drained_prev - FOL_MERGE_DRAIN_MARGIN_NS > m->limit)
+		m->limit = m->drained_prev - FOL_MERGE_DRAIN_MARGIN_NS;
+	m->drained_prev = m->drained;
+	m->drained = 0;
+}
+
+void fol_merge_drained(struct fol_merge *m, uint64_t drained)
+{
+	m->drained = drained;
+}
+
+uint64_t fol_merge_limit(const struct fol_merge *m)
+{
+	return m->all ? UINT64_MAX : m->limit;
 }
 
 void fol_merge_flush_all(struct fol_merge *m)

@@ -30,6 +30,16 @@ int fol_merge_end_run(struct fol_merge *m);
 /* A round ended; records up to the newest time of the round before the previous one
  * become releasable. */
 void fol_merge_round(struct fol_merge *m);
+/* Before fol_merge_round: this round's drains began at time drained (the records' clock),
+ * so every record older was in a buffer they emptied (but one the kernel was still
+ * writing: FOL_MERGE_DRAIN_MARGIN_NS). Those become releasable at the next round, once
+ * the records the session held back from this one are pushed: a newest time moves only
+ * with records, and a quiet machine's last records (serve's, after a workload ended)
+ * waited for others to come, a scrape's counts short of what had happened before it. */
+void fol_merge_drained(struct fol_merge *m, uint64_t drained);
+#define FOL_MERGE_DRAIN_MARGIN_NS 10000000ull
+/* Every record up to this time is released, or releasable. */
+uint64_t fol_merge_limit(const struct fol_merge *m);
 /* Release everything (end of file). */
 void fol_merge_flush_all(struct fol_merge *m);
 /* Oldest releasable record: 1 and its pointer (valid until the next pop), 0 if none. */

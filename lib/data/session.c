@@ -641,12 +641,18 @@ static int release_rings(struct fol_session *s, int all)
 	return ret;
 }
 
-/* A round of drains ended: the records held back since an earlier one go in first. */
-static int end_round(struct fol_session *s)
+/* A round of drains ended: the records held back since an earlier one go in first. Its
+ * chunk may say when the drains began (8 bytes; none in older files). */
+static int end_round(struct fol_session *s, const void *buf, size_t len)
 {
 	int ret = release_rings(s, 0);
+	uint64_t drained;
 
 	s->round++;
+	if (len == sizeof(drained)) {
+		memcpy(&drained, buf, sizeof(drained));
+		fol_merge_drained(s->merge, drained);
+	}
 	fol_merge_round(s->merge);
 	return ret;
 }
@@ -692,11 +698,16 @@ int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size
 	case FOL_CHUNK_RECORDS:
 		return push_records(s, buf, len);
 	case FOL_CHUNK_ROUND:
-		return end_round(s);
+		return end_round(s, buf, len);
 	default:
 		other_chunk(s, type, buf, len);
 		return 0;
 	}
+}
+
+uint64_t fol_session_released_until(const struct fol_session *s)
+{
+	return fol_merge_limit(s->merge);
 }
 
 void fol_session_feed_end(struct fol_session *s)
@@ -769,7 +780,7 @@ static int feed(struct fol_session *s)
 	if (type == FOL_CHUNK_RECORDS)
 		ret = push_records(s, buf, len);
 	else if (type == FOL_CHUNK_ROUND)
-		ret = end_round(s);
+		ret = end_round(s, buf, len);
 	else
 		other_chunk(s, type, buf, len), ret = 0;
 	return ret < 0 ? ret : 1;

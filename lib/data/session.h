@@ -51,6 +51,10 @@ int fol_session_open_next(struct fol_session *prev, struct fol_session **s);
 int fol_session_open_live(struct fol_session **s);
 int fol_session_feed(struct fol_session *s, uint32_t type, const void *buf, size_t len);
 void fol_session_feed_end(struct fol_session *s);
+/* Every record up to this time (the records' clock) has been released in time order, or
+ * can be now: fed ROUND chunks that say when their drains began move it on a quiet
+ * machine too (merge.h's fol_merge_drained). */
+uint64_t fol_session_released_until(const struct fol_session *s);
 /* The header (META and EVENT chunks) has been seen: events can be decoded. */
 int fol_session_ready(const struct fol_session *s);
 /* 1: ev is the next event in time order (valid until the next call); 0: the end. */

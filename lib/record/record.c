@@ -59,19 +59,26 @@ static int drain_evlist(struct fol_recorder *r, struct perf_evlist *evlist)
 	return fol_drain(evlist, take_record, ring_done, r);
 }
 
+/* A pass over the ring buffers, then a round. Live (top, serve), every pass ends one, and
+ * says when it began: every record older is in the stream now, and the merge releases it
+ * however quiet the machine (merge.h's fol_merge_drained): a scrape counts what came
+ * before it. A file's rounds say nothing (its end releases all), and a pass that found
+ * nothing ends none: an idle target must not grow the file. */
 static int drain(struct fol_recorder *r)
 {
-	uint64_t before = r->res->records;
+	uint64_t before = r->res->records, began = rec_now_ns(CLOCK_MONOTONIC);
 	int ret = drain_evlist(r, r->evlist);
 
 	if (!ret && r->kevlist)
 		ret = drain_evlist(r, r->kevlist);
 	if (ret)
 		return ret;
-	/* A pass that found nothing ends no round: an idle target must not grow the file. */
-	if (r->res->records == before)
+	if (r->o->live)
+		ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, &began, sizeof(began));
+	else if (r->res->records != before)
+		ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, NULL, 0);
+	else
 		return 0;
-	ret = fol_writer_chunk_buf(r->w, FOL_CHUNK_ROUND, NULL, 0);
 	return ret ? ret : fol_writer_flush(r->w);
 }
 
