@@ -127,6 +127,13 @@ static const struct opt wl_opts[] = {
 		   "populate by reading PATH into the region with O_DIRECT,\n"
 		   "over again until it is full (its size a multiple of 4K):\n"
 		   "the kernel pins the pages, no fault"),
+	OPT_SET_INT(0, "populate-read", &wl.populate_by, FOL_WL_BY_READ,
+		    "populate by a load from each page: read faults (the\n"
+		    "zero page mapped, where the kernel does that)"),
+	OPT_STRING(0, "populate-file", &wl.map_file, "PATH",
+		   "the region is PATH (at least --size long) mapped private,\n"
+		   "populated by a load from each page: file faults (on\n"
+		   "cached pages if PATH was read before)"),
 	OPT_SET_INT(0, "khugepaged", &wl.khugepaged, 1,
 		    "collapse: leave it to khugepaged, woken every 10 ms for\n"
 		    "the run (its settings put back after, signals included)"),
@@ -182,6 +189,8 @@ int cmd_workload(int argc, char **argv)
 	o->phase_file = getenv(FOL_PHASES_ENV);
 	if (o->dio_file)
 		o->populate_by = FOL_WL_BY_DIO;
+	if (o->map_file)
+		o->populate_by = FOL_WL_BY_FILE;
 	ret = fol_wl_run(o);
 	if (ret == -ENOSPC && o->kind == FOL_WL_PAGEOUT)
 		return error("pageout needs swap and there is none: swapon a device, or give "
@@ -191,6 +200,8 @@ int cmd_workload(int argc, char **argv)
 	if (o->zram && ret == -EBUSY)
 		return error("--zram: zram0 is in use (its disksize is set): swapoff and reset it "
 			     "(echo 1 > /sys/block/zram0/reset), or use --swapfile");
+	if (o->map_file && ret == -EFBIG)
+		return error("--populate-file: %s is shorter than the region (--size)", o->map_file);
 	if (o->khugepaged && ret == -ETIMEDOUT)
 		return error("--khugepaged: khugepaged did not collapse the region within 30 s "
 			     "(is THP enabled? see /sys/kernel/mm/transparent_hugepage)");

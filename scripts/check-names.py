@@ -35,6 +35,7 @@ EXTERNAL = {
     'pagefault_disable',			# include/linux/uaccess.h
     'pin_user_pages',				# mm/gup.c
     'histogram_quantile',			# PromQL
+    'fault_around_bytes',			# mm/memory.c's debugfs knob
 }
 MAX_LINES = 1000
 PROCESS_CALLS = re.compile(r'\b(fork|vfork|clone3?|exec[lv]p?e?|posix_spawnp?|signal|sigaction)\s*\(')

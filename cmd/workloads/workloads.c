@@ -92,6 +92,12 @@ static void touch(char *p, size_t size, size_t stride)
 		((volatile char *)p)[off] = (char)(off >> 12 | 1);
 }
 
+static void load(const char *p, size_t size, size_t stride)
+{
+	for (size_t off = 0; off < size; off += stride)
+		(void)((const volatile char *)p)[off];
+}
+
 /* Keep the workload's own memory (heap, stack, thread stacks) on small pages, so that
  * every large folio of the recording is one of the region's: its geometry is then exact. */
 static void small_pages_for_self(void)
@@ -676,8 +682,35 @@ static int read_direct(struct region *g)
 	return ret;
 }
 
+/* The region becomes the start of a file (as long as the region, or longer), mapped
+ * private over it, and each page is read: file faults, on pages the page cache holds
+ * when the file was read before (the caller's part: the workload does no I/O of its own
+ * beyond the faults). Fault-around maps up to 16 pages a fault (fault_around_bytes; a
+ * whole large folio where the kernel maps one at once: 79 faults for 64M of 1M folios
+ * here, 1,028 for 4K ones). */
+static int map_file(struct region *g)
+{
+	int fd = open(g->o->map_file, O_RDONLY | O_CLOEXEC);
+	off_t end;
+	void *p;
+
+	if (fd < 0)
+		return -errno;
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0 || (size_t)end < g->o->size) {
+		close(fd);
+		return end < 0 ? -errno : -EFBIG;
+	}
+	p = mmap(g->p, g->o->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -errno;
+	load(g->p, g->o->size, g->page);
+	return 0;
+}
+
 /* The kernel populates the region, asked as o->populate_by says: its folios come
- * without a fault. */
+ * without a fault. Or loads do (a read, a file), for faults of other classes. */
 static int populate_by_kernel(struct region *g)
 {
 	switch (g->o->populate_by) {
@@ -697,6 +730,11 @@ static int populate_by_kernel(struct region *g)
 		return write_procmem(g);
 	case FOL_WL_BY_DIO:
 		return read_direct(g);
+	case FOL_WL_BY_READ:
+		load(g->p, g->o->size, g->page);
+		return 0;
+	case FOL_WL_BY_FILE:
+		return map_file(g);
 	default:
 		touch(g->p, g->o->size, g->page);
 		return 0;

@@ -37,6 +37,9 @@ enum fol_wl_populate {
 	FOL_WL_BY_MLOCK,   /* mlock */
 	FOL_WL_BY_PROCMEM, /* written through /proc/self/mem: get_user_pages() */
 	FOL_WL_BY_DIO,	   /* read into from a file with O_DIRECT: pin_user_pages() */
+	/* Faults other than anonymous allocations (serve's per-class costs in make bench): */
+	FOL_WL_BY_READ,	   /* a load from each page: the zero page, where the kernel maps it */
+	FOL_WL_BY_FILE,	   /* the region a file's private mapping, a load from each page */
 };
 
 struct fol_wl_opts {
@@ -58,6 +61,7 @@ struct fol_wl_opts {
 	int readonly;		/* collapse: make the region read-only first */
 	enum fol_wl_populate populate_by; /* how the kernel populates it */
 	const char *dio_file;	/* FOL_WL_BY_DIO: the file read */
+	const char *map_file;	/* FOL_WL_BY_FILE: the file mapped */
 	int khugepaged;		/* collapse: leave it to khugepaged (tuned for the run) */
 	int zram;		/* pageout: swap on zram0 for the run, reset after */
 	size_t keep_one;	/* pageout: first unmap all but one page of each block this

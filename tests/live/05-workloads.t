@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 46
+plan 49
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -18,6 +18,32 @@ n=$(jr p.data '.orders[] | select(.order == 0) | .faults.anon_alloc')
 [ "$n" -ge 4096 ] && [ "$n" -le 4196 ]; ok $? "populate 16M small: 4096 anon_alloc faults on 4K ($n)"
 is "$(jr p.data '[.orders[] | select(.order > 0) | .folios_allocated] | add // 0')" 0 "populate small: no large folios"
 is "$(jr p.data '[.phases[].phase] | join(",")')" populate "populate: its phase is reported"
+
+# --populate-read: a load from each page, read faults (make bench's anon_zero class). A
+# kernel that maps the zero page there counts them anon_zero; one that allocates, anon_alloc.
+"$FOLIOSTAT" record -q -o pr.data -- "$fw" workload populate --size 16M --policy small --populate-read
+zero=$(jr pr.data '[.orders[] | .faults.anon_zero // 0] | add')
+alloc=$(jr pr.data '[.orders[] | .faults.anon_alloc // 0] | add')
+if [ "$zero" -lt 4096 ] && [ "$alloc" -ge 4096 ]; then
+	skip 1 "kernel $(uname -r) allocates on anonymous read faults ($alloc anon_alloc, $zero anon_zero): no zero page to see"
+else
+	within "$zero" 4096 4196 && [ "$alloc" -lt 100 ]
+	ok $? "populate 16M --populate-read: 4096 zero-page read faults ($zero anon_zero, $alloc anon_alloc)"
+fi
+# --populate-file: the region is a cached file mapped private, loaded page by page: file
+# faults on the file's mapping (fault-around maps up to 16 pages a fault, a large folio of
+# the page cache whole), none that allocates there.
+head -c 16M /dev/urandom >map.bin
+cat map.bin >/dev/null
+"$FOLIOSTAT" record -q -o pf.data -- "$fw" workload populate --size 16M --populate-file "$T/map.bin"
+file=$(jr pf.data '[.mappings[] | select((.map | endswith("/map.bin")) and .class == "file") | .faults] | add // 0')
+other=$(jr pf.data '[.mappings[] | select((.map | endswith("/map.bin")) and .class != "file") | .faults] | add // 0')
+[ "$file" -ge 16 ] && [ "$file" -le 4096 ] && [ "$other" -eq 0 ]
+ok $? "populate 16M --populate-file: file faults on the file's mapping ($file), no other class there ($other)"
+"$fw" workload populate --size 32M --populate-file "$T/map.bin" 2>pf.err
+rc=$?
+[ "$rc" -ne 0 ] && grep -q "shorter than the region" pf.err
+ok $? "--populate-file of a file shorter than --size fails saying so (exit $rc: $(cat pf.err))"
 
 # Folios the kernel allocates inside madvise(MADV_POPULATE_WRITE), mmap(MAP_POPULATE) or
 # mlock come without a fault: counted under the call and in each order's folios allocated,
