@@ -5,8 +5,10 @@
 # Timing lives here, never in make check. Usage: FOLIOSTAT=./foliostat scripts/bench.sh OUT
 # (BENCH_ONLY=writepass: only the write-pass table; BENCH_ONLY=kernel: only its in-kernel
 # cost per reuse fault, serve's against bpftrace's; BENCH_ONLY=serve: only serve's CPU per
-# reuse and per allocation fault; BENCH_ONLY=report: only the report's
-# figures, without the recording overheads; RUNS=N runs of each, 5 by default)
+# reuse and per allocation fault; BENCH_ONLY=classes: only serve's cost per fault class
+# against the floor, bpftrace and perf stat (scripts/bench_classes.py); BENCH_ONLY=report:
+# only the report's figures, without the recording overheads; RUNS=N runs of each, 5 by
+# default)
 set -euo pipefail
 out=${1:-bench-results.txt}
 F=$(cd "$(dirname "${FOLIOSTAT:-./foliostat}")" && pwd)/$(basename "${FOLIOSTAT:-./foliostat}")
@@ -34,6 +36,21 @@ settle() { while pgrep -x foliostat-tdown >/dev/null; do sleep 0.05; done; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ms() { awk -v n="$1" 'BEGIN {printf "%.1f", n / 1e6}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b ? a / b : 0}'; }
+have_bpftrace() {
+	command -v bpftrace >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bpftrace >/dev/null 2>&1 || return 1
+	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1
+}
+# serve's cost per fault class, beside the floor (empty programs on its hooks), bpftrace's
+# histogram and perf stat (issue 48): its own script, appended to the results.
+classes() {
+	have_bpftrace || true
+	RUNS=$RUNS /usr/bin/python3 "$(dirname "$0")/bench_classes.py" "$F" "$out"
+}
+if [ "${BENCH_ONLY:-}" = classes ]; then
+	classes
+	exit 0
+fi
 
 {
 echo "# foliostat bench, $(date -u +%FT%TZ), $(uname -r), $(nproc) CPUs"
@@ -47,11 +64,6 @@ echo "# runs: $RUNS, alternated; figures are medians"
 BPF_PROG='tracepoint:exceptions:page_fault_user /comm == "fw"/ { @s[tid] = nsecs; }
 software:minor-faults:1 /comm == "fw" && @s[tid]/ { @lat = hist(nsecs - @s[tid]); delete(@s[tid]); }
 END { clear(@s); }'
-have_bpftrace() {
-	command -v bpftrace >/dev/null ||
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends bpftrace >/dev/null 2>&1 || return 1
-	bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1
-}
 # serve -a left running around one workload (issue 28, point 5): started before it,
 # stopped once its counts settle (every task's faults: the scrapes' own never stop). Its CPU time over the run and the faults it
 # counted, to $T/serve.NAME (clock ticks, faults). NAME: bpf (kernel reuse on, the
@@ -468,3 +480,4 @@ echo "memory.events.1G $("$F" report --json -i "$T/l.data" | jq '[.recording.eve
 echo "memory.peak_rss_kb.128M $(cat "$T/ms")"
 echo "memory.peak_rss_kb.1G $(cat "$T/ml")"
 } | tee -a "$out"
+classes
