@@ -38,6 +38,11 @@ lib/model/model_fault.c@s/		m->s.unclosed_faults_disabled += f->kernel \&\& f->f
 lib/data/decode_event.c@s/	ev->fault.faults_disabled = !!(r.flags \& FOL_BPF_NOFAULT);/	;/@the BPF record's page-faults-disabled flag decoded@live:12-fault-path.t
 lib/model/summary.c@s/	keep = sw->whole\[order\] < \*most ? sw->whole\[order\] : \*most;/	keep = sw->whole[order];/@no more folios written whole than the kernel counted
 lib/report/report.c@s/	bound_swapout(r);/	;/@the report bounds whole swap-outs by the kernel's count@live:19-cow-selftest.t
+lib/data/decode_event.c@s/	x.exit.untimed = !!(r.flags \& FOL_BPF_UNTIMED);/	;/@serve --sample: an exit the programs did not time is decoded so
+lib/model/model_fault.c@s/	t->f.untimed = ev->retimed || ev->exit.untimed;/	t->f.untimed = ev->retimed;/@serve --sample: an untimed fault is counted, not timed
+lib/live/metrics.c@s/uint64_t cum = 0, n = l->sc->sample > 1 ? l->sc->sample : 1;/uint64_t cum = 0, n = 1;/@serve --sample: the histogram stands for N faults a count
+lib/data/merge.c@s/	m->drained_prev = m->drained;/	;/@a live round's drain time releases what came before it
+lib/record/bpf/faults.bpf.c@s/	p->untimed = sample_below \&\& bpf_get_prandom_u32() >= sample_below;/	p->untimed = 0;/@serve --sample times one fault in N@live:20-serve-sample.t
 lib/model/model_kernel.c@s/		m->s.order\[FOL_ORDER_SLOT(i)\].folios_allocated += c->populated\[i\];/		;/@populated folios count among the order's folios allocated
 lib/live/tally.c@s/		if (r->gone == 2) {/		if (0) {/@rows of ended tasks dropped after one interval
 lib/live/tally.c@s/nrows(t) >= (size_t)t->o.max_rows)/0)/@cgroup label sets bounded
