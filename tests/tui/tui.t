@@ -30,15 +30,25 @@ wait_screen() {
 keys() { tmux send-keys -t "$S" "$@"; }
 json() { "$FOLIOSTAT" report --json -i "$DATA" | jq -r "$1"; }
 
+# A new session $S of COLS x LINES running CMD, the old one killed. Killing the last
+# session ends the server, and a new session asked of it while it exits fails ("no server
+# running"): three tests found empty screens so in a sanitizer run. Asked again until one
+# starts.
+new_session() { # COLS LINES CMD
+	tmux kill-session -t "$S" 2>/dev/null
+	rm -f "$T/rc"
+	for _ in 1 2 3 4 5; do
+		tmux new-session -d -s "$S" -x "$1" -y "$2" "$3" && return 0
+		sleep 0.2
+	done
+	return 1
+}
 # foliostat tui ARGS in a new tmux window of COLS x LINES, ENV (e.g. NO_COLOR=1) set for
 # it; its exit status goes to $T/rc.
 tui_in() { # COLS LINES ENV ARGS...
 	local x=$1 y=$2 env=$3
 	shift 3
-	tmux kill-session -t "$S" 2>/dev/null
-	rm -f "$T/rc"
-	tmux new-session -d -s "$S" -x "$x" -y "$y" \
-		"env $env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui $*; echo rc=\$? >$T/rc; sleep 30"
+	new_session "$x" "$y" "env $env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui $*; echo rc=\$? >$T/rc; sleep 30"
 }
 start() { tui_in 80 24 "$*" -i "$DATA"; } # extra env, e.g. NO_COLOR=1
 
@@ -206,10 +216,7 @@ for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits the compare view with status 0"
 
 # Three sides in 80 columns: one side after the base fits, the others a key away.
-tmux kill-session -t "$S" 2>/dev/null
-rm -f "$T/rc"
-tmux new-session -d -s "$S" -x 80 -y 24 \
-	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT compare --tui $D/small.data $SWEEP; echo rc=\$? >$T/rc; sleep 30"
+new_session 80 24 "env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT compare --tui $D/small.data $SWEEP; echo rc=\$? >$T/rc; sleep 30"
 wait_screen "side 1 of the 2 after the base shown"; screen | grep -q "sweep:4K   cv   change"
 ok $? "three sides at 80 columns: the second's columns, and a hint that one more is scrolled away"
 keys l
@@ -220,9 +227,7 @@ keys q
 [ "$rc" -eq 1 ] && grep -q "needs a terminal" "$T/err"; ok $? "not a terminal: exit 1, says to use the text report"
 # A terminal that cannot move its cursor: ncurses drew blank lines there (top, for 5 s).
 for cmd in "tui -i $DATA" "top -a"; do
-	tmux kill-session -t "$S" 2>/dev/null
-	rm -f "$T/rc"
-	tmux new-session -d -s "$S" -x 120 -y 24 "env TERM=dumb $FOLIOSTAT $cmd; echo rc=\$? >$T/rc; sleep 30"
+	new_session 120 24 "env TERM=dumb $FOLIOSTAT $cmd; echo rc=\$? >$T/rc; sleep 30"
 	wait_screen "cannot move its cursor"
 	for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 	grep -q "rc=1" "$T/rc"; ok $? "TERM=dumb: ${cmd%% *} exits 1 at once, saying the terminal cannot move its cursor"
