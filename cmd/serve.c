@@ -203,7 +203,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 	ret = fol_scrape_write(&(struct fol_scrape){
 				       .tally = s->tally,
 				       .by_cgroup = s->by_cgroup,
-				       .sample = s->sample > 1 ? (unsigned)s->sample : 1,
+				       .sample = (unsigned)s->sample,
 				       .s = sum,
 				       .lost = sum ? sum->lost : 0,
 				       .counters = counters,

@@ -161,6 +161,25 @@ static int bpf_events(struct fol_recorder *r)
 	return rec_add_event(r, r->bevlist, "foliostat:faults", "bpf", NULL, &a);
 }
 
+/* Whether the recording must take the BPF path, failing rather than falling back to the
+ * samples: --fault-path bpf, or --sample (the programs draw which faults to time). */
+static int bpf_demanded(const struct fol_record_opts *o)
+{
+	return o->fault_path == FOL_PATH_BPF || o->sample > 1;
+}
+
+/* A demanded BPF path cannot be taken: ret, said in the words of what asked for it, with
+ * why (unfit: this recording's options, else what failed). */
+static int bpf_refused(struct fol_recorder *r, int ret, int unfit, const char *why)
+{
+	if (r->o->fault_path == FOL_PATH_BPF)
+		return rec_fail(r, ret, unfit ? "--fault-path bpf is not for this recording: %s" : "--fault-path bpf: %s",
+				why);
+	return rec_fail(r, ret, unfit ? "--sample needs the BPF fault path, not for this recording: %s"
+				      : "--sample needs the BPF fault path: %s",
+			why);
+}
+
 int rec_bpf_setup(struct fol_recorder *r)
 {
 	const char *unfit = bpf_unfit(r);
@@ -168,10 +187,8 @@ int rec_bpf_setup(struct fol_recorder *r)
 	struct fol_bpf_layout l = { 0 };
 	int ret;
 
-	if (unfit && r->o->fault_path == FOL_PATH_BPF)
-		return rec_fail(r, -EINVAL, "--fault-path bpf is not for this recording: %s", unfit);
-	if (unfit && r->o->sample > 1)
-		return rec_fail(r, -EINVAL, "--sample needs the BPF fault path, not for this recording: %s", unfit);
+	if (unfit && bpf_demanded(r->o))
+		return bpf_refused(r, -EINVAL, 1, unfit);
 	if (unfit) {
 		snprintf(r->path_why, sizeof(r->path_why), "%s", unfit);
 		return 0;
@@ -188,15 +205,13 @@ int rec_bpf_setup(struct fol_recorder *r)
 	/* Without the statistics the figure is not known: said by its absence, not fatal. */
 	if (!ret && r->o->bpf_time)
 		r->bpf_time = !fol_bpf_faults_time_on(r->bpf);
-	if (ret && r->o->fault_path == FOL_PATH_BPF)
-		rec_fail(r, ret, "--fault-path bpf: %s", fol_msgs_last(&why));
-	else if (ret && r->o->sample > 1)
-		rec_fail(r, ret, "--sample needs the BPF fault path: %s", fol_msgs_last(&why));
+	if (ret && bpf_demanded(r->o))
+		bpf_refused(r, ret, 0, fol_msgs_last(&why));
 	else if (ret)
 		snprintf(r->path_why, sizeof(r->path_why), "%s", fol_msgs_last(&why));
 	fol_msgs_free(&why);
 	if (ret)
-		return r->o->fault_path == FOL_PATH_BPF || r->o->sample > 1 ? ret : 0;
+		return bpf_demanded(r->o) ? ret : 0;
 	ret = bpf_events(r);
 	return ret ? rec_fail(r, ret, "cannot make the BPF path's events: %s", strerror(-ret)) : 0;
 }

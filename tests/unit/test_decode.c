@@ -489,6 +489,15 @@ static void test_symbols(void **state)
 
 /* The BPF path's record: both events of a fault, the entry's fields read by name from its
  * stored format; an exit alone; bounds. */
+/* The events of the BPF fault path: the entry tracepoint, the exit's software event, and
+ * the bpf-output event whose records stand for both. */
+static void bpf_path_events(struct fol_decoder *d)
+{
+	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
+	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
+	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+}
+
 static void paired(struct rec *r, const struct fol_bpf_rec *b, size_t size)
 {
 	tp_sample(r, 33, 9000, b, (uint32_t)size);
@@ -503,9 +512,7 @@ static void test_paired(void **state)
 	uint64_t addr = 0x7f0000012345, ip = 0x401000, ec = 0x7;
 
 	(void)state;
-	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
-	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
-	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	bpf_path_events(d);
 	memset(&b, 0, sizeof(b));
 	b.what = FOL_BPF_FAULT;
 	b.raw_size = 32;
@@ -612,9 +619,7 @@ static void test_summed(void **state)
 	int64_t size = 3 << 12;
 
 	(void)state;
-	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
-	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
-	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	bpf_path_events(d);
 	add_event(d, "kmem:rss_stat", "tracepoint", ST_TP, 44, fmt_rss);
 	memset(&b, 0, sizeof(b));
 	b.what = FOL_BPF_EXIT;
@@ -701,9 +706,7 @@ static void test_untimed(void **state)
 	struct rec r;
 
 	(void)state;
-	add_event(d, "exceptions:page_fault_user", "tracepoint", ST_TP, 11, fmt_618);
-	add_event(d, "minor-faults", "software", ST_SW, 22, NULL);
-	add_event(d, "foliostat:faults", "bpf", ST_TP, 33, NULL);
+	bpf_path_events(d);
 	memset(&b, 0, sizeof(b));
 	b.what = FOL_BPF_EXIT;
 	b.flags = FOL_BPF_UNTIMED;
