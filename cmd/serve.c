@@ -183,6 +183,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 {
 	cJSON *counters = fol_counters_snapshot("");
 	const struct fol_summary *sum;
+	struct fol_self me;
 	uint64_t refused, late;
 	int kept;
 	char *buf = NULL;
@@ -193,6 +194,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 		cJSON_Delete(counters);
 		return NULL;
 	}
+	fol_self_read(&me); /* what /proc did not say stays 0 */
 	pthread_mutex_lock(&s->guard_lock);
 	refused = fol_conn_guard_refused(s->guard);
 	late = fol_conn_guard_ended(s->guard);
@@ -217,6 +219,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .http_kept = kept,
 				       .http_refused = refused,
 				       .http_ended = late,
+				       .self = &me,
 			       },
 			       openmetrics ? FOL_METRICS_OPENMETRICS : FOL_METRICS_PROMETHEUS, f);
 	pthread_mutex_unlock(&s->lock);

@@ -22,6 +22,7 @@ os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 EXTERNAL = {
     'do_cow_fault', 'do_huge_pmd_anonymous_page', 'page_mkwrite', 'mm_struct', 'vm_fault_t',
     'vm_special_mapping', 'tracepoint_synchronize_unregister',	# mm/, kernel/tracepoint.c
+    'map_mem_usage',				# kernel/bpf: a map's memory in fdinfo
     'exceed_none_pte', 'scan_result',		# mm/khugepaged.c's result names
     'direct_reclaim_end',			# vmscan:mm_vmscan_direct_reclaim_end
     'tty_nr',					# proc(5): /proc/PID/stat's field

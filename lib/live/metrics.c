@@ -197,6 +197,27 @@ static void unclosed(FILE *f, const struct fol_summary *s)
 	fprintf(f, "foliostat_unclosed_faults_total{cause=\"user_mode\"} %" PRIu64 "\n", all - kernel);
 }
 
+/* serve's own memory and CPU (sys/self.h): process_* as Prometheus' client libraries
+ * name them, so that the dashboards that know those read serve's too. */
+static void self(FILE *f, enum fol_metrics fmt, const struct fol_self *me)
+{
+	fol_metrics_family(f, fmt, "process_resident_memory_bytes", "gauge", "bytes",
+			   "serve's resident memory.");
+	fprintf(f, "process_resident_memory_bytes %" PRIu64 "\n", me->resident_bytes);
+	fol_metrics_family(f, fmt, "process_cpu_seconds", "counter", "seconds",
+			   "serve's user and system CPU time, all its threads.");
+	fprintf(f, "process_cpu_seconds_total %.3f\n", me->cpu_seconds);
+	fol_metrics_family(f, fmt, "foliostat_heap_bytes", "gauge", "bytes",
+			   "serve's malloc heap: in use, and free but held (not given back to "
+			   "the kernel). A leak grows the first, fragmentation the second.");
+	fprintf(f, "foliostat_heap_bytes{state=\"in_use\"} %" PRIu64 "\n", me->heap_in_use_bytes);
+	fprintf(f, "foliostat_heap_bytes{state=\"free\"} %" PRIu64 "\n", me->heap_free_bytes);
+	fol_metrics_family(f, fmt, "foliostat_bpf_map_bytes", "gauge", "bytes",
+			   "The kernel's memory of the BPF maps serve holds (their fdinfo's "
+			   "memlock), not in its resident memory.");
+	fprintf(f, "foliostat_bpf_map_bytes %" PRIu64 "\n", me->bpf_map_bytes);
+}
+
 static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 		     const struct fol_tally_row **v, size_t n)
 {
@@ -266,6 +287,8 @@ static void families(FILE *f, enum fol_metrics fmt, const struct fol_scrape *sc,
 				   "Connections ended because no whole request came in time.");
 		fprintf(f, "foliostat_http_late_connections_total %" PRIu64 "\n", sc->http_ended);
 	}
+	if (sc->self)
+		self(f, fmt, sc->self);
 	if (sc->kernel_reuse)
 		kernel_reuse(f, fmt, sc->kernel_reuse, sc->kernel_keys);
 	if (sc->counters) {

@@ -10,6 +10,7 @@
 #include "live/tally.h"
 #include "model/summary.h"
 #include "report/report.h"
+#include "sys/self.h"
 
 struct cJSON;
 
@@ -31,6 +32,7 @@ struct fol_scrape {
 	/* serve's connections (connguard.h): 0 when not serving; kept now, refused at once,
 	 * ended past the request deadline. */
 	int http, http_kept;
+	const struct fol_self *self;	/* serve's own memory and CPU, or NULL */
 	uint64_t http_refused, http_ended;
 };
 

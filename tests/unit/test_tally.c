@@ -386,6 +386,28 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(buf, "foliostat_fault_seconds_sum{cgroup=\"/a\",order=\"4\",size=\"64K\","
 				    "class=\"wp_reuse\",sample=\"1/8\"} 0.000005600\n"));
 	assert_non_null(strstr(buf, ",sample=\"1/8\"} 1\n")); /* foliostat_exporter_info */
+	assert_null(strstr(buf, "process_resident_memory_bytes"));
+	free(buf);
+	/* serve's own memory, as read: in both formats, OpenMetrics' with its units. */
+	out = open_memstream(&buf, &len);
+	assert_int_equal(fol_scrape_write(&(struct fol_scrape){ .tally = t, .page_size = 4096,
+								.self = &(struct fol_self){
+									.resident_bytes = 12345678,
+									.heap_in_use_bytes = 3000000,
+									.heap_free_bytes = 70000,
+									.bpf_map_bytes = 46000000,
+									.cpu_seconds = 1.5 } },
+					  FOL_METRICS_OPENMETRICS, out),
+			 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "# UNIT process_resident_memory_bytes bytes\n"
+				    "# HELP process_resident_memory_bytes "));
+	assert_non_null(strstr(buf, "\nprocess_resident_memory_bytes 12345678\n"));
+	assert_non_null(strstr(buf, "# TYPE process_cpu_seconds counter\n# UNIT process_cpu_seconds seconds\n"));
+	assert_non_null(strstr(buf, "\nprocess_cpu_seconds_total 1.500\n"));
+	assert_non_null(strstr(buf, "\nfoliostat_heap_bytes{state=\"in_use\"} 3000000\n"
+				    "foliostat_heap_bytes{state=\"free\"} 70000\n"));
+	assert_non_null(strstr(buf, "\nfoliostat_bpf_map_bytes 46000000\n"));
 	free(buf);
 	fol_tally_free(t);
 }
