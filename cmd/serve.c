@@ -32,9 +32,9 @@ int cmd_serve(int argc, char **argv)
 
 #include <cjson/cJSON.h>
 
-#include "data/bpf_record.h"
 #include "live.h"
 #include "live/connguard.h"
+#include "live/kcounts.h"
 #include "live/metrics.h"
 #include "options.h"
 #include "record_cli.h"
@@ -44,7 +44,6 @@ int cmd_serve(int argc, char **argv)
 #include "util/clock.h"
 #include "util/errors.h"
 #include "util/parse.h"
-#include "util/u64map.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9470"
 /* Connections (connguard.h): kept in all, of one peer, and the time a request has to come
@@ -109,19 +108,12 @@ struct serve {
 	pthread_cond_t ticked;
 	uint64_t ticks;
 	int scrape_waiting;
-	/* Kernel decisions (on unless --no-kernel-decisions): the counts of each (cgroup,
-	 * class, order) already in the tally, and what the programs did with the faults they
-	 * saw. */
+	/* Kernel decisions (on unless --no-kernel-decisions), pulled into the tally;
+	 * removed cgroups looked for every PRUNE_EVERY_NS under cgroot ("" none found). */
 	int no_kernel_reuse;
-	struct fol_u64map *kseen;	/* cgroup << 8 | class << 4 | order -> struct kseen */
-	uint64_t nkseen;
-	uint64_t kstat[FOL_BPF_K_NR];
-	int kernel_reuse;
+	struct fol_kcounts *kc;
 	uint64_t kpulled_ns;
-	/* Removed cgroups, looked for every PRUNE_EVERY_NS: during that pull, each cgroup id's
-	 * verdict (id -> 1 removed, 2 there) in alive. */
 	uint64_t pruned_ns;
-	struct fol_u64map *alive;
 	char cgroot[1024];
 	/* The cgroup of -G, removed since serve started: nothing more can be counted. */
 	volatile int cgroup_gone;
@@ -129,11 +121,6 @@ struct serve {
 	 * them, the recorder's tick ends those past their deadline. */
 	pthread_mutex_t guard_lock;
 	struct fol_conn_guard *guard;
-};
-
-struct kseen {
-	struct fol_bpf_reuse v;
-	char cgroup[256];
 };
 
 /* libmicrohttpd is opened when serve starts, not linked: linked, it brought gnutls and
@@ -213,8 +200,8 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .kernel = s->kernel,
 				       .fault_path = live_meta(&s->l, "fault_path"),
 				       .started_ns = s->started_ns,
-				       .kernel_reuse = s->kernel_reuse ? s->kstat : NULL,
-				       .kernel_keys = s->nkseen,
+				       .kernel_reuse = fol_kcounts_stat(s->kc),
+				       .kernel_keys = fol_kcounts_keys(s->kc),
 				       .http = 1,
 				       .http_kept = kept,
 				       .http_refused = refused,
@@ -500,79 +487,17 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	return 0;
 }
 
-_Static_assert(FOL_BPF_LAT_BUCKETS == FOL_LAT_BUCKETS, "the programs' latency buckets are the tally's");
-
-/* The model's class of the programs' (bpf_record.h's FOL_BPF_CLS_*), -1 none. */
-static int kernel_class(uint32_t cls)
-{
-	static const int of[FOL_BPF_CLASSES] = {
-		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE,
-		[FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
-		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,
-		[FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
-		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
-	};
-
-	return cls < FOL_BPF_CLASSES ? of[cls] : -1;
-}
-
-/* During a pruning pull: whether the cgroup of id, seen at path, was removed since
- * (asked once a pull per id). "other": its path was not found when it was first seen. */
-static int cgroup_removed(struct serve *s, uint64_t id, const char *path)
-{
-	int created, *v = fol_u64map_put(s->alive, id, &created);
-
-	if (v && created)
-		*v = !strcmp(path, "other") || (s->cgroot[0] && !fol_cgroup_alive(s->cgroot, path, id)) ? 1 : 2;
-	return v && *v == 1;
-}
-
-/* A (cgroup, class, order)'s counts decided in the kernel: what grew since the last pull,
- * into the tally; in a pruning pull, a removed cgroup's then forgotten, here and in the
- * programs (no task is left in it to fault: nothing is lost). */
-static int kpull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v)
-{
-	struct serve *s = ctx;
-	uint64_t key = k->cgroup << 8 | (uint64_t)k->cls << 4 | k->order;
-	struct fol_tally_bulk b = { 0 };
-	struct kseen *seen;
-	int created, ret, cls = kernel_class(k->cls);
-
-	if (k->order > FOL_BPF_MAX_ORDER || cls < 0)
-		return 0;
-	seen = fol_u64map_put(s->kseen, key, &created);
-	if (!seen)
-		return -ENOMEM;
-	s->nkseen += created;
-	if (created && s->by_cgroup && fol_cgroup_path_of_id(k->cgroup, seen->cgroup, sizeof(seen->cgroup)))
-		snprintf(seen->cgroup, sizeof(seen->cgroup), "other"); /* removed since */
-	if (v->faults != seen->v.faults) {
-		b.faults = v->faults - seen->v.faults;
-		b.episodes = v->episodes - seen->v.episodes;
-		b.timed = v->timed - seen->v.timed;
-		b.time_ns = v->time_ns - seen->v.time_ns;
-		for (int i = 0; i < FOL_LAT_BUCKETS; i++)
-			b.lat[i] = v->lat[i] - seen->v.lat[i];
-		seen->v = *v;
-		if ((ret = fol_tally_add(s->tally, seen->cgroup, (int)k->order, cls, &b)))
-			return ret;
-	}
-	if (!s->alive || !s->by_cgroup || !cgroup_removed(s, k->cgroup, seen->cgroup))
-		return 0;
-	s->nkseen -= fol_u64map_del(s->kseen, key, NULL);
-	return FOL_BPF_FORGET;
-}
-
-/* Kernel reuse's counts into the tally: four times a second, under the scrape's lock. */
-static void kpull(struct serve *s, struct fol_recorder *r)
+/* The counts decided in the kernel into the tally: four times a second, under the
+ * scrape's lock; a pruning pull (cgroot not NULL) at once. */
+static void kpull(struct serve *s, struct fol_recorder *r, const char *cgroot)
 {
 	uint64_t now = fol_mono_ns();
 
-	if (!r || now - s->kpulled_ns < 250000000ull)
+	if (!r || (!cgroot && now - s->kpulled_ns < 250000000ull))
 		return;
 	s->kpulled_ns = now;
 	pthread_mutex_lock(&s->lock);
-	s->kernel_reuse = fol_recorder_reuse(r, kpull_one, s, s->kstat, FOL_BPF_K_NR) != -ENOENT;
+	fol_kcounts_pull(s->kc, r, cgroot);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -596,11 +521,7 @@ static void prune(struct serve *s, struct fol_recorder *r)
 				s->c.o.cgroup);
 		}
 	}
-	s->alive = fol_u64map_new(sizeof(int));
-	s->kpulled_ns = 0;
-	kpull(s, r);
-	fol_u64map_free(s->alive);
-	s->alive = NULL;
+	kpull(s, r, s->cgroot);
 	pthread_mutex_lock(&s->lock);
 	fol_tally_prune(s->tally, now);
 	pthread_mutex_unlock(&s->lock);
@@ -618,7 +539,7 @@ static void serve_tick(void *ctx)
 		s->kpulled_ns = 0;
 	end_late(s);
 	prune(s, s->c.running);
-	kpull(s, s->c.running);
+	kpull(s, s->c.running, NULL);
 	live_trim(&s->l);
 	/* Said once it counts: a serve that cannot record (not root) printed its URL, then
 	 * failed. */
@@ -659,18 +580,20 @@ int cmd_serve(int argc, char **argv)
 	if (s.by_cgroup && fol_cgroup_root(s.cgroot, sizeof(s.cgroot)))
 		s.cgroot[0] = 0; /* none: nothing is pruned */
 	s.guard = fol_conn_guard_new(MAX_CONNECTIONS, MAX_PEER_CONNECTIONS, REQUEST_DEADLINE_NS);
-	ret = s.guard && (s.kseen = fol_u64map_new(sizeof(struct kseen))) ? live_open(&s.l, &w) : -ENOMEM;
+	ret = s.guard ? live_open(&s.l, &w) : -ENOMEM;
 	if (!ret)
 		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
 								    .cell_hist = 1,
 								    .max_rows = s.max_cgroups,
 								    .linger_ns = (uint64_t)s.linger * 1000000000ull },
 				     &s.tally);
+	if (!ret)
+		ret = fol_kcounts_new(&s.kc, s.tally, s.by_cgroup);
 	if (ret) {
 		close(fd);
 		fol_writer_close(w);
 		live_close(&s.l);
-		fol_u64map_free(s.kseen);
+		fol_kcounts_free(s.kc);
 		fol_conn_guard_free(s.guard);
 		return error("out of memory");
 	}
@@ -683,7 +606,7 @@ int cmd_serve(int argc, char **argv)
 		close(fd);
 		fol_writer_close(w);
 		live_close(&s.l);
-		fol_u64map_free(s.kseen);
+		fol_kcounts_free(s.kc);
 		fol_conn_guard_free(s.guard);
 		return error("cannot start the HTTP server on %s", s.listen);
 	}
@@ -700,7 +623,7 @@ int cmd_serve(int argc, char **argv)
 	mhd.stop_daemon(d);
 	close(fd);
 	live_close(&s.l);
-	fol_u64map_free(s.kseen);
+	fol_kcounts_free(s.kc);
 	fol_conn_guard_free(s.guard);
 	return ret ? (status ? status : 1) : 0;
 }

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "live/kcounts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/bpf_record.h"
+#include "sys/cgroup.h"
+#include "util/u64map.h"
+
+_Static_assert(FOL_BPF_LAT_BUCKETS == FOL_LAT_BUCKETS, "the programs' latency buckets are the tally's");
+
+struct fol_kcounts {
+	struct fol_tally *tally;
+	int by_cgroup;
+	struct fol_u64map *seen;	/* cgroup << 8 | class << 4 | order -> struct seen */
+	uint64_t nseen;
+	uint64_t stat[FOL_BPF_K_NR];
+	int found;			/* a pull found kernel counts */
+	/* During a pruning pull: the root, and each cgroup id's verdict (1 removed, 2 there). */
+	const char *cgroot;
+	struct fol_u64map *alive;
+};
+
+struct seen {
+	struct fol_bpf_reuse v;		/* the counts at the last pull */
+	char cgroup[256];
+};
+
+int fol_kcounts_new(struct fol_kcounts **kc, struct fol_tally *t, int by_cgroup)
+{
+	struct fol_kcounts *k = calloc(1, sizeof(*k));
+
+	if (!k || !(k->seen = fol_u64map_new(sizeof(struct seen)))) {
+		free(k);
+		return -ENOMEM;
+	}
+	k->tally = t;
+	k->by_cgroup = by_cgroup;
+	*kc = k;
+	return 0;
+}
+
+void fol_kcounts_free(struct fol_kcounts *kc)
+{
+	if (!kc)
+		return;
+	fol_u64map_free(kc->seen);
+	free(kc);
+}
+
+/* The model's class of the programs' (FOL_BPF_CLS_*), -1 none. */
+static int model_class(uint32_t cls)
+{
+	static const int of[FOL_BPF_CLASSES] = {
+		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE,
+		[FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
+		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,
+		[FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
+		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
+	};
+
+	return cls < FOL_BPF_CLASSES ? of[cls] : -1;
+}
+
+/* During a pruning pull: whether the cgroup of id, seen at path, was removed since
+ * (asked once a pull per id). "other": its path was not found when it was first seen. */
+static int removed(struct fol_kcounts *kc, uint64_t id, const char *path)
+{
+	int created, *v = fol_u64map_put(kc->alive, id, &created);
+
+	if (v && created)
+		*v = !strcmp(path, "other") || (kc->cgroot[0] && !fol_cgroup_alive(kc->cgroot, path, id)) ? 1 : 2;
+	return v && *v == 1;
+}
+
+static void grown(struct fol_tally_bulk *b, const struct fol_bpf_reuse *now, const struct fol_bpf_reuse *was)
+{
+	b->faults = now->faults - was->faults;
+	b->episodes = now->episodes - was->episodes;
+	b->timed = now->timed - was->timed;
+	b->time_ns = now->time_ns - was->time_ns;
+	for (int i = 0; i < FOL_LAT_BUCKETS; i++)
+		b->lat[i] = now->lat[i] - was->lat[i];
+}
+
+static int pull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v)
+{
+	struct fol_kcounts *kc = ctx;
+	uint64_t key = k->cgroup << 8 | (uint64_t)k->cls << 4 | k->order;
+	struct fol_tally_bulk b = { 0 };
+	struct seen *seen;
+	int created, ret, cls = model_class(k->cls);
+
+	if (k->order > FOL_BPF_MAX_ORDER || cls < 0)
+		return 0;
+	seen = fol_u64map_put(kc->seen, key, &created);
+	if (!seen)
+		return -ENOMEM;
+	kc->nseen += created;
+	if (created && kc->by_cgroup && fol_cgroup_path_of_id(k->cgroup, seen->cgroup, sizeof(seen->cgroup)))
+		snprintf(seen->cgroup, sizeof(seen->cgroup), "other"); /* removed since */
+	if (v->faults != seen->v.faults) {
+		grown(&b, v, &seen->v);
+		seen->v = *v;
+		if ((ret = fol_tally_add(kc->tally, seen->cgroup, (int)k->order, cls, &b)))
+			return ret;
+	}
+	if (!kc->alive || !kc->by_cgroup || !removed(kc, k->cgroup, seen->cgroup))
+		return 0;
+	kc->nseen -= fol_u64map_del(kc->seen, key, NULL);
+	return FOL_BPF_FORGET;
+}
+
+int fol_kcounts_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot)
+{
+	int ret;
+
+	if (cgroot && !(kc->alive = fol_u64map_new(sizeof(int))))
+		return -ENOMEM;
+	kc->cgroot = cgroot;
+	ret = fol_recorder_reuse(r, pull_one, kc, kc->stat, FOL_BPF_K_NR);
+	kc->found |= ret != -ENOENT;
+	fol_u64map_free(kc->alive);
+	kc->alive = NULL;
+	return ret;
+}
+
+uint64_t fol_kcounts_keys(const struct fol_kcounts *kc)
+{
+	return kc->nseen;
+}
+
+const uint64_t *fol_kcounts_stat(const struct fol_kcounts *kc)
+{
+	return kc->found ? kc->stat : NULL;
+}

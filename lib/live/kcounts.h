@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* serve's faults decided in the kernel (bpf_record.h: reuse, allocations, file faults,
+ * counted by the BPF programs by cgroup, class and order), pulled into a tally: each pull
+ * adds what grew since the last; a pruning pull also forgets the keys of removed cgroups,
+ * here and in the programs (no task is left in one to fault: nothing is lost). The
+ * caller holds whatever lock guards the tally. */
+#ifndef FOL_LIVE_KCOUNTS_H
+#define FOL_LIVE_KCOUNTS_H
+
+#include <stdint.h>
+
+#include "live/tally.h"
+#include "record/record.h"
+
+struct fol_kcounts;
+
+/* 0 or -ENOMEM. by_cgroup: the tally's rows are cgroups (their paths found by id). */
+int fol_kcounts_new(struct fol_kcounts **kc, struct fol_tally *t, int by_cgroup);
+void fol_kcounts_free(struct fol_kcounts *kc);
+
+/* 0, -ENOENT (no kernel counts in this recording), or -ENOMEM. cgroot (fol_cgroup_root's,
+ * "" for none) prunes: a cgroup not found there any more is forgotten; NULL does not. */
+int fol_kcounts_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot);
+
+/* The (cgroup, class, order) keys held; what the programs did with the faults they saw
+ * (FOL_BPF_K_NR counts, bpf_record.h), NULL before a pull found kernel counts. */
+uint64_t fol_kcounts_keys(const struct fol_kcounts *kc);
+const uint64_t *fol_kcounts_stat(const struct fol_kcounts *kc);
+
+#endif
