@@ -32,7 +32,7 @@ int cmd_serve(int argc, char **argv)
 
 #include <cjson/cJSON.h>
 
-#include "live.h"
+#include "live/stream.h"
 #include "live/connguard.h"
 #include "live/kcounts.h"
 #include "live/metrics.h"
@@ -92,7 +92,7 @@ static const struct usage serve_usage = {
 
 struct serve {
 	struct rec_cli c;
-	struct live l;
+	struct fol_live *l;
 	struct fol_tally *tally;
 	pthread_mutex_t lock;
 	const char *listen;
@@ -188,7 +188,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 	kept = fol_conn_guard_count(s->guard);
 	pthread_mutex_unlock(&s->guard_lock);
 	pthread_mutex_lock(&s->lock);
-	sum = live_summary(&s->l);
+	sum = fol_live_summary(s->l);
 	ret = fol_scrape_write(&(struct fol_scrape){
 				       .tally = s->tally,
 				       .by_cgroup = s->by_cgroup,
@@ -196,9 +196,9 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .s = sum,
 				       .lost = sum ? sum->lost : 0,
 				       .counters = counters,
-				       .page_size = s->l.begun ? s->l.r.page_size : 4096,
+				       .page_size = fol_live_page_size(s->l),
 				       .kernel = s->kernel,
-				       .fault_path = live_meta(&s->l, "fault_path"),
+				       .fault_path = fol_live_meta(s->l, "fault_path"),
 				       .started_ns = s->started_ns,
 				       .kernel_reuse = fol_kcounts_stat(s->kc),
 				       .kernel_keys = fol_kcounts_keys(s->kc),
@@ -237,7 +237,9 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *b
 /* Whether every record of the events before came is in the model (under lock). */
 static int released(const struct serve *s, uint64_t came)
 {
-	return s->l.begun && fol_session_released_until(s->l.s) >= came;
+	uint64_t until = fol_live_released_until(s->l);
+
+	return until && until >= came;
 }
 
 /* Until what happened before the scrape came is counted (1 s at most: a scrape is
@@ -540,7 +542,7 @@ static void serve_tick(void *ctx)
 	end_late(s);
 	prune(s, s->c.running);
 	kpull(s, s->c.running, NULL);
-	live_trim(&s->l);
+	fol_live_trim(s->l);
 	/* Said once it counts: a serve that cannot record (not root) printed its URL, then
 	 * failed. */
 	if (!s->recording)
@@ -565,7 +567,7 @@ int cmd_serve(int argc, char **argv)
 	if (status)
 		return status < 0 ? 0 : status;
 	raise_fd_limit();
-	live_malloc_policy();
+	fol_live_malloc_policy();
 	status = mhd_open();
 	if (!status)
 		status = listen_on(s.listen, &fd, &v6);
@@ -575,14 +577,13 @@ int cmd_serve(int argc, char **argv)
 	s.started_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	if (!uname(&u))
 		snprintf(s.kernel, sizeof(s.kernel), "%s", u.release);
-	s.l.lock = &s.lock;
 	s.pruned_ns = fol_mono_ns();
 	if (s.by_cgroup && fol_cgroup_root(s.cgroot, sizeof(s.cgroot)))
 		s.cgroot[0] = 0; /* none: nothing is pruned */
 	s.guard = fol_conn_guard_new(MAX_CONNECTIONS, MAX_PEER_CONNECTIONS, REQUEST_DEADLINE_NS);
-	ret = s.guard ? live_open(&s.l, &w) : -ENOMEM;
+	ret = s.guard ? fol_live_open(&s.l, &s.lock, &w) : -ENOMEM;
 	if (!ret)
-		ret = live_add_tally(&s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
+		ret = fol_live_add_tally(s.l, &(struct fol_tally_opts){ .by = s.by_cgroup ? FOL_BY_CGROUP : FOL_BY_ALL,
 								    .cell_hist = 1,
 								    .max_rows = s.max_cgroups,
 								    .linger_ns = (uint64_t)s.linger * 1000000000ull },
@@ -592,7 +593,7 @@ int cmd_serve(int argc, char **argv)
 	if (ret) {
 		close(fd);
 		fol_writer_close(w);
-		live_close(&s.l);
+		fol_live_close(s.l);
 		fol_kcounts_free(s.kc);
 		fol_conn_guard_free(s.guard);
 		return error("out of memory");
@@ -605,7 +606,7 @@ int cmd_serve(int argc, char **argv)
 	if (!d) {
 		close(fd);
 		fol_writer_close(w);
-		live_close(&s.l);
+		fol_live_close(s.l);
 		fol_kcounts_free(s.kc);
 		fol_conn_guard_free(s.guard);
 		return error("cannot start the HTTP server on %s", s.listen);
@@ -622,7 +623,7 @@ int cmd_serve(int argc, char **argv)
 	fol_writer_close(w);
 	mhd.stop_daemon(d);
 	close(fd);
-	live_close(&s.l);
+	fol_live_close(s.l);
 	fol_kcounts_free(s.kc);
 	fol_conn_guard_free(s.guard);
 	return ret ? (status ? status : 1) : 0;

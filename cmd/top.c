@@ -12,7 +12,7 @@
 
 #include "cmd.h"
 #include "data/metadata.h"
-#include "live.h"
+#include "live/stream.h"
 #include "options.h"
 #include "record_cli.h"
 #include "top.h"
@@ -45,7 +45,7 @@ static const struct usage top_usage = {
 
 struct top {
 	struct rec_cli c;
-	struct live l;
+	struct fol_live *l;
 	struct fol_tally *all, *procs, *threads;
 	struct fol_top_ui *ui;
 	struct fol_top_data d;
@@ -68,10 +68,10 @@ static int opt_delay(const struct opt *o, const char *arg)
 
 static void refresh_data(struct top *t)
 {
-	const struct fol_summary *s = live_summary(&t->l);
+	const struct fol_summary *s = fol_live_summary(t->l);
 
 	t->d.lost = s ? s->lost : 0;
-	t->d.page_size = t->l.begun ? t->l.r.page_size : 4096;
+	t->d.page_size = fol_live_page_size(t->l);
 }
 
 /* What the last interval's faults cost, each: the kernel's time in the BPF programs
@@ -111,7 +111,7 @@ static void top_tick(void *ctx)
 
 	refresh_data(t);
 	read_prog_time(t);
-	live_trim(&t->l);
+	fol_live_trim(t->l);
 	if (fol_top_keys(t->ui, &t->d) && !t->quit) {
 		/* Ends the recording as Ctrl-C would: a command is passed the signal. */
 		t->quit = 1;
@@ -130,13 +130,13 @@ static void top_tick(void *ctx)
 
 static int top_tallies(struct top *t)
 {
-	int ret = live_add_tally(&t->l, &(struct fol_tally_opts){ .by = FOL_BY_ALL, .cell_hist = 1 },
+	int ret = fol_live_add_tally(t->l, &(struct fol_tally_opts){ .by = FOL_BY_ALL, .cell_hist = 1 },
 				 &t->all);
 
 	if (!ret)
-		ret = live_add_tally(&t->l, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }, &t->procs);
+		ret = fol_live_add_tally(t->l, &(struct fol_tally_opts){ .by = FOL_BY_PROCESS }, &t->procs);
 	if (!ret)
-		ret = live_add_tally(&t->l, &(struct fol_tally_opts){ .by = FOL_BY_THREAD }, &t->threads);
+		ret = fol_live_add_tally(t->l, &(struct fol_tally_opts){ .by = FOL_BY_THREAD }, &t->threads);
 	t->d.all = t->all;
 	t->d.procs = t->procs;
 	t->d.threads = t->threads;
@@ -258,19 +258,19 @@ int cmd_top(int argc, char **argv)
 
 	if (status)
 		return status < 0 ? 0 : status;
-	live_malloc_policy();
-	ret = live_open(&t.l, &w);
+	fol_live_malloc_policy();
+	ret = fol_live_open(&t.l, NULL, &w);
 	if (!ret)
 		ret = top_tallies(&t);
 	if (ret) {
 		fol_writer_close(w);
-		live_close(&t.l);
+		fol_live_close(t.l);
 		return error("out of memory");
 	}
 	ret = fol_top_open(&t.ui, err, sizeof(err));
 	if (ret) {
 		fol_writer_close(w);
-		live_close(&t.l);
+		fol_live_close(t.l);
 		return error("%s", err);
 	}
 	out_fd = divert_output(saved);
@@ -282,13 +282,13 @@ int cmd_top(int argc, char **argv)
 	ret = record_one(&t.c, w, &status);
 	fol_writer_close(w);
 	if (!ret)
-		ret = live_end(&t.l);
+		ret = fol_live_end(t.l);
 	if (!t.quit)
 		top_wait(&t, status, ret);
 	rec_signals_restore();
 	fol_top_close(t.ui);
 	restore_output(out_fd, saved);
-	live_close(&t.l);
+	fol_live_close(t.l);
 	if (ret && ret != -EINTR)
 		status = status ? status : 1;
 	/* q while a command ran: it was ended on purpose. */

@@ -1,18 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "live.h"
+#include "live/stream.h"
 
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "data/session.h"
+#include "model/model.h"
+#include "report/report.h"
 #include "util/clock.h"
+
+struct fol_live {
+	struct fol_session *s;
+	struct fol_report r;
+	struct fol_model_opts mo;
+	struct fol_model_observer obs;
+	int begun;
+	struct fol_tally *tally[FOL_LIVE_MAX_TALLIES];
+	int ntally;
+	pthread_mutex_t *lock;
+	int nomem;		/* a fault a tally could not count */
+	uint64_t trimmed_ns;
+};
 
 static void on_fault(void *ctx, const struct fol_fault_seen *f)
 {
-	struct live *l = ctx;
+	struct fol_live *l = ctx;
 
 	for (int i = 0; i < l->ntally; i++)
 		if (fol_tally_fault(l->tally[i], f))
@@ -21,7 +38,7 @@ static void on_fault(void *ctx, const struct fol_fault_seen *f)
 
 static void on_exec(void *ctx, int pid)
 {
-	struct live *l = ctx;
+	struct fol_live *l = ctx;
 
 	for (int i = 0; i < l->ntally; i++)
 		fol_tally_exec(l->tally[i], pid);
@@ -29,7 +46,7 @@ static void on_exec(void *ctx, int pid)
 
 static void on_fork(void *ctx, int ppid, int pid)
 {
-	struct live *l = ctx;
+	struct fol_live *l = ctx;
 
 	for (int i = 0; i < l->ntally; i++)
 		fol_tally_fork(l->tally[i], ppid, pid);
@@ -37,14 +54,14 @@ static void on_fork(void *ctx, int ppid, int pid)
 
 static void on_exit_task(void *ctx, int pid, int tid)
 {
-	struct live *l = ctx;
+	struct fol_live *l = ctx;
 
 	for (int i = 0; i < l->ntally; i++)
 		fol_tally_exit(l->tally[i], pid, tid);
 }
 
 /* What the merge can release, into the model (under serve's lock). */
-static int drain(struct live *l)
+static int drain(struct fol_live *l)
 {
 	int ret;
 
@@ -60,7 +77,7 @@ static int drain(struct live *l)
  * the ring buffers what the merge can release into the model. */
 static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 {
-	struct live *l = ctx;
+	struct fol_live *l = ctx;
 	int ret = fol_session_feed(l->s, type, buf, len);
 
 	if (ret)
@@ -73,20 +90,19 @@ static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	return drain(l);
 }
 
-void live_malloc_policy(void)
+void fol_live_malloc_policy(void)
 {
 	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 	mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
 }
 
-void live_trim(struct live *l)
+void fol_live_trim(struct fol_live *l)
 {
-	static uint64_t last;
 	uint64_t now = fol_mono_ns();
 
-	if (now - last < 60000000000ull)
+	if (now - l->trimmed_ns < 60000000000ull)
 		return;
-	last = now;
+	l->trimmed_ns = now;
 	if (l->begun) {
 		if (l->lock)
 			pthread_mutex_lock(l->lock);
@@ -97,10 +113,14 @@ void live_trim(struct live *l)
 	malloc_trim(0);
 }
 
-int live_open(struct live *l, struct fol_writer **w)
+int fol_live_open(struct fol_live **lp, pthread_mutex_t *lock, struct fol_writer **w)
 {
+	struct fol_live *l = calloc(1, sizeof(*l));
 	int ret;
 
+	if (!l)
+		return -ENOMEM;
+	l->lock = lock;
 	l->obs = (struct fol_model_observer){ .fault = on_fault, .exit = on_exit_task,
 					 .execed = on_exec, .forked = on_fork, .ctx = l };
 	l->mo = (struct fol_model_opts){ .order = FOL_ANY, .cls = FOL_ANY, .observer = &l->obs,
@@ -108,14 +128,18 @@ int live_open(struct live *l, struct fol_writer **w)
 	ret = fol_session_open_live(&l->s);
 	if (!ret)
 		ret = fol_writer_open_sink(w, live_sink, l);
+	if (ret)
+		fol_live_close(l);
+	else
+		*lp = l;
 	return ret;
 }
 
-int live_add_tally(struct live *l, const struct fol_tally_opts *o, struct fol_tally **t)
+int fol_live_add_tally(struct fol_live *l, const struct fol_tally_opts *o, struct fol_tally **t)
 {
 	int ret;
 
-	if (l->ntally == LIVE_MAX_TALLIES)
+	if (l->ntally == FOL_LIVE_MAX_TALLIES)
 		return -ENOSPC;
 	ret = fol_tally_new(t, o);
 	if (!ret)
@@ -123,30 +147,42 @@ int live_add_tally(struct live *l, const struct fol_tally_opts *o, struct fol_ta
 	return ret;
 }
 
-int live_end(struct live *l)
+int fol_live_end(struct fol_live *l)
 {
 	fol_session_feed_end(l->s);
 	return l->begun ? drain(l) : 0;
 }
 
-const struct fol_summary *live_summary(const struct live *l)
+const struct fol_summary *fol_live_summary(const struct fol_live *l)
 {
 	return l->begun ? fol_model_peek(l->r.model) : NULL;
 }
 
-const char *live_meta(const struct live *l, const char *key)
+const char *fol_live_meta(const struct fol_live *l, const char *key)
 {
 	const cJSON *v = l->begun ? cJSON_GetObjectItemCaseSensitive(l->r.meta, key) : NULL;
 
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-void live_close(struct live *l)
+unsigned fol_live_page_size(const struct fol_live *l)
 {
+	return l->begun ? l->r.page_size : (unsigned)sysconf(_SC_PAGESIZE);
+}
+
+uint64_t fol_live_released_until(const struct fol_live *l)
+{
+	return l->begun ? fol_session_released_until(l->s) : 0;
+}
+
+void fol_live_close(struct fol_live *l)
+{
+	if (!l)
+		return;
 	if (l->begun)
 		fol_report_free(&l->r);
 	fol_session_close(l->s);
 	for (int i = 0; i < l->ntally; i++)
 		fol_tally_free(l->tally[i]);
-	memset(l, 0, sizeof(*l));
+	free(l);
 }
