@@ -19,13 +19,5 @@ int cmd_workloads(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
-/* compare, from tui A B too */
-int compare_main(int argc, char **argv, int tui);
-/* A recording of several runs: aggregated (one configuration) or side by side (a sweep),
- * as text on f, JSON on f, mmtests' layout on f, or in the TUI. */
-struct fol_runs;
-#include <stdio.h>
-enum runs_format { RUNS_TEXT, RUNS_JSON, RUNS_TUI, RUNS_MMTESTS };
-int print_runs(const struct fol_runs *rs, enum runs_format how, FILE *f);
 
 #endif

@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "report/report_sites.h"
 #include "report/runs.h"
+#include "runs_cli.h"
 #include "tui.h"
 #include "util.h"
 #include "util/msgs.h"
@@ -417,6 +418,27 @@ static int kallsyms_ok(const char *path)
 	return 0;
 }
 
+/* tui A B: the comparison as compare --tui shows it (its defaults). */
+static int tui_compare(char **paths, int n)
+{
+	struct fol_model_opts mo = { .order = FOL_ANY, .cls = FOL_ANY };
+	struct fol_msgs why = { 0 };
+	struct fol_comparison k;
+	char err[256];
+	int status;
+
+	if (fol_comparison_check(paths, n, &why)) {
+		status = usage_error("%s", fol_msgs_last(&why));
+		fol_msgs_free(&why);
+		return status;
+	}
+	status = open_comparison(&k, paths, n, &mo, FOL_CMP_FDR);
+	if (!status && fol_tui_compare(&k.c, err, sizeof(err)))
+		status = error("%s", err);
+	fol_comparison_close(&k);
+	return status;
+}
+
 /* report and tui: one parser, messages under the name the user typed. */
 static int report_main(int argc, char **argv)
 {
@@ -480,7 +502,7 @@ static int report_main(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	/* tui A B: the comparison, interactive. */
 	if (r.tui && argc - optind >= 2)
-		return compare_main(argc - optind + 1, argv + optind - 1, 1);
+		return tui_compare(argv + optind, argc - optind);
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'%s", argv[optind],
 				   optind + 1 < argc ? ": to compare recordings, foliostat compare A B" : "");

@@ -12,6 +12,7 @@
 #include "record_cli.h"
 #include "report/report.h"
 #include "report/runs.h"
+#include "runs_cli.h"
 #include "data/session.h"
 #include "util.h"
 
