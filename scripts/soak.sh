@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# serve left running (issue 28, point 4): SOAK_MINUTES (30) of a looping fork/exit
-# workload under `foliostat serve -a --by-cgroup`, each ten rounds (some 3 s) in a cgroup
-# of their own made and removed (containers that come and go), scraped every 10 s as Prometheus would, its
-# resident memory read every 10 s. Memory must stay flat: RSS at the end at most 10% above
-# the RSS at 5 minutes, and no growth trend (the least-squares slope after 5 minutes, as a
-# share of the RSS per hour; a fall is no leak). The label sets must follow the cgroups
+# serve left running (issue 28 point 4, issue 48 point 4): SOAK_MINUTES (30; 120 and more
+# for the weeks-long claim) of a looping fork/exit workload under `foliostat serve -a
+# --by-cgroup`, each ten rounds (some 3 s) in a cgroup of their own made and removed
+# (containers that come and go), scraped every 10 s as Prometheus would. Each 10 s: serve's
+# resident memory (/proc), its malloc heap in use and free (its own /metrics), and the
+# kernel's memory of the BPF maps it holds (the memlock of each map in /proc/PID/fdinfo, as
+# bpftool map show says it). Memory must stay flat after the warm-up (the first sixth, 10
+# minutes at most): no trend above 1% an hour in any of the three (the least-squares
+# slope, as a share of the mean; a fall is no leak). The label sets must follow the cgroups
 # there: no fault counted under "other" for want of a label set (--max-cgroups 64, a
-# cgroup's series lingering 30 s: some 12 held at once). Results appended to $1; exit 1
-# when either fails.
+# cgroup's series lingering 30 s: some 12 held at once). Results appended to $1, the
+# samples beside it (-soak-rss.txt); exit 1 when either fails.
 # Usage: FOLIOSTAT=./foliostat scripts/soak.sh OUT
 set -euo pipefail
 out=${1:-bench-results.txt}
@@ -53,7 +56,10 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	sets=$(grep -o '^foliostat_faults_total{cgroup="[^"]*"' "$T/scrape" | sort -u | wc -l)
 	over=$(awk '$1 == "foliostat_cgroup_overflow_faults_total" { print $2 }' "$T/scrape")
 	keys=$(awk '$1 == "foliostat_kernel_count_keys" { print $2 }' "$T/scrape")
-	echo "$t $rss $faults $sets ${over:-0} ${keys:-0}" >>"$T/rss"
+	heap=$(awk '$1 == "foliostat_heap_bytes{state=\"in_use\"}" { print int($2 / 1024) }' "$T/scrape")
+	free=$(awk '$1 == "foliostat_heap_bytes{state=\"free\"}" { print int($2 / 1024) }' "$T/scrape")
+	maps=$(cat "/proc/$serve/fdinfo/"* 2>/dev/null | awk '/^map_type:/ { m = 1 } /^memlock:/ && m { n += $2; m = 0 } END { printf "%d", n / 1024 }')
+	echo "$t $rss $faults $sets ${over:-0} ${keys:-0} ${heap:-0} ${free:-0} $maps" >>"$T/rss"
 done
 cp "$T/rss" "${out%.txt}-soak-rss.txt"
 rc=0
@@ -61,35 +67,35 @@ rc=0
 import sys
 rows = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 minutes = float(sys.argv[2])
-# RSS at a time: the median of the samples of the two minutes around it (the heap is
+warm = min(600, minutes * 60 / 6)
+tail = [r for r in rows if r[0] >= warm]
+# kB at a time: the median of the samples of the two minutes around it (the heap is
 # trimmed once a minute: one sample may fall either side of a trim).
-def around(t):
-    near = sorted(r[1] for r in rows if abs(r[0] - t) <= 60) or [rows[-1][1]]
+def around(col, t):
+    near = sorted(r[col] for r in rows if abs(r[0] - t) <= 60) or [rows[-1][col]]
     return near[len(near) // 2]
-t5 = min(300, minutes * 60 / 6)
+# The least-squares slope after the warm-up, as a share of the mean an hour.
+def trend(col):
+    n = len(tail)
+    mx = sum(r[0] for r in tail) / n
+    my = sum(r[col] for r in tail) / n
+    sxx = sum((r[0] - mx) ** 2 for r in tail) or 1
+    slope = sum((r[0] - mx) * (r[col] - my) for r in tail) / sxx
+    return slope * 3600 / my if my else 0.0
 end = rows[-1][0]
-at5, last = around(t5), around(end - 60)
-tail = [r for r in rows if r[0] >= t5]
-n = len(tail)
-mx = sum(r[0] for r in tail) / n
-my = sum(r[1] for r in tail) / n
-sxx = sum((r[0] - mx) ** 2 for r in tail) or 1
-slope = sum((r[0] - mx) * (r[1] - my) for r in tail) / sxx  # kB per second
-change = (last - at5) / at5
-per_hour = slope * 3600 / my
-# Flat: no more than 10% above the RSS at 5 minutes (less is not a leak: the trims give
-# back what the first minutes' peaks took), and no growth trend.
-flat = change <= 0.10 and per_hour <= 0.05
-# The label sets held follow the cgroups there: none of the soak's faults went to "other".
-bounded = rows[-1][4] == 0
-print(f"soak.minutes {minutes:g}")
+print(f"soak.minutes {minutes:g} (warm-up {warm / 60:.0f} min)")
 print(f"soak.faults_last_scrape {rows[-1][2]:.0f} (the cgroups there then: a removed one's series go)")
-print(f"soak.rss_kb.at_{t5 / 60:.0f}min {at5:.0f} (median of the samples within a minute)")
-print(f"soak.rss_kb.at_end {last:.0f} (median of the last two minutes)")
-print(f"soak.rss_kb.max {max(r[1] for r in rows):.0f}")
-print(f"soak.rss_change {100 * change:+.1f}%")
-print(f"soak.rss_trend_per_hour {100 * per_hour:+.2f}% (least squares from {t5 / 60:.0f} min)")
-print(f"soak.flat {'yes' if flat else 'NO'}")
+flat = True
+for col, what in ((1, "rss"), (6, "heap_in_use"), (7, "heap_free"), (8, "bpf_maps")):
+    t = trend(col)
+    judged = what != "heap_free"  # free chunks come and go with the trims
+    if judged and t > 0.01:
+        flat = False
+    print(f"soak.{what}_kb at {warm / 60:.0f} min {around(col, warm):.0f}, at end "
+          f"{around(col, end - 60):.0f}, max {max(r[col] for r in rows):.0f}, "
+          f"trend {100 * t:+.2f}%/h{'' if judged else ' (not judged)'}")
+print(f"soak.flat {'yes' if flat else 'NO'} (rss, heap in use and BPF maps each at most +1%/h)")
+bounded = rows[-1][4] == 0
 print(f"soak.cgroups_made {sys.argv[3]}")
 print(f"soak.label_sets max {max(r[3] for r in rows):.0f}, at end {rows[-1][3]:.0f} (of 64)")
 print(f"soak.kernel_count_keys max {max(r[5] for r in rows):.0f}, at end {rows[-1][5]:.0f} (of 2048)")
@@ -98,7 +104,7 @@ print(f"soak.label_sets_bounded {'yes' if bounded else 'NO'}")
 sys.exit(0 if flat and bounded else 1)
 PY
 {
-	echo "# serve soak: $MIN min of fork-loop and fork-reuse -t 4 in a loop under serve -a --by-cgroup, scraped every 10 s"
+	echo "# serve soak: $MIN min of fork-loop and fork-reuse -t 4 in a loop under serve -a --by-cgroup, scraped every 10 s ($(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null): SOAK_MINUTES=$MIN scripts/soak.sh)"
 	cat "$T/verdict"
 } | tee -a "$out"
 exit $rc
