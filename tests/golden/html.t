@@ -10,14 +10,9 @@ FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 d=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 fail=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$d/../lib.sh"
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-	echo "1..0 # SKIP no chromium (make deps installs Debian's)"
-	exit 0
-fi
-echo "1..9"
+[ -n "$browser" ] || skip_all "no chromium (make deps installs Debian's)"
 "$FOLIOSTAT" compare --html "$d/small.data" "$d/sweep.data" >"$T/page.html" 2>/dev/null; ok $? "compare --html: exit 0"
 grep -Eq 'https?:|<script|src=' "$T/page.html"; [ $? -ne 0 ]; ok $? "... a page that fetches nothing and runs no script"
 "$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cmp.json" 2>/dev/null
@@ -54,4 +49,4 @@ grep -o '<g class="row"' "$T/strips.svg" | wc -l | grep -qx 2; ok $? "compare --
 [ ! -s "$T/bad" ]; r=$?
 ok $r "... its screenshot: +4.8% drawn by the axis's 0, +2382% at its edge"
 [ $r -eq 0 ] || sed 's/^/#   /' "$T/bad" | head
-exit $fail
+done_testing

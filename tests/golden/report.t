@@ -13,32 +13,17 @@ NOSYM=/nonexistent-symfs
 d=$(dirname "$0")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 fail=0
-check() { # NAME GOT-FILE WANT-FILE
-	n=$((n + 1))
-	if diff -u "$3" "$2" >"$T/diff"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$T/diff" | head -40
-		fail=1
-	fi
-}
-is() {
-	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else echo "not ok $n - $3 (got '$1', want '$2')"; fail=1; fi
-}
-echo "1..69"
+. "$d/../lib.sh"
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/small.data" >"$T/txt"
-check "text report" "$T/txt" "$d/small.txt"
+same_file "text report" "$T/txt" "$d/small.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" >"$T/json"
-check "JSON report" "$T/json" "$d/small.json"
+same_file "JSON report" "$T/json" "$d/small.json"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/small.data" --class wp_reuse --order 64K >"$T/fjson"
-check "JSON report, --class wp_reuse --order 64K" "$T/fjson" "$d/small-filtered.json"
+same_file "JSON report, --class wp_reuse --order 64K" "$T/fjson" "$d/small-filtered.json"
 jq -r -f "$d/schema.jq" "$T/json" >"$T/violations"
-check "JSON report matches schema foliostat/report/v1" "$T/violations" /dev/null
+same_file "JSON report matches schema foliostat/report/v1" "$T/violations" /dev/null
 jq -r -f "$d/schema.jq" "$T/fjson" >"$T/violations"
-check "filtered JSON report matches the schema" "$T/violations" /dev/null
+same_file "filtered JSON report matches the schema" "$T/violations" /dev/null
 # OpenMetrics, read by the Prometheus client library's own parser (strict: families,
 # suffixes, units, histogram buckets, "# EOF").
 "$FOLIOSTAT" report --format openmetrics -i "$d/small.data" >"$T/om"
@@ -69,15 +54,15 @@ PROMTOOL=${PROMTOOL:-$(dirname "$0")/../../deps/bin/promtool}
 "$FOLIOSTAT" report --format prometheus --symfs "$NOSYM" -i "$d/small.data" >"$T/prom"
 "$PROMTOOL" check metrics <"$T/prom" >"$T/promcheck" 2>&1
 is "$?:$(cat "$T/promcheck")" "0:" "promtool check metrics: the Prometheus text format passes, no lint"
-check "Prometheus text format" "$T/prom" "$d/small.prom"
+same_file "Prometheus text format" "$T/prom" "$d/small.prom"
 # The CSV tables (RFC 4180: CRLF, quoted where a field needs it).
 "$FOLIOSTAT" report --csv --symfs "$NOSYM" -i "$d/small.data" >"$T/csv"
-check "CSV faults table" "$T/csv" "$d/small.csv"
+same_file "CSV faults table" "$T/csv" "$d/small.csv"
 "$FOLIOSTAT" report --csv=sites --sort dso,comm --symfs "$NOSYM" -i "$d/small.data" >"$T/csv"
-check "CSV sites table" "$T/csv" "$d/small-sites.csv"
+same_file "CSV sites table" "$T/csv" "$d/small-sites.csv"
 # Folded stacks of a recording made with -g (fork-reuse of 2M): frames as file offsets.
 "$FOLIOSTAT" report --folded=count --symfs "$NOSYM" -i "$d/stacks.data" >"$T/folded"
-check "folded stacks (record -g)" "$T/folded" "$d/stacks.folded"
+same_file "folded stacks (record -g)" "$T/folded" "$d/stacks.folded"
 "$PROMTOOL" check metrics <"$T/om" >/dev/null 2>&1
 is $? 1 "... and promtool refuses OpenMetrics given as that format"
 is "$(grep -v '^#' "$T/prom" | md5sum)" "$(grep -v '^#' "$T/om" | md5sum)" "... whose samples are the OpenMetrics samples, line for line"
@@ -91,10 +76,10 @@ is "$(jq -s '[.[] | select(.event == "exceptions:page_fault_user")] | length' "$
 # A recording with the kernel's work in it (collapse --size 2M --khugepaged, the mm
 # threads recorded beside it): calls, khugepaged's collapse of the workload's memory.
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/kernel.data" >"$T/ktxt"
-check "text report with khugepaged's collapse" "$T/ktxt" "$d/kernel.txt"
+same_file "text report with khugepaged's collapse" "$T/ktxt" "$d/kernel.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/kernel.data" >"$T/kjson"
 jq -r -f "$d/schema.jq" "$T/kjson" >"$T/violations"
-check "its JSON report matches the schema" "$T/violations" /dev/null
+same_file "its JSON report matches the schema" "$T/violations" /dev/null
 is "$(jq -c '[.collapse.khugepaged.collapses.succeeded, .collapse.scans.succeeded, (.recording.mm_threads | length > 0)]' "$T/kjson")" \
 	"[1,1,true]" "khugepaged's one collapse and scan of the workload's PMD, the mm threads named"
 # Every khugepaged scan in the events is the workload's (its mm was locked by the workload).
@@ -110,13 +95,13 @@ is "$(jq '.orders[] | select(.order == 4) | .reuse.effectiveness' "$T/json")" 0.
 # A recording of several runs (record -r 2 --sweep mthp=4K,64K of fork-reuse, 1M) and a
 # comparison of recordings.
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/sweep.data" >"$T/stxt"
-check "text report of a sweep" "$T/stxt" "$d/sweep.txt"
+same_file "text report of a sweep" "$T/stxt" "$d/sweep.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/sweep.data" >"$T/sjson"
-check "JSON report of a sweep" "$T/sjson" "$d/sweep.json"
+same_file "JSON report of a sweep" "$T/sjson" "$d/sweep.json"
 jq -L "$d" -r -f "$d/compare-schema.jq" "$T/sjson" >"$T/violations"
-check "sweep JSON matches schema foliostat/runs/v1" "$T/violations" /dev/null
+same_file "sweep JSON matches schema foliostat/runs/v1" "$T/violations" /dev/null
 "$FOLIOSTAT" report --format mmtests -i "$d/sweep.data" >"$T/smm"
-check "a sweep in mmtests' layout" "$T/smm" "$d/sweep-mmtests.txt"
+same_file "a sweep in mmtests' layout" "$T/smm" "$d/sweep-mmtests.txt"
 is "$(awk 'length($0) > 80' "$T/smm" | grep -vc '^Amean *mthp-\|^[A-Za-z]* *mthp-\|^#')" 0 \
 	"... in 80 columns (but for the kernel's long mTHP counter names)"
 # Its Amean lines and the JSON agree: the change, + better, of the fault time.
@@ -124,19 +109,19 @@ g=$(jq -r '.compare.figures[] | select(.key == "fault_time_ns") | .values[1].cha
 is "$(awk '$1 == "Amean" && $2 == "fault-time" { gsub(/[*()%]/, "", $NF); print $NF + 0 }' "$T/smm")" "$g" \
 	"... fault time's change, + better, is the JSON's change turned"
 "$FOLIOSTAT" compare "$d/small.data" "$d/sweep.data" >"$T/ctxt" 2>"$T/cerr"
-check "compare, text" "$T/ctxt" "$d/compare.txt"
+same_file "compare, text" "$T/ctxt" "$d/compare.txt"
 grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files ran other commands"
 "$FOLIOSTAT" compare --json "$d/small.data" "$d/sweep.data" >"$T/cjson" 2>/dev/null
-check "compare, JSON" "$T/cjson" "$d/compare.json"
+same_file "compare, JSON" "$T/cjson" "$d/compare.json"
 jq -L "$d" -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
-check "compare JSON matches schema foliostat/compare/v3" "$T/violations" /dev/null
+same_file "compare JSON matches schema foliostat/compare/v3" "$T/violations" /dev/null
 # man foliostat-compare, the schema and the output agree: the man page lists the figure
 # keys figure-keys.jq holds (which the schema checks above test every key against), and
 # its JSON SCHEMA names the same sections.
 man="$d/../../man/foliostat-compare.1"
 sed -n '/^\.SH FIGURE KEYS/,/^\.SH/p' "$man" | awk 'NF == 2 && $1 ~ /^[a-z]+$/ { print $1, $2 }' >"$T/mankeys"
 jq -n -L "$d" -r 'include "figure-keys"; key_patterns[] | "\(.[0]) \(.[1])"' >"$T/schemakeys"
-check "man foliostat-compare lists the figure keys of the schema" "$T/mankeys" "$T/schemakeys"
+same_file "man foliostat-compare lists the figure keys of the schema" "$T/mankeys" "$T/schemakeys"
 is "$(sed -n '/"section":/,/"unit":/p' "$man" | sed 's/.*"section"://; /"unit":/d' | grep -o '"[a-z]*"' | tr -d '"' | xargs)" \
 	"$(jq -n -L "$d" -r 'include "figure-keys"; reduce key_patterns[][0] as $x ([]; if index([$x]) then . else . + [$x] end) | join(" ")')" \
 	"... and the sections its JSON SCHEMA names"
@@ -147,10 +132,10 @@ is "$("$FOLIOSTAT" compare --json --alpha 0.01 "$d/small.data" "$d/sweep.data" 2
 is $? 2 "... --fdr 0.9 (above 0.5): exit 2"
 # Site by site (perf diff's job): the table, and its JSON against the report's own sites.
 "$FOLIOSTAT" compare --sort dso,sym --top 12 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csites" 2>/dev/null
-check "compare --sort dso,sym, text" "$T/csites" "$d/compare-sites.txt"
+same_file "compare --sort dso,sym, text" "$T/csites" "$d/compare-sites.txt"
 "$FOLIOSTAT" compare --json --sort dso,sym --top 0 --symfs "$NOSYM" "$d/small.data" "$d/sweep.data" >"$T/csj" 2>/dev/null
 jq -L "$d" -r -f "$d/compare-schema.jq" "$T/csj" >"$T/violations"
-check "... its JSON matches the schema" "$T/violations" /dev/null
+same_file "... its JSON matches the schema" "$T/violations" /dev/null
 is "$(jq '[.sites.rows[].faults[0].mean] | add' "$T/csj")" "$(jq .totals.faults "$T/json")" \
 	"... the base's sites hold all its faults (the report's total)"
 is "$(jq '.sites.rows | length' "$T/csj")" "$(jq .sites.rows_total "$T/csj")" "... --top 0: every site"
@@ -189,10 +174,10 @@ done
 # A recording on the BPF path (record of fork-reuse 2M, 64K mTHP): one record per fault,
 # decoded into the same fault events as the samples path's.
 "$FOLIOSTAT" report --symfs "$NOSYM" -i "$d/bpf.data" >"$T/btxt"
-check "text report, BPF path" "$T/btxt" "$d/bpf.txt"
+same_file "text report, BPF path" "$T/btxt" "$d/bpf.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/bpf.data" >"$T/bjson"
 jq -r -f "$d/schema.jq" "$T/bjson" >"$T/violations"
-check "BPF path JSON matches the schema" "$T/violations" /dev/null
+same_file "BPF path JSON matches the schema" "$T/violations" /dev/null
 is "$(jq -r .recording.fault_path "$T/bjson")" bpf "the JSON says the BPF path ran"
 "$FOLIOSTAT" script -i "$d/bpf.data" >"$T/bscript"
 is "$(jq .totals.faults "$T/bjson")" "$(grep -cE ' exceptions:page_fault_(user|kernel): ' "$T/bscript")" "BPF path: faults = page_fault entries in script"
@@ -206,7 +191,7 @@ is "$(jq -c '.totals | [.unclosed_faults, .exits_without_entry, .untimed_faults]
 # Kernel symbols travel with the recording (dd of 512K from /dev/zero: its reads fault in
 # the kernel's read_zero): named alike on any machine, whatever kernel runs there.
 "$FOLIOSTAT" report --symfs "$NOSYM" --sort dso,sym -i "$d/ksyms.data" >"$T/kstxt"
-check "text report naming kernel code from the recording's own symbols" "$T/kstxt" "$d/ksyms.txt"
+same_file "text report naming kernel code from the recording's own symbols" "$T/kstxt" "$d/ksyms.txt"
 "$FOLIOSTAT" report --json --symfs "$NOSYM" -i "$d/ksyms.data" >"$T/ksjson"
 is "$(jq -r '.recording | "\(.kernel_symbols) \(.kernel_build_id | length)"' "$T/ksjson")" "recording 40" \
 	"the JSON says where kernel names come from, and the recorded kernel's build-id"
@@ -236,4 +221,4 @@ is "$rc $rc2 $(grep -c 'No such file' "$T/kserr")" "1 1 1" "--kallsyms /dev/null
 # of whatever machine reports is not used (the release string is the same across builds).
 is "$(jq -r '.runs[].recording | "\(.kernel_symbols) \(.kernel_build_id)"' "$T/sjson" | sort -u)" "none null" \
 	"a recording without kernel symbols or build-id: none taken from this machine"
-exit $fail
+done_testing

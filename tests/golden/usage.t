@@ -7,8 +7,7 @@ set -u
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
 top=$(cd "$(dirname "$0")/../.." && pwd)
-n=0 fail=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$top/tests/lib.sh"
 # Each command's options, from its own table (--list-options): every one is in the
 # command's man page (or the page it defers to: stat's record options, tui's report
 # filters), and --help names it. The completion reads the same list.
@@ -31,7 +30,6 @@ check() { # COMMAND MAN-PAGE...
 	[ -z "$missing$undocumented" ]
 	ok $? "$cmd: every option in --help and the man page${missing:+ (not in --help:$missing)}${undocumented:+ (not in man foliostat-$1:$undocumented)}"
 }
-echo "1..19"
 check record record
 check stat stat record
 check top top
@@ -56,7 +54,7 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	[ "$(comp "$(basename "$FOLIOSTAT")" record --swe)" = --sweep ]; ok $? "completion: a command's options"
 	[ "$(comp "$(basename "$FOLIOSTAT")" stat -w fork-)" = "fork-reuse fork-loop" ]; ok $? "completion: workloads after -w"
 else
-	for _ in 1 2 3; do n=$((n + 1)); echo "ok $n # SKIP bash-completion not installed"; done
+	skip 3 "bash-completion not installed"
 fi
 
 # --version: the version of debian/changelog's first entry (the package's: one place),
@@ -75,4 +73,4 @@ make -s -C "$top" install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 make -s -C "$top" uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 [ -z "$(find "$D" -type f)" ]; ok $? "make uninstall removes every file it installed"
 rm -rf "$D"
-exit $fail
+done_testing

@@ -3,7 +3,6 @@
 # Bad input gets a clear message and the documented exit status, never a crash.
 . "$(dirname "$0")/lib.sh"
 need_root
-plan 31
 
 # The committed recordings, found from this file (foliostat may be a copy elsewhere).
 golden=$(cd "$(dirname "$0")/../golden" && pwd)
@@ -78,4 +77,4 @@ is "$(jr long.data '.recording.command[1] | "\(length)\(.[-18:])"')" "65493 [345
 [ "$rc" = 1 ] && grep -q "kernel thread" err; ok $? "maps -p 2 (kthreadd): exit 1, a kernel thread ($(cat err))"
 "$FOLIOSTAT" script --help >/dev/null; ok $? "script --help"
 "$FOLIOSTAT" record --help | grep -q "usage: foliostat record"; ok $? "record --help"
-exit $_fail
+done_testing

@@ -4,7 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 27
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -190,4 +189,4 @@ done
 got=$(jr vd.data '[.orders[].faults.special // 0] | add')
 [ "$want" -ge 1 ] && [ "$got" = "$want" ]
 ok $? "faults in [vdso]/[vvar]: class special ($got; the recorded addresses in those mappings: $want)"
-exit $_fail
+done_testing

@@ -5,7 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 49
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -235,4 +234,4 @@ for sig in INT TERM; do
 done
 "$FOLIOSTAT" record -q -o m.data --mthp 64K=always -- /no/such/command 2>/dev/null
 is "$(pol)" never "... after the command could not be executed"
-exit $_fail
+done_testing

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
-plan 54
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -188,4 +187,4 @@ grep -q "run 3 (64K) left out: damaged: 1 region" err; ok $? "... and the warnin
 head -c 4096 a2.data >tiny.data
 "$FOLIOSTAT" compare a1.data tiny.data >/dev/null 2>err; is $? 1 "compare with a file cut to 4 KiB: exit 1"
 grep -q "tiny.data has no whole run to compare" err; ok $? "... it has no whole run to compare"
-
+done_testing

@@ -7,7 +7,6 @@
 need_root
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel"
 [ -e "$THP/khugepaged/scan_sleep_millisecs" ] || skip_all "no khugepaged settings"
-plan 30
 
 cd "$T"
 fw=$(workload_bin fw)
@@ -178,4 +177,4 @@ if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 else
 	for i in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP no free zram0"; done
 fi
-exit $_fail
+done_testing

@@ -8,7 +8,6 @@
 need_root
 # Its geometry is 64K folios' (16 reuse faults each).
 [ -e "$THP/hugepages-64kB/enabled" ] || skip_all "no mTHP on this kernel (no $THP/hugepages-64kB)"
-plan 21
 
 fw=$(workload_bin fw)
 only_64k_mthp
@@ -146,4 +145,4 @@ ok $? "foliostat check: the BPF fault path's programs load here"
 for _ in $(seq 100); do pgrep -x foliostat-tdown >/dev/null || break; sleep 0.1; done
 left=$(ours | comm -13 "$T/progs.before" - | wc -l)
 is "$left" 0 "no foliostat BPF program of the test's left loaded ($(wc -l <"$T/progs.before") others' before it)"
-exit $_fail
+done_testing

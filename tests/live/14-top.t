@@ -6,22 +6,11 @@
 # same run (the large folios' cells), q exits 0.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-plan 12
+need_commands tmux
 
-S=foliostat-top-$$
-trap 'tmux kill-session -t "$S" 2>/dev/null; _leave' EXIT
+trap 'end_session; restore_policies; _leave' EXIT
 cd "$T"
 fw=$(workload_bin fw)
-screen() { tmux capture-pane -p -t "$S"; }
-wait_screen() { # TEXT [SECONDS]
-	for _ in $(seq $((${2:-30} * 10))); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	screen | sed 's/^/# /' >&2
-	return 1
-}
 # "since start: N faults" of the title line.
 since_start() { screen | sed -n 's/.*since start: \([0-9]*\) faults.*/\1/p' | head -1; }
 args=(workload fork-loop --loops 12 --size 128M)
@@ -45,7 +34,7 @@ ok $? "without a terminal: refused, with what to use instead (exit $rc: $(head -
 # (unsanitized in make check SANITIZE=...): a recorded command stays traced to its exit,
 # and LeakSanitizer cannot work in a traced process (it exits 1).
 st=$(workload_bin foliostat-stat)
-tmux new-session -d -s "$S" -x 132 -y 44 \
+new_session 132 44 \
 	"env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT top -d $delay -- $st stat --json -- $fw ${args[*]} 2>$T/out; echo rc=\$? >$T/rc; sleep 60"
 wait_screen "since start" $((30 * slow))
 a=$(since_start)
@@ -67,13 +56,13 @@ case "$cost" in
 	[ -n "$bpf" ] && [ "$bpf" -gt 0 ] && [ "$bpf" -lt 1000000 ] ;;
 esac
 ok $? "the status line says what top adds a fault, measured ($cost)"
-tmux send-keys -t "$S" Enter
+keys Enter
 wait_screen "threads of pid" $((10 * slow))
 ok $? "Enter zooms into the selected process: its threads"
-tmux send-keys -t "$S" Escape s
+keys Escape s
 wait_screen "sort: faults/i" $((10 * slow))
 ok $? "Esc goes back and s moves to the next sort key (faults/i)"
-tmux send-keys -t "$S" f
+keys f
 wait_screen "FROZEN" $((10 * slow))
 ok $? "f freezes the screen"
 # The selection is a task, not a line (top.c's draw_tasks): a row selected (k to the first,
@@ -83,8 +72,8 @@ ok $? "f freezes the screen"
 rows() { awk '/ PID COMMAND/ { on = 1; next } on && NF == 0 { exit } on { printf "%s ", $1 }'; }
 select_pid() { # PID, in the rows as drawn now
 	local i=0 p
-	for p in $(screen | rows); do tmux send-keys -t "$S" k; done
-	for p in $(screen | rows); do [ "$p" = "$1" ] && break; tmux send-keys -t "$S" j; i=$((i + 1)); done
+	for p in $(screen | rows); do keys k; done
+	for p in $(screen | rows); do [ "$p" = "$1" ] && break; keys j; i=$((i + 1)); done
 	echo "$i"
 }
 wait_sort() { # NAME: the title says this sort key (at the line's end, or more after it)
@@ -97,7 +86,7 @@ wait_sort() { # NAME: the title says this sort key (at the line's end, or more a
 sorts=(faults/i time faults p99 reuse/folio time/i)
 order0=$(screen | rows) moved= presses=
 for s in 1 2 3 4 5 6; do
-	tmux send-keys -t "$S" s
+	keys s
 	wait_sort "${sorts[s % 6]}" || break
 	order=$(screen | rows)
 	[ -n "$moved" ] || [ "$s" -eq 6 ] || for p in $order0; do
@@ -107,23 +96,23 @@ for s in 1 2 3 4 5 6; do
 done
 if [ -n "$moved" ]; then
 	from=$(select_pid "$moved")
-	for ((i = 0; i < presses; i++)); do tmux send-keys -t "$S" s; done
+	for ((i = 0; i < presses; i++)); do keys s; done
 	wait_sort "${sorts[presses % 6]}"
 	to=$(screen | rows | tr ' ' '\n' | grep -nx "$moved" | cut -d: -f1)
-	tmux send-keys -t "$S" Enter
+	keys Enter
 	wait_screen "threads of pid $moved " $((10 * slow))
 	ok $? "s sorts the rows anew, the selection stays on its task (pid $moved, row $((from + 1)) then ${to:-?} by ${sorts[presses % 6]}): Enter zooms into it"
-	tmux send-keys -t "$S" Escape
+	keys Escape
 	wait_screen " PID COMMAND" $((10 * slow))
 else
 	skip 1 "no sort key moves a row of this run's $(echo "$order0" | wc -w) (pids $order0): nothing to follow"
 fi
-tmux send-keys -t "$S" f
+keys f
 wait_screen "exited (status 0)" $((240 * slow))
 ok $? "the end of the workload is said, with its exit status"
 # Frozen (f), the rows keep their order and the ended ones stay while j picks one (a
 # refresh sorted them anew between the capture and j once: Enter zoomed into the fw).
-tmux send-keys -t "$S" f
+keys f
 wait_screen "FROZEN" $((10 * slow))
 screen >"$T/all.txt"
 # The table of all faults holds stat's own, and those of the two processes its recorder
@@ -139,14 +128,14 @@ echo "# stat's processes in the process table: ${pids:-none}"
 : >"$T/stat-proc.txt"
 for pid in $pids; do
 	select_pid "$pid" >/dev/null
-	tmux send-keys -t "$S" Enter
+	keys Enter
 	wait_screen "threads of pid $pid " $((10 * slow))
 	screen >>"$T/stat-proc.txt"
-	tmux send-keys -t "$S" Escape
+	keys Escape
 	wait_screen " PID COMMAND" $((10 * slow))
 done
 sed 's/^/# /' "$T/all.txt" "$T/stat-proc.txt" >&2
-tmux send-keys -t "$S" q
+keys q
 for _ in $(seq $((100 * slow))); do [ -s "$T/rc" ] && break; sleep 0.1; done
 is "$(cat "$T/rc" 2>/dev/null)" "rc=0" "q exits 0"
 # The JSON document alone: stat's warnings (events lost) may follow it.
@@ -170,3 +159,4 @@ done < <(jq -r '.orders[] |
 	.faults | to_entries[] | select(.value >= 1000) | "\($s) \(.key) \(.value)"' "$T/stat.json")
 [ -n "$pids" ] && [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]
 ok $? "top's order x class table, less stat's own faults, equals stat's of the same run ($n cells of 1000 faults or more; top may have up to 64 more: the child's before its exec)"
+done_testing

@@ -18,10 +18,9 @@ done
 PROM=$bin/prometheus PROMTOOL=$bin/promtool
 DASH=$(cd "$bin/../.." && pwd)/scripts/grafana/foliostat.json
 [ -x "$PROM" ] && [ -x "$PROMTOOL" ] || { echo "Bail out! $PROM or promtool is missing: 'make deps' installs them"; exit 1; }
-command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+need_commands curl
 name=foliostat-serve-$$
 own_cgroup "$name"
-plan 24
 # (Said with "# ", not the "#   " of a failed test's lines: check-kernels-live lists those.)
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
@@ -298,3 +297,4 @@ wait "${pids[0]}"
 rc=$?
 [ "$rc" -eq 0 ]
 ok $? "serve exits 0 on SIGTERM (exit $rc$( [ "$rc" -eq 0 ] || printf ': %s' "$(tail -c 400 "$T/serve.err" | tr '\n' ' ')"))"
+done_testing

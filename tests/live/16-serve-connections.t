@@ -9,9 +9,8 @@
 # however often its bytes come.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+need_commands curl
 [ -x /usr/bin/python3 ] || { echo "Bail out! /usr/bin/python3 is missing: 'make deps' installs it"; exit 1; }
-plan 6
 here=$(cd "$(dirname "$0")" && pwd)
 pids=()
 cleanup() {
@@ -60,3 +59,4 @@ refused=$(awk '$1 == "foliostat_http_refused_connections_total" {print $2}' afte
 late=$(awk '$1 == "foliostat_http_late_connections_total" {print $2}' after.prom)
 [ "${refused:-0}" -ge "$idle" ] && [ "${late:-0}" -ge 8 ]
 ok $? "its metrics say so: $refused connections refused, $late ended late"
+done_testing

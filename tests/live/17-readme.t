@@ -13,7 +13,6 @@ readme=$top/README.md
 [ -z "${FOLIOSTAT_GUEST:-}" ] || skip_all "the README's examples run on the host; the guests run what they show"
 awk '/^```sh/ { on = 1; next } /^```/ { on = 0 } on && /^\$ / { sub(/^\$ /, ""); print }' "$readme" >"$T/cmds"
 n=$(wc -l <"$T/cmds")
-plan $((n + 2))
 mkdir -p "$T/bin" "$T/run"
 # foliostat on PATH: the one under test, but its workloads the unsanitized binary, as the
 # other live tests run them (ASan's mappings change their geometry, LSan their exit).
@@ -60,3 +59,4 @@ ok $? "the README's install commands are run by check-fresh or CI${missing:+ (no
 # The one that is not: starting a service is not a test's to do (and PID 1 here is
 # $(ps -p 1 -o comm=)); make deb checks the unit with systemd-analyze verify.
 skip 1 "systemctl enable --now foliostat-serve: not run by a test; make deb verifies the unit"
+done_testing

@@ -13,11 +13,10 @@
 # and serve count every fault perf stat -G counts of the fault entry tracepoints.
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v cc >/dev/null || { echo "Bail out! cc is missing: 'make deps' installs it"; exit 1; }
-command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+need_commands cc
+need_commands curl
 name=foliostat-files-$$
 own_cgroup "$name"
-plan 12
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
@@ -124,7 +123,7 @@ traced=$(jq -r 'select(.comm == "pcread" and (.event == "mmap_lock:mmap_lock_acq
 	(.event == "kmem:rss_stat" and (.fields.member == 0 or .fields.member == 3)))) | 1' "$T/script.jsonl" | wc -l)
 if [ "$traced" -eq 0 ]; then
 	skip 6 "kernel $(uname -r) traced no mmap_lock_acquire_returned nor kmem:rss_stat of file pages in the reader: no folio is read inside a fault"
-	exit 0
+	done_testing
 fi
 faults=$(jq '[.mappings[] | select(.class == "file" and (.map | test("/(shm/a|b)$"))) | .faults] | add' "$T/r.json")
 at=$(jq '.totals.file_order_from_page_cache.at_fault' "$T/r.json")
@@ -170,3 +169,4 @@ else
 fi
 unknown=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ && /class="file"/ && /order="-1"/ { n += $NF } END { print n + 0 }' "$T/metrics.txt")
 is "$unknown" 0 "serve --by-cgroup: none of the cgroup's file faults of order unknown"
+done_testing

@@ -37,7 +37,6 @@ mkdir -p inc/linux && {
 cc -O2 -Iinc -I"$mm" -I"$mm/.." -o cow "$mm/cow.c" "$mm/vm_util.c" "$mm/thp_settings.c" \
 	-lpthread 2>cc.err
 [ -x cow ] || skip_all "cow.c did not build: $(cat tar.err cc.err | grep -m 1 error)"
-plan 3
 
 # Its own swap, removed on exit: the selftest skips its swap-out runs without one.
 dd if=/dev/zero of=/var/tmp/foliostat-cow.$$ bs=1M count=256 2>/dev/null &&
@@ -80,4 +79,4 @@ done <before 3<after
 echo "# by size, the report's against the kernel's:$said" >&2
 is "$bad" "" "no size has more folios written whole than the kernel's swpout moved by"
 "$FOLIOSTAT" report -i cow.data | grep '^# note: .* large folios written at their first page alone' >&2
-exit $_fail
+done_testing

@@ -8,10 +8,9 @@
 # of faults timed), and the serve that times every fault (each well-sampled cell's mean).
 . "$(dirname "$0")/lib.sh"
 need_root
-command -v curl >/dev/null || { echo "Bail out! curl is missing: 'make deps' installs it"; exit 1; }
+need_commands curl
 name=foliostat-sample-$$
 own_cgroup "$name"
-plan 9
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
 cleanup() {
@@ -158,3 +157,4 @@ done <"$T/sampled.cells"
 ok $? "each cell's timed share is binomial (4.5 sigma):$checked${bad:+ off:$bad}"
 [ -n "$means" ] && [ -z "$off" ]
 ok $? "each well-sampled cell's mean is the other serve's within a factor of two:$means${off:+ off:$off}"
+done_testing

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# TAP helpers for the live tests. Source it; FOLIOSTAT names the binary under test.
-set -u
+# The live tests' helpers, beside tests/lib.sh's TAP (which this sources): the machine's
+# side (root, THP policies, the kernel's behaviour) and a failed test's files kept.
+# Source it; FOLIOSTAT names the binary under test.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
 WORKLOAD_BIN=${WORKLOAD_BIN:-$FOLIOSTAT}
@@ -43,43 +45,7 @@ _on_term() {
 	exit 143
 }
 trap _on_term TERM
-_n=0
-_fail=0
-
-plan() { echo "1..$1"; }
-# A known failure, open on an issue: the next ok/is is a TAP TODO (run, shown, not counted
-# as a failure), with the reason. Only where the failure was seen: see its callers.
-_todo=
-todo() { _todo=$1; }
-_result() { # PASSED NAME
-	local t=${_todo:+ # TODO $_todo}
-	_n=$((_n + 1))
-	if [ "$1" = 1 ]; then echo "ok $_n - $2$t"; else echo "not ok $_n - $2$t"; [ -n "$_todo" ] || _fail=1; fi
-	_todo=
-}
-ok() { # ok CONDITION-STATUS NAME: returns the status, for what a failure should show
-	[ "$1" -eq 0 ] || echo "#   failed: $2" >&2
-	_result $(($1 == 0)) "$2"
-	return "$1"
-}
-is() { # is GOT WANT NAME
-	# On stderr, so that prove shows them without -v: a failure says what it saw.
-	[ "$1" = "$2" ] || echo "#   $3: got '$1', want '$2'" >&2
-	_result $([ "$1" = "$2" ] && echo 1 || echo 0) "$3"
-}
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-skip() { # skip COUNT REASON: COUNT tests this kernel cannot run, counted as skipped
-	local i
-	for ((i = 0; i < $1; i++)); do
-		_n=$((_n + 1))
-		echo "ok $_n # SKIP $2"
-	done
-}
-# What the live tests run besides foliostat: make deps installs all of it, so a missing
-# one is a broken machine, not a reason to pass.
-for _t in perf jq pkill pgrep perl strace setpriv timeout md5sum; do
-	command -v "$_t" >/dev/null || { echo "Bail out! $_t is missing: 'make deps' installs it"; exit 1; }
-done
+need_commands perf jq pkill pgrep perl strace setpriv timeout md5sum
 need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root for tracepoints"; }
 # A copy of foliostat under another name, so that the workload's comm tells its events
 # from the recorder's.

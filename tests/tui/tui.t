@@ -7,47 +7,20 @@ FOLIOSTAT=${FOLIOSTAT:-./foliostat}
 FOLIOSTAT=$(cd "$(dirname "$FOLIOSTAT")" && pwd)/$(basename "$FOLIOSTAT")
 D=$(cd "$(dirname "$0")/../golden" && pwd)
 DATA=$D/small.data
+. "$(dirname "$0")/../lib.sh"
 T=$(mktemp -d /tmp/foliostat-tui.XXXXXX)
-S=foliostat-tui-$$
 export LC_ALL=C.UTF-8
-trap 'tmux kill-session -t "$S" 2>/dev/null; rm -rf "$T"' EXIT
-n=0 fail=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
-command -v tmux >/dev/null || { echo "Bail out! tmux is missing: 'make deps' installs it"; exit 1; }
-echo "1..62"
+trap 'end_session; rm -rf "$T"' EXIT
+need_commands tmux jq
 
-screen() { tmux capture-pane -p -t "$S"; }
-# Wait until the screen shows $1 (the TUI draws asynchronously to us).
-# Up to 30 s: a loaded machine (CI's guests beside it) is slow to draw, not wrong.
-wait_screen() {
-	for _ in $(seq 300); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	screen | sed 's/^/# /'
-	return 1
-}
-keys() { tmux send-keys -t "$S" "$@"; }
 json() { "$FOLIOSTAT" report --json -i "$DATA" | jq -r "$1"; }
 
-# A new session $S of COLS x LINES running CMD, the old one killed. Killing the last
-# session ends the server, and a new session asked of it while it exits fails ("no server
-# running"): three tests found empty screens so in a sanitizer run. Asked again until one
-# starts.
-new_session() { # COLS LINES CMD
-	tmux kill-session -t "$S" 2>/dev/null
-	rm -f "$T/rc"
-	for _ in 1 2 3 4 5; do
-		tmux new-session -d -s "$S" -x "$1" -y "$2" "$3" && return 0
-		sleep 0.2
-	done
-	return 1
-}
 # foliostat tui ARGS in a new tmux window of COLS x LINES, ENV (e.g. NO_COLOR=1) set for
 # it; its exit status goes to $T/rc.
 tui_in() { # COLS LINES ENV ARGS...
 	local x=$1 y=$2 env=$3
 	shift 3
+	rm -f "$T/rc"
 	new_session "$x" "$y" "env $env TERM=screen LC_ALL=C.UTF-8 $FOLIOSTAT tui $*; echo rc=\$? >$T/rc; sleep 30"
 }
 start() { tui_in 80 24 "$*" -i "$DATA"; } # extra env, e.g. NO_COLOR=1
@@ -92,12 +65,12 @@ keys '?'
 wait_screen "this help"; ok $? "?: help"
 keys x
 
-tmux resize-window -t "$S" -x 120 -y 40 2>/dev/null || tmux resize-pane -t "$S" -x 120 -y 40
+tmux resize-window -t "$TMUX_SESSION" -x 120 -y 40 2>/dev/null || tmux resize-pane -t "$TMUX_SESSION" -x 120 -y 40
 keys BTab
 wait_screen "64K wp_reuse faults: $faults"; ok $? "resized to 120x40: still drawing (Shift-Tab back to latency)"
-tmux resize-window -t "$S" -x 40 -y 8 2>/dev/null || tmux resize-pane -t "$S" -x 40 -y 8
+tmux resize-window -t "$TMUX_SESSION" -x 40 -y 8 2>/dev/null || tmux resize-pane -t "$TMUX_SESSION" -x 40 -y 8
 wait_screen "too small"; ok $? "resized to 40x8: says the window is too small"
-tmux resize-window -t "$S" -x 80 -y 24 2>/dev/null || tmux resize-pane -t "$S" -x 80 -y 24
+tmux resize-window -t "$TMUX_SESSION" -x 80 -y 24 2>/dev/null || tmux resize-pane -t "$TMUX_SESSION" -x 80 -y 24
 keys q
 for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 grep -q "rc=0" "$T/rc"; ok $? "q quits with status 0"
@@ -232,4 +205,4 @@ for cmd in "tui -i $DATA" "top -a"; do
 	for _ in $(seq 30); do [ -s "$T/rc" ] && break; sleep 0.1; done
 	grep -q "rc=1" "$T/rc"; ok $? "TERM=dumb: ${cmd%% *} exits 1 at once, saying the terminal cannot move its cursor"
 done
-exit $fail
+done_testing
