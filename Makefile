@@ -155,7 +155,12 @@ $(BIN): $(CMD_OBJS) $(TUI_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS)
+# A unit test links only the objects of its stage and the stages before it
+# (scripts/unit-stage.sh): a stage that called a later one's function would not link in
+# its own tests, the wall of lib/README.md held by the linker too.
+unit_objs = $(foreach s,$(shell scripts/unit-stage.sh tests/unit/$(1).c),$(filter $(BUILD)/lib/$(s)/%,$(LIB_OBJS)))
+.SECONDEXPANSION:
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $$(call unit_objs,$$*)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
 
