@@ -196,7 +196,7 @@ with_perf() { # OUT [RECORD OPTIONS]
 	shift
 	"$FOLIOSTAT" record -q "$@" -o "$out" -- "$W" workload fork-reuse --size 1G 2>/dev/null &
 	rec=$!
-	for i in $(seq 100); do pid=$(pgrep -n -x fw) && break; sleep 0.01; done
+	for i in $(seq 100); do pid=$(pgrep -n -x fw -P "$rec") && break; sleep 0.01; done
 	sleep 0.1
 	perf record -q -e minor-faults -p "$pid" -o perf.data >/dev/null 2>&1 &
 	perf=$!

@@ -6,7 +6,10 @@
 need_root
 
 cd "$T"
-fw=$(workload_bin fw)
+# A name of its own: --comm must find this test's workload, not another fw on the machine
+# (a soak's, another test's).
+wname=fw$$
+fw=$(workload_bin "$wname")
 
 # A workload started before the recording: populate, wait (twice the recorder's start-up
 # here, and 2 s), fork, write every page again: 32M / 4K = 8192 reuse faults, on folios
@@ -48,22 +51,22 @@ is "$(jr a.data '.recording.command | length')" 0 "no command of its own"
 n=$(jr a.data '.totals.processes')
 [ "$n" -ge 2 ]; ok $? "more than one process recorded ($n)"
 # Its name came from /proc at the start: --comm finds a task that never exec'd meanwhile.
-n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '[.classes[] | select(.class == "wp_reuse") | .faults][0]')
-within "${n:-0}" 8192 8300; ok $? "--comm fw: its 8192 reuse faults ($n)"
-n=$("$FOLIOSTAT" report --json -i a.data --comm fw | jq '.totals.unknown_order.before_recording')
+n=$("$FOLIOSTAT" report --json -i a.data --comm "$wname" | jq '[.classes[] | select(.class == "wp_reuse") | .faults][0]')
+within "${n:-0}" 8192 8300; ok $? "--comm $wname: its 8192 reuse faults ($n)"
+n=$("$FOLIOSTAT" report --json -i a.data --comm "$wname" | jq '.totals.unknown_order.before_recording')
 [ "${n:-0}" -ge 8192 ]; ok $? "... on folios it allocated before the recording: order unknown, said so ($n)"
 
 # -a with a command: everything while it runs, the command's status.
 "$FOLIOSTAT" record -q -a -o b.data -- "$fw" workload populate --size 16M --policy small; ok $? "record -a -- command"
-n=$("$FOLIOSTAT" report --json -i b.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
-within "${n:-0}" 4096 4300; ok $? "--comm fw: 16M of 4K pages, 4096 first touches ($n)"
+n=$("$FOLIOSTAT" report --json -i b.data --comm "$wname" | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+within "${n:-0}" 4096 4300; ok $? "--comm $wname: 16M of 4K pages, 4096 first touches ($n)"
 "$FOLIOSTAT" record -q -a -o c.data -- sh -c 'exit 7'; is $? 7 "the command's exit status"
 # System-wide takes the BPF fault path too where its programs load (top and serve run so):
 # the same first touches as the samples path.
 if "$FOLIOSTAT" check 2>&1 | grep -qE '^  ok +BPF fault path +the programs load'; then
 	is "$(jr b.data .recording.fault_path)" bpf "record -a takes the BPF fault path where it loads"
 	"$FOLIOSTAT" record -q -a --fault-path samples -o bs.data -- "$fw" workload populate --size 16M --policy small
-	n=$("$FOLIOSTAT" report --json -i bs.data --comm fw | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
+	n=$("$FOLIOSTAT" report --json -i bs.data --comm "$wname" | jq '[.orders[] | select(.order == 0) | .faults.anon_alloc][0]')
 	within "${n:-0}" 4096 4300; ok $? "... and the samples path the same 4096 first touches ($n)"
 else
 	skip 2 "the BPF fault path does not load here: $("$FOLIOSTAT" check 2>&1 | grep 'BPF fault path' | head -c 150)"

@@ -97,7 +97,7 @@ is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$slee
 	"... and its sleeps are put back after SIGTERM"
 # SIGKILL (or an OOM kill) gives the workload no chance: its guardian puts things back.
 start_tuned kk.data
-pkill -KILL -o -x fw
+pkill -KILL -o -x fw -P "$rec"
 wait "$rec"
 for i in $(seq 100); do [ "$(cat "$KH/scan_sleep_millisecs")" = "$sleep0" ] && break; sleep 0.02; done
 is "$(cat "$KH/scan_sleep_millisecs") $(cat "$KH/alloc_sleep_millisecs")" "$sleep0 $alloc0" \
@@ -169,7 +169,7 @@ if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 	rec=$!
 	set +m
 	for i in $(seq 500); do grep -q zram0 /proc/swaps && break; sleep 0.02; done
-	pkill -KILL -o -x fw
+	pkill -KILL -o -x fw -P "$rec"
 	wait "$rec"
 	for i in $(seq 100); do [ "$(cat /sys/block/zram0/disksize)" = 0 ] && break; sleep 0.02; done
 	! grep -q zram0 /proc/swaps && [ "$(cat /sys/block/zram0/disksize)" = 0 ]
