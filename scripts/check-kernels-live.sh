@@ -120,6 +120,8 @@ SUMMARY='
 function pr() {
 	if (plan > p + s + x + t)
 		all = "ENDED EARLY: " p + s + x + t " of " plan " planned"
+	if (!plan && all == "")
+		all = "ENDED EARLY: no plan (done_testing never came), " p + s + x + t " run"
 	printf "%-32s %3d passed %3d skipped %3d failed %d todo%s\n", f, p, s, x, t,
 	       all != "" ? "  (" all ")" : ""
 	f = ""
