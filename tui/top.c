@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "report/format.h"
+#include "util/grow.h"
 #include "util/escape.h"
 #include "util/order.h"
 
@@ -32,6 +33,7 @@ struct fol_top_ui {
 	 * on the task (j, Enter typed across a refresh once zoomed into the task below). j
 	 * and k move through the rows as last drawn (shown, nrows of them). */
 	int *shown, nrows;
+	size_t shown_cap;
 	int sel_pid;
 };
 
@@ -239,17 +241,15 @@ static void task_row(const struct fol_top_ui *u, const struct fol_tally_row *r, 
 /* The rows as drawn, for j and k; and the selected one's task. */
 static void remember_rows(struct fol_top_ui *u, const struct fol_tally_row **v, int n)
 {
-	int *shown = n ? realloc(u->shown, (size_t)n * sizeof(*shown)) : u->shown;
-
-	if (!shown) { /* out of memory: j and k stay, the selection keeps its line */
+	if (FOL_GROW(u->shown, u->shown_cap, (size_t)n, 64)) {
+		/* out of memory: j and k stay, the selection keeps its line */
 		u->nrows = 0;
 		u->sel_pid = n ? v[u->sel]->pid : 0;
 		return;
 	}
-	u->shown = shown;
 	u->nrows = n;
 	for (int i = 0; i < n; i++)
-		shown[i] = v[i]->pid;
+		u->shown[i] = v[i]->pid;
 	u->sel_pid = n ? v[u->sel]->pid : 0;
 }
 

@@ -427,6 +427,8 @@ static ssize_t fill(struct fol_reader *r, size_t n)
 			r->start = 0;
 		}
 		if (n > r->cap) {
+			/* To the chunk's size exactly, not through FOL_GROW: doubled, a reader
+			 * of one 64 MiB chunk would hold 128 MiB. */
 			char *nb = realloc(r->buf, n);
 
 			if (!nb)

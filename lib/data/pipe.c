@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "data/pipe.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -152,19 +153,7 @@ static void fix(struct batch *b)
 
 static int room(struct batch *b, size_t more)
 {
-	size_t cap = b->cap ? b->cap : 1 << 16;
-	char *g;
-
-	if (b->used + more <= b->cap)
-		return 0;
-	while (cap < b->used + more)
-		cap *= 2;
-	g = realloc(b->arena, cap);
-	if (!g)
-		return -ENOMEM;
-	b->arena = g;
-	b->cap = cap;
-	return 0;
+	return FOL_GROW(b->arena, b->cap, b->used + more, 1 << 16);
 }
 
 /* A batch from the session: up to batch_events events, ended early at the session's end

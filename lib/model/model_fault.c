@@ -2,6 +2,7 @@
 /* The model's faults: opened at their entry, classified and timed at their exit, and
  * counted by order, class, site and stack. */
 #include "model/model_priv.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <search.h>
@@ -16,22 +17,19 @@
  * grows to the bins in use (a short run of a multi-run file needs a few, not 131 KB). */
 #define TIMELINE_BINS 2048
 
+/* Room for bins bins (each FOL_NR_CLASSES counts), the new ones zero; bins is at most
+ * TIMELINE_BINS, a power of two, so doubling from 16 never passes it. */
 static int bins_reserve(struct fol_model *m, uint64_t bins)
 {
-	size_t cap = m->bins_cap ? m->bins_cap : 16;
-	uint64_t *b;
+	size_t was = m->bins_cap;
+	uint64_t(*b)[FOL_NR_CLASSES] = (void *)m->s.bins;
 
-	if (bins <= m->bins_cap)
+	if (bins <= was)
 		return 0;
-	while (cap < bins && cap < TIMELINE_BINS)
-		cap *= 2;
-	b = realloc(m->s.bins, cap * FOL_NR_CLASSES * sizeof(*b));
-	if (!b)
+	if (FOL_GROW(b, m->bins_cap, (size_t)bins, 16))
 		return -ENOMEM;
-	memset(b + m->bins_cap * FOL_NR_CLASSES, 0,
-	       (cap - m->bins_cap) * FOL_NR_CLASSES * sizeof(*b));
-	m->s.bins = b;
-	m->bins_cap = cap;
+	memset(b + was, 0, (m->bins_cap - was) * sizeof(*b));
+	m->s.bins = (uint64_t *)b;
 	return 0;
 }
 
@@ -493,19 +491,13 @@ static int unwind_map_add(const struct vma *v, void *arg)
 static int unwind_maps(struct fol_model *m, const struct mm *mm)
 {
 	struct fol_unwind_map *swap;
+	size_t cap = m->cap_umaps;
 	int n;
 
-	if (mm->nvmas > m->cap_umaps) {
-		struct fol_unwind_map *a = realloc(m->umaps, sizeof(*a) * (size_t)mm->nvmas);
-		struct fol_unwind_map *b = a ? realloc(m->unext, sizeof(*b) * (size_t)mm->nvmas) : NULL;
-
-		if (a)
-			m->umaps = a;
-		if (!b)
-			return -ENOMEM;
-		m->unext = b;
-		m->cap_umaps = mm->nvmas;
-	}
+	/* The two are swapped below: grown alike, one room is both's. */
+	if (FOL_GROW(m->unext, cap, (size_t)mm->nvmas, 16) ||
+	    FOL_GROW(m->umaps, m->cap_umaps, (size_t)mm->nvmas, 16))
+		return -ENOMEM;
 	m->nunext = 0;
 	fol_model_vma_each(mm, unwind_map_add, m);
 	n = m->nunext;

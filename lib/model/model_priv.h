@@ -206,7 +206,8 @@ struct fol_model {
 	/* ... the file mappings its modules were made of, and the next fault's, compared
 	 * so that the files are read again only when the set changes (fork, exec, mmap). */
 	struct fol_unwind_map *umaps, *unext;
-	int numaps, nunext, cap_umaps;
+	int numaps, nunext;
+	size_t cap_umaps;
 	/* The thread of the previous event: most events come in runs from one thread.
 	 * Reset whenever the threads map changes, since entries move then. */
 	int last_tid, last_pid;

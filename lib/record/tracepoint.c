@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "record/tracepoint.h"
+#include "util/grow.h"
 #include "data/decode.h"
 #include "util/errors.h"
 
@@ -22,7 +23,8 @@ const char *fol_tp_tracefs_dir(void)
 
 static int add_one(const char *sys, const char *name, struct fol_tp **tps, int *n)
 {
-	struct fol_tp *grown, *tp;
+	struct fol_tp *tp;
+	size_t cap;
 	char *fmt, *id_line;
 	int size = 0;
 
@@ -30,15 +32,12 @@ static int add_one(const char *sys, const char *name, struct fol_tp **tps, int *
 	if (!fmt)
 		return errno == EACCES || errno == EPERM ? -EACCES : -ENOENT;
 	id_line = strstr(fmt, "\nID: ");
-	grown = realloc(*tps, sizeof(**tps) * (size_t)(*n + 1));
-	if (!id_line || !grown) {
+	cap = (size_t)*n; /* the array has no room beyond its n */
+	if (!id_line || FOL_GROW(*tps, cap, (size_t)*n + 1, 1)) {
 		free(fmt);
-		if (grown)
-			*tps = grown;
 		return id_line ? -ENOMEM : -FOL_E_BAD_FORMAT;
 	}
-	*tps = grown;
-	tp = &grown[*n];
+	tp = &(*tps)[*n];
 	tp->id = strtoull(id_line + 5, NULL, 10);
 	tp->system = strdup(sys);
 	tp->name = strdup(name);

@@ -164,14 +164,8 @@ static char *read_file(const char *path, size_t max, size_t *len)
 	while (f && buf) {
 		size_t got;
 
-		if (n == cap) {
-			char *g = cap < max ? realloc(buf, cap * 2) : NULL;
-
-			if (!g)
-				break;
-			buf = g;
-			cap *= 2;
-		}
+		if (n == cap && (cap >= max || FOL_GROW(buf, cap, cap + 1, 0)))
+			break;
 		got = fread(buf + n, 1, cap - n, f);
 		if (!got)
 			break;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sys/peer.h"
+#include "util/grow.h"
 
 #include "util/indexed.h"
 
@@ -133,14 +134,8 @@ static int scan_proc(const char *path, const char *local, const char *remote, ui
 
 	while (buf && fd >= 0 && (n = read(fd, buf + len, cap - len - 1)) > 0) {
 		len += (size_t)n;
-		if (cap - len < 4096) {
-			char *more = realloc(buf, cap * 2);
-
-			if (!more)
-				break;
-			buf = more;
-			cap *= 2;
-		}
+		if (cap - len < 4096 && FOL_GROW(buf, cap, cap + 1, 0))
+			break;
 	}
 	if (fd >= 0)
 		close(fd);
