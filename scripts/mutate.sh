@@ -55,7 +55,7 @@ lib/sys/pagecache.c@s/		if (!(keep\[i\] = mapped(\&f->id, ctx) == 1))/		if (!(ke
 lib/live/tally.c@s/		if (row_alive(t, r->cgroup)) {/		if (1) {/@a removed cgroup's row goes
 lib/live/tally.c@s/removed_ns >= t->o.linger_ns/removed_ns > t->o.linger_ns/@a removed cgroup's row lingers no longer than asked
 lib/live/tally.c@s/	for (ssize_t i = 0; i < nid; i++)/	for (ssize_t i = 0; i < 0; i++)/@a removed cgroup's ids are looked up again
-cmd/serve.c@s/	return FOL_BPF_FORGET;/	return 0;/@the programs forget a removed cgroup's counts@live:15-serve.t
+lib/live/kcounts.c@s/	return FOL_BPF_FORGET;/	return 0;/@the programs forget a removed cgroup's counts@live:15-serve.t
 lib/live/tally.c@s/	c->episodes\[slot\] += f->new_episode;/	c->episodes[slot]++;/@reuse episodes are first reuse faults
 lib/live/tally.c@s/	key = \*parent;/	key = 0;/@a forked child in its parent's cgroup
 lib/live/tally.c@s/		if ((double)cum >= q \* (double)n)/		if ((double)cum > q * (double)n)/@the quantile's bucket
@@ -70,7 +70,7 @@ lib/data/decode_event.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a
 lib/data/decode_event.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
 lib/data/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
 lib/data/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
-lib/util/escape.c@s/if (printable(s))/if (1)/@escaping of file strings
+lib/util/escape.c@s/	if (fol_printable(s) /	if (1 || fol_printable(s) /@escaping of file strings
 lib/util/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
 lib/util/u64map.c@s/if (!key) {/if (0) {/@key 0 in the hash map
 lib/data/merge.c@s/if (r->unsorted)/if (0)/@out-of-order chunk sorted
@@ -106,7 +106,7 @@ lib/compare/compare.c@s/	cell->log = fig->unit == FOL_UNIT_NS \&\& all_positive(
 lib/compare/compare.c@s/			if (kept < 0 \&\& r\[k - 1\].p <= (double)k \* fdr \/ m)/			if (kept < 0 \&\& r[k - 1].p <= fdr)/@Benjamini-Hochberg over the family
 lib/compare/compare.c@s/			q = fmin(q, r\[k - 1\].p \* m \/ k);/			q = r[k - 1].p;/@q is BH's adjusted p
 lib/compare/compare.c@s/(n.mean < b.mean) == (fig->better == FOL_BETTER_LOWER)/(n.mean < b.mean) != (fig->better == FOL_BETTER_LOWER)/@improvement or regression by the figure's direction
-lib/compare/compare.c@s/		if (!f \&\& !row->fig.additive)/		if (0)/@a run without a latency figure gives it no value
+lib/compare/compare.c@s/		if (!present\[r\] \&\& !row->fig.additive)/		if (0)/@a run without a latency figure gives it no value
 lib/compare/compare.c@s/		cell->ci_lo = cell->t.lo \/ fabs(bd.mean);/		cell->ci_lo = cell->t.lo;/@the interval of a change is relative to the base
 lib/compare/compare.c@s/			c->gmean\[s\] += log(c->rows\[k\].cell\[s\].d.mean);/			c->gmean[s] += c->rows[k].cell[s].d.mean;/@the Gmean is geometric
 lib/compare/compare.c@s/	if (!row->fig.latency || row->fig.single/	if (row->fig.single/@the Gmean is of per-fault latencies only
@@ -135,7 +135,7 @@ lib/symbols/debugsearch.c@s/(len <= 0 \&\& crc \&\& !same_crc(fd, crc))/0/@a deb
 lib/symbols/ksyms.c@s/sorted \&= !k->n || k->v\[k->n - 1\].addr <= a;/;/@kernel symbols out of order are sorted
 lib/symbols/ksyms.c@s/	     (uint64_t)st.st_size == sizeof(hd) + hd.n \* sizeof(\*v) + hd.names_len;/	     1;/@a kept kernel symbol table is whole
 lib/symbols/ksyms.c@s/	if (cached \&\& !load_kept(k, kept, h)) {/	if (0) {/@a recording's kernel symbols are read from the kept table
-lib/util/cache.c@s/		for (size_t i = (size_t)keep; i < n; i++)/		for (size_t i = n; i < n; i++)/@only the newest files of a kind are kept
+lib/util/cache.c@s/		if (i >= (size_t)keep || total > max_bytes)/		if (total > max_bytes)/@only the newest files of a kind are kept
 lib/util/cache.c@s/	utimensat(AT_FDCWD, path, NULL, 0);/	;/@a kept file used counts as new
 lib/model/model_fault.c@s/	m->s.retimed_exits += ev->retimed;/	;/@the retimed exits counted
 lib/data/pipe.c@s/		memcpy(b->arena + b->used, p, size);/		;/@what a piped event points to is copied with it
