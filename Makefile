@@ -256,8 +256,9 @@ clean:
 FUZZ_TARGETS := reader chunks events records archive debuglink
 FUZZ_CHECK_SECONDS ?= 8
 FUZZ_SECONDS ?= 60
-# The fuzzers link no libperf: the modules that open events stay out.
-FUZZ_LIB_SRCS := $(filter-out lib/record/%,$(LIB_SRCS))
+# The fuzzers link no libperf: the modules that open events stay out, and serve's pull of
+# the programs' counts from a running recorder.
+FUZZ_LIB_SRCS := $(filter-out lib/record/% lib/live/kcounts.c,$(LIB_SRCS))
 FUZZ_RUNNERS := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/run_%)
 # Deferred (=): expanded at parse time, its pkg-config would complain on a machine that has
 # not run make deps yet, before make run installs the packages.
