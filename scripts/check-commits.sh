@@ -16,9 +16,10 @@ if ! git rev-parse -q --verify "$SINCE^{commit}" >/dev/null 2>&1; then
 	exit 0
 fi
 # A prefix names where the change is: each of its words a file or folder of the tree
-# (its name without the extension: "model", "tui", "check-commits"), a number ("live 05"),
+# (its name without the extension: "model", "tui", "check-commits"; a dot folder keeps its
+# name, ".ci"), a number ("live 05"),
 # or one of the few words for a kind of file ("tests", "docs").
-names=$(git ls-files | tr '/' '\n' | sed 's/\.[^.]*$//' | sort -u)
+names=$(git ls-files | tr '/' '\n' | sed 's/\(.\)\.[^.]*$/\1/' | sort -u)
 known() { # WORD
 	case $1 in
 	[0-9]*|tests|docs) return 0 ;;
