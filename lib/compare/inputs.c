@@ -151,7 +151,7 @@ static void setup_warnings(const struct fol_input *in, int nin, struct fol_msgs 
 		}
 }
 
-static int same_file(const char *a, const char *b)
+static int same_inode(const char *a, const char *b)
 {
 	struct stat x, y;
 
@@ -165,7 +165,7 @@ int fol_comparison_check(char *const *paths, int n, struct fol_msgs *why)
 				    "most %d): BASE NEW...", FOL_MAX_SIDES), -EINVAL;
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
-			if (same_file(paths[j], paths[i]))
+			if (same_inode(paths[j], paths[i]))
 				return fol_msgs_add(why, "%s and %s are the same file: compare two "
 						    "recordings (record -r N gives several runs of one)",
 						    paths[j], paths[i]), -EINVAL;

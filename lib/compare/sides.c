@@ -20,7 +20,7 @@ void fol_sides_free(struct fol_sides *s)
 
 /* A file's or directory's column name: its last component, without ".data" or a
  * trailing "/". */
-static const char *short_name(const char *path)
+static const char *file_column(const char *path)
 {
 	size_t n = strlen(path);
 
@@ -31,9 +31,9 @@ static const char *short_name(const char *path)
 	return path + n;
 }
 
-static int short_len(const char *path)
+static int file_column_len(const char *path)
 {
-	const char *b = short_name(path);
+	const char *b = file_column(path);
 	size_t n = strlen(b);
 
 	while (n > 1 && b[n - 1] == '/')
@@ -130,8 +130,8 @@ int fol_sides_add(struct fol_sides *s, const struct fol_runs *rs, int nrs, const
 			continue;
 		}
 		side_bare(s, rs, nrs, configs[k]);
-		if (asprintf(&s->names[s->n], "%.*s%s%s%s%s", name ? short_len(name) : 0,
-			     name ? short_name(name) : "", name && configs[k][0] ? ":" : "",
+		if (asprintf(&s->names[s->n], "%.*s%s%s%s%s", name ? file_column_len(name) : 0,
+			     name ? file_column(name) : "", name && configs[k][0] ? ":" : "",
 			     key && key[0] && configs[k][0] ? key : "",
 			     key && key[0] && configs[k][0] ? "=" : "", configs[k]) < 0) {
 			s->names[s->n++] = NULL;

@@ -265,7 +265,7 @@ static int read_range(struct snap *s, int fd, uint64_t lo, uint64_t hi)
  * lower file, which the MMAP2 record names, while its path stats as the overlay's device
  * and, with xino, another inode number: such a file is taken for n's when it has not
  * changed since the recording began (as symbols.c takes a file without a build-id). */
-static int same_file(int fd, const struct stat *st, const struct pc_note *n, time_t since)
+static int is_noted_file(int fd, const struct stat *st, const struct pc_note *n, time_t since)
 {
 	struct statfs sf;
 
@@ -290,7 +290,7 @@ static int open_same(const struct pc_note *n, time_t since, int *overlay)
 	if (fstat(fd, &st) < 0)
 		st.st_mode = 0; /* not a regular file: refused below */
 	*overlay = major(st.st_dev) != n->id.maj || minor(st.st_dev) != n->id.min;
-	if (same_file(fd, &st, n, since)) {
+	if (is_noted_file(fd, &st, n, since)) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 		rfd = open(self, O_RDONLY | O_CLOEXEC);
 		rfd = rfd < 0 ? -errno : rfd;
