@@ -21,6 +21,14 @@
 
 #define BLOCK (32u << 20)
 
+/* Under AddressSanitizer malloc is its allocator, not glibc's: mallinfo2 does not see it
+ * (serve is never built so for users). */
+#ifdef __SANITIZE_ADDRESS__
+#define MALLINFO_SEES_MALLOC 0
+#else
+#define MALLINFO_SEES_MALLOC 1
+#endif
+
 static void test_heap(void **state)
 {
 	struct fol_self before, held, after;
@@ -32,12 +40,14 @@ static void test_heap(void **state)
 	assert_non_null(p);
 	memset(p, 1, BLOCK);
 	assert_int_equal(fol_self_read(&held), 0);
-	assert_true(held.heap_in_use_bytes >= before.heap_in_use_bytes + BLOCK);
 	assert_true(held.resident_bytes >= before.resident_bytes + BLOCK - (BLOCK >> 3));
+	assert_true(held.cpu_seconds > 0);
 	free(p);
 	assert_int_equal(fol_self_read(&after), 0);
+	if (!MALLINFO_SEES_MALLOC)
+		return;
+	assert_true(held.heap_in_use_bytes >= before.heap_in_use_bytes + BLOCK);
 	assert_true(after.heap_in_use_bytes < held.heap_in_use_bytes - BLOCK + (BLOCK >> 3));
-	assert_true(held.cpu_seconds > 0);
 }
 
 /* Through the system call: the cross build has no libbpf. */
