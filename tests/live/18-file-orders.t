@@ -133,13 +133,18 @@ ok $? "record: the orders were read inside the faults ($at read there for $fault
 
 [ -s "$T/stat.json" ]
 ok $? "stat -a -G of the reader's cgroup wrote its JSON ($(tail -c 200 "$T/stat.err"))"
+# stat -a -G reads every task's events and keeps the cgroup's: on a machine busy with
+# other faults (a soak beside make check) its ring buffers may overflow. Its exact counts
+# are checked where it lost none; else skipped, with the loss.
+slost=$(jq '.recording.lost_events // 0' "$T/stat.json")
+exact() { [ "$slost" -eq 0 ] || { skip 1 "stat -a -G lost $slost events (the machine's other faults filled its ring buffers): $1"; return 1; }; }
 bad=""
 for f in "$T/shm/a" "$T/b"; do
 	got=$(by_order "$f" <"$T/stat.json")
 	want=$(by_order "$f" <"$T/r.json")
 	[ "$got" = "$want" ] || bad="$bad $(basename "$f"): '$got' against '$want';"
 done
-is "$bad" "" "stat -a -G: the faults on both files by folio order are record's"
+exact "by order" && is "$bad" "" "stat -a -G: the faults on both files by folio order are record's"
 sfile=$(jq '[.orders[] | .faults.file // 0] | add' "$T/stat.json")
 scached=$(jq '.totals.unknown_order.file_cached' "$T/stat.json")
 [ "$scached" -le $((sfile / 100)) ]
@@ -150,14 +155,16 @@ stat_cells=$(jq -r '[.orders[] | select(.faults.file > 0) | "\(.order):\(.faults
 serve_cells=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ && /class="file"/ {
 		match($0, /order="-?[0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8); n[o] += $NF }
 	END { for (o in n) if (n[o] > 0) print o ":" n[o] }' "$T/metrics.txt" | sort -n | paste -sd' ')
-is "$serve_cells" "$stat_cells" "serve --by-cgroup: the cgroup's file faults by order are stat -a -G's"
+exact "serve against stat" && is "$serve_cells" "$stat_cells" "serve --by-cgroup: the cgroup's file faults by order are stat -a -G's"
 # Every fault of the window (the reader's, the fork-reuse workload's), all cells and
 # classes, against perf's count of the entries.
 pf=$(awk -F, '$3 ~ /^exceptions:page_fault_(user|kernel)$/ { n += $1 } END { print n + 0 }' "$T/perf.csv")
 sf=$(jq '.totals.faults' "$T/stat.json")
 vf=$(awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ { n += $NF } END { print n + 0 }' "$T/metrics.txt")
-[ "$pf" -gt 0 ] && [ "$sf" -eq "$pf" ]
-ok $? "stat -a -G counted every fault of the cgroup: $sf, perf stat -G $pf ($(head -c 200 "$T/perf.err"))"
+if exact "every fault ($sf, perf stat -G $pf)"; then
+	[ "$pf" -gt 0 ] && [ "$sf" -eq "$pf" ]
+	ok $? "stat -a -G counted every fault of the cgroup: $sf, perf stat -G $pf ($(head -c 200 "$T/perf.err"))"
+fi
 is "$vf" "$pf" "serve --by-cgroup counted every fault of the cgroup, as perf stat -G"
 # serve decides such faults in the kernel (issue 48): counted there, not streamed.
 kf=$(awk '/^foliostat_kernel_file_faults_total/ { print $2 }' "$T/metrics.txt")
