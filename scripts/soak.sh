@@ -48,7 +48,8 @@ CG=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/self/mounts)
 	done
 ) >/dev/null 2>&1 &
 churn=$!
-trap 'kill $churn $serve 2>/dev/null; wait $serve 2>/dev/null; rmdir "$CG"/foliostat-soak-$$-* 2>/dev/null; rm -rf "$T"' EXIT
+# The samples outlive a soak that ends early: beside $1, whatever ends it.
+trap 'kill $churn $serve 2>/dev/null; wait $serve 2>/dev/null; rmdir "$CG"/foliostat-soak-$$-* 2>/dev/null; cp "$T/rss" "${out%.txt}-soak-rss.txt" 2>/dev/null; rm -rf "$T"' EXIT
 start=$(date +%s)
 end=$((start + MIN * 60))
 : >"$T/rss"
@@ -56,16 +57,18 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	sleep 10
 	kill -0 "$serve" 2>/dev/null || { echo "soak: serve died: $(tail -n 3 "$T/serve.err")"; exit 1; }
 	curl -sf "http://127.0.0.1:$port/metrics" >"$T/scrape" || true
+	# Each figure read so that a miss is a 0, never the end of the soak (set -e and
+	# pipefail: a descriptor closed between the glob and cat, a grep that finds nothing).
 	t=$(($(date +%s) - start))
-	rss=$(awk '/^VmRSS/ {print $2}' "/proc/$serve/status")
-	faults=$(awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}' "$T/scrape")
-	sets=$(grep -o '^foliostat_faults_total{cgroup="[^"]*"' "$T/scrape" | sort -u | wc -l)
-	over=$(awk '$1 == "foliostat_cgroup_overflow_faults_total" { print $2 }' "$T/scrape")
-	keys=$(awk '$1 == "foliostat_kernel_count_keys" { print $2 }' "$T/scrape")
-	heap=$(awk '$1 == "foliostat_heap_bytes{state=\"in_use\"}" { print int($2 / 1024) }' "$T/scrape")
-	free=$(awk '$1 == "foliostat_heap_bytes{state=\"free\"}" { print int($2 / 1024) }' "$T/scrape")
-	maps=$(cat "/proc/$serve/fdinfo/"* 2>/dev/null | awk '/^map_type:/ { m = 1 } /^memlock:/ && m { n += $2; m = 0 } END { printf "%d", n / 1024 }')
-	echo "$t $rss $faults $sets ${over:-0} ${keys:-0} ${heap:-0} ${free:-0} $maps" >>"$T/rss"
+	rss=$(awk '/^VmRSS/ {print $2}' "/proc/$serve/status" || true)
+	faults=$(awk '/^foliostat_faults_total/ {n += $2} END {printf "%d", n}' "$T/scrape" || true)
+	sets=$({ grep -o '^foliostat_faults_total{cgroup="[^"]*"' "$T/scrape" || true; } | sort -u | wc -l)
+	over=$(awk '$1 == "foliostat_cgroup_overflow_faults_total" { print $2 }' "$T/scrape" || true)
+	keys=$(awk '$1 == "foliostat_kernel_count_keys" { print $2 }' "$T/scrape" || true)
+	heap=$(awk '$1 == "foliostat_heap_bytes{state=\"in_use\"}" { print int($2 / 1024) }' "$T/scrape" || true)
+	free=$(awk '$1 == "foliostat_heap_bytes{state=\"free\"}" { print int($2 / 1024) }' "$T/scrape" || true)
+	maps=$({ cat "/proc/$serve/fdinfo/"* 2>/dev/null || true; } | awk '/^map_type:/ { m = 1 } /^memlock:/ && m { n += $2; m = 0 } END { printf "%d", n / 1024 }')
+	echo "$t ${rss:-0} ${faults:-0} $sets ${over:-0} ${keys:-0} ${heap:-0} ${free:-0} ${maps:-0}" >>"$T/rss"
 done
 cp "$T/rss" "${out%.txt}-soak-rss.txt"
 rc=0
