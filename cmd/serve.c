@@ -74,7 +74,9 @@ static const struct usage serve_usage = {
 	"when the scraper asks for it), with /healthz. Metrics: foliostat_faults_total and\n"
 	"the foliostat_fault_seconds histogram by order and class, reuse faults and\n"
 	"episodes by order, unknown-order faults by cause, the kernel's mTHP counters;\n"
-	"labelled by cgroup with --by-cgroup or -G.\n"
+	"labelled by cgroup with --by-cgroup or -G. And serve's own: its resident memory,\n"
+	"CPU time, malloc heap and BPF map bytes (process_*, foliostat_heap_bytes,\n"
+	"foliostat_bpf_map_bytes).\n"
 	"\n"
 	"Cost: stat's streaming path over every task: each fault one record (the BPF fault\n"
 	"path, where the machine allows it) or two samples, classified in user space; but on\n"
@@ -237,9 +239,7 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, char *b
 /* Whether every record of the events before came is in the model (under lock). */
 static int released(const struct serve *s, uint64_t came)
 {
-	uint64_t until = fol_live_released_until(s->l);
-
-	return until && until >= came;
+	return fol_live_released_until(s->l) >= came; /* 0 before the first events */
 }
 
 /* Until what happened before the scrape came is counted (1 s at most: a scrape is
