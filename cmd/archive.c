@@ -7,6 +7,7 @@
 #include "data/archive.h"
 #include "cmd.h"
 #include "util/escape.h"
+#include "util/files.h"
 #include "data/file.h"
 #include "util.h"
 #include "util/msgs.h"
@@ -75,7 +76,7 @@ int cmd_archive(int argc, char **argv)
 		output = def;
 	}
 	/* archive -i X -o X replaced the recording by its archive, keeping it as X.old. */
-	if (same_file(input, output))
+	if (fol_same_file(input, output))
 		return usage_error("-o %s is the recording itself: give the archive another name "
 				   "(default %s.archive)", output, input);
 	ret = fol_archive_plan(input, &p);

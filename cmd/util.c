@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd.h"
 #include "util/errors.h"
@@ -171,11 +170,4 @@ int print_json(cJSON *j, FILE *f)
 	fprintf(f, "%s\n", s);
 	free(s);
 	return 0;
-}
-
-int same_file(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }

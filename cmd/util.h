@@ -33,9 +33,6 @@ int parse_int(const char *s, int min, int max, int *out);
  * returns EXIT_USAGE. */
 int print_bad_number(const char *option, const char *what, const char *arg, int err);
 
-/* 1 when the paths name one file (its device and inode): a recording compared with
- * itself, an archive written over its recording. */
-int same_file(const char *a, const char *b);
 /* j (then deleted) printed on f; 1 with a message when it could not be made. */
 int print_json(struct cJSON *j, FILE *f);
 

@@ -11,6 +11,7 @@
 
 #include "util/errors.h"
 #include "util/escape.h"
+#include "util/files.h"
 
 static int is_recording(const struct dirent *d)
 {
@@ -151,13 +152,6 @@ static void setup_warnings(const struct fol_input *in, int nin, struct fol_msgs 
 		}
 }
 
-static int same_inode(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
-
 int fol_comparison_check(char *const *paths, int n, struct fol_msgs *why)
 {
 	if (n < 2 || n > FOL_MAX_SIDES)
@@ -165,7 +159,7 @@ int fol_comparison_check(char *const *paths, int n, struct fol_msgs *why)
 				    "most %d): BASE NEW...", FOL_MAX_SIDES), -EINVAL;
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)
-			if (same_inode(paths[j], paths[i]))
+			if (fol_same_file(paths[j], paths[i]))
 				return fol_msgs_add(why, "%s and %s are the same file: compare two "
 						    "recordings (record -r N gives several runs of one)",
 						    paths[j], paths[i]), -EINVAL;
