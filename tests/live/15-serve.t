@@ -165,14 +165,7 @@ lost_serve=$(curl -sf "http://127.0.0.1:$sport/metrics" | awk '$1 == "foliostat_
 if [ "${lost_stat:-0}" != 0 ] || [ "${lost_serve:-0}" != 0 ]; then
 	skip 4 "events lost (stat ${lost_stat:-?}, serve ${lost_serve:-?}): the counts cannot be compared"
 else
-	# Every cell of either: equal but for the edge (at most 10 faults a cell); the cells of
-	# 1000 faults or more (the workload's region) exactly. Reuse faults of 4K folios and
-	# of unknown order are one cell here, held apart below.
-	cells() { awk '{ k = $1 "/" $2; if ($2 == "wp_reuse" && $1 <= 0) k = "0|-1/wp_reuse"; n[k] += $3 }
-		END { for (k in n) print k, n[k] }' "$1" | sort; }
-	off=$(join -a1 -a2 -e 0 -o 0,1.2,2.2 <(cells "$T/stat.cells") <(cells "$T/prom.cells") |
-		awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > 10 || (($2 >= 1000 || $3 >= 1000) && d)) print $1 ": stat " $2 ", prometheus " $3 }' |
-		tr '\n' ' ')
+	off=$(cells_off "$T/stat.cells" "$T/prom.cells" prometheus | tr '\n' ' ')
 	[ "$n" -gt 0 ] && [ -z "$off" ]
 	ok $? "Prometheus' faults per order and class equal stat's ($n cells; 1000+ exactly, others within 10)${off:+: $off}"
 	# A forked child reuses the pages its parent copied after the fork (cow's region, 1,024

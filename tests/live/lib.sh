@@ -287,6 +287,20 @@ wait_http() { # URL SECONDS
 	for _ in $(seq $(($2 * 10))); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+# The cells ("ORDER CLASS FAULTS" lines) of two tools that watched the same faults, where
+# they differ: "CELL: stat N, WHO M", one a line; none when equal but for the edge (at most
+# 10 faults a cell, and the cells of 1000 or more exactly). Reuse faults of 4K folios and
+# of unknown order are one cell: a tool knows a 4K folio's order when it saw the folio
+# made, and two tools started at different moments saw different ones made (the shell that
+# starts a workload reuses pages its parent wrote before either started). The callers hold
+# the unknown apart where they can say how many there should be.
+cells_off() { # STAT-CELLS OTHER-CELLS WHO
+	local merge='{ k = $1 "/" $2; if ($2 == "wp_reuse" && $1 <= 0) k = "0|-1/wp_reuse"; n[k] += $3 }
+		END { for (k in n) print k, n[k] }'
+	join -a1 -a2 -e 0 -o 0,1.2,2.2 <(awk "$merge" "$1" | sort) <(awk "$merge" "$2" | sort) |
+		awk -v who="$3" '{ d = $2 - $3; if (d < 0) d = -d
+			if (d > 10 || (($2 >= 1000 || $3 >= 1000) && d)) print $1 ": stat " $2 ", " who " " $3 }'
+}
 # A cgroup of the test's own, NAME under the cgroup2 mount (CG is set to it), that a task
 # can move into; else the whole test is skipped with why. The caller removes it.
 own_cgroup() { # NAME
