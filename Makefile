@@ -47,8 +47,8 @@ COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 # The version, from one place: debian/changelog's first entry (the package's too).
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
-# The BPF fault path (lib/record/bpf_faults.c): its programs, lib/record/bpf/faults.bpf.c and
-# file.bpf.c, compiled by clang, linked into one object and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
+# The BPF fault path (lib/record/bpf_faults.c): its programs, lib/record/bpf/faults.bpf.c (the
+# pairing), decide.bpf.c (kernel decisions) and file.bpf.c, compiled by clang, linked into one object and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
 # Debian's arm64 libbpf is not installed beside the native one); record then takes the
 # plain path and says why.
 ifeq ($(CROSS),arm64)
@@ -126,14 +126,15 @@ $(BUILD)/%.o: %.c | need-deps
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # -I for <asm/types.h>, which Debian keeps under the multiarch directory.
-$(BUILD)/lib/record/bpf/faults.bpf.o: lib/record/bpf/space.bpf.h lib/record/bpf/unmapped.bpf.h
-$(BUILD)/lib/record/bpf/%.bpf.o: lib/record/bpf/%.bpf.c lib/data/bpf_record.h lib/record/bpf/kernel.bpf.h | need-deps
+$(BUILD)/lib/record/bpf/%.bpf.o: lib/record/bpf/%.bpf.c lib/data/bpf_record.h lib/record/bpf/kernel.bpf.h \
+				  lib/record/bpf/decide.bpf.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
 	$(Q)clang -O2 -g -Wall $(if $(DEVELOPER),-Werror) -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
 
 # One object of the fault path's sources, linked by libbpf's static linker.
-$(BUILD)/lib/record/bpf/faults.linked.o: $(BUILD)/lib/record/bpf/faults.bpf.o $(BUILD)/lib/record/bpf/file.bpf.o
+$(BUILD)/lib/record/bpf/faults.linked.o: $(BUILD)/lib/record/bpf/faults.bpf.o $(BUILD)/lib/record/bpf/decide.bpf.o \
+					 $(BUILD)/lib/record/bpf/file.bpf.o
 	$(Q)bpftool gen object $@ $^
 
 $(BUILD)/lib/record/bpf/faults.skel.h: $(BUILD)/lib/record/bpf/faults.linked.o

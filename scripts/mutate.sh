@@ -22,7 +22,7 @@ lib/model/model_space.c@s/	return mm->unaligned_orders ? unaligned_lookup(m, mm,
 lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio keyed as such
 lib/model/summary.c@s/	return c != FOL_CALL_MPROTECT \&\& /	return /@mprotect frees no user memory
 lib/model/model.c@s/<= FOL_MAX_ORDER \&\& !ev->page.in_irq \&\&/<= FOL_MAX_ORDER \&\&/@a page an interrupt frees is not the call's
-lib/record/bpf/faults.bpf.c@s/	if (file_counted(p, now))/	if (0)/@serve decides file faults on cached pages in the kernel@live:18-file-orders.t
+lib/record/bpf/decide.bpf.c@s/	if (file_counted(p, now))/	if (0)/@serve decides file faults on cached pages in the kernel@live:18-file-orders.t
 lib/model/summary.c@s/c == FOL_CALL_MADV_POPULATE || c == FOL_CALL_MMAP_POPULATE || c == FOL_CALL_MLOCK/c == FOL_CALL_MADV_POPULATE/@mmap(MAP_POPULATE) and mlock populate too
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
@@ -180,13 +180,13 @@ lib/report/report_text.c@s/100.0 \* (double)ru->episodes \/ (double)ru->faults,/
 lib/report/report_json.c@s/ratio(ru->episodes, ru->faults)/ratio(ru->faults, ru->episodes)/@the JSON's effectiveness is episodes over faults@golden
 lib/report/report_csv.c@s/order < 0 ? 0 : (uint64_t)r->page_size << order,/order < 0 ? 0 : (uint64_t)r->page_size << (order + 1),/@the CSV's folio size in bytes@golden
 lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->change);/snprintf(t, sizeof(t), "%.2f%%", 100 * cell->change);/@a compare's change signed@golden
-lib/record/bpf/faults.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
 lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
-lib/record/bpf/faults.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
-lib/record/bpf/faults.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork@live:15-serve.t
-lib/record/bpf/faults.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's@live:15-serve.t
-lib/record/bpf/faults.bpf.c@s/		if (s \&\& s->mm != current_mm())/		if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
-lib/record/bpf/unmapped.bpf.h@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/		if (s \&\& s->mm != current_mm())/		if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
 lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would
 lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value before, where the record says it
 lib/data/decode_event.c@s/	if ((r->sum \& ~(FOL_BPF_SUM | FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || r->alloc_order < -1 ||/	if (r->alloc_order < -1 ||/@a BPF record's summary has only its bits

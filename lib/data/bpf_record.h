@@ -87,11 +87,11 @@ struct fol_bpf_pending {
 	__u8 untimed;	 /* not sampled (FOL_BPF_UNTIMED): t0 is 0 until an entry goes out */
 	__u8 pad[2];
 	__u32 fork_parent;
-	/* Kernel reuse: where the folio sequence (faults.bpf.c's next_born) stood at the
+	/* Kernel reuse: where the folio sequence (decide.bpf.c's next_born) stood at the
 	 * fork: the parent's folios born since are not the child's. */
 	__u64 fork_seq;
 	/* Kernel reuse: the folio of this thread's last reuse fault, while its space
-	 * (faults.bpf.c's kspace) has put no folio, unmapped nothing and not forked since
+	 * (decide.bpf.c's kspace) has put no folio, unmapped nothing and not forked since
 	 * (its id, gen, puts, nunmap as they were). A large folio takes its reuse faults
 	 * one page at a time, in a row: all but the first are decided here without the
 	 * folio map's lookups, and none of them is the first of its episode. */

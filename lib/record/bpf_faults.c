@@ -42,7 +42,7 @@ static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 	    fol_tp_resolve("kmem:mm_page_alloc", &tp, &n) || n != 1 ||
 	    fol_tp_field(&tp[0], "order", &ooff, &osize) || osize != 4 ||
 	    fol_tp_field(&tp[0], "gfp_flags", &goff, &gsize) || (gsize != 4 && gsize != 8) ||
-	    /* The syscalls' arguments: unsigned longs from offset 16 (faults.bpf.c). */
+	    /* The syscalls' arguments: unsigned longs from offset 16 (decide.bpf.c). */
 	    fol_tp_resolve("syscalls:sys_enter_munmap", &tp, &n) || n != 2 ||
 	    fol_tp_field(&tp[1], "len", &uoff, &usize) || uoff != 24 || usize != 8 ||
 	    fol_tp_resolve("kmem:rss_stat", &tp, &n) || n != 3 || rss_layout(l, &tp[2]))

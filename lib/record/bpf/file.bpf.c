@@ -3,8 +3,8 @@
  * A fault on a page already cached allocates nothing, so no event says its folio's
  * order; the page cache does, at the fault's file index: read where a fault takes its
  * mm's lock or maps a file page, with interrupts on. bpftool gen object links this with
- * faults.bpf.c into one object: the thread table, the settings and flush_entry() are
- * faults.bpf.c's. */
+ * faults.bpf.c and decide.bpf.c into one object: the thread table, the settings and
+ * flush_entry() are faults.bpf.c's. */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The kernel's structures as faults.bpf.c and file.bpf.c read them: only the fields they
+/* The kernel's structures as the fault path's programs read them: only the fields they
  * read, found by name in the running kernel's BTF when loaded (CO-RE). One definition
- * for both, as they are linked into one object. Types only. */
+ * for all, as they are linked into one object. Types only. */
 #ifndef FOL_KERNEL_BPF_H
 #define FOL_KERNEL_BPF_H
 

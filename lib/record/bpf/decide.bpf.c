@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kernel decisions (serve, stat -a and top take them): lib/model's rules run where the
+ * fault happens, so that a fault whose class and folio order are known at its exit is
+ * counted here, by cgroup, class and order, and never written out. Three kinds: an
+ * allocation of a folio in an anonymous private VMA (its folio kept), a reuse fault of a
+ * folio kept, a file fault on a page already cached (its folio read by file.bpf.c). Each
+ * rule names the one of lib/model it restates.
+ *
+ * bpftool gen object links this with faults.bpf.c, the fault pairing (the thread table,
+ * the settings, flush_entry()), and file.bpf.c into one object; faults.bpf.c calls in
+ * through decide.bpf.h's functions, hidden: static in the linked object, verified as
+ * part of their callers. */
+#include <linux/bpf.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "data/bpf_record.h"
+#include "decide.bpf.h"
+#include "kernel.bpf.h"
+
+extern struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);
+	__type(value, struct fol_bpf_pending);
+} follow SEC(".maps");
+
+extern const volatile __u32 by_cgroup, page_shift, error_code_off, address_off, alloc_order_off,
+	alloc_gfp_off, alloc_gfp_size;
+
+struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
+
+/* Kernel reuse's state. A process's allocations are kept under its address space's id
+ * (a new one at exec; a thread shares its process's), with the generation of that
+ * space: one more at each fork, which shares every folio again and so ends every reuse
+ * episode (lib/model's rule). */
+#define KSPACE_UNMAPS 4
+struct kspace {
+	__u64 id;
+	/* The address space's own identity (its mm_struct's address): exec puts a new one in
+	 * place before sched_process_exec, and faults of exec itself (the stack below its
+	 * arguments, the bss) come in between. */
+	__u64 mm;
+	__u32 gen;
+	__u32 orders; /* the orders of the folios kept for it */
+	/* Where the process unmapped memory (munmap, mremap, mmap MAP_FIXED) since: a folio
+	 * kept before in such a range is gone, and what is mapped there now may be no
+	 * anonymous memory at all (a reuse fault is judged by its kept folio alone, the VMA
+	 * being too dear to look up at the fault's exit: 9 us a fault here). A few boxes
+	 * (unmapped()): once every slot is taken, the two nearest ranges become the box
+	 * around both, gone since the later. A folio kept in such a box before then is
+	 * taken for gone: its reuse faults go to the model, never a wrong order. */
+	__u32 nunmap;
+	__u32 puts; /* folios put: a thread's last folio (fol_bpf_pending.last) holds until one is */
+	/* A forked child's: its parent's space, and where the folio sequence stood at the
+	 * fork. The child maps the parent's folios born until then (lib/model shares the
+	 * parent's folio map at the fork); each is copied into the child's own at its first
+	 * look, never before (a fork would copy a whole map). */
+	__u64 parent, parent_until;
+	__u32 forked; /* a child was forked (or a thread cloned): kfolio_keep_previous() */
+	__u32 pad;
+	struct {
+		__u64 start, end, seq;
+	} unmapped[KSPACE_UNMAPS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32); /* tgid */
+	__type(value, struct kspace);
+} spaces SEC(".maps");
+
+struct kfolio_key {
+	__u64 space; /* with KFOLIO_PREVIOUS: the folio this one replaced */
+	__u64 base; /* the folio's naturally aligned address, its order in the low bits */
+};
+
+#define KFOLIO_PREVIOUS (1ull << 63)
+
+struct kfolio {
+	__u64 born;	/* the order folios were put in (a later one hides those it covers) */
+	__u32 gen;	/* its space's generation at its last reuse */
+	__u32 reuse;	/* reuse faults in that episode */
+	__u32 holed;	/* a smaller folio was put inside it since: it hides some of its pages */
+	__u32 pad;
+};
+
+/* Least recently used first out: a process's folios are never taken out at its end, and
+ * a folio pushed out only sends its next reuse fault to the model. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 262144);
+	__type(key, struct kfolio_key);
+	__type(value, struct kfolio);
+} kfolios SEC(".maps");
+
+/* Allocated as keys come (a value per possible CPU: preallocated, 2048 keys would take
+ * 200 MB of a 128-CPU machine). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 2048);
+	__type(key, struct fol_bpf_reuse_key);
+	__type(value, struct fol_bpf_reuse);
+} reuse SEC(".maps");
+
+/* The same without cgroups, by class and order alone: an array's look-up is a few
+ * instructions the verifier writes in place of the call, a hash's a function hashing the
+ * key (60 ns a reuse fault here, a fifth of the exit program). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_CLASSES * (FOL_BPF_MAX_ORDER + 1));
+	__type(key, __u32);
+	__type(value, struct fol_bpf_reuse);
+} reuse_by_order SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_K_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} kstat SEC(".maps");
+
+__u64 next_space = 0, next_born = 0;
+struct fol_bpf_reuse zero_reuse = {}; /* too large for the stack: the first counts of a key */
+
+void fol_decide_count(__u32 which)
+{
+	__u64 *n = bpf_map_lookup_elem(&kstat, &which);
+
+	if (n)
+		(*n)++;
+}
+
+/* Kernel reuse's spaces: which one a process's folios are kept under, across exec and
+ * fork. */
+
+/* The current task's address space, to tell one from the next (never dereferenced). */
+static __u64 current_mm(void)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	__u64 mm = 0;
+
+	bpf_probe_read_kernel(&mm, sizeof(mm), &t->mm);
+	return mm;
+}
+
+/* The current process's space (tgid's). With create (a folio to put), one of the address
+ * space exec has since replaced gives way to a fresh one. A look-up takes it as it is:
+ * exec's own faults, the only ones between the two, reuse nothing, and the mm's read
+ * would add 26 ns to every reuse fault (bench.sh's kernel figure, 584 against 558). */
+static struct kspace *space_of(__u32 tgid, int create)
+{
+	struct kspace *s = bpf_map_lookup_elem(&spaces, &tgid), fresh = {};
+	__u64 mm;
+
+	if (!create)
+		return s;
+	mm = current_mm();
+	if (s && s->mm == mm)
+		return s;
+	fresh.id = __sync_fetch_and_add(&next_space, 1) + 1;
+	fresh.mm = mm;
+	if (s) {
+		bpf_map_update_elem(&spaces, &tgid, &fresh, BPF_ANY);
+		return bpf_map_lookup_elem(&spaces, &tgid);
+	}
+	bpf_map_update_elem(&spaces, &tgid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&spaces, &tgid);
+}
+
+/* A forked child's space: the parent's as it was at the fork (its unmapped ranges; the
+ * ones since are the parent's alone), with its folios by reference. The parent's value
+ * is copied as it is (a kspace on the stack would take a third of it). */
+static void space_inherit(const struct kspace *parent, __u32 tgid, __u64 until)
+{
+	struct kspace *c;
+
+	if (bpf_map_update_elem(&spaces, &tgid, parent, BPF_ANY))
+		return;
+	c = bpf_map_lookup_elem(&spaces, &tgid);
+	if (!c)
+		return;
+	c->id = __sync_fetch_and_add(&next_space, 1) + 1;
+	c->mm = current_mm(); /* inherit runs in the child */
+	c->gen = 0;
+	c->puts = 0;
+	c->forked = 0; /* the parent's: the child keeps no previous folio until it forks */
+	c->parent = parent->id;
+	c->parent_until = until;
+	for (int i = 0; i < KSPACE_UNMAPS; i++)
+		if (c->unmapped[i].seq > until)
+			c->unmapped[i].seq = 0;
+}
+
+/* A forked child whose first fault was exec's inherited its parent's space in exec's
+ * new address space, which holds none of the parent's folios: only exec's own stay. */
+static void space_disown(struct kspace *s)
+{
+	for (int i = 0; i < KSPACE_UNMAPS; i++)
+		if (s->unmapped[i].seq <= s->parent_until)
+			s->unmapped[i].seq = 0;
+	s->parent = 0;
+	s->parent_until = 0;
+	__sync_fetch_and_add(&s->nunmap, 1); /* no thread's last folio holds across it */
+}
+
+/* A thread's first event since its fork: a new process (its own tgid) shares its
+ * parent's folios, which ends the parent's episodes. Only then: no folio can be reused
+ * while the child still maps it, and the child maps it until it runs. */
+void fol_decide_fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
+{
+	__u32 parent = p->fork_parent;
+	struct kspace *s;
+
+	p->fork_parent = 0;
+	if ((__u32)pid_tgid != (__u32)(pid_tgid >> 32))
+		return; /* a thread */
+	s = bpf_map_lookup_elem(&spaces, &parent);
+	if (!s)
+		return;
+	space_inherit(s, (__u32)(pid_tgid >> 32), p->fork_seq);
+	__sync_fetch_and_add(&s->gen, 1);
+}
+
+/* A VMA's kind, by lib/model's rule (no file, no special mapping: anonymous private),
+ * and where it ends. */
+struct vma_seen {
+	__u64 end;
+	int anon;
+};
+
+static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	struct vma_seen *v = data;
+
+	v->anon = !vma->vm_file && !vma->vm_ops;
+	v->end = vma->vm_end;
+	return 0;
+}
+
+/* 1: addr is in an anonymous private VMA (no file, no special mapping: lib/model classes
+ * its faults by error code alone); 0: another, none, or the mmap lock was busy. Only
+ * where interrupts are on (an allocation): with them off (a fault's entry or exit event)
+ * the helper unlocks through an irq_work, 9 us a fault in this VM. */
+static int anon_vma(__u64 addr)
+{
+	struct vma_seen v = {};
+
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0))
+		return 0;
+	return v.anon;
+}
+
+/* 0 when [start, end) lies in one VMA that is not anonymous and private: none of its
+ * folios was kept (ld.so maps each library over its reservation, a file mapping, with
+ * mmap MAP_FIXED, dozens a process: no box for them). 1 otherwise, or when the lock
+ * was busy (syscalls' events come with interrupts on: bpf_find_vma is cheap here). */
+static int may_hold_kept(__u64 start, __u64 end)
+{
+	struct vma_seen v = {};
+
+	if (bpf_find_vma(bpf_get_current_task_btf(), start, vma_kind, &v, 0))
+		return 1;
+	return v.anon || v.end < end;
+}
+
+/* Whether a folio kept at addr since born is still mapped there. */
+static int kept_mapped(const struct kspace *s, __u64 born, __u64 addr)
+{
+	for (int i = 0; i < KSPACE_UNMAPS; i++)
+		if (s->unmapped[i].seq > born && addr >= s->unmapped[i].start && addr < s->unmapped[i].end)
+			return 0;
+	return 1;
+}
+
+/* The folio kept at key k (in s): s's own, or for a forked child one its parent kept
+ * before the fork, copied into the child's at this first look (its episodes are the
+ * child's from then on); holed as holes() marks it. */
+static struct kfolio *kfolio_get(const struct kspace *s, struct kfolio_key *k, __u32 holed)
+{
+	struct kfolio *f = bpf_map_lookup_elem(&kfolios, k), *g, copy = {};
+	struct kfolio_key pk;
+
+	if (f || !s->parent)
+		return f;
+	pk.space = s->parent;
+	pk.base = k->base;
+	g = bpf_map_lookup_elem(&kfolios, &pk);
+	if (g && g->born > s->parent_until) {
+		pk.space |= KFOLIO_PREVIOUS;
+		g = bpf_map_lookup_elem(&kfolios, &pk);
+	}
+	if (!g || g->born > s->parent_until)
+		return 0;
+	copy.born = g->born;
+	copy.gen = s->gen;
+	copy.holed = g->holed | holed;
+	if (!bpf_map_update_elem(&kfolios, k, &copy, BPF_NOEXIST))
+		fol_decide_count(FOL_BPF_K_INHERITED);
+	return bpf_map_lookup_elem(&kfolios, k);
+}
+
+/* The folio kept at addr: of the ones covering it and still mapped, the smallest not
+ * hidden by a larger one put in later (lib/model's folio map: a new folio replaces the
+ * smaller ones in its range; a COW copy of one page stays inside the large folio around
+ * it). *unmapped: one was kept there, but unmapped since. */
+static struct kfolio *kfolio_at(const struct kspace *s, __u64 addr, __u32 *order, int *unmapped)
+{
+	struct kfolio *best = 0;
+	__u64 newest = 0;
+
+	for (int o = FOL_BPF_MAX_ORDER; o >= 0; o--) {
+		struct kfolio_key k;
+		struct kfolio *f;
+
+		if (!(s->orders & (1u << o)))
+			continue;
+		k.space = s->id;
+		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
+		f = kfolio_get(s, &k, 0);
+		if (f && !kept_mapped(s, f->born, addr)) {
+			*unmapped = 1;
+			continue;
+		}
+		if (f && f->born > newest) {
+			newest = f->born;
+			best = f;
+			*order = (__u32)o;
+		}
+	}
+	return best;
+}
+
+/* A folio of order is put at addr: the larger ones kept around it lose that part of their
+ * range to it (kfolio_at takes the newer), so none of them is a thread's last folio again. */
+static void holes(const struct kspace *s, __u64 addr, int order)
+{
+	for (int o = FOL_BPF_MAX_ORDER; o > 0; o--) {
+		struct kfolio_key k;
+		struct kfolio *f;
+
+		if (o <= order || !(s->orders & (1u << o)))
+			continue;
+		k.space = s->id;
+		k.base = (addr & ~((1ull << (page_shift + o)) - 1)) | (__u64)o;
+		f = kfolio_get(s, &k, 1);
+		if (f)
+			f->holed = 1;
+	}
+}
+
+/* The folio at k, before a new one takes its place: after a fork, most often the
+ * parent's COW copy of a page the child still maps, and the child reuses once the
+ * parent copied (kfolio_get looks here). One version back, only in a space that ever
+ * forked: the parent's copy most often comes before the child first runs. */
+static void kfolio_keep_previous(const struct kfolio_key *k)
+{
+	struct kfolio *old = bpf_map_lookup_elem(&kfolios, k);
+	struct kfolio_key pk = { .space = k->space | KFOLIO_PREVIOUS, .base = k->base };
+
+	if (old)
+		bpf_map_update_elem(&kfolios, &pk, old, BPF_ANY);
+}
+
+/* A fault that allocated a folio of an anonymous private VMA: the folio is kept. */
+static void kfolio_put(__u32 tgid, __u64 addr, int order)
+{
+	struct kfolio f = {}, *old;
+	struct kfolio_key k;
+	struct kspace *s;
+
+	if (order < 0 || order > FOL_BPF_MAX_ORDER)
+		return;
+	s = space_of(tgid, 1);
+	if (!s)
+		return;
+	k.space = s->id;
+	k.base = (addr & ~((1ull << (page_shift + order)) - 1)) | (__u64)order;
+	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
+	f.gen = s->gen;
+	holes(s, addr, order);
+	if (s->forked)
+		kfolio_keep_previous(&k);
+	/* Put where one is kept (a swap-in, its order's bit set already): in place; an update
+	 * takes a fresh LRU node, frees the old (1,100 against 912 ns a swap-in's exit). */
+	old = bpf_map_lookup_elem(&kfolios, &k);
+	if (old) {
+		*old = f;
+		fol_decide_count(FOL_BPF_K_INSERTED);
+	} else if (!bpf_map_update_elem(&kfolios, &k, &f, BPF_ANY)) {
+		__sync_fetch_and_or(&s->orders, 1u << order);
+		fol_decide_count(FOL_BPF_K_INSERTED);
+	}
+	/* After the folio is in: a thread that looked before it was sees puts change. */
+	__sync_fetch_and_add(&s->puts, 1);
+}
+
+/* A reuse fault of folio f: 1 when it is the first of an episode (since the folio was
+ * kept, or its process last forked). */
+static int episode_step(struct kfolio *f, const struct kspace *s)
+{
+	int first = f->gen != s->gen || !f->reuse;
+
+	if (first) {
+		f->gen = s->gen;
+		f->reuse = 0;
+	}
+	f->reuse++;
+	return first;
+}
+
+/* Whether the thread's last folio is still the one kept at addr. */
+static int last_holds(const struct fol_bpf_pending *p, const struct kspace *s, __u64 addr)
+{
+	return p->last.space == s->id && p->last.gen == s->gen && p->last.puts == s->puts &&
+	       p->last.nunmap == s->nunmap && addr >= p->last.base && addr < p->last.end &&
+	       kept_mapped(s, p->last.born, addr);
+}
+
+/* What of a space the last folio holds by, as it was before the fault looked its folio up:
+ * a fork, put or unmap by another thread meanwhile leaves the last folio out of date. */
+struct kstamp {
+	__u32 gen, puts, nunmap;
+};
+
+/* Folio f (of order, kept at addr) is the thread's last, its episode under way: unless a
+ * smaller folio hides some of its pages, where the map would answer otherwise. */
+static void last_set(struct fol_bpf_pending *p, const struct kspace *s, const struct kstamp *st,
+		     const struct kfolio *f, __u64 addr, __u32 order)
+{
+	__u64 size = 1ull << (page_shift + order);
+
+	p->last.space = f->holed ? 0 : s->id;
+	p->last.gen = st->gen;
+	p->last.puts = st->puts;
+	p->last.nunmap = st->nunmap;
+	p->last.base = addr & ~(size - 1);
+	p->last.end = p->last.base + size;
+	p->last.born = f->born;
+	p->last.order = order;
+}
+
+/* The folio kept at a reuse fault's addr (0: none, counted why), from the thread's last
+ * folio when it holds (*f NULL: the fault is not its episode's first) or the map. */
+static int reuse_folio(const struct fol_bpf_pending *p, const struct kspace *s, __u64 addr,
+		       struct kfolio **f, __u32 *order)
+{
+	int unmapped = 0;
+
+	*f = 0;
+	if (last_holds(p, s, addr)) {
+		*order = p->last.order;
+		return 1;
+	}
+	if ((*f = kfolio_at(s, addr, order, &unmapped)))
+		return 1;
+	fol_decide_count(unmapped ? FOL_BPF_K_UNMAPPED : FOL_BPF_K_NO_FOLIO);
+	return 0;
+}
+
+/* The fault's step in its folio's episode: 1 when it is the first. */
+static int reuse_step(struct fol_bpf_pending *p, const struct kspace *s, const struct kstamp *st,
+		      struct kfolio *f, __u64 addr, __u32 order)
+{
+	int first;
+
+	if (!f)
+		return 0;
+	first = episode_step(f, s);
+	last_set(p, s, st, f, addr, order);
+	return first;
+}
+
+/* A decided fault's counts, by cgroup, class and order (NULL: no room). */
+static struct fol_bpf_reuse *counts(__u32 cls, __u32 order)
+{
+	struct fol_bpf_reuse_key rk = {};
+	struct fol_bpf_reuse *c;
+
+	if (!by_cgroup) {
+		__u32 i = cls * (FOL_BPF_MAX_ORDER + 1) + order;
+
+		c = bpf_map_lookup_elem(&reuse_by_order, &i);
+		if (!c)
+			fol_decide_count(FOL_BPF_K_FULL);
+		return c;
+	}
+	rk.cgroup = bpf_get_current_cgroup_id();
+	rk.order = order;
+	rk.cls = cls;
+	c = bpf_map_lookup_elem(&reuse, &rk);
+	if (!c) {
+		bpf_map_update_elem(&reuse, &rk, &zero_reuse, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&reuse, &rk);
+	}
+	if (!c)
+		fol_decide_count(FOL_BPF_K_FULL);
+	return c;
+}
+
+/* A decided fault into its counts, with its latency when it is timed (now its exit). */
+static void count_fault(struct fol_bpf_reuse *c, const struct fol_bpf_pending *p, __u64 now)
+{
+	__u64 lat = now - p->t0;
+	__u32 b;
+
+	c->faults++;
+	if (p->untimed || lat > FOL_BPF_LATENCY_MAX)
+		return;
+	b = fol_bpf_lat_bucket(lat);
+	c->timed++;
+	c->time_ns += lat;
+	if (b < FOL_BPF_LAT_BUCKETS)
+		c->lat[b]++;
+}
+
+/* A reuse fault of a folio kept: counted here, and 1 (nothing written out). With events
+ * inside (its entry is out already) it goes to the model, which counts it, and its
+ * episode if it is the first: the folio's episode is under way for the programs too, and
+ * if they counted it already, *flags tells the model (FOL_BPF_EPISODE_KEPT). Inlined:
+ * six arguments, one more than a BPF call takes. */
+static __always_inline int reuse_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr,
+					 __u32 tgid, int inside, __u8 *flags)
+{
+	struct fol_bpf_reuse *c;
+	struct kspace *s = space_of(tgid, 0);
+	struct kstamp st;
+	struct kfolio *f;
+	__u32 order = 0;
+
+	if (!s) {
+		fol_decide_count(FOL_BPF_K_NO_FOLIO);
+		return 0;
+	}
+	/* Read once each, before the look-up (its helper calls keep the order). */
+	st.gen = *(volatile __u32 *)&s->gen;
+	st.puts = *(volatile __u32 *)&s->puts;
+	st.nunmap = *(volatile __u32 *)&s->nunmap;
+	if (!reuse_folio(p, s, addr, &f, &order))
+		return 0;
+	if (inside) {
+		if (!reuse_step(p, s, &st, f, addr, order))
+			*flags |= FOL_BPF_EPISODE_KEPT;
+		fol_decide_count(FOL_BPF_K_INSIDE);
+		return 0;
+	}
+	if (!(c = counts(FOL_BPF_CLS_REUSE, order)))
+		return 0;
+	c->episodes += reuse_step(p, s, &st, f, addr, order);
+	count_fault(c, p, now);
+	fol_decide_count(FOL_BPF_K_DECIDED);
+	if (!f)
+		fol_decide_count(FOL_BPF_K_LAST);
+	return 1;
+}
+
+/* The fault's error code, from its entry's record. */
+static __u64 fault_ec(const struct fol_bpf_pending *p)
+{
+	__u64 ec = 0;
+
+	if (error_code_off <= FOL_BPF_RAW_MAX - 8)
+		__builtin_memcpy(&ec, p->raw + error_code_off, sizeof(ec));
+	return ec;
+}
+
+/* The class of a fault that allocated a user folio in an anonymous private VMA, by
+ * lib/model's rules (model_fault.c's classify: such a VMA is no file's and not special;
+ * anon_folio: the order is the folio's), swap: major, or the swap entries changed; -1
+ * where the model would count it "other" (a read of a present page). */
+static int alloc_class(__u64 ec, int swap)
+{
+	if ((ec & 3) == 3) /* FOL_PF_PROT | FOL_PF_WRITE */
+		return FOL_BPF_CLS_COPY;
+	if (ec & 1)
+		return -1;
+	return swap ? FOL_BPF_CLS_SWAP : FOL_BPF_CLS_ALLOC;
+}
+
+/* A held fault at its exit: its folio is kept, and it is counted (1), or goes out with
+ * its summary (no room). */
+static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid, int major)
+{
+	int cls = alloc_class(fault_ec(p), major || (p->sum & FOL_BPF_SUM_SWAP));
+	struct fol_bpf_reuse *c;
+
+	kfolio_put(tgid, addr, p->alloc_order);
+	if (cls < 0 || p->alloc_order < 0 || p->alloc_order > FOL_BPF_MAX_ORDER)
+		return 0;
+	if (!(c = counts((__u32)cls, (__u32)p->alloc_order)))
+		return 0;
+	count_fault(c, p, now);
+	fol_decide_count(FOL_BPF_K_ALLOC);
+	return 1;
+}
+
+/* A file fault on a page already cached (bpf_record.h): counted here, of its page-cache
+ * folio's order (lib/model's classify: a fault on a page not present in a file VMA is
+ * the file's; file_order: the folio read inside the fault), 1; else 0. */
+static int file_counted(struct fol_bpf_pending *p, __u64 now)
+{
+	__u32 order = (__u32)p->file_folio - 1;
+	struct fol_bpf_reuse *c;
+
+	if (p->state != FOL_BPF_OPEN || !p->file_folio || order > FOL_BPF_MAX_ORDER ||
+	    (fault_ec(p) & 1) || (p->sum & (FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)))
+		return 0;
+	if (!(c = counts(FOL_BPF_CLS_FILE, order)))
+		return 0;
+	count_fault(c, p, now);
+	fol_decide_count(FOL_BPF_K_FILE);
+	return 1;
+}
+
+/* Kernel decisions at a fault's exit: a held fault is counted, and its folio kept (1); so
+ * are a reuse fault of a kept folio and a file fault on a page already cached. Any other
+ * goes out, a reuse fault with *flags. */
+int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = (__u32)(pid_tgid >> 32);
+
+	if (p->state == FOL_BPF_HELD)
+		return alloc_counted(p, now, addr, tgid, !!(*flags & FOL_BPF_MAJOR));
+	if (*flags)
+		return 0; /* major */
+	if (p->alloc_order >= 0) {
+		if (p->anon == 1)
+			kfolio_put(tgid, addr, p->alloc_order);
+		return 0;
+	}
+	if (file_counted(p, now))
+		return 1;
+	if ((fault_ec(p) & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
+		return 0;
+	return reuse_counted(p, now, addr, tgid, p->state != FOL_BPF_OPEN, flags);
+}
+
+/* The unmapped ranges of a space: where its kept folios are gone. */
+
+/* How far apart [s1, e1) and [s2, e2) are: 0 when they touch. */
+static __u64 range_gap(__u64 s1, __u64 e1, __u64 s2, __u64 e2)
+{
+	if (e1 < s2)
+		return s2 - e1;
+	if (e2 < s1)
+		return s1 - e2;
+	return 0;
+}
+
+/* Slot i takes [start, end), gone since seq, too: the box around both, gone since the
+ * later (a folio kept between the two in the older one's part is taken for gone). */
+static void unmap_merge(struct kspace *s, __u32 i, __u64 start, __u64 end, __u64 seq)
+{
+	i &= KSPACE_UNMAPS - 1;
+	if (start < s->unmapped[i].start)
+		s->unmapped[i].start = start;
+	if (end > s->unmapped[i].end)
+		s->unmapped[i].end = end;
+	if (seq > s->unmapped[i].seq)
+		s->unmapped[i].seq = seq;
+}
+
+/* The process unmapped [start, start + len): kept folios there are gone. A free slot
+ * takes it; else the two nearest of the slots' ranges and this one are merged (a
+ * process's startup unmaps dozens of ranges, its libraries' mmap MAP_FIXED: they become
+ * one box there, and its stack and heap keep their folios: one limit for the whole
+ * space would leave a forked child's reuse of its first stack pages to the model). */
+static void unmapped(__u64 start, __u64 len)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), ba = 0, bb = KSPACE_UNMAPS;
+	struct kspace *s = space_of(tgid, 0);
+	__u64 seq, end = start + len, best = ~0ull, g;
+
+	if (!s || !len || !may_hold_kept(start, end))
+		return;
+	seq = __sync_fetch_and_add(&next_born, 1) + 1;
+	__sync_fetch_and_add(&s->nunmap, 1);
+	for (__u32 i = 0; i < KSPACE_UNMAPS; i++) {
+		if (!s->unmapped[i].seq) {
+			s->unmapped[i].start = start;
+			s->unmapped[i].end = end;
+			s->unmapped[i].seq = seq;
+			return;
+		}
+		g = range_gap(start, end, s->unmapped[i].start, s->unmapped[i].end);
+		if (g < best) {
+			best = g;
+			ba = i;
+		}
+	}
+	for (__u32 i = 0; i < KSPACE_UNMAPS; i++)
+		for (__u32 j = i + 1; j < KSPACE_UNMAPS; j++) {
+			g = range_gap(s->unmapped[i].start, s->unmapped[i].end,
+				      s->unmapped[j].start, s->unmapped[j].end);
+			if (g < best) {
+				best = g;
+				ba = i;
+				bb = j;
+			}
+		}
+	if (bb >= KSPACE_UNMAPS) {
+		unmap_merge(s, ba, start, end, seq);
+		return;
+	}
+	bb &= KSPACE_UNMAPS - 1;
+	unmap_merge(s, ba, s->unmapped[bb].start, s->unmapped[bb].end, s->unmapped[bb].seq);
+	s->unmapped[bb].start = start;
+	s->unmapped[bb].end = end;
+	s->unmapped[bb].seq = seq;
+}
+
+/* kmem:mm_page_alloc, not sampled with kernel decisions: the order of a user folio
+ * (movable) allocated inside a fault, into its summary. A fault that allocates one in an
+ * anonymous private VMA, with nothing recorded inside so far, is held: counted at its
+ * exit unless a recorded event comes inside. */
+SEC("tracepoint")
+int alloc(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
+	__u32 order = 0;
+	__u64 gfp = 0;
+
+	if (!p || p->state == FOL_BPF_IDLE)
+		return 1;
+	bpf_probe_read_kernel(&order, sizeof(order), (char *)ctx + alloc_order_off);
+	bpf_probe_read_kernel(&gfp, alloc_gfp_size == 4 ? 4 : 8, (char *)ctx + alloc_gfp_off);
+	if (!(gfp & 0x08) || order > FOL_BPF_MAX_ORDER) /* __GFP_MOVABLE: event.h's FOL_GFP_MOVABLE */
+		return 1;
+	if ((int)order > p->alloc_order)
+		p->alloc_order = (__s8)order;
+	p->last_order = (__s8)order;
+	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
+		__u64 addr;
+
+		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+		p->anon = anon_vma(addr) ? 1 : 2;
+	}
+	if (p->state == FOL_BPF_OPEN && !p->before_exec && p->anon == 1 && alloc_class(fault_ec(p), 0) >= 0)
+		p->state = FOL_BPF_HELD;
+	return 1;
+}
+
+/* A syscall tracepoint's argument n: its record is the common fields, the syscall's
+ * number (an int, padded) and the arguments, unsigned longs (struct syscall_trace_enter;
+ * fol_bpf_faults_layout() checks munmap's format says so). */
+static __u64 sys_arg(void *ctx, int n)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + 16 + 8 * n);
+	return v;
+}
+
+/* syscalls:sys_enter_munmap, recorded: a flush, and the range is unmapped. */
+SEC("tracepoint")
+int munmap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	return 1;
+}
+
+/* syscalls:sys_enter_mremap, recorded: the old range goes (moved or shrunk), and the new
+ * one with MREMAP_FIXED (what was there is unmapped). */
+SEC("tracepoint")
+int mremap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	if (sys_arg(ctx, 3) & 2) /* MREMAP_FIXED */
+		unmapped(sys_arg(ctx, 4), sys_arg(ctx, 2));
+	return 1;
+}
+
+/* syscalls:sys_enter_mmap, not recorded: MAP_FIXED replaces what was mapped there. */
+SEC("tracepoint")
+int mmap_enter(void *ctx)
+{
+	if (sys_arg(ctx, 3) & 0x10) /* MAP_FIXED */
+		unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	return 1;
+}
+
+/* sched:sched_process_fork of a followed parent (faults.bpf.c's fork()): its space
+ * keeps the folio each new one replaces from now on; where the folio sequence stands,
+ * for the child's first event (fol_decide_fork_known). */
+__u64 fol_decide_fork(__u32 parent_tgid)
+{
+	__u64 seq = *(volatile __u64 *)&next_born;
+	struct kspace *s = bpf_map_lookup_elem(&spaces, &parent_tgid);
+
+	if (s)
+		s->forked = 1;
+	return seq;
+}
+
+/* sched:sched_process_exec (p: the thread's slot, or NULL). */
+void fol_decide_exec(struct fol_bpf_pending *p)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = (__u32)(pid_tgid >> 32);
+	struct kspace *s;
+
+	if (p && p->fork_parent)
+		fol_decide_fork_known(p, pid_tgid);
+	/* A new address space: its space is the one made at exec's own first fault
+	 * (space_of), if any, with the folios exec's faults put. */
+	s = bpf_map_lookup_elem(&spaces, &tgid);
+	if (s && s->mm != current_mm())
+		bpf_map_delete_elem(&spaces, &tgid);
+	else if (s && s->parent)
+		space_disown(s);
+}
+
+/* sched:sched_process_exit (p: the thread's slot, or NULL): a process's space goes with
+ * its last thread, the leader. */
+void fol_decide_exit_thread(struct fol_bpf_pending *p, __u64 pid_tgid)
+{
+	__u32 tid = (__u32)pid_tgid, tgid = (__u32)(pid_tgid >> 32);
+
+	if (p && p->fork_parent)
+		fol_decide_fork_known(p, pid_tgid);
+	if (tid == tgid)
+		bpf_map_delete_elem(&spaces, &tgid);
+}
+
+char LICENSE[] SEC("license") = "GPL";
