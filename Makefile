@@ -127,7 +127,7 @@ $(BUILD)/%.o: %.c | need-deps
 
 # -I for <asm/types.h>, which Debian keeps under the multiarch directory.
 $(BUILD)/lib/record/bpf/%.bpf.o: lib/record/bpf/%.bpf.c lib/data/bpf_record.h lib/record/bpf/kernel.bpf.h \
-				  lib/record/bpf/decide.bpf.h | need-deps
+				  lib/record/bpf/decide.bpf.h lib/record/bpf/faults.bpf.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
 	$(Q)clang -O2 -g -Wall $(if $(DEVELOPER),-Werror) -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<

@@ -16,19 +16,11 @@
 
 #include "data/bpf_record.h"
 #include "decide.bpf.h"
+#include "faults.bpf.h"
 #include "kernel.bpf.h"
-
-extern struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__type(key, __u32);
-	__type(value, struct fol_bpf_pending);
-} follow SEC(".maps");
 
 extern const volatile __u32 by_cgroup, page_shift, error_code_off, address_off, alloc_order_off,
 	alloc_gfp_off, alloc_gfp_size;
-
-struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
 
 /* Kernel reuse's state. A process's allocations are kept under its address space's id
  * (a new one at exec; a thread shares its process's), with the generation of that

@@ -10,18 +10,10 @@
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
+#include "faults.bpf.h"
 #include "kernel.bpf.h"
 
-extern struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 32768);
-	__type(key, __u32);
-	__type(value, struct fol_bpf_pending);
-} follow SEC(".maps");
-
 extern const volatile __u32 file_folio, address_off, page_shift;
-
-struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
 
 /* The programs walk the file's xarray (include/linux/xarray.h's encoding) under the RCU
  * read lock every program runs in. Only what the walk reads, found by name in the running
