@@ -165,6 +165,22 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $$(call unit_objs,$$*)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+# test_decide runs the fault path's programs on this machine (tests/unit/bpfhost): built by
+# the host's compiler against stand-ins for libbpf's headers, the names that libc or the
+# model's test helpers hold too prefixed, the settings writable (no const).
+BPFHOST_OBJS := $(addprefix $(BUILD)/tests/unit/bpfhost/,bpfhost.o faults.o decide.o)
+BPFHOST_FLAGS = -Itests/unit/bpfhost -Ilib/record/bpf -Wno-attributes -Wno-unused-parameter
+$(BUILD)/tests/unit/bpfhost/%.o: lib/record/bpf/%.bpf.c | need-deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (host)")
+	$(Q)$(CC) $(BPFHOST_FLAGS) $(ALL_CFLAGS) -Dconst= -Dalloc=bpfp_alloc -Dfork=bpfp_fork \
+		-Dexec=bpfp_exec -DLICENSE=LICENSE_$* -c -o $@ $<
+$(BUILD)/tests/unit/bpfhost/bpfhost.o: tests/unit/bpfhost/bpfhost.c | need-deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(BPFHOST_FLAGS) $(ALL_CFLAGS) -c -o $@ $<
+$(BUILD)/tests/unit/test_decide: $(BPFHOST_OBJS)
+
 # The house's rules that a reader would otherwise check by hand: lib/'s stages include
 # only earlier ones (lib/README.md); processes start in one place; comments name what
 # exists; commit messages are git's (a short subject, a body).

@@ -180,11 +180,13 @@ lib/report/report_text.c@s/100.0 \* (double)ru->episodes \/ (double)ru->faults,/
 lib/report/report_json.c@s/ratio(ru->episodes, ru->faults)/ratio(ru->faults, ru->episodes)/@the JSON's effectiveness is episodes over faults@golden
 lib/report/report_csv.c@s/order < 0 ? 0 : (uint64_t)r->page_size << order,/order < 0 ? 0 : (uint64_t)r->page_size << (order + 1),/@the CSV's folio size in bytes@golden
 lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->change);/snprintf(t, sizeof(t), "%.2f%%", 100 * cell->change);/@a compare's change signed@golden
-lib/record/bpf/decide.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes
 lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
-lib/record/bpf/decide.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy@live:15-serve.t
-lib/record/bpf/decide.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork@live:15-serve.t
-lib/record/bpf/decide.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy
+lib/record/bpf/decide.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork
+lib/record/bpf/decide.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's
+lib/record/bpf/decide.bpf.c@s/		if (s->unmapped\[i\].seq > born \&\& addr >= s->unmapped\[i\].start \&\& addr < s->unmapped\[i\].end)/		if (0)/@kernel reuse: a folio kept in a range unmapped since is gone
+lib/record/bpf/decide.bpf.c@s/	return p->last.space == s->id \&\& p->last.gen == s->gen \&\&/	return p->last.space == s->id \&\&/@kernel reuse: a thread's last folio does not hold across a fork
 lib/record/bpf/decide.bpf.c@s/		if (s \&\& s->mm != current_mm())/		if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
 lib/record/bpf/decide.bpf.c@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
 lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What a unit test sets and reads of the programs compiled for the host (bpf/bpf_helpers.h
+ * says why): the current task, the VMAs bpf_find_vma() finds, the records written out. */
+#ifndef FOL_BPFHOST_H
+#define FOL_BPFHOST_H
+
+#include <linux/types.h>
+
+/* Empties every map and forgets the VMAs and records. */
+void bpfhost_reset(void);
+/* The task the next program runs in; its mm is its process's (mm: 0 for tgid's own). */
+void bpfhost_current(__u32 tgid, __u32 tid, __u64 mm);
+/* [start, end) is mapped: anonymous and private (anon), or a file's. */
+int bpfhost_vma(__u64 start, __u64 end, int anon);
+/* The records bpf_perf_event_output() wrote since the reset, of kind what
+ * (bpf_record.h's FOL_BPF_*; -1: all). */
+unsigned long bpfhost_records(int what);
+
+#endif

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kernel decisions (decide.bpf.c) against the model (lib/model) on the same synthetic
+ * event streams: the fault path's programs, compiled for the host (tests/unit/bpfhost),
+ * get each event as the kernel would hand it to them, the model as the decoder would, and
+ * each fault class, folio order and reuse episode counted in the kernel must be the
+ * model's. The rules are written twice, once for each side of the ring buffer; this holds
+ * them to one meaning. */
+#include "model_events.h"
+
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+
+#include "bpfhost/bpf/bpf_helpers.h"
+#include "bpfhost/bpfhost.h"
+#include "data/bpf_record.h"
+
+/* faults.bpf.c's and decide.bpf.c's programs and settings (the Makefile builds them for
+ * the host with bpfp_ before the names libc or model_events.h hold too, and without
+ * const: the settings are set here). */
+int fault_user(void *ctx);
+int fault_exit(struct bpf_perf_event_data *ctx);
+int bpfp_alloc(void *ctx);
+int bpfp_fork(void *ctx);
+int bpfp_exec(void *ctx);
+int exit_thread(void *ctx);
+int munmap_enter(void *ctx);
+extern volatile __u32 every_task, kernel_reuse;
+
+extern struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_CLASSES * (FOL_BPF_MAX_ORDER + 1));
+	__type(key, __u32);
+	__type(value, struct fol_bpf_reuse);
+} reuse_by_order;
+
+#define CHILD 200
+#define GFP_USER_MOVABLE 0x140cca
+
+/* A tracepoint's record: the fields at the offsets faults.bpf.c's settings have before
+ * the loader sets them from the formats. */
+struct tp {
+	_Alignas(8) unsigned char b[64];
+};
+
+static void put64(struct tp *t, unsigned off, __u64 v)
+{
+	memcpy(t->b + off, &v, sizeof(v));
+}
+
+static struct fol_model *both(void)
+{
+	struct fol_model *m = model();
+
+	bpfhost_reset();
+	every_task = 1;
+	kernel_reuse = 1;
+	anon_vma(m, PID, BASE, 8 << 20);
+	assert_int_equal(bpfhost_vma(BASE, BASE + (8 << 20), 1), 0);
+	return m;
+}
+
+/* A fault of tid (of process pid) at addr, with error code ec, allocating a user folio of
+ * order (-1: none). */
+static void both_fault(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order)
+{
+	struct bpf_perf_event_data exit = { .addr = addr };
+	struct tp t = {}, a = {};
+
+	fault(m, pid, tid, addr, ec, order, 1000);
+	bpfhost_current(pid, tid, 0);
+	put64(&t, 8, addr);
+	put64(&t, 24, ec);
+	fault_user(&t);
+	if (order >= 0) {
+		put64(&a, 16, (__u64)order);
+		put64(&a, 24, GFP_USER_MOVABLE);
+		bpfp_alloc(&a);
+	}
+	fault_exit(&exit);
+}
+
+static void both_fork(struct fol_model *m, int parent, int child)
+{
+	struct tp t = {};
+	__s32 c = child;
+
+	fork_proc(m, parent, child);
+	bpfhost_current(parent, parent, 0);
+	memcpy(t.b + 44, &c, sizeof(c));
+	bpfp_fork(&t);
+}
+
+static void both_exit(struct fol_model *m, int pid, int tid)
+{
+	struct tp t = {};
+
+	feed(m, (struct fol_event){ .kind = FOL_EV_EXIT,
+				    .fork = { .pid = pid, .tid = tid, .ppid = PID, .ptid = PID } });
+	bpfhost_current(pid, tid, 0);
+	exit_thread(&t);
+}
+
+static void both_munmap(struct fol_model *m, uint64_t start, uint64_t len)
+{
+	struct tp t = {};
+
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MUNMAP,
+				    .vm = { .start = start, .len = len } });
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_SYSCALL_EXIT });
+	bpfhost_current(PID, PID, 0);
+	put64(&t, 16, start);
+	put64(&t, 24, len);
+	munmap_enter(&t);
+}
+
+static const struct fol_bpf_reuse *kcell(int cls, int order)
+{
+	__u32 i = (__u32)(cls * (FOL_BPF_MAX_ORDER + 1) + order);
+
+	return bpf_map_lookup_elem(&reuse_by_order, &i);
+}
+
+/* Every cell the kernel counted is the model's, and the kernel wrote out `written` faults
+ * for the model to judge. Returns the kernel's reuse faults. */
+static uint64_t same_counts(struct fol_model *m, unsigned long written)
+{
+	static const int cls[FOL_BPF_CLASSES] = {
+		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE, [FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
+		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,   [FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
+		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
+	};
+	struct fol_summary s = finish(m);
+	uint64_t reuse = 0;
+
+	for (int c = 0; c < FOL_BPF_CLASSES; c++)
+		for (int o = 0; o <= FOL_BPF_MAX_ORDER; o++) {
+			const struct fol_bpf_reuse *k = kcell(c, o);
+
+			assert_non_null(k);
+			if (k->faults != CELL(s, o, cls[c]).faults)
+				fail_msg("class %d order %d: kernel %llu, model %llu", cls[c], o,
+					 (unsigned long long)k->faults,
+					 (unsigned long long)CELL(s, o, cls[c]).faults);
+			if (c == FOL_BPF_CLS_REUSE) {
+				assert_int_equal(k->episodes, s.order[FOL_ORDER_SLOT(o)].reuse.episodes);
+				reuse += k->faults;
+			}
+		}
+	assert_int_equal(bpfhost_records(FOL_BPF_FAULT) + bpfhost_records(FOL_BPF_EXIT), written);
+	fol_summary_free(&s);
+	fol_model_free(m);
+	return reuse;
+}
+
+#define PF_WRITE 0x6 /* user, write, not present */
+#define PF_WP 0x7    /* user, write, present */
+
+/* fork in a loop, the child gone at once, then a write to each page of 64K, 2M and 4K
+ * folios: one episode a folio a round (lib/model's rule: a fork shares every folio again). */
+static void test_reuse_after_forks(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	both_fault(m, PID, PID, BASE + (2 << 20), PF_WRITE, 9);
+	both_fault(m, PID, PID, BASE + (6 << 20), PF_WRITE, 0);
+	for (int round = 0; round < 3; round++) {
+		both_fork(m, PID, CHILD + round);
+		both_exit(m, CHILD + round, CHILD + round);
+		for (int p = 0; p < 16; p++)
+			both_fault(m, PID, PID, BASE + (uint64_t)p * 4096, PF_WP, -1);
+		for (int p = 0; p < 40; p++)
+			both_fault(m, PID, PID, BASE + (2 << 20) + (uint64_t)p * 4096 * 3, PF_WP, -1);
+		both_fault(m, PID, PID, BASE + (6 << 20), PF_WP, -1);
+	}
+	assert_int_equal(same_counts(m, 0), 3 * (16 + 40 + 1));
+}
+
+/* While the child lives: the parent's writes copy (a 4K folio that hides that page of the
+ * 2M folio; one that takes a 4K folio's place), the child reuses the folios it still maps
+ * (the parent's from before the fork), and the parent reuses its copy. Two threads of the
+ * parent take turns on one folio: one episode. */
+static void test_copy_then_reuse(void **state)
+{
+	struct fol_model *m = both();
+	const uint64_t thp = BASE + (2 << 20), page = BASE + (6 << 20);
+
+	(void)state;
+	both_fault(m, PID, PID, thp, PF_WRITE, 9);
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	both_fault(m, PID, PID, page, PF_WRITE, 0);
+	both_fork(m, PID, CHILD);
+	both_fault(m, PID, PID, thp + 4096, PF_WP, 0);
+	both_fault(m, PID, PID, page, PF_WP, 0);
+	both_fault(m, CHILD, CHILD, thp + 4096, PF_WP, -1);
+	both_fault(m, CHILD, CHILD, thp + 8192, PF_WP, -1);
+	both_fault(m, CHILD, CHILD, page, PF_WP, -1); /* the folio the parent's copy replaced */
+	both_exit(m, CHILD, CHILD);
+	both_fault(m, PID, PID, thp + 4096, PF_WP, -1);
+	both_fault(m, PID, PID, thp + 8192, PF_WP, -1);
+	for (int p = 0; p < 16; p++)
+		both_fault(m, PID, PID + (p & 1), BASE + (uint64_t)p * 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 0), 3 + 2 + 16);
+}
+
+/* An unmapped range's folios are gone: a new one there is allocated and reused anew, in
+ * an episode of its own. */
+static void test_unmapped_then_again(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	both_fault(m, PID, PID, BASE, PF_WP, -1);
+	both_munmap(m, BASE, 64 << 10);
+	anon_vma(m, PID, BASE, 64 << 10);
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	both_fork(m, PID, CHILD + 1);
+	both_exit(m, CHILD + 1, CHILD + 1);
+	for (int p = 0; p < 16; p++)
+		both_fault(m, PID, PID, BASE + (uint64_t)p * 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 0), 17);
+}
+
+/* A thread that takes its reuse faults on one folio only keeps it as its last across a
+ * fork, which ends the episode all the same. */
+static void test_last_folio_across_forks(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	for (int round = 0; round < 3; round++) {
+		both_fork(m, PID, CHILD + round);
+		both_exit(m, CHILD + round, CHILD + round);
+		for (int p = 0; p < 16; p++)
+			both_fault(m, PID, PID, BASE + (uint64_t)p * 4096, PF_WP, -1);
+	}
+	assert_int_equal(same_counts(m, 0), 48);
+}
+
+/* A folio kept in a range unmapped since is no folio: what is mapped there now came without
+ * a fault (MAP_POPULATE), and its reuse fault goes out to the model, which knows no order
+ * for it either. */
+static void test_unmapped_folio_gone(void **state)
+{
+	struct fol_model *m = both();
+	const uint64_t thp = BASE + (2 << 20);
+
+	(void)state;
+	both_fault(m, PID, PID, thp, PF_WRITE, 9);
+	both_munmap(m, thp, 2 << 20);
+	anon_vma(m, PID, thp, 2 << 20);
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	both_fault(m, PID, PID, thp + 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 1), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reuse_after_forks),
+		cmocka_unit_test(test_copy_then_reuse),
+		cmocka_unit_test(test_unmapped_then_again),
+		cmocka_unit_test(test_last_folio_across_forks),
+		cmocka_unit_test(test_unmapped_folio_gone),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
