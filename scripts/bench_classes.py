@@ -181,6 +181,7 @@ def classes(fw, tmp):
     """Per class: (small, large) workload argv, what the large one adds, the phase."""
     wl = [fw, 'workload']
     path = os.path.join(tmp, 'file.dat')
+    swp = os.path.join(tmp, 'swap')
     c = {
         'alloc': (wl + ['populate', '--size', '64M', '--policy', 'small'],
                   wl + ['populate', '--size', '512M', '--policy', 'small'],
@@ -197,6 +198,12 @@ def classes(fw, tmp):
         'swapin': (wl + ['pageout', '--size', '256M', '--policy', 'small', '--zram'],
                    wl + ['pageout', '--size', '256M', '--policy', 'small', '--zram', '--swapin'],
                    '256M of 4K pages read back from zram (swap_in)', 'swapin'),
+        # A swap file leaves the pages in the swap cache (zram's swap-ins bypass it):
+        # swap-ins that allocate nothing.
+        'swapcache': (wl + ['pageout', '--size', '256M', '--policy', 'small', '--swapfile', swp],
+                      wl + ['pageout', '--size', '256M', '--policy', 'small', '--swapfile', swp,
+                            '--swapin'],
+                      '256M of 4K pages read back from the swap cache (swap_in)', 'swapin'),
     }
     return c, path
 
@@ -257,7 +264,7 @@ def report(cls, what, res, w):
 def main():
     fol, out = os.path.abspath(sys.argv[1]), sys.argv[2]
     rounds = int(os.environ.get('RUNS', '5'))
-    want = os.environ.get('CLASSES', 'alloc,reuse,zero,file,swapin').split(',')
+    want = os.environ.get('CLASSES', 'alloc,reuse,zero,file,swapin,swapcache').split(',')
     tools = os.environ.get('TOOLS', ','.join(TOOLS)).split(',')
     if tools[0] != 'bare':
         tools.insert(0, 'bare')
