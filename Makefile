@@ -174,7 +174,7 @@ $(BUILD)/tests/unit/bpfhost/%.o: lib/record/bpf/%.bpf.c | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (host)")
 	$(Q)$(CC) $(BPFHOST_FLAGS) $(ALL_CFLAGS) -Dconst= -Dalloc=bpfp_alloc -Dfork=bpfp_fork \
-		-Dexec=bpfp_exec -DLICENSE=LICENSE_$* -c -o $@ $<
+		-Dexec=bpfp_exec -Drss=bpfp_rss -DLICENSE=LICENSE_$* -c -o $@ $<
 $(BUILD)/tests/unit/bpfhost/bpfhost.o: tests/unit/bpfhost/bpfhost.c | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")

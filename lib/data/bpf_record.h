@@ -85,7 +85,8 @@ struct fol_bpf_pending {
 	__u8 sum;
 	__u8 file_folio; /* fol_bpf_rec's, for the fault in progress */
 	__u8 untimed;	 /* not sampled (FOL_BPF_UNTIMED): t0 is 0 until an entry goes out */
-	__u8 pad[2];
+	__u8 rss_holds;	 /* FOL_BPF_SUM_ANON, _SWAP: the changes in rss_hold[] */
+	__u8 pad;
 	__u32 fork_parent;
 	/* Kernel reuse: where the folio sequence (decide.bpf.c's next_born) stood at the
 	 * fork: the parent's folios born since are not the child's. */
@@ -99,6 +100,16 @@ struct fol_bpf_pending {
 		__u64 space, base, end, born;
 		__u32 gen, puts, nunmap, order;
 	} last;
+	/* Kernel swap-ins: the anonymous ([0]) and swap ([1]) counters' changes inside a fault
+	 * that may be a swap-in from the swap cache, held rather than written out
+	 * (decide.bpf.c's fol_decide_rss_hold): each counter's value before the fault's first
+	 * change and after its last, that change's time and record (the words after the
+	 * common fields). They go out as FOL_BPF_RSS records behind the entry when the fault
+	 * is not decided. */
+	struct {
+		__u64 before, after, t1;
+		__u64 raw[FOL_BPF_RAW_MAX / 8 - 1];
+	} rss_hold[2];
 };
 
 /* Kernel decisions (serve): faults decided in the kernel, never written out, counted
@@ -109,8 +120,10 @@ struct fol_bpf_pending {
  * a fault that allocated a user folio in an anonymous private VMA, by lib/model's rules
  * (FOL_BPF_CLS_*), with no recorded event inside. Kernel file faults: a fault on a page
  * not present, whose file page already cached it mapped (its page-cache folio read inside
- * it, file.bpf.c), nothing allocated and nothing recorded inside. Any other fault goes
- * out as a record. */
+ * it, file.bpf.c), nothing allocated and nothing recorded inside. Kernel swap-ins: a
+ * fault on a page not present in an anonymous private VMA, nothing allocated, whose
+ * anonymous count rose by as many pages as its swap entries fell, a power of two (the
+ * folio the swap cache held). Any other fault goes out as a record. */
 #define FOL_BPF_LAT_MIN_SHIFT 8
 #define FOL_BPF_LAT_SUB 4
 #define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
@@ -177,6 +190,7 @@ enum {
 	FOL_BPF_K_UNHELD,   /* one held, then written out: a recorded event came inside */
 	FOL_BPF_K_INHERITED, /* folios a forked child took from its parent's kept ones */
 	FOL_BPF_K_FILE,	    /* a file fault counted in the kernel */
+	FOL_BPF_K_SWAP,	    /* a swap-in from the swap cache counted in the kernel */
 	FOL_BPF_K_NR
 };
 

@@ -180,6 +180,10 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint6
 			   "page-cache folio read inside the fault, nothing allocated or recorded "
 			   "inside.");
 	fprintf(f, "foliostat_kernel_file_faults_total %" PRIu64 "\n", k[FOL_BPF_K_FILE]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_swap_faults", "counter", NULL,
+			   "Swap-ins from the swap cache decided in the kernel: nothing allocated, "
+			   "as many pages joined the anonymous count as left the swap entries.");
+	fprintf(f, "foliostat_kernel_swap_faults_total %" PRIu64 "\n", k[FOL_BPF_K_SWAP]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_count_keys", "gauge", NULL,
 			   "The BPF programs' counts held, one per cgroup, class and order seen (a "
 			   "removed cgroup's are forgotten); when their table is full, faults are "

@@ -24,6 +24,7 @@ int bpfp_fork(void *ctx);
 int bpfp_exec(void *ctx);
 int exit_thread(void *ctx);
 int munmap_enter(void *ctx);
+int bpfp_rss(void *ctx);
 extern volatile __u32 every_task, kernel_reuse;
 
 extern struct {
@@ -34,6 +35,7 @@ extern struct {
 } reuse_by_order;
 
 #define CHILD 200
+#define MM_ID 77
 #define GFP_USER_MOVABLE 0x140cca
 
 /* A tracepoint's record: the fields at the offsets faults.bpf.c's settings have before
@@ -111,6 +113,42 @@ static void both_munmap(struct fol_model *m, uint64_t start, uint64_t len)
 	put64(&t, 16, start);
 	put64(&t, 24, len);
 	munmap_enter(&t);
+}
+
+/* kmem:rss_stat of PID's mm, inside a fault or not: counter member (1 anonymous, 2 swap
+ * entries) now at pages. */
+static void both_rss(struct fol_model *m, int member, int64_t pages)
+{
+	struct tp t = {};
+
+	rss_of(m, PID, MM_ID, member, pages);
+	bpfhost_current(PID, PID, 0);
+	put64(&t, 8, MM_ID);
+	put64(&t, 16, (__u64)member);
+	put64(&t, 24, (__u64)(pages * 4096));
+	bpfp_rss(&t);
+}
+
+/* A read fault on a page not present whose counters moved inside: the anonymous count to
+ * anon pages, the swap entries to swap (a swap-in from the swap cache allocates nothing). */
+static void both_swapin(struct fol_model *m, uint64_t addr, int64_t anon, int64_t swap)
+{
+	struct bpf_perf_event_data exit = { .addr = addr };
+	struct tp t = {};
+	uint64_t t0 = now;
+
+	entry(m, PID, PID, addr, 0x4, t0);
+	now = t0 + 1;
+	bpfhost_current(PID, PID, 0);
+	put64(&t, 8, addr);
+	put64(&t, 24, 0x4);
+	fault_user(&t);
+	both_rss(m, 1, anon);
+	both_rss(m, 2, swap);
+	leave(m, PID, PID, addr, t0 + 1000);
+	bpfhost_current(PID, PID, 0);
+	fault_exit(&exit);
+	now = t0 + 1100;
 }
 
 static const struct fol_bpf_reuse *kcell(int cls, int order)
@@ -260,6 +298,28 @@ static void test_unmapped_folio_gone(void **state)
 	assert_int_equal(same_counts(m, 1), 0);
 }
 
+/* Swap-ins from the swap cache, decided in the kernel by the model's rule (as many pages
+ * joined the anonymous count as left the swap entries: the folio), their folios kept for
+ * their reuse faults; a change that is no folio's goes out to the model. */
+static void test_swapins(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_rss(m, 1, 0);
+	both_rss(m, 2, 64);
+	for (int p = 0; p < 16; p++)
+		both_swapin(m, BASE + (uint64_t)p * 4096, p + 1, 63 - p);
+	both_swapin(m, BASE + (1 << 20), 32, 32);   /* a 64K folio */
+	both_swapin(m, BASE + (3 << 20), 33, 30);   /* one page in, two swap entries gone */
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	both_fault(m, PID, PID, BASE, PF_WP, -1);
+	both_fault(m, PID, PID, BASE + (1 << 20) + 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 1), 2);
+	assert_int_equal(bpfhost_records(FOL_BPF_RSS), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped_then_again),
 		cmocka_unit_test(test_last_folio_across_forks),
 		cmocka_unit_test(test_unmapped_folio_gone),
+		cmocka_unit_test(test_swapins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

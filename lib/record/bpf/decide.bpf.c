@@ -606,9 +606,53 @@ static int file_counted(struct fol_bpf_pending *p, __u64 now)
 	return 1;
 }
 
+/* The fault at its first change of the anonymous or swap count: whether it may be a
+ * swap-in from the swap cache (model_fault.c's classify: not present, in an anonymous
+ * private VMA, the swap entries changed; anon_folio: nothing allocated), looking at its
+ * VMA once. */
+int fol_decide_rss_hold(struct fol_bpf_pending *p)
+{
+	if (p->state != FOL_BPF_OPEN || p->alloc_order >= 0 || (fault_ec(p) & 1))
+		return 0;
+	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
+		__u64 addr;
+
+		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+		p->anon = anon_vma(addr) ? 1 : 2;
+	}
+	return p->anon == 1;
+}
+
+/* A swap-in from the swap cache, its changes held (fol_decide_rss_hold): counted here, 1,
+ * of the order of its folio, as many pages as joined the anonymous count and left the
+ * swap entries, a power of two (model_fault.c's anon_folio), and the folio kept; else 0. */
+static int swap_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid)
+{
+	__s64 anon = (__s64)(p->rss_hold[0].after - p->rss_hold[0].before);
+	__s64 swap = (__s64)(p->rss_hold[1].after - p->rss_hold[1].before);
+	__u64 pages = (__u64)-swap >> page_shift;
+	struct fol_bpf_reuse *c;
+	int order = -1;
+
+	if (p->state != FOL_BPF_OPEN || p->rss_holds != (FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP) ||
+	    p->alloc_order >= 0 || swap >= 0 || anon != -swap || (pages << page_shift) != (__u64)-swap)
+		return 0;
+	for (int o = 0; o <= FOL_BPF_MAX_ORDER; o++)
+		if (pages == 1ull << o)
+			order = o;
+	if (order < 0)
+		return 0;
+	kfolio_put(tgid, addr, order);
+	if (!(c = counts(FOL_BPF_CLS_SWAP, (__u32)order)))
+		return 0;
+	count_fault(c, p, now);
+	fol_decide_count(FOL_BPF_K_SWAP);
+	return 1;
+}
+
 /* Kernel decisions at a fault's exit: a held fault is counted, and its folio kept (1); so
- * are a reuse fault of a kept folio and a file fault on a page already cached. Any other
- * goes out, a reuse fault with *flags. */
+ * are a reuse fault of a kept folio, a file fault on a page already cached and a swap-in
+ * from the swap cache. Any other goes out, a reuse fault with *flags. */
 int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -623,7 +667,7 @@ int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flag
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
-	if (file_counted(p, now))
+	if (file_counted(p, now) || swap_counted(p, now, addr, tgid))
 		return 1;
 	if ((fault_ec(p) & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
 		return 0;

@@ -12,6 +12,9 @@ void fol_decide_fork_known(struct fol_bpf_pending *p, __u64 pid_tgid) __hidden;
 __u64 fol_decide_fork(__u32 parent_tgid) __hidden;
 void fol_decide_exec(struct fol_bpf_pending *p) __hidden;
 void fol_decide_exit_thread(struct fol_bpf_pending *p, __u64 pid_tgid) __hidden;
+/* At a change of the anonymous or swap count inside p's fault: 1 when the fault may be a
+ * swap-in that fol_decide_exit() decides, its changes to be held rather than written. */
+int fol_decide_rss_hold(struct fol_bpf_pending *p) __hidden;
 /* One more of the kernel decisions' own counts (bpf_record.h's FOL_BPF_K_*). */
 void fol_decide_count(__u32 which) __hidden;
 

@@ -157,6 +157,7 @@ static int entry(void *ctx, __u8 flags)
 	p->sum = 0;
 	p->anon = 0;
 	p->file_folio = 0;
+	p->rss_holds = 0;
 	p->raw_size = (__u16)size;
 	/* Whole words straight from the record (cheaper than a probe read; raw_size says
 	 * where it ends). Its first word, the common fields, is where perf put the
@@ -195,6 +196,47 @@ int fault_kernel(void *ctx)
 	return entry(ctx, FOL_BPF_KERNEL | faults_disabled());
 }
 
+/* An RSS counter's change inside a fault, as kmem:rss_stat's record: raw, the words of
+ * the tracepoint's record after the common fields; with FOL_BPF_SUM_PREV in sum, before
+ * is the value the change started from. */
+static void emit_rss(void *ctx, __u64 t1, __u8 sum, __u64 before, const __u64 *raw)
+{
+	struct fol_bpf_rec r = {
+		.what = FOL_BPF_RSS,
+		.sum = sum,
+		.t1 = t1,
+		.addr = before,
+		.raw_size = (__u16)rss_record_size,
+	};
+
+	for (int i = 1; i < FOL_BPF_RAW_MAX / 8; i++)
+		((__u64 *)r.raw)[i] = raw[i - 1];
+	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &r, sizeof(r)))
+		count(1);
+}
+
+/* A sample of this thread is about to be written: its fault's entry goes first, and the
+ * RSS changes held inside it after (their times place them). */
+struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
+struct fol_bpf_pending *flush_entry(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
+
+	if (p && (p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD) && !p->before_exec) {
+		if (p->state == FOL_BPF_HELD)
+			fol_decide_count(FOL_BPF_K_UNHELD);
+		emit(ctx, p, NULL, FOL_BPF_ENTRY, 0, 0, 0);
+		p->state = FOL_BPF_OUT;
+		if (p->rss_holds & FOL_BPF_SUM_ANON)
+			emit_rss(ctx, p->rss_hold[0].t1, FOL_BPF_SUM_PREV, p->rss_hold[0].before, p->rss_hold[0].raw);
+		if (p->rss_holds & FOL_BPF_SUM_SWAP)
+			emit_rss(ctx, p->rss_hold[1].t1, FOL_BPF_SUM_PREV, p->rss_hold[1].before, p->rss_hold[1].raw);
+		p->rss_holds = 0;
+	}
+	return p;
+}
+
 static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
@@ -210,6 +252,8 @@ static int exit_(struct bpf_perf_event_data *ctx, __u8 flags)
 		p->state = FOL_BPF_IDLE;
 		return 0;
 	}
+	if (p && p->rss_holds)
+		flush_entry(ctx); /* the entry, then the changes held inside, then the exit */
 	if (untimed) { /* written out: its time places it among the events */
 		now = bpf_ktime_get_ns();
 		flags |= FOL_BPF_UNTIMED;
@@ -236,22 +280,6 @@ SEC("perf_event")
 int fault_exit_major(struct bpf_perf_event_data *ctx)
 {
 	return exit_(ctx, FOL_BPF_MAJOR);
-}
-
-/* A sample of this thread is about to be written: its fault's entry goes first. */
-struct fol_bpf_pending *flush_entry(void *ctx) __hidden;
-struct fol_bpf_pending *flush_entry(void *ctx)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
-
-	if (p && (p->state == FOL_BPF_OPEN || p->state == FOL_BPF_HELD) && !p->before_exec) {
-		if (p->state == FOL_BPF_HELD)
-			fol_decide_count(FOL_BPF_K_UNHELD);
-		emit(ctx, p, NULL, FOL_BPF_ENTRY, 0, 0, 0);
-		p->state = FOL_BPF_OUT;
-	}
-	return p;
 }
 
 /* Any other tracepoint recorded. */
@@ -293,16 +321,36 @@ int rss_flush(void *ctx)
 	return 1;
 }
 
+/* A change of the anonymous (i 0) or swap (1) counter held inside p's fault: the value
+ * before the fault's first change and after its last, the last's time and record. */
+static void hold_rss(struct fol_bpf_pending *p, int i, __u64 before, __u64 size, const __u64 *raw)
+{
+	__u8 bit = i ? FOL_BPF_SUM_SWAP : FOL_BPF_SUM_ANON;
+	typeof(&p->rss_hold[0]) h = i ? &p->rss_hold[1] : &p->rss_hold[0];
+
+	if (!(p->rss_holds & bit))
+		h->before = before;
+	h->after = size;
+	h->t1 = bpf_ktime_get_ns();
+	/* Not timed (serve --sample): an entry written out goes just before what it held. */
+	if (!p->t0)
+		p->t0 = h->t1 - 1;
+	for (int w = 0; w < FOL_BPF_RAW_MAX / 8 - 1; w++)
+		h->raw[w] = raw[w];
+	p->rss_holds |= bit;
+}
+
 /* kmem:rss_stat, not sampled with kernel decisions: a change of the anonymous (1) or swap
  * (2) counter inside a fault, into its summary; inside one not held, also written out
- * (after its entry) with the value before, for the model's swap-in rule. */
+ * (after its entry) with the value before, for the model's swap-in rule, or held while
+ * the fault may be a swap-in the kernel decides. */
 SEC("tracepoint")
 int rss(void *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), member = (__u32)tp_field(ctx, rss_member_off, 4);
 	__u64 size = tp_field(ctx, rss_size_off, 8), key, before = 0, *last;
+	__u64 raw[FOL_BPF_RAW_MAX / 8 - 1];
 	struct fol_bpf_pending *p;
-	struct fol_bpf_rec r = { .what = FOL_BPF_RSS };
 
 	if (member != 1 && member != 2) {
 		if (file_member(member))
@@ -314,7 +362,6 @@ int rss(void *ctx)
 	if (last) {
 		before = *last;
 		*last = size;
-		r.sum = FOL_BPF_SUM_PREV;
 	} else {
 		bpf_map_update_elem(&rss_last, &key, &size, BPF_ANY);
 	}
@@ -324,14 +371,16 @@ int rss(void *ctx)
 	p->sum |= member == 1 ? FOL_BPF_SUM_ANON : FOL_BPF_SUM_SWAP;
 	if (p->state == FOL_BPF_HELD || p->before_exec || rss_record_size > FOL_BPF_RAW_MAX)
 		return 1;
+	/* The record's words after the common fields, read at fixed offsets from ctx (the
+	 * verifier's rule for a tracepoint's context). */
+	for (int i = 0; i < FOL_BPF_RAW_MAX / 8 - 1; i++)
+		raw[i] = ((__u64 *)ctx)[i + 1];
+	if (last && fol_decide_rss_hold(p)) {
+		hold_rss(p, member == 2, before, size, raw);
+		return 1;
+	}
 	flush_entry(ctx);
-	r.t1 = bpf_ktime_get_ns();
-	r.addr = before;
-	r.raw_size = (__u16)rss_record_size;
-	for (int i = 1; i < FOL_BPF_RAW_MAX / 8; i++)
-		((__u64 *)r.raw)[i] = ((__u64 *)ctx)[i];
-	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &r, sizeof(r)))
-		count(1);
+	emit_rss(ctx, bpf_ktime_get_ns(), last ? FOL_BPF_SUM_PREV : 0, before, raw);
 	return 1;
 }
 
