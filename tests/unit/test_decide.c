@@ -25,7 +25,7 @@ int bpfp_exec(void *ctx);
 int exit_thread(void *ctx);
 int munmap_enter(void *ctx);
 int bpfp_rss(void *ctx);
-extern volatile __u32 every_task, kernel_reuse;
+extern volatile __u32 every_task, kernel_reuse, sample_below;
 
 extern struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -56,6 +56,7 @@ static struct fol_model *both(void)
 	bpfhost_reset();
 	every_task = 1;
 	kernel_reuse = 1;
+	sample_below = 0;
 	anon_vma(m, PID, BASE, 8 << 20);
 	assert_int_equal(bpfhost_vma(BASE, BASE + (8 << 20), 1), 0);
 	return m;
@@ -320,6 +321,39 @@ static void test_swapins(void **state)
 	assert_int_equal(bpfhost_records(FOL_BPF_RSS), 2);
 }
 
+/* A swap-in the kernel does not decide goes out as the model had it before: the entry,
+ * the two changes held inside, the exit, in time order; timed or not (serve --sample: a
+ * fault not drawn reads no clock at its entry). */
+static void test_swapin_written_in_order(void **state)
+{
+	(void)state;
+	for (int untimed = 0; untimed < 2; untimed++) {
+		struct fol_model *m = both();
+		const struct fol_bpf_rec *r[4];
+		unsigned long first;
+
+		sample_below = untimed ? 1u << 31 : 0;
+		bpfhost_random(~0u);
+		both_rss(m, 1, 0);
+		both_rss(m, 2, 8);
+		first = bpfhost_records(-1);
+		both_swapin(m, BASE, 1, 5);
+		assert_int_equal(bpfhost_records(-1) - first, 4);
+		for (int i = 0; i < 4; i++)
+			assert_non_null(r[i] = bpfhost_record(first + (unsigned long)i));
+		assert_int_equal(r[0]->what, FOL_BPF_ENTRY);
+		assert_int_equal(r[1]->what, FOL_BPF_RSS);
+		assert_int_equal(r[2]->what, FOL_BPF_RSS);
+		assert_int_equal(r[3]->what, FOL_BPF_EXIT);
+		assert_true(r[0]->t0 < r[1]->t1 && r[1]->t1 < r[2]->t1 && r[2]->t1 < r[3]->t1);
+		assert_int_equal(!!(r[3]->flags & FOL_BPF_UNTIMED), untimed);
+		assert_int_equal(r[1]->sum, FOL_BPF_SUM_PREV);
+		assert_int_equal(r[1]->addr, 0);	  /* the anonymous count before */
+		assert_int_equal(r[2]->addr, 8 * 4096); /* the swap entries before */
+		assert_int_equal(same_counts(m, 1), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_last_folio_across_forks),
 		cmocka_unit_test(test_unmapped_folio_gone),
 		cmocka_unit_test(test_swapins),
+		cmocka_unit_test(test_swapin_written_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,10 @@ static int nvmas;
 static struct task_struct task;
 static __u64 pid_tgid, clock_ns = 1000;
 static unsigned long records[8], all_records;
+static __u32 random_value;
+/* The first records written since the reset, for the order they came in. */
+#define KEPT 64
+static struct fol_bpf_rec kept[KEPT];
 
 static struct map *map_of(void *id)
 {
@@ -150,6 +154,7 @@ void bpfhost_reset(void)
 	nvmas = 0;
 	memset(records, 0, sizeof(records));
 	all_records = 0;
+	random_value = 0;
 }
 
 void bpfhost_current(__u32 tgid, __u32 tid, __u64 mm)
@@ -172,6 +177,16 @@ int bpfhost_vma(__u64 start, __u64 end, int anon)
 unsigned long bpfhost_records(int what)
 {
 	return what < 0 ? all_records : what < 8 ? records[what] : 0;
+}
+
+const struct fol_bpf_rec *bpfhost_record(unsigned long i)
+{
+	return i < all_records && i < KEPT ? &kept[i] : NULL;
+}
+
+void bpfhost_random(__u32 v)
+{
+	random_value = v;
 }
 
 __u64 bpf_get_current_pid_tgid(void)
@@ -201,7 +216,7 @@ struct task_struct *bpf_get_current_task_btf(void)
 
 __u32 bpf_get_prandom_u32(void)
 {
-	return 0;
+	return random_value;
 }
 
 long bpf_probe_read_kernel(void *dst, __u32 size, const void *src)
@@ -217,7 +232,8 @@ long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 
 	(void)ctx;
 	(void)map;
 	(void)flags;
-	(void)size;
+	if (all_records < KEPT)
+		memcpy(&kept[all_records], r, size < sizeof(*r) ? size : sizeof(*r));
 	all_records++;
 	if (r->what < 8)
 		records[r->what]++;

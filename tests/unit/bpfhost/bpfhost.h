@@ -6,6 +6,8 @@
 
 #include <linux/types.h>
 
+struct fol_bpf_rec;
+
 /* Empties every map and forgets the VMAs and records. */
 void bpfhost_reset(void);
 /* The task the next program runs in; its mm is its process's (mm: 0 for tgid's own). */
@@ -15,5 +17,9 @@ int bpfhost_vma(__u64 start, __u64 end, int anon);
 /* The records bpf_perf_event_output() wrote since the reset, of kind what
  * (bpf_record.h's FOL_BPF_*; -1: all). */
 unsigned long bpfhost_records(int what);
+/* The i-th of the last records written (0 the first of them kept), or NULL. */
+const struct fol_bpf_rec *bpfhost_record(unsigned long i);
+/* What bpf_get_prandom_u32() draws from now on. */
+void bpfhost_random(__u32 v);
 
 #endif
