@@ -17,9 +17,11 @@ name=foliostat-swap-$$
 own_cgroup "$name"
 perf_cgroups_ready "$CG" "$name" | sed 's/^/# cgroups: /' >&2
 pids=()
+swp=/var/tmp/foliostat-test.$$.swap
 cleanup() {
 	end_pids "${pids[@]}"
 	rmdir "$CG/$name" 2>/dev/null
+	rm -f "$swp".1 "$swp".2
 	_leave
 }
 trap cleanup EXIT
@@ -46,8 +48,8 @@ pids+=($perf_pid)
 sleep $slow
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/before.txt"
 sh -c "echo \$\$ >$CG/$name/cgroup.procs &&
-	$fw workload pageout --size 16M --policy small --swapfile $T/swap1 --swapin &&
-	exec $fw workload pageout --size 16M --policy small --swapfile $T/swap2 --swapin-child" \
+	$fw workload pageout --size 16M --policy small --swapfile $swp.1 --swapin &&
+	exec $fw workload pageout --size 16M --policy small --swapfile $swp.2 --swapin-child" \
 	>"$T/wl.out" 2>&1
 ok $? "the workload paged its region out and read it back, in itself and in a child ($(tail -c 200 "$T/wl.out"))"
 sleep $slow
