@@ -22,7 +22,7 @@ lib/model/model_space.c@s/	return mm->unaligned_orders ? unaligned_lookup(m, mm,
 lib/model/model_space.c@s/			key |= FOLIO_UNALIGNED;/			;/@an unaligned folio keyed as such
 lib/model/summary.c@s/	return c != FOL_CALL_MPROTECT \&\& /	return /@mprotect frees no user memory
 lib/model/model.c@s/<= FOL_MAX_ORDER \&\& !ev->page.in_irq \&\&/<= FOL_MAX_ORDER \&\&/@a page an interrupt frees is not the call's
-lib/record/bpf/decide.bpf.c@s/	if (file_counted(p, now))/	if (0)/@serve decides file faults on cached pages in the kernel@live:18-file-orders.t
+lib/record/bpf/decide.bpf.c@s/	if (file_counted(p, now) || /	if (/@serve decides file faults on cached pages in the kernel@live:18-file-orders.t
 lib/model/summary.c@s/c == FOL_CALL_MADV_POPULATE || c == FOL_CALL_MMAP_POPULATE || c == FOL_CALL_MLOCK/c == FOL_CALL_MADV_POPULATE/@mmap(MAP_POPULATE) and mlock populate too
 lib/live/connguard.c@s/if (same >= g->per_peer || g->n >= g->max) {/if (g->n >= g->max) {/@serve: at most per_peer connections of one peer
 lib/live/connguard.c@s/		if (!g->v\[i\].ended \&\& now_ns > g->v\[i\].due_ns) {/		if (now_ns > g->v[i].due_ns) {/@serve: a late connection is ended once
@@ -191,7 +191,7 @@ lib/record/bpf/decide.bpf.c@s/	    p->alloc_order >= 0 || swap >= 0 || anon != -
 lib/record/bpf/decide.bpf.c@s/	kfolio_put(tgid, addr, order);/	;/@kernel swap-ins: the folio swapped in is kept for its reuse faults
 lib/record/bpf/faults.bpf.c@s/			emit_rss(ctx, p->rss_hold\[1\].t1, FOL_BPF_SUM_PREV, p->rss_hold\[1\].before, p->rss_hold\[1\].raw);/			;/@kernel swap-ins: a change held goes out behind the entry when the fault is not decided
 lib/record/bpf/faults.bpf.c@s/		p->t0 = h->t1 - 1;/		;/@kernel swap-ins: an untimed fault's entry goes out before the changes it held
-lib/record/bpf/decide.bpf.c@s/		if (s \&\& s->mm != current_mm())/		if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
+lib/record/bpf/decide.bpf.c@s/	if (s \&\& s->mm != current_mm())/	if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
 lib/record/bpf/decide.bpf.c@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t
 lib/model/model_fault.c@s/	if (ev->exit.summed)/	if (0 \&\& ev->exit.summed)/@a summed fault's allocations and RSS changes count as the events would
 lib/model/model.c@s/	if (ev->rss.prev_known) {/	if (0) {/@an RSS change's value before, where the record says it
