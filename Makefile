@@ -48,7 +48,8 @@ COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 
 # The BPF fault path (lib/record/bpf_faults.c): its programs, lib/record/bpf/faults.bpf.c (the
-# pairing), decide.bpf.c (kernel decisions) and file.bpf.c, compiled by clang, linked into one object and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
+# pairing: every program), decide.bpf.c (kernel decisions), file.bpf.c (file folios) and
+# settings.bpf.c, compiled by clang, linked into one object and embedded as a libbpf skeleton. NO_BPF=1 builds without it (the cross build does:
 # Debian's arm64 libbpf is not installed beside the native one); record then takes the
 # plain path and says why.
 ifeq ($(CROSS),arm64)
@@ -127,14 +128,14 @@ $(BUILD)/%.o: %.c | need-deps
 
 # -I for <asm/types.h>, which Debian keeps under the multiarch directory.
 $(BUILD)/lib/record/bpf/%.bpf.o: lib/record/bpf/%.bpf.c lib/data/bpf_record.h lib/record/bpf/kernel.bpf.h \
-				  lib/record/bpf/decide.bpf.h lib/record/bpf/faults.bpf.h | need-deps
+				  lib/record/bpf/decide.bpf.h lib/record/bpf/file.bpf.h lib/record/bpf/settings.bpf.h | need-deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  BPF     $<")
 	$(Q)clang -O2 -g -Wall $(if $(DEVELOPER),-Werror) -target bpf -mcpu=v3 -I/usr/include/$(shell gcc -print-multiarch) -Ilib -c -o $@ $<
 
 # One object of the fault path's sources, linked by libbpf's static linker.
 $(BUILD)/lib/record/bpf/faults.linked.o: $(BUILD)/lib/record/bpf/faults.bpf.o $(BUILD)/lib/record/bpf/decide.bpf.o \
-					 $(BUILD)/lib/record/bpf/file.bpf.o
+					 $(BUILD)/lib/record/bpf/file.bpf.o $(BUILD)/lib/record/bpf/settings.bpf.o
 	$(Q)bpftool gen object $@ $^
 
 $(BUILD)/lib/record/bpf/faults.skel.h: $(BUILD)/lib/record/bpf/faults.linked.o
@@ -168,7 +169,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $$(call unit_objs,$$*)
 # test_decide runs the fault path's programs on this machine (tests/unit/bpfhost): built by
 # the host's compiler against stand-ins for libbpf's headers, the names that libc or the
 # model's test helpers hold too prefixed, the settings writable (no const).
-BPFHOST_OBJS := $(addprefix $(BUILD)/tests/unit/bpfhost/,bpfhost.o faults.o decide.o)
+BPFHOST_OBJS := $(addprefix $(BUILD)/tests/unit/bpfhost/,bpfhost.o faults.o decide.o settings.o)
 BPFHOST_FLAGS = -Itests/unit/bpfhost -Ilib/record/bpf -Wno-attributes -Wno-unused-parameter
 $(BUILD)/tests/unit/bpfhost/%.o: lib/record/bpf/%.bpf.c | need-deps
 	@mkdir -p $(dir $@)

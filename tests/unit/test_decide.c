@@ -14,9 +14,9 @@
 #include "bpfhost/bpfhost.h"
 #include "data/bpf_record.h"
 
-/* faults.bpf.c's and decide.bpf.c's programs and settings (the Makefile builds them for
- * the host with bpfp_ before the names libc or model_events.h hold too, and without
- * const: the settings are set here). */
+/* faults.bpf.c's programs and settings.bpf.c's settings (the Makefile builds them for the
+ * host with bpfp_ before the names libc or model_events.h hold too, and without const:
+ * the settings are set here). */
 int fault_user(void *ctx);
 int fault_exit(struct bpf_perf_event_data *ctx);
 int bpfp_alloc(void *ctx);

@@ -6,21 +6,17 @@
  * folio kept, a file fault on a page already cached (its folio read by file.bpf.c). Each
  * rule names the one of lib/model it restates.
  *
- * bpftool gen object links this with faults.bpf.c, the fault pairing (the thread table,
- * the settings, flush_entry()), and file.bpf.c into one object; faults.bpf.c calls in
- * through decide.bpf.h's functions, hidden: static in the linked object, verified as
- * part of their callers. */
+ * The programs are faults.bpf.c's, the fault pairing; they call in through decide.bpf.h's
+ * functions, hidden: static in the object bpftool gen object links (this, faults.bpf.c,
+ * file.bpf.c and settings.bpf.c), verified as part of their callers. */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
 #include "decide.bpf.h"
-#include "faults.bpf.h"
 #include "kernel.bpf.h"
-
-extern const volatile __u32 by_cgroup, page_shift, error_code_off, address_off, alloc_order_off,
-	alloc_gfp_off, alloc_gfp_size;
+#include "settings.bpf.h"
 
 /* Kernel reuse's state. A process's allocations are kept under its address space's id
  * (a new one at exec; a thread shares its process's), with the generation of that
@@ -704,7 +700,7 @@ static void unmap_merge(struct kspace *s, __u32 i, __u64 start, __u64 end, __u64
  * process's startup unmaps dozens of ranges, its libraries' mmap MAP_FIXED: they become
  * one box there, and its stack and heap keep their folios: one limit for the whole
  * space would leave a forked child's reuse of its first stack pages to the model). */
-static void unmapped(__u64 start, __u64 len)
+void fol_decide_unmapped(__u64 start, __u64 len)
 {
 	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), ba = 0, bb = KSPACE_UNMAPS;
 	struct kspace *s = space_of(tgid, 0);
@@ -748,27 +744,12 @@ static void unmapped(__u64 start, __u64 len)
 	s->unmapped[bb].seq = seq;
 }
 
-/* kmem:mm_page_alloc, not sampled with kernel decisions: the order of a user folio
- * (movable) allocated inside a fault, into its summary. A fault that allocates one in an
- * anonymous private VMA, with nothing recorded inside so far, is held: counted at its
- * exit unless a recorded event comes inside. */
-SEC("tracepoint")
-int alloc(void *ctx)
+/* A user folio allocated inside p's fault (faults.bpf.c's alloc(), its order in the
+ * summary): a fault that allocates one in an anonymous private VMA, with nothing recorded
+ * inside so far, is held: counted at its exit unless a recorded event comes inside. The
+ * VMA is looked at once a fault. */
+void fol_decide_alloc(struct fol_bpf_pending *p)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
-	__u32 order = 0;
-	__u64 gfp = 0;
-
-	if (!p || p->state == FOL_BPF_IDLE)
-		return 1;
-	bpf_probe_read_kernel(&order, sizeof(order), (char *)ctx + alloc_order_off);
-	bpf_probe_read_kernel(&gfp, alloc_gfp_size == 4 ? 4 : 8, (char *)ctx + alloc_gfp_off);
-	if (!(gfp & 0x08) || order > FOL_BPF_MAX_ORDER) /* __GFP_MOVABLE: event.h's FOL_GFP_MOVABLE */
-		return 1;
-	if ((int)order > p->alloc_order)
-		p->alloc_order = (__s8)order;
-	p->last_order = (__s8)order;
 	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
 		__u64 addr;
 
@@ -777,48 +758,6 @@ int alloc(void *ctx)
 	}
 	if (p->state == FOL_BPF_OPEN && !p->before_exec && p->anon == 1 && alloc_class(fault_ec(p), 0) >= 0)
 		p->state = FOL_BPF_HELD;
-	return 1;
-}
-
-/* A syscall tracepoint's argument n: its record is the common fields, the syscall's
- * number (an int, padded) and the arguments, unsigned longs (struct syscall_trace_enter;
- * fol_bpf_faults_layout() checks munmap's format says so). */
-static __u64 sys_arg(void *ctx, int n)
-{
-	__u64 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + 16 + 8 * n);
-	return v;
-}
-
-/* syscalls:sys_enter_munmap, recorded: a flush, and the range is unmapped. */
-SEC("tracepoint")
-int munmap_enter(void *ctx)
-{
-	flush_entry(ctx);
-	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
-	return 1;
-}
-
-/* syscalls:sys_enter_mremap, recorded: the old range goes (moved or shrunk), and the new
- * one with MREMAP_FIXED (what was there is unmapped). */
-SEC("tracepoint")
-int mremap_enter(void *ctx)
-{
-	flush_entry(ctx);
-	unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
-	if (sys_arg(ctx, 3) & 2) /* MREMAP_FIXED */
-		unmapped(sys_arg(ctx, 4), sys_arg(ctx, 2));
-	return 1;
-}
-
-/* syscalls:sys_enter_mmap, not recorded: MAP_FIXED replaces what was mapped there. */
-SEC("tracepoint")
-int mmap_enter(void *ctx)
-{
-	if (sys_arg(ctx, 3) & 0x10) /* MAP_FIXED */
-		unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
-	return 1;
 }
 
 /* sched:sched_process_fork of a followed parent (faults.bpf.c's fork()): its space

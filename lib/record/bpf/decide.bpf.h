@@ -15,6 +15,10 @@ void fol_decide_exit_thread(struct fol_bpf_pending *p, __u64 pid_tgid) __hidden;
 /* At a change of the anonymous or swap count inside p's fault: 1 when the fault may be a
  * swap-in that fol_decide_exit() decides, its changes to be held rather than written. */
 int fol_decide_rss_hold(struct fol_bpf_pending *p) __hidden;
+/* A user folio allocated inside p's fault: the fault may be held (counted at its exit). */
+void fol_decide_alloc(struct fol_bpf_pending *p) __hidden;
+/* The current process unmapped [start, start + len): its folios kept there are gone. */
+void fol_decide_unmapped(__u64 start, __u64 len) __hidden;
 /* One more of the kernel decisions' own counts (bpf_record.h's FOL_BPF_K_*). */
 void fol_decide_count(__u32 which) __hidden;
 

@@ -8,9 +8,10 @@
  * first, which writes the pending entry out before the kernel writes that sample; a
  * fault with nothing inside (a reuse) goes out whole at its exit.
  *
- * With kernel decisions (serve, stat -a, top), decide.bpf.c counts at its exit a fault
- * whose class and order it can tell, and nothing goes out; bpftool gen object links the
- * two and file.bpf.c into one object. */
+ * Every program of the fault path is here. With kernel decisions (serve, stat -a, top),
+ * decide.bpf.c counts at its exit a fault whose class and order it can tell, and nothing
+ * goes out; file.bpf.c reads a file fault's page-cache folio. bpftool gen object links
+ * them and settings.bpf.c into one object. */
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
 #include <bpf/bpf_core_read.h>
@@ -18,7 +19,9 @@
 
 #include "data/bpf_record.h"
 #include "decide.bpf.h"
+#include "file.bpf.h"
 #include "kernel.bpf.h"
+#include "settings.bpf.h"
 
 /* The threads recorded (the workload's, given by foliostat and then at each fork), and
  * each one's fault in progress. */
@@ -54,37 +57,9 @@ struct {
 	__type(value, __u64);
 } rss_last SEC(".maps");
 
-/* From the tracepoints' formats, set before loading: fields by name, never by a fixed
- * offset. */
-const volatile __u32 entry_size = 32;
-const volatile __u32 fork_child_off = 44;
-/* A system-wide recording (record -a, top -a, serve): every task's faults, each thread
- * given its slot at its first fault. */
-const volatile __u32 every_task = 0;
-/* Kernel reuse (bpf_record.h), with the fields it reads: the entry record's error code,
- * kmem:mm_page_alloc's order and gfp flags (4 or 8 bytes). */
-const volatile __u32 kernel_reuse = 0;
-const volatile __u32 by_cgroup = 0;
-const volatile __u32 page_shift = 12;
-const volatile __u32 error_code_off = 24;
-const volatile __u32 address_off = 8;
-const volatile __u32 alloc_order_off = 16;
-const volatile __u32 alloc_gfp_off = 24;
 /* Set when the recording stops: no fault begins to be followed, so that the ones in
  * flight can end (their exits written) before the events go off. */
 __u32 stopping;
-const volatile __u32 alloc_gfp_size = 8;
-/* kmem:rss_stat's fields and record size. */
-const volatile __u32 rss_mm_id_off = 8;
-const volatile __u32 rss_member_off = 16;
-const volatile __u32 rss_size_off = 24;
-const volatile __u32 rss_record_size = 32;
-/* File faults' page-cache folios read (file_mapped()). */
-const volatile __u32 file_folio = 0;
-/* serve --sample N: a fault is timed when a random draw at its entry is below 2^32 / N
- * (0: all). Not every Nth nor by address: a workload's own period would pick one class
- * each time. The others are counted all the same, without their two clock reads. */
-const volatile __u32 sample_below = 0;
 
 static void count(__u32 which)
 {
@@ -299,8 +274,16 @@ static __u64 tp_field(void *ctx, __u32 off, __u32 size)
 	return v;
 }
 
-/* file.bpf.c's: inside a followed fault, its page-cache folio read (once a fault). */
-void fol_file_read(void) __hidden;
+/* Inside a followed fault of this thread, its page-cache folio read (file.bpf.c's, once a
+ * fault). */
+static void file_read(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
+
+	if (p)
+		fol_file_read(p);
+}
 
 /* An RSS counter of file (0) or shmem (3) pages changed inside a fault: it mapped a page
  * of a file, PTE by PTE (fault-around, or the fault's own page) or a whole folio by its
@@ -317,7 +300,7 @@ int rss_flush(void *ctx)
 {
 	flush_entry(ctx);
 	if (file_member((__u32)tp_field(ctx, rss_member_off, 4)))
-		fol_file_read();
+		file_read();
 	return 1;
 }
 
@@ -354,7 +337,7 @@ int rss(void *ctx)
 
 	if (member != 1 && member != 2) {
 		if (file_member(member))
-			fol_file_read();
+			file_read();
 		return 1;
 	}
 	key = tp_field(ctx, rss_mm_id_off, 4) << 2 | member;
@@ -381,6 +364,91 @@ int rss(void *ctx)
 	}
 	flush_entry(ctx);
 	emit_rss(ctx, bpf_ktime_get_ns(), last ? FOL_BPF_SUM_PREV : 0, before, raw);
+	return 1;
+}
+
+/* kmem:mm_page_alloc, not sampled with kernel decisions: the order of a user folio
+ * (movable) allocated inside a fault, into its summary; decide.bpf.c may hold the fault
+ * (fol_decide_alloc). */
+SEC("tracepoint")
+int alloc(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fol_bpf_pending *p = bpf_map_lookup_elem(&follow, &tid);
+	__u32 order = 0;
+	__u64 gfp = 0;
+
+	if (!p || p->state == FOL_BPF_IDLE)
+		return 1;
+	bpf_probe_read_kernel(&order, sizeof(order), (char *)ctx + alloc_order_off);
+	bpf_probe_read_kernel(&gfp, alloc_gfp_size == 4 ? 4 : 8, (char *)ctx + alloc_gfp_off);
+	if (!(gfp & 0x08) || order > FOL_BPF_MAX_ORDER) /* __GFP_MOVABLE: event.h's FOL_GFP_MOVABLE */
+		return 1;
+	if ((int)order > p->alloc_order)
+		p->alloc_order = (__s8)order;
+	p->last_order = (__s8)order;
+	fol_decide_alloc(p);
+	return 1;
+}
+
+/* A syscall tracepoint's argument n: its record is the common fields, the syscall's
+ * number (an int, padded) and the arguments, unsigned longs (struct syscall_trace_enter;
+ * fol_bpf_faults_layout() checks munmap's format says so). */
+static __u64 sys_arg(void *ctx, int n)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (char *)ctx + 16 + 8 * n);
+	return v;
+}
+
+/* syscalls:sys_enter_munmap, recorded: a flush, and the range is unmapped. */
+SEC("tracepoint")
+int munmap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	fol_decide_unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	return 1;
+}
+
+/* syscalls:sys_enter_mremap, recorded: the old range goes (moved or shrunk), and the new
+ * one with MREMAP_FIXED (what was there is unmapped). */
+SEC("tracepoint")
+int mremap_enter(void *ctx)
+{
+	flush_entry(ctx);
+	fol_decide_unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	if (sys_arg(ctx, 3) & 2) /* MREMAP_FIXED */
+		fol_decide_unmapped(sys_arg(ctx, 4), sys_arg(ctx, 2));
+	return 1;
+}
+
+/* syscalls:sys_enter_mmap, not recorded: MAP_FIXED replaces what was mapped there. */
+SEC("tracepoint")
+int mmap_enter(void *ctx)
+{
+	if (sys_arg(ctx, 3) & 0x10) /* MAP_FIXED */
+		fol_decide_unmapped(sys_arg(ctx, 0), sys_arg(ctx, 1));
+	return 1;
+}
+
+/* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
+ * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
+ * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
+ * fault (filemap:mm_filemap_add_to_page_cache says its order) or read at its mapping. */
+SEC("tracepoint")
+int lock_read(void *ctx)
+{
+	file_read();
+	return 1;
+}
+
+/* The same, recorded. */
+SEC("tracepoint")
+int lock_flush(void *ctx)
+{
+	flush_entry(ctx);
+	file_read();
 	return 1;
 }
 

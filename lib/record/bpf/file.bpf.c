@@ -2,18 +2,17 @@
 /* File faults: the order of the page-cache folio a fault maps, read inside the fault.
  * A fault on a page already cached allocates nothing, so no event says its folio's
  * order; the page cache does, at the fault's file index: read where a fault takes its
- * mm's lock or maps a file page, with interrupts on. bpftool gen object links this with
- * faults.bpf.c and decide.bpf.c into one object: the thread table, the settings and
- * flush_entry() are faults.bpf.c's. */
+ * mm's lock or maps a file page, with interrupts on (faults.bpf.c's programs there call
+ * fol_file_read). bpftool gen object links this with faults.bpf.c, decide.bpf.c and
+ * settings.bpf.c into one object. */
 #include <linux/bpf.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "data/bpf_record.h"
-#include "faults.bpf.h"
+#include "file.bpf.h"
 #include "kernel.bpf.h"
-
-extern const volatile __u32 file_folio, address_off, page_shift;
+#include "settings.bpf.h"
 
 /* The programs walk the file's xarray (include/linux/xarray.h's encoding) under the RCU
  * read lock every program runs in. Only what the walk reads, found by name in the running
@@ -142,40 +141,15 @@ static __u8 file_folio_at(__u64 addr)
 }
 
 /* Inside a followed fault, the order of the page-cache folio at its address's file index,
- * unless read already (where interrupts are on: bpf_find_vma costs a look-up, not the
- * irq_work it takes at a fault's exit). */
-void fol_file_read(void) __hidden;
-void fol_file_read(void)
+ * unless read already (called where interrupts are on: bpf_find_vma costs a look-up, not
+ * the irq_work it takes at a fault's exit). */
+void fol_file_read(struct fol_bpf_pending *p)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fol_bpf_pending *p;
 	__u64 addr;
 
-	if (!file_folio || address_off > FOL_BPF_RAW_MAX - 8)
-		return;
-	p = bpf_map_lookup_elem(&follow, &tid);
-	if (!p || p->state == FOL_BPF_IDLE || p->file_folio)
+	if (!file_folio || address_off > FOL_BPF_RAW_MAX - 8 || p->state == FOL_BPF_IDLE || p->file_folio)
 		return;
 	__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
 	p->file_folio = file_folio_at(addr);
 }
 
-/* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
- * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
- * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the
- * fault (filemap:mm_filemap_add_to_page_cache says its order) or read at its mapping. */
-SEC("tracepoint")
-int lock_read(void *ctx)
-{
-	fol_file_read();
-	return 1;
-}
-
-/* The same, recorded. */
-SEC("tracepoint")
-int lock_flush(void *ctx)
-{
-	flush_entry(ctx);
-	fol_file_read();
-	return 1;
-}

@@ -254,7 +254,8 @@ long bpf_find_vma(struct task_struct *t, __u64 addr,
 }
 
 /* file.bpf.c's, not built here: the streams map no file. */
-void fol_file_read(void);
-void fol_file_read(void)
+void fol_file_read(struct fol_bpf_pending *p);
+void fol_file_read(struct fol_bpf_pending *p)
 {
+	(void)p;
 }

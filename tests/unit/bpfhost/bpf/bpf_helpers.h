@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The host's stand-in for libbpf's bpf/bpf_helpers.h: the fault path's programs
- * (faults.bpf.c, decide.bpf.c) compiled as C for this machine, their maps and helpers
- * bpfhost.c's, so that a unit test feeds them the events it feeds the model and compares
- * what each counted (test_decide.c). The map declarations are libbpf's own macros, which
+ * (faults.bpf.c, decide.bpf.c, settings.bpf.c) compiled as C for this machine, their maps
+ * and helpers bpfhost.c's, so that a unit test feeds them the events it feeds the model
+ * and compares what each counted (test_decide.c). The map declarations are libbpf's own macros, which
  * are plain C: a map is a struct whose members' types say its key, value and size. */
 #ifndef FOL_BPFHOST_HELPERS_H
 #define FOL_BPFHOST_HELPERS_H
