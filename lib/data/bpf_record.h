@@ -79,8 +79,9 @@ struct fol_bpf_pending {
 	 * the fault, -1 none; FOL_BPF_SUM_ANON and _SWAP; the process that forked this
 	 * thread, 0 once it is known whether the thread is a new process. */
 	__s8 alloc_order;
-	__u8 anon;	/* the faulting address's VMA, looked at the first allocation: 1
-			 * anonymous and private, 2 another, 0 not looked at */
+	__u8 anon;	/* the faulting address's VMA, looked at the first allocation or
+			 * RSS change: 1 anonymous and private, 2 another, 3 a file's,
+			 * private; 0 not looked at (decide.bpf.c's vma_kind) */
 	__s8 last_order;
 	__u8 sum;
 	__u8 file_folio; /* fol_bpf_rec's, for the fault in progress */

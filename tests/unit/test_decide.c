@@ -58,7 +58,7 @@ static struct fol_model *both(void)
 	kernel_reuse = 1;
 	sample_below = 0;
 	anon_vma(m, PID, BASE, 8 << 20);
-	assert_int_equal(bpfhost_vma(BASE, BASE + (8 << 20), 1), 0);
+	assert_int_equal(bpfhost_vma(BASE, BASE + (8 << 20), BPFHOST_ANON), 0);
 	return m;
 }
 
@@ -354,6 +354,32 @@ static void test_swapin_written_in_order(void **state)
 	}
 }
 
+/* A library's data, mapped private from its file: a write to a present page copies it
+ * into anonymous memory (wp_copy), decided in the kernel as in an anonymous VMA, and the
+ * copy is kept for its reuse; in a shared file mapping the model classes a write as the
+ * file's, and the kernel writes the fault out. */
+static void test_copies_in_file_mappings(void **state)
+{
+	struct fol_model *m = both();
+	const uint64_t lib = 0x7f1000000000ull, shared = 0x7f2000000000ull;
+
+	(void)state;
+	file_map(m, lib, 1 << 20, 0, MAP_PRIVATE, 42);
+	assert_int_equal(bpfhost_vma(lib, lib + (1 << 20), BPFHOST_FILE_PRIVATE), 0);
+	feed(m, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+				    .mmap = { .start = shared, .len = 1 << 20, .flags = MAP_SHARED,
+					      .maj = 8, .min = 1, .ino = 43, .filename = "/tmp/shared" } });
+	assert_int_equal(bpfhost_vma(shared, shared + (1 << 20), BPFHOST_FILE_SHARED), 0);
+	for (int p = 0; p < 4; p++)
+		both_fault(m, PID, PID, lib + (uint64_t)p * 4096, PF_WP, 0);
+	both_fault(m, PID, PID, shared, PF_WP, 0);
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	for (int p = 0; p < 4; p++)
+		both_fault(m, PID, PID, lib + (uint64_t)p * 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 1), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped_folio_gone),
 		cmocka_unit_test(test_swapins),
 		cmocka_unit_test(test_swapin_written_in_order),
+		cmocka_unit_test(test_copies_in_file_mappings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,33 +212,52 @@ void fol_decide_fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
 	__sync_fetch_and_add(&s->gen, 1);
 }
 
-/* A VMA's kind, by lib/model's rule (no file, no special mapping: anonymous private),
- * and where it ends. */
+/* A VMA's kind, by lib/model's rules (fol_bpf_pending.anon's values): anonymous private
+ * (no file, no special mapping: its faults are classed by error code alone); a file's,
+ * private (a copy there is anonymous memory, classed as in the first); another (a shared
+ * file's, a special mapping). And where it ends. */
+enum { VMA_ANON = 1, VMA_OTHER, VMA_FILE_PRIVATE };
+#define VM_MAYSHARE 0x80 /* include/linux/mm.h: mapped MAP_SHARED, lib/model's "shared" */
+
 struct vma_seen {
 	__u64 end;
-	int anon;
+	int kind;
 };
 
 static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
 	struct vma_seen *v = data;
 
-	v->anon = !vma->vm_file && !vma->vm_ops;
+	if (!vma->vm_file)
+		v->kind = vma->vm_ops ? VMA_OTHER : VMA_ANON;
+	else
+		v->kind = vma->vm_flags & VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;
 	v->end = vma->vm_end;
 	return 0;
 }
 
-/* 1: addr is in an anonymous private VMA (no file, no special mapping: lib/model classes
- * its faults by error code alone); 0: another, none, or the mmap lock was busy. Only
- * where interrupts are on (an allocation): with them off (a fault's entry or exit event)
- * the helper unlocks through an irq_work, 9 us a fault in this VM. */
-static int anon_vma(__u64 addr)
+/* The kind of the VMA at addr; VMA_OTHER where there is none or the mmap lock was busy.
+ * Only where interrupts are on (an allocation, an RSS change): with them off (a fault's
+ * entry or exit event) the helper unlocks through an irq_work, 9 us a fault in this VM. */
+static int vma_at(__u64 addr)
 {
 	struct vma_seen v = {};
 
 	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0))
-		return 0;
-	return v.anon;
+		return VMA_OTHER;
+	return v.kind;
+}
+
+/* The kind of the VMA at p's faulting address, looked at once a fault (p->anon). */
+static int fault_vma(struct fol_bpf_pending *p)
+{
+	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
+		__u64 addr;
+
+		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
+		p->anon = (__u8)vma_at(addr);
+	}
+	return p->anon;
 }
 
 /* 0 when [start, end) lies in one VMA that is not anonymous and private: none of its
@@ -251,7 +270,7 @@ static int may_hold_kept(__u64 start, __u64 end)
 
 	if (bpf_find_vma(bpf_get_current_task_btf(), start, vma_kind, &v, 0))
 		return 1;
-	return v.anon || v.end < end;
+	return v.kind == VMA_ANON || v.end < end;
 }
 
 /* Whether a folio kept at addr since born is still mapped there. */
@@ -567,6 +586,15 @@ static int alloc_class(__u64 ec, int swap)
 	return swap ? FOL_BPF_CLS_SWAP : FOL_BPF_CLS_ALLOC;
 }
 
+/* Whether a fault of class cls (alloc_class's) that allocated a folio in a VMA of that
+ * kind is the model's to class as cls: any in an anonymous private VMA; a copy in a
+ * file's private one too (model_fault.c's classify: a write to a present page is a copy
+ * but in a shared file's mapping). */
+static int allocates_in(int cls, int kind)
+{
+	return cls >= 0 && (kind == VMA_ANON || (cls == FOL_BPF_CLS_COPY && kind == VMA_FILE_PRIVATE));
+}
+
 /* A held fault at its exit: its folio is kept, and it is counted (1), or goes out with
  * its summary (no room). */
 static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid, int major)
@@ -610,13 +638,7 @@ int fol_decide_rss_hold(struct fol_bpf_pending *p)
 {
 	if (p->state != FOL_BPF_OPEN || p->alloc_order >= 0 || (fault_ec(p) & 1))
 		return 0;
-	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
-		__u64 addr;
-
-		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
-		p->anon = anon_vma(addr) ? 1 : 2;
-	}
-	return p->anon == 1;
+	return fault_vma(p) == VMA_ANON;
 }
 
 /* A swap-in from the swap cache, its changes held (fol_decide_rss_hold): counted here, 1,
@@ -659,7 +681,7 @@ int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flag
 	if (*flags)
 		return 0; /* major */
 	if (p->alloc_order >= 0) {
-		if (p->anon == 1)
+		if (allocates_in(alloc_class(fault_ec(p), 0), p->anon))
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
@@ -745,18 +767,12 @@ void fol_decide_unmapped(__u64 start, __u64 len)
 }
 
 /* A user folio allocated inside p's fault (faults.bpf.c's alloc(), its order in the
- * summary): a fault that allocates one in an anonymous private VMA, with nothing recorded
- * inside so far, is held: counted at its exit unless a recorded event comes inside. The
- * VMA is looked at once a fault. */
+ * summary): a fault the model would class by its error code, with nothing recorded
+ * inside so far, is held: counted at its exit unless a recorded event comes inside. */
 void fol_decide_alloc(struct fol_bpf_pending *p)
 {
-	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
-		__u64 addr;
-
-		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
-		p->anon = anon_vma(addr) ? 1 : 2;
-	}
-	if (p->state == FOL_BPF_OPEN && !p->before_exec && p->anon == 1 && alloc_class(fault_ec(p), 0) >= 0)
+	if (p->state == FOL_BPF_OPEN && !p->before_exec &&
+	    allocates_in(alloc_class(fault_ec(p), 0), fault_vma(p)))
 		p->state = FOL_BPF_HELD;
 }
 

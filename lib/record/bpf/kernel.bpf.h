@@ -9,6 +9,7 @@ struct file;
 
 struct vm_area_struct {
 	unsigned long vm_start, vm_end, vm_pgoff;
+	unsigned long vm_flags; /* from 6.3 in an anonymous union: found there by name */
 	struct file *vm_file;
 	const void *vm_ops;
 } __attribute__((preserve_access_index));

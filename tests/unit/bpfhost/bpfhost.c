@@ -163,14 +163,19 @@ void bpfhost_current(__u32 tgid, __u32 tid, __u64 mm)
 	task.mm = (void *)(uintptr_t)(mm ? mm : tgid);
 }
 
-int bpfhost_vma(__u64 start, __u64 end, int anon)
+int bpfhost_vma(__u64 start, __u64 end, enum bpfhost_vma kind)
 {
-	static const int ops;
+	static const int ops, file;
 
 	if (nvmas == VMAS)
 		return -ENOSPC;
-	vmas[nvmas++] = (struct vm_area_struct){ .vm_start = start, .vm_end = end,
-						 .vm_ops = anon ? NULL : &ops };
+	vmas[nvmas++] = (struct vm_area_struct){
+		.vm_start = start,
+		.vm_end = end,
+		.vm_flags = kind == BPFHOST_FILE_SHARED ? 0x88 : 0, /* VM_SHARED | VM_MAYSHARE */
+		.vm_file = kind == BPFHOST_FILE_PRIVATE || kind == BPFHOST_FILE_SHARED ? (void *)&file : NULL,
+		.vm_ops = kind == BPFHOST_ANON ? NULL : &ops,
+	};
 	return 0;
 }
 

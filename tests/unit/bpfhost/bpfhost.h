@@ -12,8 +12,9 @@ struct fol_bpf_rec;
 void bpfhost_reset(void);
 /* The task the next program runs in; its mm is its process's (mm: 0 for tgid's own). */
 void bpfhost_current(__u32 tgid, __u32 tid, __u64 mm);
-/* [start, end) is mapped: anonymous and private (anon), or a file's. */
-int bpfhost_vma(__u64 start, __u64 end, int anon);
+/* [start, end) is mapped, a VMA of that kind. */
+enum bpfhost_vma { BPFHOST_ANON, BPFHOST_FILE_PRIVATE, BPFHOST_FILE_SHARED, BPFHOST_SPECIAL };
+int bpfhost_vma(__u64 start, __u64 end, enum bpfhost_vma kind);
 /* The records bpf_perf_event_output() wrote since the reset, of kind what
  * (bpf_record.h's FOL_BPF_*; -1: all). */
 unsigned long bpfhost_records(int what);
