@@ -380,6 +380,24 @@ static void test_copies_in_file_mappings(void **state)
 	assert_int_equal(same_counts(m, 1), 4);
 }
 
+/* A read of a present page that allocated (NUMA balancing's hint fault migrating a 4K
+ * folio out of a 64K one's place): the model classes it "other", and keeps the new folio
+ * at the address all the same; so must the kernel, or the reuse faults after take the
+ * 64K folio's order. */
+static void test_folio_replaced_by_a_read(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	both_fault(m, PID, PID, BASE + 4096, 0x5 /* user, read, present */, 0);
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	for (int p = 0; p < 16; p++)
+		both_fault(m, PID, PID, BASE + (uint64_t)p * 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 1), 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_swapins),
 		cmocka_unit_test(test_swapin_written_in_order),
 		cmocka_unit_test(test_copies_in_file_mappings),
+		cmocka_unit_test(test_folio_replaced_by_a_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -606,6 +606,15 @@ static int allocates_in(int cls, int kind)
 	return cls >= 0 && (kind == VMA_ANON || (cls == FOL_BPF_CLS_COPY && kind == VMA_FILE_PRIVATE));
 }
 
+/* Whether the model keeps the folio a fault of error code ec allocated in a VMA of that
+ * kind, whatever its class (model_fault.c's anon_folio): any in an anonymous private VMA
+ * (a NUMA hint's read of a present page that migrated it too), and in a file's private
+ * one a present page's (a copy, or a migration). */
+static int keeps_folio(__u64 ec, int kind)
+{
+	return kind == VMA_ANON || (kind == VMA_FILE_PRIVATE && (ec & 1));
+}
+
 /* A held fault at its exit: its folio is kept, and it is counted (1), or goes out with
  * its summary (no room). */
 static int alloc_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid, int major)
@@ -692,7 +701,7 @@ int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flag
 	if (*flags)
 		return 0; /* major */
 	if (p->alloc_order >= 0) {
-		if (allocates_in(alloc_class(fault_ec(p), 0), p->anon))
+		if (keeps_folio(fault_ec(p), p->anon))
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
