@@ -17,7 +17,6 @@ struct fol_u64map {
 	uint64_t seed;	/* the hash's key */
 };
 
-#define MIN_CAP 64
 #define ZERO_VAL(m) VAL(m, (m)->cap)
 
 #define KEY(m, i) (*(uint64_t *)((m)->slots + (i) * (m)->slot))
@@ -68,7 +67,7 @@ struct fol_u64map *fol_u64map_new(size_t value_size)
 	m->refs = 1;
 	m->seed = new_seed();
 	m->slot = 8 + ((value_size + 7) & ~(size_t)7);
-	m->cap = MIN_CAP;
+	m->cap = 64;
 	m->slots = calloc(m->cap + 1, m->slot);
 	if (!m->slots) {
 		free(m);
@@ -147,43 +146,27 @@ void *fol_u64map_get(const struct fol_u64map *m, uint64_t key)
 	return KEY(m, i) ? VAL(m, i) : NULL;
 }
 
-static int resize(struct fol_u64map *m, size_t cap)
+static int grow(struct fol_u64map *m)
 {
-	struct fol_u64map to = *m;
+	struct fol_u64map big = *m;
 
-	to.cap = cap;
-	to.slots = calloc(to.cap + 1, to.slot);
-	if (!to.slots)
+	big.cap = m->cap * 2;
+	big.slots = calloc(big.cap + 1, big.slot);
+	if (!big.slots)
 		return -1;
-	memcpy(ZERO_VAL(&to), ZERO_VAL(m), m->vsize);
+	memcpy(ZERO_VAL(&big), ZERO_VAL(m), m->vsize);
 	for (size_t i = 0; i < m->cap; i++)
 		if (KEY(m, i))
-			memcpy(to.slots + find(&to, KEY(m, i)) * to.slot, m->slots + i * m->slot,
+			memcpy(big.slots + find(&big, KEY(m, i)) * big.slot, m->slots + i * m->slot,
 			       m->slot);
 	free(m->slots);
-	*m = to;
+	*m = big;
 	return 0;
-}
-
-/* The capacity for one more key: doubled past 3/4 full; halved while under 1/8 full, so
- * that a map that once held a peak (serve's cgroups and processes of an hour ago) gives
- * the memory back, and the loads between grow and shrink keep either from repeating.
- * Only put resizes: it may move every entry already, where del moves only its probe run
- * and callers keep pointers across it. */
-static size_t cap_for_one_more(const struct fol_u64map *m)
-{
-	size_t cap = m->cap;
-
-	if ((m->n + 1) * 4 > cap * 3)
-		return cap * 2;
-	while (cap > MIN_CAP && (m->n + 1) * 8 < cap)
-		cap /= 2;
-	return cap;
 }
 
 void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 {
-	size_t i, cap;
+	size_t i;
 
 	if (created)
 		*created = 0;
@@ -200,10 +183,8 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 	i = find(m, key);
 	if (KEY(m, i))
 		return VAL(m, i);
-	cap = cap_for_one_more(m);
-	if (cap != m->cap) {
-		/* Without the memory to shrink, the map stays as large as it is. */
-		if (resize(m, cap) && cap > m->cap)
+	if ((m->n + 1) * 4 > m->cap * 3) {
+		if (grow(m))
 			return NULL;
 		i = find(m, key);
 	}
