@@ -40,24 +40,9 @@ sync "$T/b"
 dd if="$T/b" iflag=nocache count=0 status=none 2>/dev/null
 cat "$T/b" >/dev/null
 
-sport=$(free_port)
-"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
-pids+=($!)
-"$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
-stat_pid=$!
-pids+=($stat_pid)
-wait_http "http://127.0.0.1:$sport/healthz" $((30 * slow))
-for _ in $(seq $((100 * slow))); do
-	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
-	sleep 0.1
-done
-# perf's own count of the fault tracepoints on the cgroup's tasks: the conservation law's
-# truth for both live views.
-perf stat -a -x, -o "$T/perf.csv" -e exceptions:page_fault_user -G "$name" \
-	-e exceptions:page_fault_kernel -G "$name" 2>"$T/perf.err" &
-perf_pid=$!
-pids+=($perf_pid)
-sleep $slow
+# serve, stat -a -G and perf's own count of the fault tracepoints on the cgroup's tasks
+# (the conservation law's truth for both live views).
+watch_cgroup "$name"
 
 "$FOLIOSTAT" record -q -o "$T/r.data" -- sh -c "echo \$\$ >$CG/$name/cgroup.procs && exec $T/pcread $T/shm/a $T/b" \
 	</dev/null >"$T/truth.txt" 2>"$T/record.err"

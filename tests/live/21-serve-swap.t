@@ -30,22 +30,7 @@ fw=$(workload_bin fw)
 slow=1
 [ -z "${FOLIOSTAT_GUEST:-}" ] || slow=10
 
-sport=$(free_port)
-"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
-pids+=($!)
-"$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
-stat_pid=$!
-pids+=($stat_pid)
-wait_http "http://127.0.0.1:$sport/healthz" $((30 * slow))
-for _ in $(seq $((100 * slow))); do
-	ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
-	sleep 0.1
-done
-perf stat -a -x, -o "$T/perf.csv" -e exceptions:page_fault_user -G "$name" \
-	-e exceptions:page_fault_kernel -G "$name" -e major-faults -G "$name" 2>"$T/perf.err" &
-perf_pid=$!
-pids+=($perf_pid)
-sleep $slow
+watch_cgroup "$name" major-faults
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/before.txt"
 sh -c "echo \$\$ >$CG/$name/cgroup.procs &&
 	$fw workload pageout --size 16M --policy small --swapfile $swp.1 --swapin &&

@@ -301,6 +301,30 @@ cells_off() { # STAT-CELLS OTHER-CELLS WHO
 		awk -v who="$3" '{ d = $2 - $3; if (d < 0) d = -d
 			if (d > 10 || (($2 >= 1000 || $3 >= 1000) && d)) print $1 ": stat " $2 ", " who " " $3 }'
 }
+# The live views of cgroup NAME, started and ready: serve --by-cgroup on $sport, stat -a
+# -G into $T/stat.json ($stat_pid), and perf stat -G's own count of the fault entry
+# tracepoints (and of the EVENTs given) into $T/perf.csv ($perf_pid): the truth both are
+# held to. All three in pids (the caller's cleanup ends them).
+watch_cgroup() { # NAME [EVENT...]
+	local name=$1 e ev=()
+	shift
+	for e in exceptions:page_fault_user exceptions:page_fault_kernel "$@"; do ev+=(-e "$e" -G "$name"); done
+	sport=$(free_port)
+	"$FOLIOSTAT" serve --listen "127.0.0.1:$sport" --by-cgroup 2>"$T/serve.err" &
+	pids+=($!)
+	"$FOLIOSTAT" stat --json -a -G "/$name" >"$T/stat.json" 2>"$T/stat.err" &
+	stat_pid=$!
+	pids+=($stat_pid)
+	wait_http "http://127.0.0.1:$sport/healthz" $((30 * slow))
+	for _ in $(seq $((100 * slow))); do
+		ls -l /proc/$stat_pid/fd 2>/dev/null | grep -q perf_event && break
+		sleep 0.1
+	done
+	perf stat -a -x, -o "$T/perf.csv" "${ev[@]}" 2>"$T/perf.err" &
+	perf_pid=$!
+	pids+=($perf_pid)
+	sleep $slow
+}
 # A cgroup of the test's own, NAME under the cgroup2 mount (CG is set to it), that a task
 # can move into; else the whole test is skipped with why. The caller removes it.
 own_cgroup() { # NAME
