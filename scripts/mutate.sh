@@ -102,6 +102,8 @@ lib/compare/compare.c@s/	if (cell->level == FOL_LEVEL_RUNS \&\& fig->unit == FOL
 lib/compare/compare.c@s/				sum += logs ? log(s->v\[i\]) : s->v\[i\];/				sum += s->v[i];/@a recording's times averaged on logs
 lib/compare/compare.c@s/	if (recordings(base) > 1 \&\& recordings(v) > 1)/	if (0)/@runs nested in recordings: tested on the recordings' means
 lib/compare/compare.c@s/	if (base->recording \&\& base->recording == v->recording)/	if (0)/@a sweep's sides alternate in one recording
+lib/compare/compare.c@s/		if (l < bf || f > bl)/		if (l < bf \&\& f > bl)/@a side recorded wholly after the base is said to be
+lib/compare/compare.c@s/		if (!(t > 0))/		if (0)/@a run without its start leaves the order unknown
 lib/compare/compare.c@s/	cell->log = fig->unit == FOL_UNIT_NS \&\& all_positive(base)/	cell->log = 0 \&\& all_positive(base)/@times on a log scale
 lib/compare/compare.c@s/			if (kept < 0 \&\& r\[k - 1\].p <= (double)k \* fdr \/ m)/			if (kept < 0 \&\& r[k - 1].p <= fdr)/@Benjamini-Hochberg over the family
 lib/compare/compare.c@s/			q = fmin(q, r\[k - 1\].p \* m \/ k);/			q = r[k - 1].p;/@q is BH's adjusted p

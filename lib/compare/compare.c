@@ -545,6 +545,37 @@ enum fol_cmp_level fol_cmp_sides_level(const struct fol_side *sides, int nsides)
 	return lv;
 }
 
+int fol_side_span(const struct fol_side *s, double *first, double *last)
+{
+	*first = INFINITY;
+	*last = 0;
+	for (int r = 0; r < s->n; r++) {
+		double t = s->runs[r]->rec.started_realtime_ns;
+
+		if (!(t > 0))
+			return -ENODATA;
+		*first = fmin(*first, t);
+		*last = fmax(*last, t);
+	}
+	return s->n ? 0 : -ENODATA;
+}
+
+enum fol_cmp_order fol_cmp_sides_order(const struct fol_side *sides, int nsides, enum fol_cmp_level level)
+{
+	enum fol_cmp_order order = FOL_ORDER_ALTERNATE;
+	double bf, bl, f, l;
+
+	if (level != FOL_LEVEL_RECORDINGS || fol_side_span(&sides[0], &bf, &bl))
+		return FOL_ORDER_UNKNOWN;
+	for (int s = 1; s < nsides; s++) {
+		if (fol_side_span(&sides[s], &f, &l))
+			return FOL_ORDER_UNKNOWN;
+		if (l < bf || f > bl)
+			order = FOL_ORDER_IN_TURN;
+	}
+	return order;
+}
+
 int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c)
 {
 	struct fol_figures **figs;
@@ -573,8 +604,10 @@ int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol
 		for (int r = 0; r < sides[s].n && !ret; r++)
 			ret = fol_figures_of(sides[s].runs[r], &figs[s][r]);
 	}
-	if (!ret)
+	if (!ret) {
 		c->level = fol_cmp_sides_level(c->sides, c->nsides);
+		c->order = fol_cmp_sides_order(c->sides, c->nsides, c->level);
+	}
 	if (!ret)
 		ret = collect_rows(c, figs);
 	if (!ret)

@@ -78,6 +78,12 @@ enum fol_cmp_test { FOL_TEST_NONE, FOL_TEST_WELCH };
  * machine's state run by run); or each recording's mean over its runs. */
 enum fol_cmp_level { FOL_LEVEL_RUNS, FOL_LEVEL_INTERLEAVED, FOL_LEVEL_RECORDINGS };
 
+/* When the sides' recordings were made, over recordings: a side recorded wholly before or
+ * after the base gives the machine's drift between the two (a page cache, a service
+ * settling, a map filling) to the side, and no test over recordings tells it from the
+ * kernel's doing. UNKNOWN: not over recordings, or a run without its start. */
+enum fol_cmp_order { FOL_ORDER_UNKNOWN, FOL_ORDER_ALTERNATE, FOL_ORDER_IN_TURN };
+
 /* Why a cell is not in the tested family (FOL_UNTESTED_NOT: it is). */
 enum fol_cmp_untested {
 	FOL_UNTESTED_NOT,
@@ -158,11 +164,15 @@ struct fol_cmp {
 	/* Over recordings where every side has 2 or more, interleaved where every side's
 	 * runs alternate in one recording, else over runs (the lowest of the cells'). */
 	enum fol_cmp_level level;
+	enum fol_cmp_order order;
 	int tested;			/* figures tested (cells, beyond the base) */
 	int state;			/* cells marked '=' */
 	double p_kept;			/* the largest p-value the rate keeps; -1: none */
 };
 
+/* The first and last start of a side's runs (ns since the epoch): 0, or -ENODATA when a
+ * run has none (an old recording) or the side none. */
+int fol_side_span(const struct fol_side *s, double *first, double *last);
 /* fdr: the false-discovery rate of the marks (FOL_CMP_FDR; 0 < fdr < 1). */
 int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c);
 void fol_cmp_free(struct fol_cmp *c);

@@ -243,6 +243,10 @@ static void head(const struct fol_cmp *c, FILE *f)
 		fputs(". One recording a side: the variation between recordings (a boot, the page cache) "
 		      "is not measured, and times are not tested; record each side again after a reboot "
 		      "into a directory and compare the directories to test them", f);
+	if (c->order == FOL_ORDER_IN_TURN)
+		fputs(". The sides were recorded one after the other: a drift of the machine between them "
+		      "is the side's, and a mark can be it; alternate the sides' recordings (A, B, A, B) "
+		      "to tell the two apart", f);
 	fputs(".</p>\n", f);
 }
 

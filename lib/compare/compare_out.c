@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/format.h"
 #include "compare/compare.h"
@@ -172,6 +173,39 @@ static const char *recordings_text(const struct fol_cmp *c, char *buf, size_t le
 	return buf;
 }
 
+/* "2026-12-07 01:23:04 to 01:23:30 UTC": the starts of a side's runs. */
+static const char *span_text(const struct fol_side *s, char *buf, size_t len)
+{
+	double first, last;
+	time_t a, b;
+	struct tm ta, tb;
+	char x[32], y[32];
+
+	if (fol_side_span(s, &first, &last))
+		return "";
+	a = (time_t)(first / 1e9);
+	b = (time_t)(last / 1e9);
+	gmtime_r(&a, &ta);
+	gmtime_r(&b, &tb);
+	strftime(x, sizeof(x), "%F %H:%M:%S", &ta);
+	strftime(y, sizeof(y), ta.tm_yday == tb.tm_yday && ta.tm_year == tb.tm_year ? "%H:%M:%S" : "%F %H:%M:%S", &tb);
+	snprintf(buf, len, "%s to %s UTC", x, y);
+	return buf;
+}
+
+static void order_line(const struct fol_cmp *c, FILE *f)
+{
+	char esc[128], span[80];
+
+	fprintf(f, "# order: the sides were recorded one after the other, their runs starting\n");
+	for (int s = 0; s < c->nsides; s++)
+		fprintf(f, "#        %s %s\n", fol_escape(c->sides[s].name, esc, sizeof(esc)),
+			span_text(&c->sides[s], span, sizeof(span)));
+	fprintf(f, "#        A drift of the machine between them (a service settling, the page\n"
+		   "#        cache, a boot) is the side's, and a mark can be it. Alternate the\n"
+		   "#        sides' recordings (A, B, A, B) to tell the two apart.\n");
+}
+
 static void test_line(const struct fol_cmp *c, FILE *f)
 {
 	char recs[128];
@@ -193,6 +227,8 @@ static void test_line(const struct fol_cmp *c, FILE *f)
 		fprintf(f, "no p kept), ");
 	fprintf(f, "never under %.0f%% nor two steps of a percentile's\n#        resolution\n",
 		FOL_CMP_FLOOR * 100);
+	if (c->order == FOL_ORDER_IN_TURN)
+		order_line(c, f);
 	if (c->level == FOL_LEVEL_RUNS)
 		fprintf(f, "# one recording a side: the variation between recordings (a boot, the page\n"
 			   "#        cache, the machine's load) is not measured. Times move with it,\n"
@@ -596,6 +632,10 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 	cJSON_AddNumberToObject(t, "tested", c->tested);
 	add_num_or_null(t, "p_kept", c->p_kept >= 0 ? c->p_kept : NAN);
 	cJSON_AddStringToObject(t, "over", level_name(c->level));
+	if (c->order == FOL_ORDER_UNKNOWN)
+		cJSON_AddNullToObject(t, "order");
+	else
+		cJSON_AddStringToObject(t, "order", c->order == FOL_ORDER_IN_TURN ? "one after the other" : "alternate");
 	cJSON_AddNumberToObject(t, "state", c->state);
 	cJSON_AddNumberToObject(t, "floor", FOL_CMP_FLOOR);
 

@@ -18,6 +18,8 @@ void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_c
 void fol_cmp_mark_family(struct fol_cmp *head, struct fol_cmp_cell *const *cells, int n);
 /* The lowest level of any side's test against the base (fol_cmp's level). */
 enum fol_cmp_level fol_cmp_sides_level(const struct fol_side *sides, int nsides);
+/* When the sides' recordings were made, at level (fol_cmp's order). */
+enum fol_cmp_order fol_cmp_sides_order(const struct fol_side *sides, int nsides, enum fol_cmp_level level);
 /* A cell as JSON VALUE (man foliostat-compare); base: the base's, without a test. */
 cJSON *fol_cmp_cell_json(const struct fol_cmp_cell *cell, int base);
 

@@ -183,6 +183,7 @@ int fol_compare_sites(const struct fol_side *sides, int nsides, const int *keys,
 	c->head.nsides = nsides;
 	c->head.fdr = fdr > 0 && fdr < 1 ? fdr : FOL_CMP_FDR;
 	c->head.level = fol_cmp_sides_level(sides, nsides);
+	c->head.order = fol_cmp_sides_order(sides, nsides, c->head.level);
 	c->head.p_kept = -1;
 	c->head.sides = calloc((size_t)nsides + 1, sizeof(*c->head.sides));
 	gs = calloc((size_t)nruns + 1, sizeof(*gs));

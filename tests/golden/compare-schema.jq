@@ -23,6 +23,7 @@ def compare($c): ($c | if .schema == "foliostat/compare/v3" then empty else "sch
 			t(["sides", $s, "left_out", $o, "last"]; "number"), t(["sides", $s, "left_out", $o, "why"]; "string"))),
 	(["fdr","min_runs","tested","state","floor"][] as $k | if ($c.test[$k] | type) == "number" then empty else "test.\($k)" end),
 	(if $c.test.over | IN("runs","interleaved runs","recordings") then empty else "test.over" end),
+	(if ($c.test | has("order")) and ($c.test.order | IN(null,"alternate","one after the other")) then empty else "test.order" end),
 	(if ($c.test.p_kept | type) | IN("number","null") then empty else "test.p_kept" end),
 	t(["gmean", "figures"]; "number"), t(["gmean", "values"]; "array"),
 	(($c.gmean.values | keys[]) as $s | t(["gmean", "values", $s]; "number|null")),

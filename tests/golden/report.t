@@ -115,6 +115,21 @@ grep -q "ran another command" "$T/cerr"; is $? 0 "compare warns that the files r
 same_file "compare, JSON" "$T/cjson" "$d/compare.json"
 jq -L "$d" -r -f "$d/compare-schema.jq" "$T/cjson" >"$T/violations"
 same_file "compare JSON matches schema foliostat/compare/v3" "$T/violations" /dev/null
+# The sides' order over recordings, from the fixtures' starts: two copies of one
+# recording a side, the sides made a day apart, are said to be one after the other;
+# directories that each hold both, alternate.
+mkdir "$T/A" "$T/B" "$T/AB" "$T/BA"
+for i in 1 2; do
+	cp "$d/small.data" "$T/A/$i.data" && cp "$d/bpf.data" "$T/B/$i.data"
+done
+cp "$d/small.data" "$T/AB/1.data" && cp "$d/bpf.data" "$T/AB/2.data" && cp "$T/AB/"*.data "$T/BA/"
+is "$("$FOLIOSTAT" compare "$T/A" "$T/B" 2>/dev/null | sed -n '/^# order:/,/^# marks:/p' | sed "s|$T/||" | head -n 3)" \
+	"# order: the sides were recorded one after the other, their runs starting
+#        A 2026-11-30 03:56:53 to 03:56:53 UTC
+#        B 2026-12-01 01:01:42 to 01:01:42 UTC" "compare of directories recorded one after the other: the header says when each ran"
+is "$("$FOLIOSTAT" compare --json "$T/A" "$T/B" 2>/dev/null | jq -r .test.order)" "one after the other" "... as does the JSON"
+is "$("$FOLIOSTAT" compare "$T/AB" "$T/BA" 2>/dev/null | grep -c '^# order:')" 0 "directories whose recordings alternate: nothing said"
+is "$("$FOLIOSTAT" compare --json "$T/AB" "$T/BA" 2>/dev/null | jq -r .test.order)" alternate "... and the JSON says they alternate"
 # man foliostat-compare, the schema and the output agree: the man page lists the figure
 # keys figure-keys.jq holds (which the schema checks above test every key against), and
 # its JSON SCHEMA names the same sections.

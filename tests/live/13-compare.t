@@ -3,7 +3,7 @@
 # Compare's marks on this machine, which a reviewer pastes into a reply.
 # - A/A across recordings, the page cache dropped between them (as a reboot changes it):
 #   six recordings of one setup, every pair compared, at most one pair in twenty with a
-#   mark; two directories of three of them, none. Before runs were nested in recordings,
+#   mark; two directories of three of them, alternate, none. Before runs were nested in recordings,
 #   24 such recordings made over an hour had 47% of their pairs marked, and 18 here had
 #   66 of 153 pairs marked with every time figure 13% to 180% apart.
 # - A/A within recordings: ten sweeps of one setup spelled twice (the sides' runs
@@ -60,9 +60,16 @@ else
 	done
 	[ $((bad * 20)) -le "$pairs" ]
 	ok $? "A/A across recordings: at most one pair in twenty marked ($bad of $pairs:$all)"
+	# The sides alternate, as a kernel A/B's boots should (A, B, A, B): recordings made
+	# one side after the other give the machine's drift to one side, which no test over
+	# recordings tells from the kernel's doing (compare's header says so). Seen in CI
+	# with 1-3 against 4-6, beside a serve counting every fault of make check: a mark.
 	mkdir A B
-	mv aa1.data aa2.data aa3.data A/ && mv aa4.data aa5.data aa6.data B/
-	is "$(marked A B)" "" "A/A: two directories of three recordings each, no mark"
+	mv aa1.data aa3.data aa5.data A/ && mv aa2.data aa4.data aa6.data B/
+	m=$(marked A B)
+	is "$m" "" "A/A: two directories of three alternate recordings each, no mark"
+	[ -z "$m" ] || "$FOLIOSTAT" compare --json A B 2>/dev/null | jq -r '.figures[] |
+		select(.values[1].marker != null and .values[1].marker != "state") | "#   \(.key): p \(.values[1].p) q \(.values[1].q) change \(.values[1].change)"' >&2
 	is "$("$FOLIOSTAT" compare --json A B 2>/dev/null | jq -r '[.test.over, (.sides[] | .recordings)] | join(" ")')" \
 		"recordings 3 3" "... tested over recordings, three a side"
 fi

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "compare/compare_priv.h"
+#include "report/report.h"
 #include "stats_reference.h"
 
 static struct fol_figure fig(enum fol_unit unit, int better)
@@ -444,6 +446,45 @@ static void test_mmtests_star(void **state)
 	assert_false(fol_mmtests_star(&x, &y)); /* one run: no spread to speak of */
 }
 
+/* The sides' order over recordings: a side wholly before or after the base is "one after
+ * the other", sides whose runs' starts overlap alternate; not over recordings, or a run
+ * without its start (an old recording), not known. */
+static void test_order(void **state)
+{
+	struct fol_report r[7];
+	const struct fol_report *blk[2][3] = { { &r[1], &r[2], &r[3] }, { &r[4], &r[5], &r[6] } };
+	const struct fol_report *alt[2][3] = { { &r[1], &r[3], &r[5] }, { &r[2], &r[4], &r[6] } };
+	const struct fol_report *touch[3] = { &r[3], &r[4], &r[5] }, *unknown[3] = { &r[0], &r[4], &r[5] };
+	struct fol_side sides[3] = { { .n = 3 }, { .n = 3 }, { .n = 3 } };
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	for (int i = 1; i < 7; i++)
+		r[i].rec.started_realtime_ns = 1.8e18 + i * 1e9;
+	sides[0].runs = blk[0];
+	sides[1].runs = blk[1];
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RECORDINGS), FOL_ORDER_IN_TURN);
+	assert_int_equal(fol_cmp_sides_order(&sides[0], 1, FOL_LEVEL_RECORDINGS), FOL_ORDER_ALTERNATE);
+	sides[0].runs = blk[1];
+	sides[1].runs = blk[0];
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RECORDINGS), FOL_ORDER_IN_TURN);
+	sides[0].runs = alt[0];
+	sides[1].runs = alt[1];
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RECORDINGS), FOL_ORDER_ALTERNATE);
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RUNS), FOL_ORDER_UNKNOWN);
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_INTERLEAVED), FOL_ORDER_UNKNOWN);
+	/* One new side alternates, another was made after: said. */
+	sides[0].runs = blk[0];
+	sides[1].runs = touch;
+	sides[2].runs = blk[1];
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RECORDINGS), FOL_ORDER_ALTERNATE);
+	assert_int_equal(fol_cmp_sides_order(sides, 3, FOL_LEVEL_RECORDINGS), FOL_ORDER_IN_TURN);
+	sides[1].runs = unknown;
+	assert_int_equal(fol_cmp_sides_order(sides, 3, FOL_LEVEL_RECORDINGS), FOL_ORDER_UNKNOWN);
+	sides[1].n = 0;
+	assert_int_equal(fol_cmp_sides_order(sides, 2, FOL_LEVEL_RECORDINGS), FOL_ORDER_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_fdr),
 		cmocka_unit_test(test_from_zero),
 		cmocka_unit_test(test_mmtests_star),
+		cmocka_unit_test(test_order),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
