@@ -80,6 +80,8 @@ ifneq ($(SANITIZE),)
 SANITIZE_ALL = $(SANITIZE)$(if $(findstring undefined,$(SANITIZE)),$(comma)float-cast-overflow)
 ALL_CFLAGS += -fsanitize=$(SANITIZE_ALL) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE_ALL)
+# A pointer kept across a map's change is a use after free there (u64map.c).
+ALL_CFLAGS += $(if $(findstring address,$(SANITIZE)),-DFOL_U64MAP_MOVES)
 endif
 
 # A known leak inside libperf (see the file) must not fail sanitizer runs.

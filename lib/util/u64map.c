@@ -15,6 +15,9 @@ struct fol_u64map {
 	int has_zero;
 	int refs;	/* holders of a shared map (fol_u64map_share) */
 	uint64_t seed;	/* the hash's key */
+#ifdef FOL_U64MAP_MOVES
+	unsigned changes; /* puts that inserted and dels, for next()'s check */
+#endif
 };
 
 #define ZERO_VAL(m) VAL(m, (m)->cap)
@@ -146,23 +149,77 @@ void *fol_u64map_get(const struct fol_u64map *m, uint64_t key)
 	return KEY(m, i) ? VAL(m, i) : NULL;
 }
 
-static int grow(struct fol_u64map *m)
+static int resize(struct fol_u64map *m, size_t cap)
 {
-	struct fol_u64map big = *m;
+	struct fol_u64map to = *m;
 
-	big.cap = m->cap * 2;
-	big.slots = calloc(big.cap + 1, big.slot);
-	if (!big.slots)
+	to.cap = cap;
+	to.slots = calloc(to.cap + 1, to.slot);
+	if (!to.slots)
 		return -1;
-	memcpy(ZERO_VAL(&big), ZERO_VAL(m), m->vsize);
+	memcpy(ZERO_VAL(&to), ZERO_VAL(m), m->vsize);
 	for (size_t i = 0; i < m->cap; i++)
 		if (KEY(m, i))
-			memcpy(big.slots + find(&big, KEY(m, i)) * big.slot, m->slots + i * m->slot,
+			memcpy(to.slots + find(&to, KEY(m, i)) * to.slot, m->slots + i * m->slot,
 			       m->slot);
 	free(m->slots);
-	*m = big;
+	*m = to;
 	return 0;
 }
+
+#ifdef FOL_U64MAP_MOVES
+/* Sanitized builds: every put that inserts and every del moves the whole map (a map of
+ * more than 64 slots every cap/64-th time, to stay linear), so that a pointer a caller
+ * keeps across either, which a growth or a backward shift would leave pointing at another
+ * entry now and then, is a use after free AddressSanitizer reports every time. A change
+ * of a map another holds too (fol_u64map_own not called) would be theirs as well: it
+ * aborts, as does a change while iterating (next() below). */
+static void moves(struct fol_u64map *m)
+{
+	static size_t ops;
+
+	if (m->refs > 1)
+		abort();
+	m->changes++;
+	if (m->cap <= 64 || __atomic_add_fetch(&ops, 1, __ATOMIC_RELAXED) % (m->cap / 64) == 0)
+		resize(m, m->cap);
+}
+
+/* An iteration's position carries the map's changes when it began in its top 16 bits:
+ * a change since, which a backward shift makes skip or repeat an entry, aborts. */
+#define POS_BITS 48
+static size_t slot_of(const struct fol_u64map *m, size_t *pos)
+{
+	size_t tag = ((size_t)(m->changes & 0x7fff) + 1) << POS_BITS;
+
+	if (!*pos)
+		*pos = tag;
+	else if ((*pos & ~(((size_t)1 << POS_BITS) - 1)) != tag)
+		abort();
+	return *pos & (((size_t)1 << POS_BITS) - 1);
+}
+
+static void slot_set(size_t *pos, size_t slot)
+{
+	*pos = (*pos & ~(((size_t)1 << POS_BITS) - 1)) | slot;
+}
+#else
+static void moves(struct fol_u64map *m)
+{
+	(void)m;
+}
+
+static size_t slot_of(const struct fol_u64map *m, size_t *pos)
+{
+	(void)m;
+	return *pos;
+}
+
+static void slot_set(size_t *pos, size_t slot)
+{
+	*pos = slot;
+}
+#endif
 
 void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 {
@@ -172,6 +229,7 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 		*created = 0;
 	if (!key) {
 		if (!m->has_zero) {
+			moves(m);
 			m->has_zero = 1;
 			memset(ZERO_VAL(m), 0, m->vsize);
 			m->n++;
@@ -183,11 +241,10 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 	i = find(m, key);
 	if (KEY(m, i))
 		return VAL(m, i);
-	if ((m->n + 1) * 4 > m->cap * 3) {
-		if (grow(m))
-			return NULL;
-		i = find(m, key);
-	}
+	moves(m);
+	if ((m->n + 1) * 4 > m->cap * 3 && resize(m, m->cap * 2))
+		return NULL;
+	i = find(m, key);
 	KEY(m, i) = key;
 	memset(VAL(m, i), 0, m->vsize);
 	m->n++;
@@ -207,6 +264,7 @@ int fol_u64map_del(struct fol_u64map *m, uint64_t key, void *out)
 			memcpy(out, ZERO_VAL(m), m->vsize);
 		m->has_zero = 0;
 		m->n--;
+		moves(m);
 		return 1;
 	}
 	i = find(m, key);
@@ -232,6 +290,7 @@ int fol_u64map_del(struct fol_u64map *m, uint64_t key, void *out)
 			i = j;
 		}
 	}
+	moves(m);
 	return 1;
 }
 
@@ -242,22 +301,21 @@ size_t fol_u64map_capacity(const struct fol_u64map *m)
 
 void *fol_u64map_next(const struct fol_u64map *m, size_t *pos, uint64_t *key)
 {
-	while (*pos < m->cap) {
-		size_t i = (*pos)++;
+	size_t i = slot_of(m, pos);
 
+	for (; i < m->cap; i++) {
 		if (KEY(m, i)) {
+			slot_set(pos, i + 1);
 			if (key)
 				*key = KEY(m, i);
 			return VAL(m, i);
 		}
 	}
-	if (*pos == m->cap) {
-		(*pos)++;
-		if (m->has_zero) {
-			if (key)
-				*key = 0;
-			return ZERO_VAL(m);
-		}
+	slot_set(pos, m->cap + 1);
+	if (i == m->cap && m->has_zero) {
+		if (key)
+			*key = 0;
+		return ZERO_VAL(m);
 	}
 	return NULL;
 }
