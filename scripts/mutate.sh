@@ -185,6 +185,7 @@ lib/compare/compare_out.c@s/snprintf(t, sizeof(t), "%+.2f%%", 100 \* cell->chang
 lib/record/bpf/decide.bpf.c@s/	int first = f->gen != s->gen || !f->reuse;/	int first = !f->reuse;/@kernel reuse: a fork ends the parent's reuse episodes
 lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode the BPF programs counted is not told again
 lib/record/bpf/decide.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy
+lib/record/bpf/decide.bpf.c@s/keeps_folio(fault_ec(p), fault_vma(p))/keeps_folio(fault_ec(p), p->anon)/@kernel reuse: a folio of a fault written out before it allocated is kept
 lib/record/bpf/decide.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork
 lib/record/bpf/decide.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's
 lib/record/bpf/decide.bpf.c@s/		if (s->unmapped\[i\].seq > born \&\& addr >= s->unmapped\[i\].start \&\& addr < s->unmapped\[i\].end)/		if (0)/@kernel reuse: a folio kept in a range unmapped since is gone
