@@ -20,6 +20,7 @@ struct fol_u64map {
 #endif
 };
 
+#define MIN_CAP 64
 #define ZERO_VAL(m) VAL(m, (m)->cap)
 
 #define KEY(m, i) (*(uint64_t *)((m)->slots + (i) * (m)->slot))
@@ -70,7 +71,7 @@ struct fol_u64map *fol_u64map_new(size_t value_size)
 	m->refs = 1;
 	m->seed = new_seed();
 	m->slot = 8 + ((value_size + 7) & ~(size_t)7);
-	m->cap = 64;
+	m->cap = MIN_CAP;
 	m->slots = calloc(m->cap + 1, m->slot);
 	if (!m->slots) {
 		free(m);
@@ -221,9 +222,24 @@ static void slot_set(size_t *pos, size_t slot)
 }
 #endif
 
+/* The capacity for one more key: doubled past 3/4 full; halved while under 1/8 full, so
+ * that a map that once held a peak (serve's cgroups and processes of an hour ago) gives
+ * the memory back, and the loads between grow and shrink keep either from repeating.
+ * Only put resizes: del moves only its own probe run. */
+static size_t cap_for_one_more(const struct fol_u64map *m)
+{
+	size_t cap = m->cap;
+
+	if ((m->n + 1) * 4 > cap * 3)
+		return cap * 2;
+	while (cap > MIN_CAP && (m->n + 1) * 8 < cap)
+		cap /= 2;
+	return cap;
+}
+
 void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 {
-	size_t i;
+	size_t i, cap;
 
 	if (created)
 		*created = 0;
@@ -242,7 +258,9 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 	if (KEY(m, i))
 		return VAL(m, i);
 	moves(m);
-	if ((m->n + 1) * 4 > m->cap * 3 && resize(m, m->cap * 2))
+	cap = cap_for_one_more(m);
+	/* Without the memory to shrink, the map stays as large as it is. */
+	if (cap != m->cap && resize(m, cap) && cap > m->cap)
 		return NULL;
 	i = find(m, key);
 	KEY(m, i) = key;

@@ -303,6 +303,29 @@ static void test_colliding_keys(void **state)
 	fol_u64map_free(m);
 }
 
+/* A map that held a peak gives the memory back when it is used again, and keeps its
+ * entries. */
+static void test_map_shrinks(void **state)
+{
+	struct fol_u64map *m = fol_u64map_new(8);
+	const uint64_t n = 100000;
+
+	(void)state;
+	assert_non_null(m);
+	for (uint64_t i = 1; i <= n; i++)
+		*(uint64_t *)fol_u64map_put(m, i, NULL) = i;
+	assert_true(fol_u64map_capacity(m) >= n);
+	for (uint64_t i = 11; i <= n; i++)
+		assert_int_equal(fol_u64map_del(m, i, NULL), 1);
+	assert_true(fol_u64map_capacity(m) >= n); /* del moves no entry but its run's */
+	assert_non_null(fol_u64map_put(m, n + 1, NULL));
+	assert_int_equal(fol_u64map_capacity(m), 64);
+	for (uint64_t i = 1; i <= 10; i++)
+		assert_int_equal(*(uint64_t *)fol_u64map_get(m, i), i);
+	assert_null(fol_u64map_get(m, 11));
+	fol_u64map_free(m);
+}
+
 #ifdef FOL_U64MAP_MOVES
 /* How a child that changes a map the way code must not ends: a signal, or 0. */
 static int misuse(int how)
@@ -596,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_split_warning),
 		cmocka_unit_test(test_colliding_keys),
+		cmocka_unit_test(test_map_shrinks),
 		cmocka_unit_test(test_shared_map),
 		cmocka_unit_test(test_map_misuse),
 		cmocka_unit_test(test_huge_seed),
