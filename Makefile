@@ -187,10 +187,11 @@ $(BUILD)/tests/unit/test_decide: $(BPFHOST_OBJS)
 # The house's rules that a reader would otherwise check by hand: lib/'s stages include
 # only earlier ones (lib/README.md); processes start in one place; comments name what
 # exists; commit messages are git's (a short subject, a body).
-check-house:
+check-house: $(BUILD)/lib/record/bpf/faults.linked.o
 	$(Q)./scripts/check-includes.sh
 	$(Q)./scripts/check-names.py
 	$(Q)./scripts/check-commits.sh
+	$(Q)./scripts/check-bpf-stack.py $<
 
 # The statistics' expected values are scipy's: regenerated and compared each time.
 check-unit: $(UNIT_BINS)

@@ -9,7 +9,8 @@
 # For the tests: cmocka (unit), tmux (TUI), jq, perl, strace, time, linux-perf (the truth
 # live tests compare with), clang's fuzzing runtime, scipy (the statistics' reference),
 # the Prometheus client and server, Chromium (HTML compare screenshots), libc6-dbg
-# (libc's source lines in a compressed debug file: test_symtab reads them), curl.
+# (libc's source lines in a compressed debug file: test_symtab reads them), curl, llvm
+# (llvm-objdump: the BPF programs' stack along their calls, check-bpf-stack.py).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +18,7 @@ run_pkgs="gcc make pkg-config libtraceevent-dev libtracefs-dev libcjson-dev libn
 libdeflate-dev xz-utils binutils clang libgsl-dev libdw-dev libelf-dev libbpf-dev bpftool
 libmicrohttpd-dev procps"
 test_pkgs="libcmocka-dev tmux perl linux-perf jq time libclang-rt-14-dev python3-scipy
-bash-completion strace python3-prometheus-client chromium fonts-liberation libc6-dbg curl"
+bash-completion strace python3-prometheus-client chromium fonts-liberation libc6-dbg curl llvm"
 case "${1:-run}" in
 run) pkgs=$run_pkgs ;;
 test | test-size) pkgs="$run_pkgs $test_pkgs" ;;
