@@ -170,9 +170,6 @@ struct fol_cmp {
 	double p_kept;			/* the largest p-value the rate keeps; -1: none */
 };
 
-/* The first and last start of a side's runs (ns since the epoch): 0, or -ENODATA when a
- * run has none (an old recording) or the side none. */
-int fol_side_span(const struct fol_side *s, double *first, double *last);
 /* fdr: the false-discovery rate of the marks (FOL_CMP_FDR; 0 < fdr < 1). */
 int fol_compare(const struct fol_side *sides, int nsides, double fdr, struct fol_cmp *c);
 void fol_cmp_free(struct fol_cmp *c);

@@ -18,6 +18,9 @@ void fol_cmp_cell_change(const struct fol_cmp_cell *cell, const struct fol_cmp_c
 void fol_cmp_mark_family(struct fol_cmp *head, struct fol_cmp_cell *const *cells, int n);
 /* The lowest level of any side's test against the base (fol_cmp's level). */
 enum fol_cmp_level fol_cmp_sides_level(const struct fol_side *sides, int nsides);
+/* The first and last start of a side's runs (ns since the epoch): 0, or -ENODATA when a
+ * run has none (an old recording) or the side none. */
+int fol_side_span(const struct fol_side *s, double *first, double *last);
 /* When the sides' recordings were made, at level (fol_cmp's order). */
 enum fol_cmp_order fol_cmp_sides_order(const struct fol_side *sides, int nsides, enum fol_cmp_level level);
 /* A cell as JSON VALUE (man foliostat-compare); base: the base's, without a test. */

@@ -240,6 +240,7 @@ static size_t cap_for_one_more(const struct fol_u64map *m)
 void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 {
 	size_t i, cap;
+	const char *slots;
 
 	if (created)
 		*created = 0;
@@ -257,12 +258,14 @@ void *fol_u64map_put(struct fol_u64map *m, uint64_t key, int *created)
 	i = find(m, key);
 	if (KEY(m, i))
 		return VAL(m, i);
+	slots = m->slots;
 	moves(m);
 	cap = cap_for_one_more(m);
 	/* Without the memory to shrink, the map stays as large as it is. */
 	if (cap != m->cap && resize(m, cap) && cap > m->cap)
 		return NULL;
-	i = find(m, key);
+	if (m->slots != slots) /* moved: probe again, only then (an insert per fault) */
+		i = find(m, key);
 	KEY(m, i) = key;
 	memset(VAL(m, i), 0, m->vsize);
 	m->n++;

@@ -64,17 +64,21 @@ static struct fol_model *both(void)
 }
 
 /* A fault of tid (of process pid) at addr, with error code ec, allocating a user folio of
- * order (-1: none). */
-static void both_fault(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order)
+ * order (-1: none); flushed: written out before it allocates, a recorded event inside it
+ * (a recorded mmap_lock event here; an RSS change the programs do not hold does the same). */
+static void fault_flushed(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order,
+			  int flushed)
 {
 	struct bpf_perf_event_data exit = { .addr = addr };
-	struct tp t = {}, a = {};
+	struct tp t = {}, a = {}, l = {};
 
 	fault(m, pid, tid, addr, ec, order, 1000);
 	bpfhost_current(pid, tid, 0);
 	put64(&t, 8, addr);
 	put64(&t, 24, ec);
 	fault_user(&t);
+	if (flushed)
+		lock_flush(&l);
 	if (order >= 0) {
 		put64(&a, 16, (__u64)order);
 		put64(&a, 24, GFP_USER_MOVABLE);
@@ -83,23 +87,9 @@ static void both_fault(struct fol_model *m, int pid, int tid, uint64_t addr, uin
 	fault_exit(&exit);
 }
 
-/* The same, written out before it allocates: a recorded event came inside it (here a
- * recorded mmap_lock event; an RSS change the programs do not hold does the same). */
-static void both_fault_flushed(struct fol_model *m, uint64_t addr, uint64_t ec, int order)
+static void both_fault(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order)
 {
-	struct bpf_perf_event_data exit = { .addr = addr };
-	struct tp t = {}, a = {}, l = {};
-
-	fault(m, PID, PID, addr, ec, order, 1000);
-	bpfhost_current(PID, PID, 0);
-	put64(&t, 8, addr);
-	put64(&t, 24, ec);
-	fault_user(&t);
-	lock_flush(&l);
-	put64(&a, 16, (__u64)order);
-	put64(&a, 24, GFP_USER_MOVABLE);
-	bpfp_alloc(&a);
-	fault_exit(&exit);
+	fault_flushed(m, pid, tid, addr, ec, order, 0);
 }
 
 static void both_fork(struct fol_model *m, int parent, int child)
@@ -433,7 +423,7 @@ static void test_streamed_copy_kept(void **state)
 	both_fault(m, PID, PID, thp, PF_WRITE, 9);
 	both_fork(m, PID, CHILD);
 	both_exit(m, CHILD, CHILD);
-	both_fault_flushed(m, thp + 4096, 0x5 /* user, read, present */, 0);
+	fault_flushed(m, PID, PID, thp + 4096, 0x5 /* user, read, present */, 0, 1);
 	both_fork(m, PID, CHILD);
 	both_exit(m, CHILD, CHILD);
 	both_fault(m, PID, PID, thp + 4096, PF_WP, -1);
