@@ -227,20 +227,21 @@ static int opt_csv(const struct opt *o, const char *arg)
 /* --time is relative to the recording's start: read it first. 0 or the exit status. */
 static int time_window(struct report_cli *r)
 {
+	struct fol_recording rec;
 	struct fol_session *s;
-	const cJSON *st;
-	double base;
 	int ret = fol_session_open(&s, r->input);
 
+	if (!ret) {
+		ret = fol_session_recording(s, &rec);
+		fol_session_close(s);
+	}
 	if (ret) {
 		print_open_error(r->input, ret);
 		return 1;
 	}
-	st = cJSON_GetObjectItemCaseSensitive(fol_session_meta(s), "started_ns");
-	base = cJSON_IsNumber(st) ? st->valuedouble : 0;
-	r->mo.t_start = (uint64_t)(base + r->t0 * 1e9);
-	r->mo.t_end = r->t1 ? (uint64_t)(base + r->t1 * 1e9) : 0;
-	fol_session_close(s);
+	r->mo.t_start = (uint64_t)(rec.started_ns + r->t0 * 1e9);
+	r->mo.t_end = r->t1 ? (uint64_t)(rec.started_ns + r->t1 * 1e9) : 0;
+	fol_recording_free(&rec);
 	return 0;
 }
 

@@ -203,7 +203,7 @@ static char *render(struct serve *s, int openmetrics, size_t *len)
 				       .counters = counters,
 				       .page_size = fol_live_page_size(s->l),
 				       .kernel = s->kernel,
-				       .fault_path = fol_live_meta(s->l, "fault_path"),
+				       .fault_path = fol_live_recording(s->l) ? fol_live_recording(s->l)->fault_path : NULL,
 				       .started_ns = s->started_ns,
 				       .kernel_reuse = fol_kcounts_stat(s->kc),
 				       .kernel_keys = fol_kcounts_keys(s->kc),

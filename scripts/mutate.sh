@@ -119,7 +119,7 @@ lib/sys/pagecache.c@s/if (last \&\& f->runs\[i\].index < last->index + (last->n 
 lib/data/session.c@s/(type == FOL_CHUNK_RUN \&\& (s->run || s->meta)) ||/0 ||/@a RUN chunk starts the next run
 lib/data/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RUN chunk was lost is not merged into the one before
 lib/report/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
-lib/report/runs.c@s/else if (!fol_session_end(s))/else if (0)/@a run cut short is left out
+lib/report/runs.c@s/else if (!ended)/else if (0)/@a run cut short is left out
 lib/report/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
 lib/util/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
 lib/compare/compare_sites.c@s/fol_cmp_decide(\&ff, \&b,/if (0) fol_cmp_decide(\&ff, \&b,/@a site's faults are tested

@@ -844,39 +844,12 @@ struct fol_ksyms *fol_session_ksyms(const struct fol_session *s)
 	return s->ksyms;
 }
 
-const cJSON *fol_session_meta(const struct fol_session *s)
+int fol_session_recording(const struct fol_session *s, struct fol_recording *rec)
 {
-	return s->meta;
-}
-
-const cJSON *fol_session_counters_before(const struct fol_session *s)
-{
-	return s->before;
-}
-
-const cJSON *fol_session_counters_after(const struct fol_session *s)
-{
-	return s->after;
-}
-
-const cJSON *fol_session_pmu(const struct fol_session *s)
-{
-	return s->pmu;
-}
-
-const cJSON *fol_session_end(const struct fol_session *s)
-{
-	return s->end;
-}
-
-const cJSON *fol_session_phases(const struct fol_session *s)
-{
-	return s->phases;
-}
-
-const cJSON *fol_session_synth(const struct fol_session *s)
-{
-	return s->synth_json;
+	return fol_recording_parse(rec, &(struct fol_recording_chunks){
+		.meta = s->meta, .end = s->end, .pmu = s->pmu, .phases = s->phases,
+		.before = s->before, .after = s->after, .synth = s->synth_json, .maps = s->maps,
+		.pagecache = s->pagecache });
 }
 
 const cJSON *fol_session_run(const struct fol_session *s)
@@ -887,11 +860,6 @@ const cJSON *fol_session_run(const struct fol_session *s)
 const cJSON *fol_session_bare(const struct fol_session *s)
 {
 	return s->bare;
-}
-
-const cJSON *fol_session_maps(const struct fol_session *s)
-{
-	return s->maps;
 }
 
 const cJSON *fol_session_pagecache(const struct fol_session *s)

@@ -10,6 +10,7 @@
 #include "data/decode.h"
 #include "data/event.h"
 #include "data/file.h"
+#include "data/recording.h"
 
 struct fol_session;
 
@@ -61,19 +62,13 @@ int fol_session_ready(const struct fol_session *s);
 int fol_session_next(struct fol_session *s, struct fol_event *ev);
 
 const struct fol_decoder *fol_session_decoder(const struct fol_session *s);
-const cJSON *fol_session_meta(const struct fol_session *s);
+/* What the recording says of itself, from the chunks read so far (recording.h: those
+ * written after the records are known once the stream has ended), into rec: 0, or -ENOMEM.
+ * rec is the caller's (fol_recording_free). */
+int fol_session_recording(const struct fol_session *s, struct fol_recording *rec);
 /* The recording kernel's symbols (ksyms.h), the session's own: NULL when it carries none. */
 struct fol_ksyms;
 struct fol_ksyms *fol_session_ksyms(const struct fol_session *s);
-/* Known once the stream has ended (they are written after the records). */
-const cJSON *fol_session_counters_before(const struct fol_session *s);
-const cJSON *fol_session_counters_after(const struct fol_session *s);
-const cJSON *fol_session_pmu(const struct fol_session *s);
-const cJSON *fol_session_end(const struct fol_session *s);
-const cJSON *fol_session_phases(const struct fol_session *s); /* array, may be empty */
-const cJSON *fol_session_synth(const struct fol_session *s); /* the folios at the start */
-/* The page tables at the end (foliostat/maps/v1), when they could be read. */
-const cJSON *fol_session_maps(const struct fol_session *s);
 /* The page cache's folios at the end of the run (pagecache.h), or NULL. */
 const cJSON *fol_session_pagecache(const struct fol_session *s);
 /* In a recording of several runs: this run's RUN chunk (NULL in a single run's), and the

@@ -158,11 +158,9 @@ const struct fol_summary *fol_live_summary(const struct fol_live *l)
 	return l->begun ? fol_model_peek(l->r.model) : NULL;
 }
 
-const char *fol_live_meta(const struct fol_live *l, const char *key)
+const struct fol_recording *fol_live_recording(const struct fol_live *l)
 {
-	const cJSON *v = l->begun ? cJSON_GetObjectItemCaseSensitive(l->r.meta, key) : NULL;
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return l->begun ? &l->r.rec : NULL;
 }
 
 unsigned fol_live_page_size(const struct fol_live *l)

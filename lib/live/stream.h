@@ -37,8 +37,9 @@ void fol_live_trim(struct fol_live *l);
 
 /* The model's figures so far (NULL before the recording's first events). */
 const struct fol_summary *fol_live_summary(const struct fol_live *l);
-/* The recording's fault path ("bpf", "samples"), kernel release; NULL before the start. */
-const char *fol_live_meta(const struct fol_live *l, const char *key);
+/* What the recording says of itself at its start (recording.h: its metadata, the counters
+ * before it); NULL before the start. */
+const struct fol_recording *fol_live_recording(const struct fol_live *l);
 /* The recording's page size; this machine's before its first events. */
 unsigned fol_live_page_size(const struct fol_live *l);
 /* Every record of an event before this time (CLOCK_MONOTONIC ns) is in the model (0

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_priv.h"
 #include "sys/pagecache.h"
 #include "data/pipe.h"
 
@@ -66,24 +65,22 @@ double fol_report_counter(const struct fol_report *r, const char *section, const
 static void recording_warnings(struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
-	const cJSON *w;
 
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->meta, "warnings"))
-		if (cJSON_IsString(w))
-			fol_msgs_add(&r->warnings, "%s", w->valuestring);
+	for (int i = 0; i < r->rec.nwarnings; i++)
+		fol_msgs_add(&r->warnings, "%s", r->rec.warnings[i]);
 	if (r->st.lost || s->lost)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " events were lost while recording: counts are low and faults "
 			     "may be misclassified; record again with a larger -m",
 			     r->st.lost ? r->st.lost : s->lost);
-	if (num(r->end, "bpf_threads_not_followed", 0) > 0)
+	if (r->rec.bpf_threads_not_followed > 0)
 		fol_msgs_add(&r->warnings, "%.0f threads were not followed by the BPF path (its table "
 					   "of 32768 was full): their faults are missing; record with "
-					   "--fault-path samples", num(r->end, "bpf_threads_not_followed", 0));
-	if (num(r->end, "bpf_records_not_written", 0) > 0)
+					   "--fault-path samples", r->rec.bpf_threads_not_followed);
+	if (r->rec.bpf_records_not_written > 0)
 		fol_msgs_add(&r->warnings, "the BPF path could not write %.0f fault records (ring "
 					   "buffer full): record again with a larger -m",
-			     num(r->end, "bpf_records_not_written", 0));
+			     r->rec.bpf_records_not_written);
 	if (r->rec.lost_samples > 0)
 		fol_msgs_add(&r->warnings, "the kernel dropped %.0f samples (PERF_FORMAT_LOST): "
 					   "record again with a larger -m", r->rec.lost_samples);
@@ -196,14 +193,14 @@ static void order_warnings(struct fol_report *r)
 					"does the folio map (by their first page), but for those read "
 					"from the page tables at attach (see moved_unaligned)",
 			     s->moved_unaligned);
-	if (str(r->synth, "folios_error"))
+	if (r->rec.seed_error)
 		fol_msgs_add(&r->warnings, "the attached process's folios were not read from its page "
 					   "tables (%s): faults on memory older than the attach have "
-					   "order unknown", str(r->synth, "folios_error"));
-	if (num(r->synth, "unaligned_folios", 0) > 0)
+					   "order unknown", r->rec.seed_error);
+	if (r->rec.seed_unaligned > 0)
 		fol_msgs_add(&r->warnings, "%.0f folios in the page tables at attach were not naturally "
 					   "aligned (moved by mremap): not seeded, faults on them have "
-					   "order unknown", num(r->synth, "unaligned_folios", 0));
+					   "order unknown", r->rec.seed_unaligned);
 	if (s->seed_dropped)
 		fol_msgs_add(&r->warnings, "%" PRIu64 " folios of the page tables at attach ran past "
 					   "the top of the address space and were not seeded",
@@ -231,7 +228,7 @@ static void kernel_warnings(struct fol_report *r)
 	double split = 0, collapse;
 	uint64_t done = collapses_done(r);
 
-	if (r->before && !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r->before, "mthp")))
+	if (r->rec.thp.have && !r->rec.thp.mthp_sizes)
 		fol_msgs_add(&r->warnings, "this kernel has no multi-size THP (no "
 					   "transparent_hugepage/hugepages-*kB): only 4K and PMD-size folios");
 	split += fol_report_counter(r, "vmstat", "thp_split_page");
@@ -312,7 +309,7 @@ static void add_warnings(struct fol_report *r)
  * kernel is not where the recording's files are: not asked. */
 static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 {
-	const char *bid = str(r->meta, "kernel_build_id");
+	const char *bid = r->rec.kernel_build_id;
 	char here[129];
 
 	if (r->kallsyms) {
@@ -333,22 +330,16 @@ static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 }
 
 /* Where the recorded kernel maps the huge zero page at a read fault, from its THP settings
- * at the start (the counters' snapshot): the PMD size's own policy unless it inherits. */
-static int huge_zero_policy(const cJSON *before, unsigned page_size, int pmd_order)
+ * at the start: the PMD size's own policy unless it inherits. */
+static int huge_zero_policy(const struct fol_thp_start *t, int pmd_order)
 {
-	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(before, "thp");
-	const cJSON *zero = cJSON_GetObjectItemCaseSensitive(thp, "use_zero_page");
-	const char *policy = str(thp, "enabled"), *own;
-	char kb[32];
+	const char *policy = t->enabled;
 
-	if (!cJSON_IsNumber(zero) || !policy || pmd_order <= 0)
+	if (t->use_zero_page < 0 || !policy || pmd_order <= 0)
 		return FOL_HZ_UNKNOWN;
-	snprintf(kb, sizeof(kb), "%llukB", ((unsigned long long)page_size << pmd_order) >> 10);
-	own = str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(before, "mthp"), kb),
-		  "enabled");
-	if (own && strcmp(own, "inherit"))
-		policy = own;
-	if (!zero->valueint || !strcmp(policy, "never"))
+	if (t->pmd_enabled && strcmp(t->pmd_enabled, "inherit"))
+		policy = t->pmd_enabled;
+	if (!t->use_zero_page || !strcmp(policy, "never"))
 		return FOL_HZ_NONE;
 	if (!strcmp(policy, "always"))
 		return FOL_HZ_ALWAYS;
@@ -366,45 +357,46 @@ static int has_kind(const struct fol_session *sess, enum fol_kind kind)
 	return 0;
 }
 
+/* The model's options that the recording's head (its metadata, the counters at the start)
+ * sets: the machine's page sizes, the latency method, the kernel's threads, the scope. */
+static int head_opts(struct fol_report *r, const struct fol_recording *head,
+		     struct fol_model_opts *mo, int *mm_tids)
+{
+	r->page_size = fol_recording_page_size(head);
+	r->pmd_order = (int)head->pmd_order;
+	mo->page_size = r->page_size;
+	mo->sampled = head->latency_method && !strcmp(head->latency_method, "sampled");
+	mo->pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
+	mo->huge_zero = huge_zero_policy(&head->thp, mo->pmd_order);
+	/* The kernel's mm threads by tid, where the recording names them (a workload can
+	 * be named khugepaged: the kernel's selftest is). */
+	mo->mm_threads_known = head->have_mm_tids;
+	for (int i = 0; i < head->nmm_tids && mo->nr_mm_threads < 64; i++)
+		mm_tids[mo->nr_mm_threads++] = (int)head->mm_tids[i];
+	mo->mm_threads = head->have_mm_tids ? mm_tids : NULL;
+	/* A recording scoped by -G: its samples of other tasks are left out here. */
+	if (head->scope.ids) {
+		if (fol_cgroups_clone(&head->scope, &r->cg))
+			return -ENOMEM;
+		mo->cgroups = &r->cg;
+	}
+	return 0;
+}
+
 int fol_report_begin(struct fol_report *r, struct fol_session *sess, const struct fol_model_opts *o)
 {
 	struct fol_model_opts mo = *o;
-	const char *method;
-	int mm_tids[64];
+	int mm_tids[64], ret;
 
 	memset(r, 0, sizeof(*r));
-	r->meta = json_dup(fol_session_meta(sess));
 	r->symfs = o->symfs;
 	r->kallsyms = o->kallsyms;
-	r->page_size = (unsigned)num(r->meta, "page_size", 4096);
-	if (r->page_size < 1024 || (r->page_size & (r->page_size - 1)))
-		r->page_size = 4096;
-	r->pmd_order = (int)num(r->meta, "pmd_order", -1);
-	method = str(r->meta, "latency_method");
-	mo.page_size = r->page_size;
-	mo.sampled = method && !strcmp(method, "sampled");
-	mo.pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
-	mo.huge_zero = huge_zero_policy(fol_session_counters_before(sess), r->page_size, mo.pmd_order);
-	/* The kernel's mm threads by tid, where the recording names them (a workload can
-	 * be named khugepaged: the kernel's selftest is). */
-	{
-		const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->meta, "kernel_mm_threads"), *t;
-
-		if (!k) /* recorded before kernel_mm_threads: those it recorded, if any */
-			k = cJSON_GetObjectItemCaseSensitive(r->meta, "mm_threads");
-
-		if (cJSON_IsArray(k)) {
-			mo.mm_threads_known = 1;
-			cJSON_ArrayForEach(t, k)
-				if (cJSON_IsNumber(t) && mo.nr_mm_threads < 64)
-					mm_tids[mo.nr_mm_threads++] = t->valueint;
-			mo.mm_threads = mm_tids;
-		}
-	}
-	/* A recording scoped by -G: its samples of other tasks are left out here. */
-	if (cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup") &&
-	    !fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(r->meta, "cgroup"), &r->cg))
-		mo.cgroups = &r->cg;
+	/* The head until the end: what was written after the records is read then. */
+	ret = fol_session_recording(sess, &r->rec);
+	if (!ret)
+		ret = head_opts(r, &r->rec, &mo, mm_tids);
+	if (ret)
+		return ret;
 	mo.pagecache = fol_session_pagecache(sess);
 	mo.no_swap_writes = !has_kind(sess, FOL_EV_WRITE_FOLIO);
 	mo.no_page_frees = !has_kind(sess, FOL_EV_PAGE_FREE);
@@ -462,21 +454,14 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	if (fol_session_run(sess)) {
 		r->st.file.corrupt_chunks = r->st.run_corrupt_chunks;
 		r->st.file.corrupt_bytes = r->st.run_corrupt_bytes;
-		r->st.file.complete = fol_session_end(sess) != NULL;
+	}
+	fol_recording_free(&r->rec);
+	if (fol_session_recording(sess, &r->rec))
+		return -ENOMEM;
+	if (fol_session_run(sess)) {
+		r->st.file.complete = r->rec.ended;
 		r->st.file.truncated &= !r->st.file.complete;
 	}
-	r->pmu = json_dup(fol_session_pmu(sess));
-	r->before = json_dup(fol_session_counters_before(sess));
-	r->after = json_dup(fol_session_counters_after(sess));
-	r->end = json_dup(fol_session_end(sess));
-	r->phases = json_dup(fol_session_phases(sess));
-	r->synth = json_dup(fol_session_synth(sess));
-	r->maps = json_dup(fol_session_maps(sess));
-	r->pagecache = json_dup(fol_session_pagecache(sess));
-	if (fol_recording_parse(&r->rec, &(struct fol_recording_chunks){
-		.meta = r->meta, .end = r->end, .pmu = r->pmu, .phases = r->phases, .before = r->before,
-		.after = r->after, .synth = r->synth, .maps = r->maps, .pagecache = r->pagecache }))
-		return -ENOMEM;
 	/* The recording's symbols come after its records (record writes them at the end). */
 	kernel_symbols(r, sess);
 	r->symcache = fol_symbols_new(r->ksyms, r->symfs,
@@ -512,7 +497,7 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 			     "sampled method: fault time = cpu-clock samples in the fault handler "
 			     "x %.0f ns (%" PRIu64 " of %" PRIu64 " samples); classes without the "
 			     "error code; no per-fault percentiles",
-			     num(r->meta, "sample_period_ns", 0), r->s.clock_in_fault, r->s.clock_samples);
+			     r->rec.sample_period_ns, r->s.clock_in_fault, r->s.clock_samples);
 	if (!have_exit)
 		fol_msgs_add(&r->warnings, "no minor-faults samples in this recording: fault counts "
 					   "and classes only, no latency");
@@ -543,15 +528,6 @@ void fol_report_free(struct fol_report *r)
 	fol_model_free(r->model);
 	fol_summary_free(&r->s);
 	fol_recording_free(&r->rec);
-	cJSON_Delete(r->meta);
-	cJSON_Delete(r->pmu);
-	cJSON_Delete(r->before);
-	cJSON_Delete(r->after);
-	cJSON_Delete(r->end);
-	cJSON_Delete(r->phases);
-	cJSON_Delete(r->synth);
-	cJSON_Delete(r->maps);
-	cJSON_Delete(r->pagecache);
 	fol_ksyms_put(r->ksyms);
 	free(r->events);
 	fol_msgs_free(&r->warnings);

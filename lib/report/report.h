@@ -13,7 +13,7 @@
 #include "model/summary.h"
 #include "data/symbolic.h"
 #include "sys/cgroup.h"
-#include "report/recording.h"
+#include "data/recording.h"
 #include "report/sort.h"
 
 struct fol_report_event {
@@ -25,14 +25,7 @@ struct fol_report_event {
 
 struct fol_report {
 	struct fol_summary s;
-	struct fol_recording rec; /* what the recording says of itself, parsed (recording.h) */
-	/* Copies of the file's metadata chunks (may be NULL): the computing stage's input,
-	 * read by report.c only; the renderers read rec. */
-	cJSON *meta;
-	cJSON *pmu, *before, *after, *end, *phases;
-	cJSON *synth;		/* the folios (and, attached, threads and mappings) at the start */
-	cJSON *maps;		/* the page tables at the end (foliostat/maps/v1), or NULL */
-	cJSON *pagecache;	/* the page cache at the end (PAGECACHE chunk), or NULL */
+	struct fol_recording rec; /* what the recording says of itself (data/recording.h) */
 	struct fol_report_event *events;
 	int nevents;
 	struct fol_session_stats st;
@@ -42,7 +35,7 @@ struct fol_report {
 	struct fol_msgs warnings;
 	struct fol_msgs notes;	/* what every run has and needs no action (page cache faults) */
 	struct fol_symbols scan_names; /* the recording kernel's names of collapse results */
-	struct fol_cgroups cg;	/* record -G's scope (ids NULL: none) */
+	struct fol_cgroups cg;	/* record -G's scope, the model's while it runs (ids NULL: none) */
 	const char *symfs;	/* report --symfs: where the recorded files are; NULL: / */
 	/* The files' and kernel's symbols, looked up once for every table and output of the
 	 * report (made by fol_report_end; NULL before). */

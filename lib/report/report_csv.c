@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* report --csv: one of the report's tables as RFC 4180 CSV (a header row, then a row per
  * line of the table; times in ns), for spreadsheets and scripts. */
+#include "report/report.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/escape.h"
-#include "report/report_priv.h"
 #include "report/report_sites.h"
 
 /* A field, escaped as the text is (names from a recording may hold terminal escapes and

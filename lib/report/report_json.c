@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The report as JSON, schema foliostat/report/v1 (man/foliostat-report.1). */
+#include "report/report.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,7 +11,6 @@
 
 #include "sys/counters.h"
 #include "util/escape.h"
-#include "report/report_priv.h"
 #include "report/report_sites.h"
 #include "sys/pagecache.h"
 

@@ -5,12 +5,13 @@
  * info family, "# EOF" at the end. The Prometheus text format (0.0.4) is what
  * node_exporter's textfile collector and Debian 12's promtool read: the same samples,
  * families named as their samples (foo_total), the info family a gauge, no UNIT or EOF. */
+#include "report/report.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/escape.h"
-#include "report/report_priv.h"
 
 /* A label value: escaped as the text is (valid UTF-8, no control bytes), then its
  * backslashes, quotes and newlines escaped as the exposition formats say. */

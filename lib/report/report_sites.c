@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_priv.h"
 #include "model/sites.h"
+#include "report/report.h"
 #include "symbols/symbols.h"
 #include "util/indexed.h"
 #include "util/u64map.h"

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The report as text. */
+#include "report/report.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/escape.h"
-#include "report/report_priv.h"
 #include "report/format.h"
 #include "report/report_sites.h"
 

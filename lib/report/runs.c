@@ -63,8 +63,9 @@ int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, co
 	return 0;
 }
 
-/* Why the run s has read is not whole, into why ("" when it is). */
-static void judge(struct fol_session *s, char *why, size_t len)
+/* Why the run s has read is not whole, into why ("" when it is); ended: it has its END
+ * chunk. */
+static void judge(struct fol_session *s, int ended, char *why, size_t len)
 {
 	struct fol_session_stats st = fol_session_stats(s);
 
@@ -73,7 +74,7 @@ static void judge(struct fol_session *s, char *why, size_t len)
 		snprintf(why, len, "damaged: %" PRIu64 " region%s, %" PRIu64 " bytes skipped inside it",
 			 st.run_corrupt_chunks, st.run_corrupt_chunks == 1 ? "" : "s",
 			 st.run_corrupt_bytes);
-	else if (!fol_session_end(s))
+	else if (!ended)
 		snprintf(why, len, "%s", st.run_boundary_lost ? "its end was lost to damage, with the next run's RUN chunk" :
 			 st.file.truncated ? "cut short: the file ends inside it" :
 			 "cut short: it has no END chunk (the recording stopped inside it)");
@@ -91,7 +92,7 @@ static int load_run(struct fol_runs *rs, struct fol_session *s, const struct fol
 	if (!ret) {
 		struct fol_run *x = &rs->v[rs->n - 1];
 
-		judge(s, x->why, sizeof(x->why));
+		judge(s, x->r.rec.ended, x->why, sizeof(x->why));
 		rs->whole -= x->why[0] != '\0';
 	}
 	fol_report_free(&r);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "report/recording.h"
+#include "data/recording.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +41,14 @@ static char **strings(const cJSON *o, const char *key, int *n, int *present, int
 	return v;
 }
 
-static double *numbers(const cJSON *o, const char *key, int *n, int *bad)
+/* The numbers of an array member; *present as strings(). */
+static double *numbers(const cJSON *o, const char *key, int *n, int *present, int *bad)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *e;
 	double *v;
 
 	*n = 0;
+	*present = cJSON_IsArray(a);
 	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
 		return NULL;
 	v = calloc((size_t)cJSON_GetArraySize(a), sizeof(*v));
@@ -341,37 +344,98 @@ static void counter_changes(struct fol_recording *rec, const cJSON *before, cons
 	cJSON_Delete(d);
 }
 
-int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c)
+unsigned fol_recording_page_size(const struct fol_recording *rec)
 {
-	const cJSON *meta = c->meta, *end = c->end, *before = c->before, *after = c->after;
-	int bad = 0, present;
+	unsigned p = (unsigned)rec->page_size;
 
-	memset(rec, 0, sizeof(*rec));
-	rec->command = strings(meta, "command", &rec->ncommand, &rec->have_command, &bad);
+	return p < 1024 || (p & (p - 1)) ? 4096 : p;
+}
+
+/* The policy at the start, from the counters' first snapshot (counters.h). */
+static void thp_start(struct fol_thp_start *t, const cJSON *before, unsigned page_size,
+		      double pmd_order, int *bad)
+{
+	const cJSON *thp = cJSON_GetObjectItemCaseSensitive(before, "thp");
+	const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(before, "mthp");
+	char kb[32];
+
+	t->have = before != NULL;
+	t->enabled = string(thp, "enabled", bad);
+	t->use_zero_page = fol_json_num(thp, "use_zero_page", -1);
+	t->mthp_sizes = cJSON_GetArraySize(sizes);
+	if (pmd_order <= 0)
+		return;
+	snprintf(kb, sizeof(kb), "%llukB", ((unsigned long long)page_size << (int)pmd_order) >> 10);
+	t->pmd_enabled = string(cJSON_GetObjectItemCaseSensitive(sizes, kb), "enabled", bad);
+}
+
+static void meta_fields(struct fol_recording *rec, const cJSON *meta, int *bad)
+{
+	int present, have_kernel_tids;
+
+	rec->command = strings(meta, "command", &rec->ncommand, &rec->have_command, bad);
 	rec->pid = fol_json_num(meta, "pid", 0);
-	rec->mm_threads = numbers(meta, "mm_threads", &rec->nmm_threads, &bad);
-	rec->kernel = string(meta, "kernel", &bad);
-	rec->machine = string(meta, "machine", &bad);
-	rec->mode = string(meta, "mode", &bad);
-	rec->kernel_build_id = string(meta, "kernel_build_id", &bad);
-	rec->fault_path = string(meta, "fault_path", &bad);
-	rec->fault_path_why = string(meta, "fault_path_why", &bad);
+	rec->mm_threads = numbers(meta, "mm_threads", &rec->nmm_threads, &present, bad);
+	/* Recorded before kernel_mm_threads: those it recorded, if any. */
+	rec->mm_tids = numbers(meta, "kernel_mm_threads", &rec->nmm_tids, &have_kernel_tids, bad);
+	if (!have_kernel_tids)
+		rec->mm_tids = numbers(meta, "mm_threads", &rec->nmm_tids, &present, bad);
+	rec->have_mm_tids = have_kernel_tids || present;
+	rec->kernel = string(meta, "kernel", bad);
+	rec->machine = string(meta, "machine", bad);
+	rec->mode = string(meta, "mode", bad);
+	rec->kernel_build_id = string(meta, "kernel_build_id", bad);
+	rec->fault_path = string(meta, "fault_path", bad);
+	rec->fault_path_why = string(meta, "fault_path_why", bad);
+	rec->latency_method = string(meta, "latency_method", bad);
+	rec->page_size = fol_json_num(meta, "page_size", 0);
+	rec->pmd_order = fol_json_num(meta, "pmd_order", -1);
 	rec->cpus = fol_json_num(meta, "cpus", 0);
 	rec->started_realtime_ns = fol_json_num(meta, "started_realtime_ns", 0);
+	rec->started_ns = fol_json_num(meta, "started_ns", 0);
 	rec->sample_period_ns = fol_json_num(meta, "sample_period_ns", 0);
-	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, &bad);
+	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, bad);
+	rec->warnings = strings(meta, "warnings", &rec->nwarnings, &present, bad);
+	/* A scope that does not parse is none: the report then keeps every task's samples. */
+	if (cJSON_GetObjectItemCaseSensitive(meta, "cgroup")) {
+		int ret = fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(meta, "cgroup"),
+						&rec->scope);
+
+		*bad |= ret == -ENOMEM;
+		if (ret)
+			fol_cgroups_free(&rec->scope);
+	}
 	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
+}
+
+static void end_fields(struct fol_recording *rec, const cJSON *end, int *bad)
+{
+	rec->ended = end != NULL;
 	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
 	rec->user_ns = fol_json_num(end, "user_ns", -1);
 	rec->system_ns = fol_json_num(end, "system_ns", -1);
 	rec->lost_samples = lost_samples(end);
+	rec->bpf_threads_not_followed = fol_json_num(end, "bpf_threads_not_followed", 0);
+	rec->bpf_records_not_written = fol_json_num(end, "bpf_records_not_written", 0);
+	build_ids(rec, end, bad);
+}
+
+int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c)
+{
+	int bad = 0;
+
+	memset(rec, 0, sizeof(*rec));
+	meta_fields(rec, c->meta, &bad);
+	end_fields(rec, c->end, &bad);
 	pmu_counts(rec, c->pmu, &bad);
 	phase_list(rec, c->phases, &bad);
-	rec->counted = before && after;
-	mthp_stats(rec, before, after, &bad);
-	build_ids(rec, end, &bad);
+	rec->counted = c->before && c->after;
+	mthp_stats(rec, c->before, c->after, &bad);
+	thp_start(&rec->thp, c->before, fol_recording_page_size(rec), rec->pmd_order, &bad);
 	rec->seeded_at_attach = c->synth && rec->mode && !strcmp(rec->mode, "attach");
-	counter_changes(rec, before, after, &bad);
+	rec->seed_error = string(c->synth, "folios_error", &bad);
+	rec->seed_unaligned = fol_json_num(c->synth, "unaligned_folios", 0);
+	counter_changes(rec, c->before, c->after, &bad);
 	left_behind(&rec->left, c->maps, &bad);
 	pagecache_read(&rec->pagecache, c->pagecache, &bad);
 	if (bad) {
@@ -392,13 +456,20 @@ void fol_recording_free(struct fol_recording *rec)
 {
 	free_strings(rec->command, rec->ncommand);
 	free_strings(rec->missing_events, rec->nmissing);
+	free_strings(rec->warnings, rec->nwarnings);
 	free(rec->mm_threads);
+	free(rec->mm_tids);
 	free(rec->kernel);
 	free(rec->machine);
 	free(rec->mode);
 	free(rec->kernel_build_id);
 	free(rec->fault_path);
 	free(rec->fault_path_why);
+	free(rec->latency_method);
+	fol_cgroups_free(&rec->scope);
+	free(rec->thp.enabled);
+	free(rec->thp.pmd_enabled);
+	free(rec->seed_error);
 	for (int i = 0; i < rec->npmu; i++)
 		free(rec->pmu[i].event);
 	free(rec->pmu);

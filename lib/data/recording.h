@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* What a recording says of itself (its META and END chunks), parsed once when the report
- * is computed: the renderers, compare and the TUI read these fields, not the chunks' JSON.
- * Numbers stay doubles, as the JSON held them, so that every output prints them as it did;
+/* What a recording says of itself (its META, COUNTERS, PMU, WORKLOAD, END, SYNTH, MAPS and
+ * PAGECACHE chunks), parsed from the session's chunks (fol_session_recording): the report,
+ * its renderers, compare and the TUI read these fields, never the chunks' JSON. Numbers
+ * stay doubles, as the JSON held them, so that every output prints them as it did;
  * metadata.c checked their types and ranges when the chunks were read. */
 #ifndef FOL_RECORDING_H
 #define FOL_RECORDING_H
 
 #include <cjson/cJSON.h>
+
+#include "sys/cgroup.h"
 
 /* The probe effect calibrated before the recording (record/calibrate.h). */
 struct fol_probe {
@@ -90,21 +93,49 @@ struct fol_pagecache_read {
 	char *error;		/* why nothing was read, or NULL */
 };
 
+/* The THP policy when the recording started (the counters' first snapshot), which says
+ * where a read fault maps the huge zero page. NULL, < 0: not recorded. */
+struct fol_thp_start {
+	int have;		/* the recording has the snapshot */
+	char *enabled;		/* transparent_hugepage/enabled */
+	char *pmd_enabled;	/* the PMD size's own (hugepages-<PMD>kB/enabled) */
+	double use_zero_page;
+	int mthp_sizes;		/* the sizes listed (0: a kernel without mTHP) */
+};
+
 struct fol_recording {
 	char **command;		/* the command line; NULL with have_command 0: none recorded */
 	int ncommand, have_command;
 	double pid;
 	double *mm_threads;	/* the kernel's mm threads recorded beside it (pids) */
 	int nmm_threads;
+	/* The kernel's mm threads by tid, recorded or not (kernel_mm_threads; an older
+	 * recording's mm_threads); have_mm_tids 0: it names none. */
+	double *mm_tids;
+	int nmm_tids, have_mm_tids;
 	/* NULL: not recorded. mode: "attach", "system-wide", or a command's. */
 	char *kernel, *machine, *mode, *kernel_build_id, *fault_path, *fault_path_why;
-	double cpus, started_realtime_ns, sample_period_ns;
+	char *latency_method;	/* "exact", "sampled" */
+	double page_size, pmd_order; /* 0 and -1: not recorded */
+	double cpus, started_realtime_ns, started_ns, sample_period_ns;
 	char **missing_events;	/* events asked for that the kernel lacked */
 	int nmissing;
+	char **warnings;	/* what the recorder warned of */
+	int nwarnings;
+	struct fol_cgroups scope; /* record -G's (scope.ids NULL: none) */
 	struct fol_probe probe;
-	double duration_ns;	/* END's; < 0: the recording has no END chunk */
+	int ended;		/* the recording has an END chunk */
+	double duration_ns;	/* END's; < 0: not recorded */
 	double user_ns, system_ns; /* the workload's CPU times, END's; < 0: not recorded */
 	double lost_samples;	/* END's, summed over the events; < 0: not counted */
+	/* The BPF path's losses, END's: threads its table could not hold, records its ring
+	 * buffer could not take. */
+	double bpf_threads_not_followed, bpf_records_not_written;
+	struct fol_thp_start thp;
+	/* The attached process's folios at the start (SYNTH): why they were not read (NULL:
+	 * they were), and how many were not naturally aligned. */
+	char *seed_error;
+	double seed_unaligned;
 	struct fol_pmu_count *pmu;
 	int npmu;
 	struct fol_phase *phases;
@@ -121,13 +152,15 @@ struct fol_recording {
 	struct fol_pagecache_read pagecache;
 };
 
-/* The chunks of a recording, as the session hands them (any may be NULL). */
+/* The chunks of a recording, as the session holds them (any may be NULL). */
 struct fol_recording_chunks {
 	const cJSON *meta, *end, *pmu, *phases, *before, *after, *synth, *maps, *pagecache;
 };
-/* c into rec: 0 or -ENOMEM. */
+/* c into rec: 0 or -ENOMEM (rec freed). */
 int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c);
 void fol_recording_free(struct fol_recording *rec);
+/* The page size of the recording machine: 4096 where the recording says none a kernel has. */
+unsigned fol_recording_page_size(const struct fol_recording *rec);
 /* The recorded build-id of the file at path into b (20 bytes): its length, 0 when none. */
 int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b);
 
