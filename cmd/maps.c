@@ -11,7 +11,7 @@
 #include "cmd.h"
 #include "util/errors.h"
 #include "sys/maps.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "record/start.h"
 #include "options.h"
 #include "util.h"

@@ -11,7 +11,7 @@
 #include "cmd.h"
 #include "util/errors.h"
 #include "data/file.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "util/parse.h"
 #include "util/grow.h"
 #include "record/record.h"

@@ -14,7 +14,7 @@
 #include "cmd.h"
 #include "util/escape.h"
 #include "util/errors.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "util/parse.h"
 #include "report/report.h"
 #include "report/report_sites.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "live/stream.h"
 #include "options.h"
 #include "record_cli.h"

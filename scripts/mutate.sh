@@ -68,8 +68,13 @@ lib/data/decode_event.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF rec
 lib/data/decode_event.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
 lib/data/decode_event.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
 lib/data/decode_event.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
-lib/data/metadata.c@s/bad = check_value(top, j);/bad = 0;/@metadata schema check
-lib/data/metadata.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
+lib/data/recording_check.c@s/bad = recording_check_value(top, j);/bad = 0;/@metadata schema check
+lib/data/recording_check.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
+lib/data/recording_facts.c@s/		\*none = f->omit \&\& \*(const double \*)p == f->dflt;/		*none = *(const double *)p == f->dflt;/@a fact at its default is written unless its row omits it
+lib/data/recording_facts.c@s/	case F_STRS: s.type = RC_ARR; s.sub = rc_a_string; break;/	case F_STRS: s.type = RC_ARR; s.sub = rc_a_count; break;/@a fact's list checked as its row says
+lib/data/recording_facts.c@s/		\*(double \*)p = cJSON_IsNumber(v) ? v->valuedouble : f->dflt;/		*(double *)p = cJSON_IsNumber(v) ? v->valuedouble : 0;/@a fact not recorded reads as its default
+lib/data/recording_facts.c@s/	case F_OBJ: return cJSON_IsObject(v) ? check_object(v, f->chunk, f->key) : -1;/	case F_OBJ: return cJSON_IsObject(v) ? 0 : -1;/@an object's facts checked inside it
+lib/data/recording.c@s/	return c->have ? n : -1;/	return n;/@lost samples: none counted is not zero lost
 lib/util/escape.c@s/	if (fol_printable(s) /	if (1 || fol_printable(s) /@escaping of file strings
 lib/util/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
 lib/util/u64map.c@s/if (!key) {/if (0) {/@key 0 in the hash map

@@ -86,7 +86,7 @@ void tui_header(const struct ui *u, int *y, int cols)
 	uint64_t total = 0;
 	char line[512], esc[256];
 
-	fol_command_text(r->rec.command, r->rec.ncommand, line, sizeof(line));
+	fol_command_text(r->rec.command.v, r->rec.command.n, line, sizeof(line));
 	for (int i = 0; i < r->nevents; i++)
 		total += r->events[i].count;
 	mvprintw((*y)++, 1, "%.*s", cols - 2, line[0] ? line : "(attached)");

@@ -158,7 +158,7 @@ static void side_header(const struct fol_side *s, const char *role, FILE *f)
 		fprintf(f, "# %-5s %s\n", role, fol_cmp_side_text(s, 1, esc, sizeof(esc)));
 	else
 		fprintf(f, "# %s\n", fol_cmp_side_text(s, 0, esc, sizeof(esc)));
-	fprintf(f, "#       %s\n", r ? fol_command_text(r->rec.command, r->rec.ncommand, esc, sizeof(esc)) : "");
+	fprintf(f, "#       %s\n", r ? fol_command_text(r->rec.command.v, r->rec.command.n, esc, sizeof(esc)) : "");
 }
 
 /* "3 and 2": the recordings of each side. */
@@ -619,8 +619,8 @@ cJSON *fol_cmp_json(const struct fol_cmp *c)
 		cJSON_AddItemToObject(so, "left_out", left_out_json(&c->sides[s]));
 		cJSON_AddItemToObject(so, "kernel", r && r->rec.kernel ? cJSON_CreateString(r->rec.kernel)
 								       : cJSON_CreateNull());
-		cJSON_AddItemToObject(so, "command", r && r->rec.have_command
-			? cJSON_CreateStringArray((const char *const *)r->rec.command, r->rec.ncommand)
+		cJSON_AddItemToObject(so, "command", r && r->rec.command.have
+			? cJSON_CreateStringArray((const char *const *)r->rec.command.v, r->rec.command.n)
 			: cJSON_CreateNull());
 		cJSON_AddItemToObject(so, "probe_effect", probe_json(c, s));
 		add_num_or_null(so, "probe_ns_per_fault", fol_cmp_probe_per_fault(c, s));

@@ -121,8 +121,8 @@ static int input_load(struct fol_input *in, const struct fol_model_opts *mo, str
 static const char *command_of(const struct fol_runs *rs, char *buf, size_t len)
 {
 	const struct fol_recording *rec = &rs->v[0].r.rec;
-	cJSON *cmd = rec->have_command
-		? cJSON_CreateStringArray((const char *const *)rec->command, rec->ncommand) : NULL;
+	cJSON *cmd = rec->command.have
+		? cJSON_CreateStringArray((const char *const *)rec->command.v, rec->command.n) : NULL;
 	char *s = cmd ? cJSON_PrintUnformatted(cmd) : NULL;
 
 	snprintf(buf, len, "%s", s ? s : "");

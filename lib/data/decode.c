@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "util/errors.h"
 #include "util/grow.h"
 #include "util/u64map.h"

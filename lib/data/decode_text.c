@@ -7,7 +7,7 @@
 #include <event-parse.h>
 #include <stdlib.h>
 
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "util/errors.h"
 #include "util/escape.h"
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "data/recording.h"
+#include "data/recording_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/file.h"
 #include "sys/counters.h"
 #include "util/json.h"
 
@@ -17,76 +18,6 @@ static char *string(const cJSON *o, const char *key, int *bad)
 
 	*bad |= s && !copy;
 	return copy;
-}
-
-/* The strings of an array member; the count of them in *n. NULL with *present 0: no
- * such member. */
-static char **strings(const cJSON *o, const char *key, int *n, int *present, int *bad)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *e;
-	char **v;
-
-	*n = 0;
-	*present = cJSON_IsArray(a);
-	if (!*present)
-		return NULL;
-	v = calloc((size_t)cJSON_GetArraySize(a) + 1, sizeof(*v));
-	if (!v) {
-		*bad = 1;
-		return NULL;
-	}
-	cJSON_ArrayForEach(e, a)
-		if (cJSON_IsString(e) && !(v[(*n)++] = strdup(e->valuestring)))
-			*bad = 1;
-	return v;
-}
-
-/* The numbers of an array member; *present as strings(). */
-static double *numbers(const cJSON *o, const char *key, int *n, int *present, int *bad)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *e;
-	double *v;
-
-	*n = 0;
-	*present = cJSON_IsArray(a);
-	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
-		return NULL;
-	v = calloc((size_t)cJSON_GetArraySize(a), sizeof(*v));
-	if (!v) {
-		*bad = 1;
-		return NULL;
-	}
-	cJSON_ArrayForEach(e, a)
-		if (cJSON_IsNumber(e))
-			v[(*n)++] = e->valuedouble;
-	return v;
-}
-
-/* The samples the kernel dropped (PERF_FORMAT_LOST), summed over the events; -1 when the
- * recording predates that count or the kernel has none. */
-static double lost_samples(const cJSON *end)
-{
-	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(end, "lost_samples"), *e;
-	double n = 0;
-
-	if (!ls)
-		return -1;
-	cJSON_ArrayForEach(e, ls)
-		if (cJSON_IsNumber(e))
-			n += e->valuedouble;
-	return n;
-}
-
-static void probe(struct fol_probe *p, const cJSON *c)
-{
-	p->have = cJSON_IsObject(c);
-	p->faults = fol_json_num(c, "faults", 0);
-	p->passes = fol_json_num(c, "passes", 0);
-	p->untraced_ns = fol_json_num(c, "untraced_ns", 0);
-	p->traced_ns = fol_json_num(c, "traced_ns", 0);
-	p->samples = fol_json_num(c, "samples", 0);
-	p->exits = fol_json_num(c, "exits", -1);
-	p->sample_bytes = fol_json_num(c, "sample_bytes", -1);
 }
 
 static int pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
@@ -166,68 +97,6 @@ static void mthp_stats(struct fol_recording *rec, const cJSON *before, const cJS
 			*bad |= !x->size || !x->stat;
 		}
 	}
-}
-
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
-}
-
-/* hex as bytes: their number, 0 when it is not whole hex pairs of at most 20 bytes. */
-static int build_id_of(const char *hex, unsigned char *b)
-{
-	int n = 0;
-
-	for (; hex[0] && hex[1] && n < 20; hex += 2) {
-		int hi = hex_digit(hex[0]), lo = hex_digit(hex[1]);
-
-		if (hi < 0 || lo < 0)
-			return 0;
-		b[n++] = (unsigned char)(hi << 4 | lo);
-	}
-	return *hex ? 0 : n;
-}
-
-static int by_path(const void *a, const void *b)
-{
-	return strcmp(((const struct fol_build_id *)a)->path, ((const struct fol_build_id *)b)->path);
-}
-
-static void build_ids(struct fol_recording *rec, const cJSON *end, int *bad)
-{
-	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(end, "build_ids"), *e;
-
-	if (!cJSON_GetArraySize(ids))
-		return;
-	rec->build_ids = calloc((size_t)cJSON_GetArraySize(ids), sizeof(*rec->build_ids));
-	if (!rec->build_ids) {
-		*bad = 1;
-		return;
-	}
-	cJSON_ArrayForEach(e, ids)
-	{
-		struct fol_build_id *x;
-
-		if (!e->string || !cJSON_IsString(e))
-			continue;
-		x = &rec->build_ids[rec->nbuild_ids++];
-		x->len = build_id_of(e->valuestring, x->id);
-		*bad |= !(x->path = strdup(e->string));
-	}
-	if (!*bad)
-		qsort(rec->build_ids, (size_t)rec->nbuild_ids, sizeof(*rec->build_ids), by_path);
-}
-
-int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b)
-{
-	const struct fol_build_id key = { .path = (char *)path };
-	const struct fol_build_id *x = rec->nbuild_ids ? bsearch(&key, rec->build_ids,
-		(size_t)rec->nbuild_ids, sizeof(key), by_path) : NULL;
-
-	if (!x || !x->len)
-		return 0;
-	memcpy(b, x->id, (size_t)x->len);
-	return x->len;
 }
 
 const char *const fol_left_order_keys[FOL_LEFT_ORDER_FIELDS] = {
@@ -369,55 +238,15 @@ static void thp_start(struct fol_thp_start *t, const cJSON *before, unsigned pag
 	t->pmd_enabled = string(cJSON_GetObjectItemCaseSensitive(sizes, kb), "enabled", bad);
 }
 
-static void meta_fields(struct fol_recording *rec, const cJSON *meta, int *bad)
+/* The samples the kernel dropped (PERF_FORMAT_LOST), summed over the events; -1 when the
+ * recording predates that count or the kernel has none. */
+static double lost_samples(const struct fol_named_counts *c)
 {
-	int present, have_kernel_tids;
+	double n = 0;
 
-	rec->command = strings(meta, "command", &rec->ncommand, &rec->have_command, bad);
-	rec->pid = fol_json_num(meta, "pid", 0);
-	rec->mm_threads = numbers(meta, "mm_threads", &rec->nmm_threads, &present, bad);
-	/* Recorded before kernel_mm_threads: those it recorded, if any. */
-	rec->mm_tids = numbers(meta, "kernel_mm_threads", &rec->nmm_tids, &have_kernel_tids, bad);
-	if (!have_kernel_tids)
-		rec->mm_tids = numbers(meta, "mm_threads", &rec->nmm_tids, &present, bad);
-	rec->have_mm_tids = have_kernel_tids || present;
-	rec->kernel = string(meta, "kernel", bad);
-	rec->machine = string(meta, "machine", bad);
-	rec->mode = string(meta, "mode", bad);
-	rec->kernel_build_id = string(meta, "kernel_build_id", bad);
-	rec->fault_path = string(meta, "fault_path", bad);
-	rec->fault_path_why = string(meta, "fault_path_why", bad);
-	rec->latency_method = string(meta, "latency_method", bad);
-	rec->page_size = fol_json_num(meta, "page_size", 0);
-	rec->pmd_order = fol_json_num(meta, "pmd_order", -1);
-	rec->cpus = fol_json_num(meta, "cpus", 0);
-	rec->started_realtime_ns = fol_json_num(meta, "started_realtime_ns", 0);
-	rec->started_ns = fol_json_num(meta, "started_ns", 0);
-	rec->sample_period_ns = fol_json_num(meta, "sample_period_ns", 0);
-	rec->missing_events = strings(meta, "missing_events", &rec->nmissing, &present, bad);
-	rec->warnings = strings(meta, "warnings", &rec->nwarnings, &present, bad);
-	/* A scope that does not parse is none: the report then keeps every task's samples. */
-	if (cJSON_GetObjectItemCaseSensitive(meta, "cgroup")) {
-		int ret = fol_cgroups_from_json(cJSON_GetObjectItemCaseSensitive(meta, "cgroup"),
-						&rec->scope);
-
-		*bad |= ret == -ENOMEM;
-		if (ret)
-			fol_cgroups_free(&rec->scope);
-	}
-	probe(&rec->probe, cJSON_GetObjectItemCaseSensitive(meta, "probe_calibration"));
-}
-
-static void end_fields(struct fol_recording *rec, const cJSON *end, int *bad)
-{
-	rec->ended = end != NULL;
-	rec->duration_ns = fol_json_num(end, "duration_ns", -1);
-	rec->user_ns = fol_json_num(end, "user_ns", -1);
-	rec->system_ns = fol_json_num(end, "system_ns", -1);
-	rec->lost_samples = lost_samples(end);
-	rec->bpf_threads_not_followed = fol_json_num(end, "bpf_threads_not_followed", 0);
-	rec->bpf_records_not_written = fol_json_num(end, "bpf_records_not_written", 0);
-	build_ids(rec, end, bad);
+	for (int i = 0; i < c->n; i++)
+		n += c->counts[i];
+	return c->have ? n : -1;
 }
 
 int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c)
@@ -425,8 +254,10 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	int bad = 0;
 
 	memset(rec, 0, sizeof(*rec));
-	meta_fields(rec, c->meta, &bad);
-	end_fields(rec, c->end, &bad);
+	recording_facts_read(FOL_CHUNK_META, c->meta, rec, &bad);
+	recording_facts_read(FOL_CHUNK_END, c->end, rec, &bad);
+	rec->ended = c->end != NULL;
+	rec->lost_samples = lost_samples(&rec->lost_by_event);
 	pmu_counts(rec, c->pmu, &bad);
 	phase_list(rec, c->phases, &bad);
 	rec->counted = c->before && c->after;
@@ -445,28 +276,9 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	return 0;
 }
 
-static void free_strings(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 void fol_recording_free(struct fol_recording *rec)
 {
-	free_strings(rec->command, rec->ncommand);
-	free_strings(rec->missing_events, rec->nmissing);
-	free_strings(rec->warnings, rec->nwarnings);
-	free(rec->mm_threads);
-	free(rec->mm_tids);
-	free(rec->kernel);
-	free(rec->machine);
-	free(rec->mode);
-	free(rec->kernel_build_id);
-	free(rec->fault_path);
-	free(rec->fault_path_why);
-	free(rec->latency_method);
-	fol_cgroups_free(&rec->scope);
+	recording_facts_free(rec);
 	free(rec->thp.enabled);
 	free(rec->thp.pmd_enabled);
 	free(rec->seed_error);
@@ -481,9 +293,6 @@ void fol_recording_free(struct fol_recording *rec)
 		free(rec->mthp[i].stat);
 	}
 	free(rec->mthp);
-	for (int i = 0; i < rec->nbuild_ids; i++)
-		free(rec->build_ids[i].path);
-	free(rec->build_ids);
 	for (int i = 0; i < rec->ncounters; i++) {
 		free(rec->counters[i].key);
 		free(rec->counters[i].text);

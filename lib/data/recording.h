@@ -3,11 +3,12 @@
  * PAGECACHE chunks), parsed from the session's chunks (fol_session_recording): the report,
  * its renderers, compare and the TUI read these fields, never the chunks' JSON. Numbers
  * stay doubles, as the JSON held them, so that every output prints them as it did;
- * metadata.c checked their types and ranges when the chunks were read. */
+ * fol_recording_check checked their types and ranges when the chunks were read. */
 #ifndef FOL_RECORDING_H
 #define FOL_RECORDING_H
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 
 #include "sys/cgroup.h"
 
@@ -103,34 +104,64 @@ struct fol_thp_start {
 	int mthp_sizes;		/* the sizes listed (0: a kernel without mTHP) */
 };
 
+/* A list the recording may hold; have 0: it has none (an empty one is had). */
+struct fol_strings {
+	char **v;
+	int n, have;
+};
+struct fol_numbers {
+	double *v;
+	int n, have;
+};
+struct fol_named_counts {
+	char **names;
+	double *counts;
+	int n, have;
+};
+
+/* A recording's facts (META and END) are described once, in recording_facts.c's table:
+ * a row a fact (chunk, key, type, bounds, and where it lives here) drives the writer
+ * (fol_recording_json), the check of what is read (fol_recording_check) and the reading
+ * (fol_recording_parse). Numbers are doubles, as JSON holds them; a number not recorded
+ * reads as its row's default (given here), a string as NULL. */
 struct fol_recording {
-	char **command;		/* the command line; NULL with have_command 0: none recorded */
-	int ncommand, have_command;
-	double pid;
-	double *mm_threads;	/* the kernel's mm threads recorded beside it (pids) */
-	int nmm_threads;
-	/* The kernel's mm threads by tid, recorded or not (kernel_mm_threads; an older
-	 * recording's mm_threads); have_mm_tids 0: it names none. */
-	double *mm_tids;
-	int nmm_tids, have_mm_tids;
-	/* NULL: not recorded. mode: "attach", "system-wide", or a command's. */
-	char *kernel, *machine, *mode, *kernel_build_id, *fault_path, *fault_path_why;
+	/* META: how it was recorded. */
+	char *tool, *version;
+	struct fol_strings command; /* have 0: no command recorded */
+	char *mode;		/* "workload", "attach", "system-wide" */
+	double pid;		/* 0 */
+	char *kernel, *kernel_build_id, *kernel_version, *machine, *hostname;
+	double page_size;	/* 0 (fol_recording_page_size: what a reader takes) */
+	double pmd_order;	/* -1 */
+	char *clock;
+	double cpus, started_realtime_ns, started_ns, mmap_pages; /* 0 */
+	char *fault_path, *fault_path_why; /* "bpf" or "samples"; why not "bpf" */
+	char *mthp_spec;	/* record --mthp */
 	char *latency_method;	/* "exact", "sampled" */
-	double page_size, pmd_order; /* 0 and -1: not recorded */
-	double cpus, started_realtime_ns, started_ns, sample_period_ns;
-	char **missing_events;	/* events asked for that the kernel lacked */
-	int nmissing;
-	char **warnings;	/* what the recorder warned of */
-	int nwarnings;
-	struct fol_cgroups scope; /* record -G's (scope.ids NULL: none) */
+	struct fol_strings fault_ranges; /* sampled: the fault handler's text, "0x..." pairs */
+	double sample_period_ns; /* 0 */
 	struct fol_probe probe;
+	struct fol_cgroups scope; /* record -G's (scope.ids NULL: none) */
+	/* The kernel's mm threads whose events were recorded beside it, and all of them,
+	 * recorded or not (by tid: a workload can take their names). */
+	struct fol_numbers mm_threads, kernel_mm_threads;
+	struct fol_strings warnings; /* what the recorder warned of */
+	struct fol_strings missing_events; /* events asked for that the kernel lacked */
+	/* END: how it ended. */
 	int ended;		/* the recording has an END chunk */
-	double duration_ns;	/* END's; < 0: not recorded */
-	double user_ns, system_ns; /* the workload's CPU times, END's; < 0: not recorded */
-	double lost_samples;	/* END's, summed over the events; < 0: not counted */
-	/* The BPF path's losses, END's: threads its table could not hold, records its ring
-	 * buffer could not take. */
+	double duration_ns;	/* -1 */
+	double exit_code, exit_signal; /* -1: it did not exit so, or no command */
+	double user_ns, system_ns; /* the workload's CPU times; -1 */
+	double interrupted_by;	/* the signal that stopped the recording; 0 */
+	double records, samples, lost; /* 0 */
+	/* The BPF path's losses: threads its table could not hold, records its ring buffer
+	 * could not take; -1: not the BPF path. */
 	double bpf_threads_not_followed, bpf_records_not_written;
+	struct fol_named_counts lost_by_event; /* PERF_FORMAT_LOST's, by event */
+	double lost_samples;	/* their sum; -1: not counted */
+	struct fol_build_id *build_ids; /* sorted by path */
+	int nbuild_ids;
+	/* The other chunks, and what follows from them. */
 	struct fol_thp_start thp;
 	/* The attached process's folios at the start (SYNTH): why they were not read (NULL:
 	 * they were), and how many were not naturally aligned. */
@@ -143,8 +174,6 @@ struct fol_recording {
 	int counted;		/* the counters were read before and after the run */
 	struct fol_mthp_stat *mthp; /* every size's numeric stats, as after lists them */
 	int nmthp;
-	struct fol_build_id *build_ids; /* sorted by path */
-	int nbuild_ids;
 	int seeded_at_attach;	/* the folios at the start came from an attach (SYNTH) */
 	struct fol_counter_node *counters; /* none without both snapshots */
 	int ncounters;
@@ -159,6 +188,26 @@ struct fol_recording_chunks {
 /* c into rec: 0 or -ENOMEM (rec freed). */
 int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c);
 void fol_recording_free(struct fol_recording *rec);
+/* The facts of rec that chunk (FOL_CHUNK_META, FOL_CHUNK_END) holds, as the recorder
+ * writes them: strings longer than a reader keeps are cut, saying so. NULL on ENOMEM. */
+cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk);
+
+/* A chunk is untrusted input, made on another machine or by anyone: every value foliostat
+ * reads later is removed from j here unless it has the type and range foliostat expects,
+ * so that what reads it takes what it finds at face value; keys foliostat does not know
+ * are left alone (newer writers). Returns how many values were removed (0 for a
+ * well-formed chunk), or -FOL_E_BAD_METADATA when j is NULL (not JSON), an object in it
+ * names a key twice, or its top level has the wrong type: the caller drops the chunk. */
+int fol_recording_check(uint32_t chunk_type, cJSON *j);
+/* 1 when an object anywhere in j names a key twice: cJSON keeps both, and a lookup finds
+ * the first, so a check and a later read could see different copies. */
+int fol_json_repeats_keys(const cJSON *j);
+/* The longest string a chunk's value may hold (a command line's argument, a path): the
+ * writer cuts what is longer, the reader drops it. */
+#define FOL_META_STR_MAX 65536
+/* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit). */
+#define FOL_PID_MAX (4 * 1024 * 1024)
+
 /* The page size of the recording machine: 4096 where the recording says none a kernel has. */
 unsigned fol_recording_page_size(const struct fol_recording *rec);
 /* The recorded build-id of the file at path into b (20 bytes): its length, 0 when none. */

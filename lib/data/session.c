@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 
 #include "data/merge.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "util/parse.h"
 #include "util/grow.h"
 #include "util/json.h"
@@ -64,12 +64,12 @@ struct fol_session {
 	int damage_fixed;
 };
 
-/* A JSON chunk, checked against what foliostat expects of its type (metadata.h); NULL
+/* A JSON chunk, checked against what foliostat expects of its type (fol_recording_check); NULL
  * when it is not JSON or not the right shape at all. */
 static cJSON *parse_checked(struct fol_session *s, uint32_t type, const void *buf, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(buf, len);
-	int bad = fol_metadata_check(type, j);
+	int bad = fol_recording_check(type, j);
 
 	if (bad < 0) {
 		s->st.bad_metadata++;
@@ -123,7 +123,7 @@ static struct fol_event *synth_event(struct fol_session *s, enum fol_kind kind, 
 
 /* An attached process's threads, mappings and folios at the start, or a recorded
  * command's folios after exec, as events handed out before the recorded ones. Types and
- * ranges were checked by metadata.c. */
+ * ranges were checked by recording_check.c. */
 static void add_synth(struct fol_session *s, const void *buf, size_t len)
 {
 	const cJSON *maps, *comms, *runs, *m;

@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "symbols/ksyms.h"
 #include "sys/maps.h"
 #include "sys/pagecache.h"
@@ -73,118 +73,93 @@ uint64_t rec_now_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* A command's argument, cut to what a reader keeps (FOL_META_STR_MAX), saying so: an
- * argument of megabytes was recorded whole and dropped when read back. */
-static void add_argument(cJSON *cmd, const char *arg)
+/* A fact's JSON written as the chunk of that type, and freed. */
+static int write_facts(struct fol_recorder *r, uint32_t type, const struct fol_recording *facts)
 {
-	size_t n = strlen(arg), keep = FOL_META_STR_MAX - 64;
-	char *cut;
+	cJSON *j = fol_recording_json(facts, type);
+	int ret = j ? fol_writer_chunk_json(r->w, type, j) : -ENOMEM;
 
-	if (n <= FOL_META_STR_MAX) {
-		cJSON_AddItemToArray(cmd, cJSON_CreateString(arg));
-		return;
-	}
-	cut = malloc(FOL_META_STR_MAX);
-	if (!cut)
-		return;
-	snprintf(cut, FOL_META_STR_MAX, "%.*s... [%zu bytes cut]", (int)keep, arg, n - keep);
-	cJSON_AddItemToArray(cmd, cJSON_CreateString(cut));
-	free(cut);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* How the recording is made, as META says it. Its strings are the recorder's, borrowed. */
+static void how_recorded(const struct fol_recorder *r, struct fol_recording *m, struct utsname *u)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	m->tool = "foliostat";
+	m->version = FOL_VERSION;
+	m->mode = r->o->system_wide ? "system-wide" : r->o->argv ? "workload" : "attach";
+	m->pid = r->o->argv ? r->child.pid : r->o->pid;
+	m->kernel = u->release;
+	m->kernel_version = u->version;
+	m->machine = u->machine;
+	m->hostname = u->nodename;
+	m->page_size = (double)page;
+	m->pmd_order = fol_maps_pmd_order("", (unsigned)page);
+	m->clock = "CLOCK_MONOTONIC";
+	m->cpus = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	m->mmap_pages = r->o->mmap_pages;
+	m->fault_path = r->bpf ? "bpf" : "samples";
+	if (!r->bpf && r->path_why[0])
+		m->fault_path_why = (char *)r->path_why;
+	m->mthp_spec = (char *)r->o->mthp_spec;
+	m->latency_method = r->sampled ? "sampled" : "exact";
+	if (r->sampled)
+		m->sample_period_ns = (double)(r->o->clock_period_ns ? r->o->clock_period_ns
+								 : FOL_CLOCK_PERIOD_DEFAULT);
+	m->probe = (struct fol_probe){
+		.have = r->calibration.faults != 0,
+		.faults = (double)r->calibration.faults,
+		.passes = r->calibration.passes,
+		.untraced_ns = r->calibration.untraced_ns,
+		.traced_ns = r->calibration.traced_ns,
+		.samples = (double)r->calibration.samples,
+		.exits = (double)r->calibration.exits,
+		.sample_bytes = (double)r->calibration.bytes,
+	};
+	m->scope = r->cg;
+	m->warnings = (struct fol_strings){ r->res->warnings.v, r->res->warnings.n, 1 };
+	m->missing_events = (struct fol_strings){ r->missing.v, r->missing.n, 1 };
 }
 
 int rec_write_meta(struct fol_recorder *r, uint64_t start_real, uint64_t start_mono)
 {
+	struct fol_recording m = { 0 };
+	double mm[64], kmm[64];
+	char hex[16][24], *ranges[16], bid[129];
+	pid_t found[64];
 	struct utsname u;
-	cJSON *m = cJSON_CreateObject(), *cmd;
-	long page = sysconf(_SC_PAGESIZE);
-	char bid[129];
-	int ret;
+	int argc = 0;
 
-	if (!m)
-		return -ENOMEM;
 	uname(&u);
-	cJSON_AddStringToObject(m, "tool", "foliostat");
-	cJSON_AddStringToObject(m, "version", FOL_VERSION);
-	cmd = cJSON_AddArrayToObject(m, "command");
-	for (int i = 0; r->o->argv && r->o->argv[i]; i++)
-		add_argument(cmd, r->o->argv[i]);
-	cJSON_AddStringToObject(m, "mode", r->o->system_wide ? "system-wide"
-						   : r->o->argv	 ? "workload"
-								 : "attach");
-	cJSON_AddNumberToObject(m, "pid", r->o->argv ? r->child.pid : r->o->pid);
-	cJSON_AddStringToObject(m, "kernel", u.release);
+	how_recorded(r, &m, &u);
+	while (r->o->argv && r->o->argv[argc])
+		argc++;
+	m.command = (struct fol_strings){ (char **)r->o->argv, argc, 1 };
 	if (fol_kernel_build_id("/sys/kernel/notes", bid, sizeof(bid)) > 0)
-		cJSON_AddStringToObject(m, "kernel_build_id", bid);
-	cJSON_AddStringToObject(m, "kernel_version", u.version);
-	cJSON_AddStringToObject(m, "machine", u.machine);
-	cJSON_AddStringToObject(m, "hostname", u.nodename);
-	cJSON_AddNumberToObject(m, "page_size", (double)page);
-	cJSON_AddNumberToObject(m, "pmd_order", fol_maps_pmd_order("", (unsigned)page));
-	cJSON_AddStringToObject(m, "clock", "CLOCK_MONOTONIC");
-	cJSON_AddNumberToObject(m, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
-	cJSON_AddNumberToObject(m, "started_realtime_ns", (double)start_real);
-	cJSON_AddNumberToObject(m, "started_ns", (double)start_mono);
-	cJSON_AddNumberToObject(m, "mmap_pages", r->o->mmap_pages);
-	cJSON_AddStringToObject(m, "fault_path", r->bpf ? "bpf" : "samples");
-	if (!r->bpf && r->path_why[0])
-		cJSON_AddStringToObject(m, "fault_path_why", r->path_why);
-	if (r->o->mthp_spec)
-		cJSON_AddStringToObject(m, "mthp", r->o->mthp_spec);
-	cJSON_AddStringToObject(m, "latency_method", r->sampled ? "sampled" : "exact");
-	if (r->sampled) {
-		cJSON *rg = cJSON_AddArrayToObject(m, "fault_ranges");
-		char hex[24];
-
-		cJSON_AddNumberToObject(m, "sample_period_ns",
-					(double)(r->o->clock_period_ns ? r->o->clock_period_ns
-								       : FOL_CLOCK_PERIOD_DEFAULT));
-		/* Kernel addresses need all 64 bits: strings, not JSON numbers. */
-		for (int i = 0; i < 2 * r->nranges; i++) {
-			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)r->ranges[i]);
-			cJSON_AddItemToArray(rg, cJSON_CreateString(hex));
-		}
+		m.kernel_build_id = bid;
+	m.started_realtime_ns = (double)start_real;
+	m.started_ns = (double)start_mono;
+	/* Kernel addresses need all 64 bits: strings, not JSON numbers. */
+	for (int i = 0; r->sampled && i < 2 * r->nranges && i < 16; i++) {
+		snprintf(hex[i], sizeof(hex[i]), "0x%llx", (unsigned long long)r->ranges[i]);
+		ranges[m.fault_ranges.n++] = hex[i];
 	}
-	if (r->calibration.faults) {
-		cJSON *c = cJSON_AddObjectToObject(m, "probe_calibration");
-
-		cJSON_AddNumberToObject(c, "faults", (double)r->calibration.faults);
-		cJSON_AddNumberToObject(c, "passes", r->calibration.passes);
-		cJSON_AddNumberToObject(c, "untraced_ns", r->calibration.untraced_ns);
-		cJSON_AddNumberToObject(c, "traced_ns", r->calibration.traced_ns);
-		cJSON_AddNumberToObject(c, "samples", (double)r->calibration.samples);
-		cJSON_AddNumberToObject(c, "exits", (double)r->calibration.exits);
-		cJSON_AddNumberToObject(c, "sample_bytes", (double)r->calibration.bytes);
-	}
-	if (r->cg.ids)
-		cJSON_AddItemToObject(m, "cgroup", fol_cgroups_json(&r->cg));
-	if (r->kevlist) {
-		cJSON *k = cJSON_AddArrayToObject(m, "mm_threads");
-
-		for (int i = 0; i < perf_thread_map__nr(r->kthreads); i++)
-			cJSON_AddItemToArray(k, cJSON_CreateNumber(perf_thread_map__pid(r->kthreads, i)));
-	}
+	m.fault_ranges.v = ranges;
+	m.fault_ranges.have = r->sampled;
+	for (int i = 0; r->kevlist && i < perf_thread_map__nr(r->kthreads) && i < 64; i++)
+		mm[m.mm_threads.n++] = perf_thread_map__pid(r->kthreads, i);
+	m.mm_threads.v = mm;
+	m.mm_threads.have = r->kevlist != NULL;
 	/* The kernel's mm threads, recorded or not (mm_threads: those whose events are): the
 	 * report knows them by tid, not by a name a workload can take. */
-	{
-		cJSON *k = cJSON_AddArrayToObject(m, "kernel_mm_threads");
-		pid_t found[64];
-		int n = rec_find_mm_threads(found, 64);
-
-		for (int i = 0; i < n; i++)
-			cJSON_AddItemToArray(k, cJSON_CreateNumber(found[i]));
-	}
-	{
-		cJSON *w = cJSON_AddArrayToObject(m, "warnings");
-		cJSON *miss = cJSON_AddArrayToObject(m, "missing_events");
-
-		for (int i = 0; i < r->res->warnings.n; i++)
-			cJSON_AddItemToArray(w, cJSON_CreateString(r->res->warnings.v[i]));
-		for (int i = 0; i < r->missing.n; i++)
-			cJSON_AddItemToArray(miss, cJSON_CreateString(r->missing.v[i]));
-	}
-	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_META, m);
-	cJSON_Delete(m);
-	return ret;
+	for (int i = 0, n = rec_find_mm_threads(found, 64); i < n; i++)
+		kmm[m.kernel_mm_threads.n++] = found[i];
+	m.kernel_mm_threads.v = kmm;
+	m.kernel_mm_threads.have = 1;
+	return write_facts(r, FOL_CHUNK_META, &m);
 }
 
 /* The value of an event opened on each of its CPUs and threads, one call per fd. */
@@ -500,72 +475,93 @@ int rec_write_phases(struct fol_recorder *r)
 }
 
 /* The build-ids of the code the run mapped, read from the files now, as perf record does
- * at its end: "build_ids": {path: hex}. */
-static void add_build_ids(const struct fol_recorder *r, cJSON *end)
+ * at its end (those longer than a reader takes are left out: it would find none). */
+static int read_build_ids(const struct fol_recorder *r, struct fol_recording *e)
 {
-	cJSON *b = cJSON_AddObjectToObject(end, "build_ids");
-
-	for (size_t i = 0; b && i < r->code.n; i++) {
-		const char *path = *FOL_INDEXED_AT(&r->code, char *, i);
+	e->build_ids = calloc(r->code.n + 1, sizeof(*e->build_ids));
+	if (!e->build_ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->code.n; i++) {
+		struct fol_build_id *b = &e->build_ids[e->nbuild_ids];
 		uint8_t id[64];
-		char hex[129];
-		int n = fol_symbols_file_build_id(path, id, sizeof(id));
+		int n = fol_symbols_file_build_id(*FOL_INDEXED_AT(&r->code, char *, i), id, sizeof(id));
 
-		for (int k = 0; k < n; k++)
-			snprintf(hex + 2 * k, 3, "%02x", id[k]);
-		if (n > 0)
-			cJSON_AddStringToObject(b, path, hex);
+		if (n <= 0 || n > (int)sizeof(b->id))
+			continue;
+		b->path = *FOL_INDEXED_AT(&r->code, char *, i);
+		b->len = n;
+		memcpy(b->id, id, (size_t)n);
+		e->nbuild_ids++;
+	}
+	return 0;
+}
+
+/* The samples the kernel dropped, by event: an event recorded in the target and in the
+ * mm threads is one sum. Names are the events', borrowed. */
+static int read_lost(const struct fol_recorder *r, struct fol_named_counts *c)
+{
+	c->names = calloc((size_t)r->nr_ev + 1, sizeof(*c->names));
+	c->counts = calloc((size_t)r->nr_ev + 1, sizeof(*c->counts));
+	if (!c->names || !c->counts)
+		return -ENOMEM;
+	c->have = 1;
+	for (int i = 0; i < r->nr_ev; i++) {
+		uint64_t lost = 0;
+		int k = 0;
+
+		for_each_fd(r->ev[i].evsel, add_lost, &lost);
+		while (k < c->n && strcmp(c->names[k], r->ev[i].name))
+			k++;
+		if (k == c->n)
+			c->names[c->n++] = (char *)r->ev[i].name;
+		c->counts[k] += (double)lost;
+	}
+	return 0;
+}
+
+/* How the run ended, as END says it. */
+static void how_ended(const struct fol_recorder *r, uint64_t dur, struct fol_recording *e)
+{
+	int st = r->res->wait_status;
+
+	e->duration_ns = (double)dur;
+	e->exit_code = e->exit_signal = e->user_ns = e->system_ns = -1;
+	e->bpf_threads_not_followed = e->bpf_records_not_written = -1;
+	if (r->o->argv && WIFEXITED(st))
+		e->exit_code = WEXITSTATUS(st);
+	else if (r->o->argv && WIFSIGNALED(st))
+		e->exit_signal = WTERMSIG(st);
+	if (r->o->argv && r->res->user_ns >= 0) {
+		e->user_ns = r->res->user_ns;
+		e->system_ns = r->res->system_ns;
+	}
+	e->interrupted_by = r->interrupted_by;
+	e->records = (double)r->res->records;
+	e->samples = (double)r->res->samples;
+	e->lost = (double)r->res->lost;
+	if (r->bpf) {
+		uint64_t threads, records;
+
+		fol_bpf_faults_dropped(r->bpf, &threads, &records);
+		e->bpf_threads_not_followed = (double)threads;
+		e->bpf_records_not_written = (double)records;
 	}
 }
 
 int rec_write_end(struct fol_recorder *r, uint64_t dur)
 {
-	cJSON *e = cJSON_CreateObject();
+	struct fol_recording e = { 0 };
 	int ret;
 
-	cJSON_AddNumberToObject(e, "duration_ns", (double)dur);
-	if (r->o->argv) {
-		int st = r->res->wait_status;
-
-		if (WIFEXITED(st))
-			cJSON_AddNumberToObject(e, "exit_code", WEXITSTATUS(st));
-		else if (WIFSIGNALED(st))
-			cJSON_AddNumberToObject(e, "exit_signal", WTERMSIG(st));
-		if (r->res->user_ns >= 0) {
-			cJSON_AddNumberToObject(e, "user_ns", r->res->user_ns);
-			cJSON_AddNumberToObject(e, "system_ns", r->res->system_ns);
-		}
-	}
-	if (r->interrupted_by)
-		cJSON_AddNumberToObject(e, "interrupted_by", r->interrupted_by);
-	cJSON_AddNumberToObject(e, "records", (double)r->res->records);
-	cJSON_AddNumberToObject(e, "samples", (double)r->res->samples);
-	cJSON_AddNumberToObject(e, "lost", (double)r->res->lost);
-	if (r->bpf) {
-		uint64_t threads, records;
-
-		fol_bpf_faults_dropped(r->bpf, &threads, &records);
-		cJSON_AddNumberToObject(e, "bpf_threads_not_followed", (double)threads);
-		cJSON_AddNumberToObject(e, "bpf_records_not_written", (double)records);
-	}
-	if (!r->no_format_lost) {
-		cJSON *ls = cJSON_AddObjectToObject(e, "lost_samples");
-
-		for (int i = 0; i < r->nr_ev; i++) {
-			uint64_t lost = 0;
-			cJSON *had = cJSON_GetObjectItemCaseSensitive(ls, r->ev[i].name);
-
-			for_each_fd(r->ev[i].evsel, add_lost, &lost);
-			/* An event recorded in the target and the mm threads: one sum. */
-			if (had)
-				cJSON_SetNumberValue(had, had->valuedouble + (double)lost);
-			else
-				cJSON_AddNumberToObject(ls, r->ev[i].name, (double)lost);
-		}
-	}
-	add_build_ids(r, e);
-	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_END, e);
-	cJSON_Delete(e);
+	how_ended(r, dur, &e);
+	ret = read_build_ids(r, &e);
+	if (!ret && !r->no_format_lost)
+		ret = read_lost(r, &e.lost_by_event);
+	if (!ret)
+		ret = write_facts(r, FOL_CHUNK_END, &e);
+	free(e.build_ids);
+	free(e.lost_by_event.names);
+	free(e.lost_by_event.counts);
 	return ret;
 }
 

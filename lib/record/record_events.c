@@ -237,7 +237,7 @@ int rec_setup_events(struct fol_recorder *r)
 	 * record's misc bit for the other events' MMAP2 too (seen: a perf record of the same
 	 * task, which did not ask, read maj/min/ino as a build-id, asserted and smashed its
 	 * stack). The build-ids of the mapped code are read from the files at the end
-	 * instead (record_chunks.c, add_build_ids), as perf record does by default. */
+	 * instead (record_chunks.c, read_build_ids), as perf record does by default. */
 	rec_sample_attr(r, &a, 0);
 	ret = rec_add_event(r, r->evlist, "tracking", "tracking", NULL, &a);
 	if (ret)

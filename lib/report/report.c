@@ -66,8 +66,8 @@ static void recording_warnings(struct fol_report *r)
 {
 	const struct fol_summary *s = &r->s;
 
-	for (int i = 0; i < r->rec.nwarnings; i++)
-		fol_msgs_add(&r->warnings, "%s", r->rec.warnings[i]);
+	for (int i = 0; i < r->rec.warnings.n; i++)
+		fol_msgs_add(&r->warnings, "%s", r->rec.warnings.v[i]);
 	if (r->st.lost || s->lost)
 		fol_msgs_add(&r->warnings,
 			     "%" PRIu64 " events were lost while recording: counts are low and faults "
@@ -362,18 +362,22 @@ static int has_kind(const struct fol_session *sess, enum fol_kind kind)
 static int head_opts(struct fol_report *r, const struct fol_recording *head,
 		     struct fol_model_opts *mo, int *mm_tids)
 {
+	/* The kernel's mm threads by tid, where the recording names them (a workload can
+	 * be named khugepaged: the kernel's selftest is); recorded before kernel_mm_threads:
+	 * those it recorded, if any. */
+	const struct fol_numbers *k = head->kernel_mm_threads.have ? &head->kernel_mm_threads
+								    : &head->mm_threads;
+
 	r->page_size = fol_recording_page_size(head);
 	r->pmd_order = (int)head->pmd_order;
 	mo->page_size = r->page_size;
 	mo->sampled = head->latency_method && !strcmp(head->latency_method, "sampled");
 	mo->pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
 	mo->huge_zero = huge_zero_policy(&head->thp, mo->pmd_order);
-	/* The kernel's mm threads by tid, where the recording names them (a workload can
-	 * be named khugepaged: the kernel's selftest is). */
-	mo->mm_threads_known = head->have_mm_tids;
-	for (int i = 0; i < head->nmm_tids && mo->nr_mm_threads < 64; i++)
-		mm_tids[mo->nr_mm_threads++] = (int)head->mm_tids[i];
-	mo->mm_threads = head->have_mm_tids ? mm_tids : NULL;
+	mo->mm_threads_known = k->have;
+	for (int i = 0; i < k->n && mo->nr_mm_threads < 64; i++)
+		mm_tids[mo->nr_mm_threads++] = (int)k->v[i];
+	mo->mm_threads = k->have ? mm_tids : NULL;
 	/* A recording scoped by -G: its samples of other tasks are left out here. */
 	if (head->scope.ids) {
 		if (fol_cgroups_clone(&head->scope, &r->cg))

@@ -136,10 +136,10 @@ static void events_json(const struct fol_report *r, cJSON *rec)
 		add_u64(e, "count", r->events[i].count);
 		cJSON_AddItemToArray(arr, e);
 	}
-	for (int i = 0; i < r->rec.nmissing; i++) {
+	for (int i = 0; i < r->rec.missing_events.n; i++) {
 		cJSON *e = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(e, "name", r->rec.missing_events[i]);
+		cJSON_AddStringToObject(e, "name", r->rec.missing_events.v[i]);
 		cJSON_AddStringToObject(e, "scope", "target");
 		cJSON_AddBoolToObject(e, "available", 0);
 		add_u64(e, "count", 0);
@@ -241,12 +241,12 @@ static cJSON *recording_json(const struct fol_report *r, const struct fol_report
 	cJSON *rec = cJSON_CreateObject(), *seeded, *w;
 	char buf[64];
 
-	cJSON_AddItemToObject(rec, "command", r->rec.ncommand ? cJSON_CreateStringArray(
-		(const char *const *)r->rec.command, r->rec.ncommand) : cJSON_CreateArray());
+	cJSON_AddItemToObject(rec, "command", r->rec.command.n ? cJSON_CreateStringArray(
+		(const char *const *)r->rec.command.v, r->rec.command.n) : cJSON_CreateArray());
 	cJSON_AddNumberToObject(rec, "pid", r->rec.pid);
 	/* The kernel's mm threads recorded beside the workload (pids); none: not recorded. */
-	cJSON_AddItemToObject(rec, "mm_threads", r->rec.nmm_threads ? cJSON_CreateDoubleArray(
-		r->rec.mm_threads, r->rec.nmm_threads) : cJSON_CreateArray());
+	cJSON_AddItemToObject(rec, "mm_threads", r->rec.mm_threads.n ? cJSON_CreateDoubleArray(
+		r->rec.mm_threads.v, r->rec.mm_threads.n) : cJSON_CreateArray());
 	cJSON_AddStringToObject(rec, "kernel", r->rec.kernel ?: "unknown");
 	cJSON_AddStringToObject(rec, "started", iso_time(r->rec.started_realtime_ns, buf, sizeof(buf)));
 	add_u64(rec, "duration_ns", (uint64_t)(r->rec.duration_ns >= 0 ? r->rec.duration_ns

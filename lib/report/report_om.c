@@ -122,7 +122,7 @@ static void reuse(const struct fol_report *r, FILE *f, int what)
 
 void fol_report_metrics(const struct fol_report *r, enum fol_metrics fmt, FILE *f)
 {
-	const char *cmd = r->rec.ncommand ? r->rec.command[0] : NULL;
+	const char *cmd = r->rec.command.n ? r->rec.command.v[0] : NULL;
 
 	fol_metrics_family(f, fmt, "foliostat_recording", "info", NULL, "What was recorded, and on which kernel.");
 	fprintf(f, "foliostat_recording_info{kernel=\"");

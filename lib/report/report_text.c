@@ -107,12 +107,12 @@ static void print_header(const struct fol_report *r, const struct fol_report_vie
 	const char *mode = rec->mode;
 	int system_wide = mode && !strcmp(mode, "system-wide");
 
-	fprintf(f, "# command:  %s", rec->ncommand ? fol_command_text(rec->command, rec->ncommand, esc, sizeof(esc))
+	fprintf(f, "# command:  %s", rec->command.n ? fol_command_text(rec->command.v, rec->command.n, esc, sizeof(esc))
 				     : system_wide		 ? "(every task on every CPU)"
 								 : "(attached)");
 	if (system_wide)
 		fprintf(f, "%s  (system-wide: %" PRIu64 " processes)\n",
-			rec->ncommand ? " while it ran" : "", r->s.processes);
+			rec->command.n ? " while it ran" : "", r->s.processes);
 	else
 		fprintf(f, "  (pid %.0f)\n", rec->pid);
 	fprintf(f, "# kernel:   %s, ", fol_escape(rec->kernel ?: "?", esc, sizeof(esc)));

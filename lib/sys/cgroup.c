@@ -170,23 +170,36 @@ int fol_cgroups_resolve(const char *path, struct fol_cgroups *out, struct fol_ms
 	return ret;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 cJSON *fol_cgroups_json(const struct fol_cgroups *c)
 {
 	cJSON *o = cJSON_CreateObject(), *ids = o ? cJSON_AddArrayToObject(o, "ids") : NULL;
-	size_t pos = 0;
-	uint64_t id;
+	uint64_t *v = malloc((fol_u64map_capacity(c->ids) + 1) * sizeof(*v));
+	size_t pos = 0, n = 0;
 	char hex[24];
 
-	if (!ids) {
+	if (!ids || !v) {
 		cJSON_Delete(o);
+		free(v);
 		return NULL;
 	}
 	cJSON_AddStringToObject(o, "path", c->path);
+	/* In order, as a set is written: the same scope, the same chunk. */
+	while (fol_u64map_next(c->ids, &pos, &v[n]))
+		n++;
+	qsort(v, n, sizeof(*v), by_id);
 	/* 64-bit ids do not fit a JSON number: hex strings. */
-	while (fol_u64map_next(c->ids, &pos, &id)) {
-		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)id);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)v[i]);
 		cJSON_AddItemToArray(ids, cJSON_CreateString(hex));
 	}
+	free(v);
 	return o;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A recording's JSON read back: the one reader of a number member, for every stage that
- * reads the metadata chunks (their types and ranges checked once by data/metadata.c). */
+ * reads the metadata chunks (their types and ranges checked once, by data/recording.h's
+ * fol_recording_check). */
 #ifndef FOL_JSON_H
 #define FOL_JSON_H
 

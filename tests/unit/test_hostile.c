@@ -24,7 +24,7 @@
 #include "data/decode.h"
 #include "util/escape.h"
 #include "data/merge.h"
-#include "data/metadata.h"
+#include "data/recording.h"
 #include "model/model.h"
 #include "report/report.h"
 #include "data/session.h"
@@ -382,7 +382,7 @@ static void test_duplicate_keys(void **state)
 		cJSON *d = cJSON_Parse("{\"vmas\":[{\"orders\":[{\"order\":4,\"folios\":1,"
 				       "\"order\":30}]}]}");
 
-		assert_int_equal(fol_metadata_check(FOL_CHUNK_META, m), -FOL_E_BAD_METADATA);
+		assert_int_equal(fol_recording_check(FOL_CHUNK_META, m), -FOL_E_BAD_METADATA);
 		assert_int_equal(fol_json_repeats_keys(d), 1);
 		cJSON_Delete(m);
 		cJSON_Delete(d);

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the recording module's files share: recording_check.c's small schema, which the
+ * facts' table (recording_facts.c) checks its lists with, and the table's walks that
+ * recording.c reads with. Not an API. */
+#ifndef FOL_RECORDING_PRIV_H
+#define FOL_RECORDING_PRIV_H
+
+#include "data/recording.h"
+
+/* What a known key must hold. Written by hand because no packaged JSON-schema validator
+ * for C is kept in this project, and the checks needed are few: a type, a numeric range,
+ * a string length. */
+enum rc_type { RC_NUM, RC_INT, RC_STR, RC_BOOL, RC_OBJ, RC_MAP, RC_ARR };
+struct rc_field {
+	const char *key;	/* NULL ends an object's list */
+	enum rc_type type;
+	double min, max;	/* numbers; RC_MAP: max members, 0 for any number */
+	const struct rc_field *sub; /* RC_OBJ: its keys; RC_MAP, RC_ARR: what every member is */
+};
+/* -1: v does not fit f (the caller removes it); else the number of misfits removed
+ * inside it. */
+int recording_check_value(const struct rc_field *f, cJSON *v);
+/* Members: a string, a pid, a count. */
+extern const struct rc_field rc_a_string[], rc_a_pid[], rc_a_count[];
+
+/* The facts of chunk (FOL_CHUNK_META, FOL_CHUNK_END) in the object o: checked (the
+ * misfits removed: their number), and read into rec (absent: their defaults; *bad on no
+ * memory). */
+int recording_facts_check(uint32_t chunk, cJSON *o);
+void recording_facts_read(uint32_t chunk, const cJSON *o, struct fol_recording *rec, int *bad);
+void recording_facts_free(struct fol_recording *rec);
+
+#endif
