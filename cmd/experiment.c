@@ -61,14 +61,11 @@ static void free_config_argv(const struct rec_cli *c, char **argv)
 }
 
 /* An untraced run's exit as foliostat's status: 0, its exit code, or 128 + its signal. */
-static int bare_status(const cJSON *bare)
+static int bare_status(const struct fol_bare *bare)
 {
-	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(bare, "exit_signal");
-	const cJSON *code = cJSON_GetObjectItemCaseSensitive(bare, "exit_code");
-
-	if (cJSON_IsNumber(sig))
-		return 128 + sig->valueint;
-	return cJSON_IsNumber(code) ? code->valueint : 0;
+	if (bare->exit_signal >= 0)
+		return 128 + (int)bare->exit_signal;
+	return bare->exit_code >= 0 ? (int)bare->exit_code : 0;
 }
 
 /* The untraced run of an experiment's run, into a BARE chunk. 0 to go on (*status 0),
@@ -77,10 +74,10 @@ static int bare_run(struct rec_cli *c, struct fol_writer *w, int idx, const char
 		    int *status)
 {
 	char phases[64];
-	cJSON *bj = NULL;
+	struct fol_bare bare = { 0 };
 	int ret, fd = rec_phase_file(phases, sizeof(phases));
 
-	ret = fd < 0 ? fd : fol_bare_run(c->o.argv, phases, c->o.mthp, &bj);
+	ret = fd < 0 ? fd : fol_bare_run(c->o.argv, phases, c->o.mthp, &bare);
 	if (fd >= 0)
 		close(fd);
 	if (ret) {
@@ -88,9 +85,9 @@ static int bare_run(struct rec_cli *c, struct fol_writer *w, int idx, const char
 		*status = ret == -ENOENT || ret == -EACCES ? 127 : 1;
 		return ret;
 	}
-	*status = bare_status(bj);
-	ret = fol_runs_write_bare(w, idx, config, bj);
-	cJSON_Delete(bj);
+	*status = bare_status(&bare);
+	ret = fol_runs_write_bare(w, idx, config, &bare);
+	fol_recording_bare_free(&bare);
 	if (ret) {
 		error("cannot write %s: %s", c->output, fol_strerror(ret));
 		*status = 1;

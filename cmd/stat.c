@@ -23,6 +23,7 @@ struct stat_stream {
 	struct fol_report r;
 	struct fol_model_opts mo;
 	int begun;
+	int run_fed;		/* the session has its run's RUN chunk: the next starts another */
 	struct fol_runs runs;
 	/* -I: when the last interval line was printed, and the counts then. */
 	uint64_t interval_ns, last_ns, start_ns;
@@ -84,7 +85,7 @@ static int stat_end_run(struct stat_stream *st)
 	fol_session_feed_end(st->s);
 	ret = st->begun ? fol_report_end(&st->r, st->s) : -FOL_E_NO_METADATA;
 	if (!ret)
-		ret = fol_runs_add(&st->runs, &st->r, fol_session_run(st->s), fol_session_bare(st->s));
+		ret = fol_runs_add(&st->runs, &st->r);
 	fol_report_free(&st->r);
 	st->begun = 0;
 	return ret;
@@ -95,7 +96,7 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	struct stat_stream *st = ctx;
 	int ret;
 
-	if (type == FOL_CHUNK_RUN && fol_session_run(st->s)) {
+	if (type == FOL_CHUNK_RUN && st->run_fed) {
 		/* A run that recorded nothing (its workload failed to start) is dropped. */
 		ret = stat_end_run(st);
 		if (ret && ret != -FOL_E_NO_METADATA)
@@ -109,6 +110,7 @@ static int stat_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 	ret = fol_session_feed(st->s, type, buf, len);
 	if (ret)
 		return ret;
+	st->run_fed |= type == FOL_CHUNK_RUN;
 	ret = fol_report_begin_at(&st->r, &st->begun, st->s, &st->mo, type);
 	if (ret)
 		return ret;

@@ -126,6 +126,8 @@ lib/data/session.c@s/|| (type == FOL_CHUNK_META \&\& s->meta);/;/@a run whose RU
 lib/report/runs.c@s/if (st.run_corrupt_chunks)/if (0)/@a run damaged inside is left out
 lib/report/runs.c@s/else if (!ended)/else if (0)/@a run cut short is left out
 lib/report/runs.c@s/\&\& !x->numbered) {/\&\& 0) {/@in a sweep, a run without its RUN chunk is left out
+lib/compare/sides.c@s/			if (!strcmp(bc ? bc : "", config))/			if (1)/@a sweep's untraced runs go to their configuration's side
+lib/report/runs.c@s/		rs->bare\[rs->nbare++\] = \&b->v\[i\];/		;/@a run's untraced runs are listed with the recording's
 lib/util/stats.c@s/t->hi += gsl_cdf_tdist_Pinv/t->hi -= gsl_cdf_tdist_Pinv/@the interval of a difference spans its estimate
 lib/compare/compare_sites.c@s/fol_cmp_decide(\&ff, \&b,/if (0) fol_cmp_decide(\&ff, \&b,/@a site's faults are tested
 lib/symbols/symtab.c@s/a->size < b->size ? 1 :/a->size > b->size ? 1 :/@of two symbols alike, libdwfl names the smaller

@@ -454,26 +454,20 @@ static int gmean(struct fol_cmp *c)
 }
 
 /* Phase times of the untraced runs of a side, by name, into per-name arrays. */
-static double bare_phase(const cJSON *bare, const char *name, double *out, int max)
+static double bare_phase(const struct fol_side *side, const char *name, double *out, int max)
 {
-	const cJSON *b;
 	int n = 0;
 
-	cJSON_ArrayForEach(b, bare)
-	{
-		const cJSON *p;
+	for (int b = 0; b < side->nbare; b++) {
+		const struct fol_phases *ph = &side->bare[b]->phases;
 		double t = 0;
 		int seen = 0;
 
-		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b, "phases"))
-		{
-			const char *pn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "phase"));
-			const cJSON *st = cJSON_GetObjectItemCaseSensitive(p, "start_ns");
-			const cJSON *en = cJSON_GetObjectItemCaseSensitive(p, "end_ns");
+		for (int i = 0; i < ph->n; i++) {
+			const struct fol_phase *p = &ph->v[i];
 
-			if (pn && !strcmp(pn, name) && cJSON_IsNumber(st) && cJSON_IsNumber(en) &&
-			    en->valuedouble >= st->valuedouble) {
-				t += en->valuedouble - st->valuedouble;
+			if (p->name && !strcmp(p->name, name) && p->timed && p->end_ns >= p->start_ns) {
+				t += p->end_ns - p->start_ns;
 				seen = 1;
 			}
 		}
@@ -493,7 +487,7 @@ struct run_phases {
 static int side_probe(struct fol_cmp *c, int s)
 {
 	const struct fol_side *side = &c->sides[s];
-	int nbare = cJSON_GetArraySize(side->bare), cap = side->n + nbare + 1;
+	int nbare = side->nbare, cap = side->n + nbare + 1;
 	double *traced = calloc((size_t)cap, sizeof(double)), *untraced = calloc((size_t)cap, sizeof(double));
 	struct run_phases *rp = calloc((size_t)side->n + 1, sizeof(*rp));
 	int ret = traced && untraced && rp ? 0 : -ENOMEM, nnames;
@@ -518,7 +512,7 @@ static int side_probe(struct fol_cmp *c, int s)
 				}
 		snprintf(p->phase, sizeof(p->phase), "%s", name);
 		fol_desc_of(traced, nt, &p->traced);
-		fol_desc_of(untraced, (int)bare_phase(side->bare, name, untraced, cap), &p->bare);
+		fol_desc_of(untraced, (int)bare_phase(side, name, untraced, cap), &p->bare);
 		p->faults = nt ? sum_faults / nt : 0;
 		if (p->bare.n && p->traced.n)
 			c->nprobe[s]++;

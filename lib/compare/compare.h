@@ -25,7 +25,8 @@ struct fol_side {
 	 * side it gives): sides of one recording are a sweep's configurations, their runs
 	 * alternating. NULL: several, or not known. */
 	const void *recording;
-	const cJSON *bare;		/* untraced runs of this side (BARE chunks) or NULL */
+	const struct fol_bare *const *bare; /* untraced runs of this side (BARE chunks) */
+	int nbare;
 	const struct fol_run_out *const *out; /* its runs left out, and why; nout of them */
 	int nout;
 };

@@ -13,7 +13,7 @@ void fol_sides_free(struct fol_sides *s)
 		free(s->rec[i]);
 		free(s->out[i]);
 		free(s->names[i]);
-		cJSON_Delete(s->bare[i]);
+		free(s->bare[i]);
 	}
 	memset(s, 0, sizeof(*s));
 }
@@ -72,31 +72,31 @@ static void side_runs(struct fol_sides *s, const struct fol_runs *rs, int nrs, c
 
 static void side_bare(struct fol_sides *s, const struct fol_runs *rs, int nrs, const char *config)
 {
-	const cJSON *b;
+	struct fol_side *side = &s->v[s->n];
 
 	for (int k = 0; k < nrs; k++)
-		cJSON_ArrayForEach(b, rs[k].bare)
-		{
-			const char *bc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "config"));
+		for (int i = 0; i < rs[k].nbare; i++) {
+			const char *bc = rs[k].bare[i]->config;
 
 			if (!strcmp(bc ? bc : "", config))
-				cJSON_AddItemToArray(s->bare[s->n], cJSON_Duplicate(b, 1));
+				s->bare[s->n][side->nbare++] = rs[k].bare[i];
 		}
 }
 
 static int side_alloc(struct fol_sides *s, const struct fol_runs *rs, int nrs)
 {
-	size_t runs = 1, outs = 1;
+	size_t runs = 1, outs = 1, bare = 1;
 
 	for (int k = 0; k < nrs; k++) {
 		runs += (size_t)rs[k].n;
 		outs += (size_t)rs[k].nout;
+		bare += (size_t)rs[k].nbare;
 	}
 	memset(&s->v[s->n], 0, sizeof(s->v[s->n]));
 	s->runs[s->n] = calloc(runs, sizeof(*s->runs[0]));
 	s->rec[s->n] = calloc(runs, sizeof(*s->rec[0]));
 	s->out[s->n] = calloc(outs, sizeof(*s->out[0]));
-	s->bare[s->n] = cJSON_CreateArray();
+	s->bare[s->n] = calloc(bare, sizeof(*s->bare[0]));
 	return s->runs[s->n] && s->rec[s->n] && s->out[s->n] && s->bare[s->n] ? 0 : -ENOMEM;
 }
 
@@ -105,7 +105,7 @@ static void side_drop(struct fol_sides *s)
 	free(s->runs[s->n]);
 	free(s->rec[s->n]);
 	free(s->out[s->n]);
-	cJSON_Delete(s->bare[s->n]);
+	free(s->bare[s->n]);
 }
 
 int fol_sides_add(struct fol_sides *s, const struct fol_runs *rs, int nrs, const char *name, const char *key)

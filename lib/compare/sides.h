@@ -19,7 +19,7 @@ struct fol_sides {
 	int *rec[FOL_MAX_SIDES];
 	const struct fol_run_out **out[FOL_MAX_SIDES];
 	char *names[FOL_MAX_SIDES];
-	cJSON *bare[FOL_MAX_SIDES];
+	const struct fol_bare **bare[FOL_MAX_SIDES];
 };
 
 /* Add the configurations of the recordings rs[0..nrs) (one file, or a directory's) as

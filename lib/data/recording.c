@@ -41,26 +41,20 @@ static int pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
 	return 0;
 }
 
-static int phase_list(struct fol_recording *rec, const cJSON *phases, int *bad)
+/* The untraced runs made with this one (BARE chunks). */
+static void bare_runs(struct fol_bares *b, const cJSON *bare, int *bad)
 {
-	const cJSON *p;
+	const cJSON *e;
 
-	if (!cJSON_GetArraySize(phases))
-		return 0;
-	rec->phases = calloc((size_t)cJSON_GetArraySize(phases), sizeof(*rec->phases));
-	if (!rec->phases)
-		return *bad = 1;
-	cJSON_ArrayForEach(p, phases)
-	{
-		struct fol_phase *x = &rec->phases[rec->nphases++];
-
-		x->name = string(p, "phase", bad);
-		x->start_ns = fol_json_num(p, "start_ns", 0);
-		x->end_ns = fol_json_num(p, "end_ns", 0);
-		x->timed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "start_ns")) &&
-			   cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "end_ns"));
+	if (!cJSON_GetArraySize(bare))
+		return;
+	b->v = calloc((size_t)cJSON_GetArraySize(bare), sizeof(*b->v));
+	if (!b->v) {
+		*bad = 1;
+		return;
 	}
-	return 0;
+	cJSON_ArrayForEach(e, bare)
+		recording_facts_read(FOL_CHUNK_BARE, e, &b->v[b->n++], bad);
 }
 
 static void mthp_stats(struct fol_recording *rec, const cJSON *before, const cJSON *after,
@@ -256,10 +250,13 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	memset(rec, 0, sizeof(*rec));
 	recording_facts_read(FOL_CHUNK_META, c->meta, rec, &bad);
 	recording_facts_read(FOL_CHUNK_END, c->end, rec, &bad);
+	recording_facts_read(FOL_CHUNK_RUN, c->run, rec, &bad);
+	rec->place.have = c->run != NULL;
+	bare_runs(&rec->bare, c->bare, &bad);
 	rec->ended = c->end != NULL;
 	rec->lost_samples = lost_samples(&rec->lost_by_event);
 	pmu_counts(rec, c->pmu, &bad);
-	phase_list(rec, c->phases, &bad);
+	recording_phases_read(&rec->phases, c->phases, &bad);
 	rec->counted = c->before && c->after;
 	mthp_stats(rec, c->before, c->after, &bad);
 	thp_start(&rec->thp, c->before, fol_recording_page_size(rec), rec->pmd_order, &bad);
@@ -278,16 +275,19 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 
 void fol_recording_free(struct fol_recording *rec)
 {
-	recording_facts_free(rec);
+	recording_facts_free(FOL_CHUNK_META, rec);
+	recording_facts_free(FOL_CHUNK_END, rec);
+	recording_facts_free(FOL_CHUNK_RUN, rec);
+	for (int i = 0; i < rec->bare.n; i++)
+		fol_recording_bare_free(&rec->bare.v[i]);
+	free(rec->bare.v);
 	free(rec->thp.enabled);
 	free(rec->thp.pmd_enabled);
 	free(rec->seed_error);
 	for (int i = 0; i < rec->npmu; i++)
 		free(rec->pmu[i].event);
 	free(rec->pmu);
-	for (int i = 0; i < rec->nphases; i++)
-		free(rec->phases[i].name);
-	free(rec->phases);
+	recording_phases_free(&rec->phases);
 	for (int i = 0; i < rec->nmthp; i++) {
 		free(rec->mthp[i].size);
 		free(rec->mthp[i].stat);

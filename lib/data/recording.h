@@ -33,6 +33,31 @@ struct fol_phase {
 	double start_ns, end_ns; /* 0 when not given */
 	int timed;		/* both ends given */
 };
+struct fol_phases {
+	struct fol_phase *v;
+	int n;
+};
+
+/* A run's place in a recording of several (record -r, --sweep: its RUN chunk). */
+struct fol_run_place {
+	int have;		/* the run has its RUN chunk */
+	double run;		/* its number, from 0; -1 */
+	double runs;		/* of how many; 0 */
+	char *sweep, *config;	/* the swept key and this run's value; NULL outside a sweep */
+};
+
+/* An untraced run made with a traced one, for the probe effect by phase (a BARE chunk). */
+struct fol_bare {
+	double run;		/* the traced run's number; -1 */
+	char *config;		/* its sweep's value; NULL */
+	double duration_ns;	/* -1 */
+	double exit_code, exit_signal; /* -1: it did not exit so */
+	struct fol_phases phases;
+};
+struct fol_bares {
+	struct fol_bare *v;
+	int n;
+};
 
 /* An mTHP size's stat over the run: after - before (system-wide, as the kernel counts). */
 struct fol_mthp_stat {
@@ -46,6 +71,10 @@ struct fol_build_id {
 	char *path;
 	unsigned char id[20];
 	int len;		/* 0: the recorded text was not a build-id */
+};
+struct fol_build_ids {
+	struct fol_build_id *v;	/* sorted by path */
+	int n;
 };
 
 /* A node of the kernel counters' change over the run (sys/counters.h's delta: after -
@@ -119,7 +148,7 @@ struct fol_named_counts {
 	int n, have;
 };
 
-/* A recording's facts (META and END) are described once, in recording_facts.c's table:
+/* A recording's facts (META, END, RUN, and each BARE) are described once, in recording_facts.c's table:
  * a row a fact (chunk, key, type, bounds, and where it lives here) drives the writer
  * (fol_recording_json), the check of what is read (fol_recording_check) and the reading
  * (fol_recording_parse). Numbers are doubles, as JSON holds them; a number not recorded
@@ -159,8 +188,7 @@ struct fol_recording {
 	double bpf_threads_not_followed, bpf_records_not_written;
 	struct fol_named_counts lost_by_event; /* PERF_FORMAT_LOST's, by event */
 	double lost_samples;	/* their sum; -1: not counted */
-	struct fol_build_id *build_ids; /* sorted by path */
-	int nbuild_ids;
+	struct fol_build_ids build_ids;
 	/* The other chunks, and what follows from them. */
 	struct fol_thp_start thp;
 	/* The attached process's folios at the start (SYNTH): why they were not read (NULL:
@@ -169,8 +197,9 @@ struct fol_recording {
 	double seed_unaligned;
 	struct fol_pmu_count *pmu;
 	int npmu;
-	struct fol_phase *phases;
-	int nphases;
+	struct fol_phases phases; /* the workload's own (WORKLOAD) */
+	struct fol_run_place place; /* RUN */
+	struct fol_bares bare;	/* the untraced runs made with it (BARE) */
 	int counted;		/* the counters were read before and after the run */
 	struct fol_mthp_stat *mthp; /* every size's numeric stats, as after lists them */
 	int nmthp;
@@ -184,6 +213,8 @@ struct fol_recording {
 /* The chunks of a recording, as the session holds them (any may be NULL). */
 struct fol_recording_chunks {
 	const cJSON *meta, *end, *pmu, *phases, *before, *after, *synth, *maps, *pagecache;
+	const cJSON *run;	/* RUN */
+	const cJSON *bare;	/* an array of BARE chunks */
 };
 /* c into rec: 0 or -ENOMEM (rec freed). */
 int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c);
@@ -191,6 +222,12 @@ void fol_recording_free(struct fol_recording *rec);
 /* The facts of rec that chunk (FOL_CHUNK_META, FOL_CHUNK_END) holds, as the recorder
  * writes them: strings longer than a reader keeps are cut, saying so. NULL on ENOMEM. */
 cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk);
+/* An untraced run as its BARE chunk. NULL on ENOMEM. */
+cJSON *fol_recording_bare_json(const struct fol_bare *b);
+/* A workload's phases as it writes them, JSON lines (record/bare.c reads its own into b):
+ * 0 or -ENOMEM; a line that is not a phase is skipped. */
+int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len);
+void fol_recording_bare_free(struct fol_bare *b);
 
 /* A chunk is untrusted input, made on another machine or by anyone: every value foliostat
  * reads later is removed from j here unless it has the type and range foliostat expects,

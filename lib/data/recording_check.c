@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The shapes of the chunks other than the facts' (COUNTERS, PMU, WORKLOAD, SYNTH, MAPS, RUN,
- * BARE, PAGECACHE), checked when they are read (fol_recording_check); META's and END's
+/* The shapes of the chunks other than the facts' (COUNTERS, PMU, WORKLOAD, SYNTH, MAPS,
+ * PAGECACHE), checked when they are read (fol_recording_check); META, END, RUN and BARE
  * are the facts table's (recording_facts.c). */
 #include "data/recording_priv.h"
 #include "util/errors.h"
@@ -67,23 +67,7 @@ static const struct rc_field phase[] = {
 	END,
 };
 
-/* A run of several (record -r, --sweep). */
-static const struct rc_field run[] = {
-	INT("run", 0, 1 << 20),
-	INT("runs", 1, 1 << 20),
-	STR("sweep"), STR("config"),
-	END,
-};
-static const struct rc_field a_phase[] = { { NULL, RC_OBJ, 0, 0, phase } };
-static const struct rc_field bare[] = {
-	INT("run", 0, 1 << 20),
-	STR("config"),
-	INT("duration_ns", 0, U63),
-	INT("exit_code", 0, 255),
-	INT("exit_signal", 1, 128),
-	{ "phases", RC_ARR, 0, 0, a_phase },
-	END,
-};
+const struct rc_field rc_a_phase[] = { { NULL, RC_OBJ, 0, 0, phase } };
 
 static const struct rc_field synth_map[] = {
 	STR("start"), STR("end"), STR("file"), STR("pgoff"), STR("perms"),
@@ -280,22 +264,20 @@ int fol_recording_check(uint32_t chunk_type, cJSON *j)
 	static const struct rc_field top_phase = { NULL, RC_OBJ, 0, 0, phase };
 	static const struct rc_field top_synth = { NULL, RC_OBJ, 0, 0, synth };
 	static const struct rc_field top_maps = { NULL, RC_OBJ, 0, 0, maps };
-	static const struct rc_field top_run = { NULL, RC_OBJ, 0, 0, run };
-	static const struct rc_field top_bare = { NULL, RC_OBJ, 0, 0, bare };
 	static const struct rc_field top_pagecache = { NULL, RC_OBJ, 0, 0, pagecache };
 	const struct rc_field *top;
 	int bad;
 
 	switch (chunk_type) {
 	case FOL_CHUNK_META:
-	case FOL_CHUNK_END: top = NULL; break;
+	case FOL_CHUNK_END:
+	case FOL_CHUNK_RUN:
+	case FOL_CHUNK_BARE: top = NULL; break;
 	case FOL_CHUNK_COUNTERS: top = &top_counters; break;
 	case FOL_CHUNK_PMU: top = &top_pmu; break;
 	case FOL_CHUNK_WORKLOAD: top = &top_phase; break;
 	case FOL_CHUNK_SYNTH: top = &top_synth; break;
 	case FOL_CHUNK_MAPS: top = &top_maps; break;
-	case FOL_CHUNK_RUN: top = &top_run; break;
-	case FOL_CHUNK_BARE: top = &top_bare; break;
 	case FOL_CHUNK_PAGECACHE: top = &top_pagecache; break;
 	default: return 0;
 	}

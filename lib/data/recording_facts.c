@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The facts a recording states of itself in its META and END chunks, a row each: the
- * chunk and key, the type and bounds a reader accepts, the value read when it is not
- * there, and where it lives in struct fol_recording. The writer (fol_recording_json), the
+/* The facts a recording states of itself in its META, END, RUN and BARE chunks, a row
+ * each: the chunk and key, the type and bounds a reader accepts, the value read when it is
+ * not there, and where it lives in struct fol_recording (a BARE chunk's: in its struct
+ * fol_bare). The writer (fol_recording_json), the
  * check (recording_facts_check) and the reader (recording_facts_read) walk this one
  * table, as perf keeps a header feature's write, process and print in one row: a new fact
  * is a field of struct fol_recording and a row here. */
@@ -26,7 +27,8 @@ enum kind {
 	F_OBJ,		/* an object of the rows that name it as theirs (int: have) */
 	F_SCOPE,	/* record -G's cgroups (struct fol_cgroups; ids NULL: not written) */
 	F_COUNTS,	/* counts by name (struct fol_named_counts; have 0: not written) */
-	F_BUILD_IDS,	/* build-ids by path (fol_recording's build_ids, nbuild_ids) */
+	F_BUILD_IDS,	/* build-ids by path (struct fol_build_ids) */
+	F_PHASES,	/* the workload's phases (struct fol_phases) */
 };
 
 struct fact {
@@ -37,12 +39,15 @@ struct fact {
 	double min, max;	/* numbers: what a reader accepts */
 	double dflt;		/* numbers: read when absent */
 	int omit;		/* numbers: not written when they are dflt */
-	size_t at;		/* where it lives in struct fol_recording */
+	size_t at;		/* where it lives in the chunk's struct (fol_recording, fol_bare) */
 };
 
 #define AT(f) offsetof(struct fol_recording, f)
+#define AT_BARE(f) offsetof(struct fol_bare, f)
 #define META FOL_CHUNK_META
 #define END FOL_CHUNK_END
+#define RUN FOL_CHUNK_RUN
+#define BARE FOL_CHUNK_BARE
 #define PROBE "probe_calibration"
 #define U63 9.2e18		/* every u64 nanosecond count a run can reach */
 #define BIG 1.9e19		/* every u64 */
@@ -99,18 +104,29 @@ static const struct fact facts[] = {
 	{ END, NULL, "bpf_records_not_written", F_NUM, 0, BIG, -1, 1, AT(bpf_records_not_written) },
 	{ END, NULL, "lost_samples", F_COUNTS, 0, 0, 0, 0, AT(lost_by_event) },
 	{ END, NULL, "build_ids", F_BUILD_IDS, 0, 0, 0, 0, AT(build_ids) },
+	{ RUN, NULL, "run", F_INT, 0, 1 << 20, -1, 0, AT(place.run) },
+	{ RUN, NULL, "runs", F_INT, 1, 1 << 20, 0, 0, AT(place.runs) },
+	{ RUN, NULL, "sweep", F_STR, 0, 0, 0, 0, AT(place.sweep) },
+	{ RUN, NULL, "config", F_STR, 0, 0, 0, 0, AT(place.config) },
+	{ BARE, NULL, "duration_ns", F_INT, 0, U63, -1, 0, AT_BARE(duration_ns) },
+	{ BARE, NULL, "exit_code", F_INT, 0, 255, -1, 1, AT_BARE(exit_code) },
+	{ BARE, NULL, "exit_signal", F_INT, 1, 128, -1, 1, AT_BARE(exit_signal) },
+	{ BARE, NULL, "phases", F_PHASES, 0, 0, 0, 0, AT_BARE(phases) },
+	{ BARE, NULL, "run", F_INT, 0, 1 << 20, -1, 0, AT_BARE(run) },
+	{ BARE, NULL, "config", F_STR, 0, 0, 0, 0, AT_BARE(config) },
 };
 
 #define NFACTS (int)(sizeof(facts) / sizeof(facts[0]))
 
-static void *at(struct fol_recording *rec, const struct fact *f)
+/* The chunk's struct: a BARE chunk's fol_bare, the others' fol_recording. */
+static void *at(void *base, const struct fact *f)
 {
-	return (char *)rec + f->at;
+	return (char *)base + f->at;
 }
 
-static const void *at_c(const struct fol_recording *rec, const struct fact *f)
+static const void *at_c(const void *base, const struct fact *f)
 {
-	return (const char *)rec + f->at;
+	return (const char *)base + f->at;
 }
 
 /* A row of the object in (NULL: the chunk's top level). */
@@ -119,7 +135,7 @@ static int member_of(const struct fact *f, uint32_t chunk, const char *in)
 	return f->chunk == chunk && (in ? f->in && !strcmp(f->in, in) : !f->in);
 }
 
-/* ------------------------------------------------------------------ writing */
+/* The writer. */
 
 /* s as a reader keeps it (FOL_META_STR_MAX), cut saying so: an argument of megabytes was
  * recorded whole and dropped when read back. */
@@ -164,12 +180,12 @@ static cJSON *counts_json(const struct fol_named_counts *c)
 	return o;
 }
 
-static cJSON *build_ids_json(const struct fol_recording *rec)
+static cJSON *build_ids_json(const struct fol_build_ids *ids)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	for (int i = 0; o && i < rec->nbuild_ids; i++) {
-		const struct fol_build_id *b = &rec->build_ids[i];
+	for (int i = 0; o && i < ids->n; i++) {
+		const struct fol_build_id *b = &ids->v[i];
 		char hex[2 * sizeof(b->id) + 1] = "";
 
 		for (int k = 0; k < b->len; k++)
@@ -182,12 +198,31 @@ static cJSON *build_ids_json(const struct fol_recording *rec)
 	return o;
 }
 
-static cJSON *object_json(const struct fol_recording *rec, uint32_t chunk, const char *in);
-
-/* The row's value, or NULL with *none set when rec has none to write. */
-static cJSON *value_json(const struct fol_recording *rec, const struct fact *f, int *none)
+static cJSON *phases_json(const struct fol_phases *ph)
 {
-	const void *p = at_c(rec, f);
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; a && i < ph->n; i++) {
+		const struct fol_phase *p = &ph->v[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!cJSON_AddItemToArray(a, o) ||
+		    (p->name && !cJSON_AddItemToObject(o, "phase", string_cut(p->name))) ||
+		    (p->timed && (!cJSON_AddNumberToObject(o, "start_ns", p->start_ns) ||
+				  !cJSON_AddNumberToObject(o, "end_ns", p->end_ns)))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static cJSON *object_json(const void *base, uint32_t chunk, const char *in);
+
+/* The row's value, or NULL with *none set when base has none to write. */
+static cJSON *value_json(const void *base, const struct fact *f, int *none)
+{
+	const void *p = at_c(base, f);
 
 	*none = 0;
 	switch (f->kind) {
@@ -207,7 +242,7 @@ static cJSON *value_json(const struct fol_recording *rec, const struct fact *f, 
 							       ((const struct fol_numbers *)p)->n);
 	case F_OBJ:
 		*none = !*(const int *)p;
-		return *none ? NULL : object_json(rec, f->chunk, f->key);
+		return *none ? NULL : object_json(base, f->chunk, f->key);
 	case F_SCOPE:
 		*none = !((const struct fol_cgroups *)p)->ids;
 		return *none ? NULL : fol_cgroups_json(p);
@@ -215,12 +250,14 @@ static cJSON *value_json(const struct fol_recording *rec, const struct fact *f, 
 		*none = !((const struct fol_named_counts *)p)->have;
 		return *none ? NULL : counts_json(p);
 	case F_BUILD_IDS:
-		return build_ids_json(rec);
+		return build_ids_json(p);
+	case F_PHASES:
+		return phases_json(p);
 	}
 	return NULL;
 }
 
-static cJSON *object_json(const struct fol_recording *rec, uint32_t chunk, const char *in)
+static cJSON *object_json(const void *base, uint32_t chunk, const char *in)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -230,7 +267,7 @@ static cJSON *object_json(const struct fol_recording *rec, uint32_t chunk, const
 
 		if (!member_of(&facts[i], chunk, in))
 			continue;
-		v = value_json(rec, &facts[i], &none);
+		v = value_json(base, &facts[i], &none);
 		if (!none && !v) {
 			cJSON_Delete(o);
 			return NULL;
@@ -243,10 +280,15 @@ static cJSON *object_json(const struct fol_recording *rec, uint32_t chunk, const
 
 cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk)
 {
-	return object_json(rec, chunk, NULL);
+	return chunk == FOL_CHUNK_BARE ? NULL : object_json(rec, chunk, NULL);
 }
 
-/* ------------------------------------------------------------------ checking */
+cJSON *fol_recording_bare_json(const struct fol_bare *b)
+{
+	return object_json(b, FOL_CHUNK_BARE, NULL);
+}
+
+/* The checker. */
 
 static const struct rc_field scope_keys[] = {
 	{ "path", RC_STR, 0, 0, NULL },
@@ -270,6 +312,7 @@ static int check_fact(const struct fact *f, cJSON *v)
 	case F_SCOPE: s.type = RC_OBJ; s.sub = scope_keys; break;
 	case F_COUNTS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_count; break;
 	case F_BUILD_IDS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_string; break;
+	case F_PHASES: s.type = RC_ARR; s.sub = rc_a_phase; break;
 	case F_OBJ: return cJSON_IsObject(v) ? check_object(v, f->chunk, f->key) : -1;
 	}
 	return recording_check_value(&s, v);
@@ -302,7 +345,7 @@ int recording_facts_check(uint32_t chunk, cJSON *o)
 	return check_object(o, chunk, NULL);
 }
 
-/* ------------------------------------------------------------------ reading */
+/* The reader. */
 
 static char *string(const cJSON *v, int *bad)
 {
@@ -404,36 +447,36 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct fol_build_id *)a)->path, ((const struct fol_build_id *)b)->path);
 }
 
-static void build_ids(struct fol_recording *rec, const cJSON *ids, int *bad)
+static void build_ids(struct fol_build_ids *ids, const cJSON *o, int *bad)
 {
 	const cJSON *e;
 
-	if (!cJSON_GetArraySize(ids))
+	if (!cJSON_GetArraySize(o))
 		return;
-	rec->build_ids = calloc((size_t)cJSON_GetArraySize(ids), sizeof(*rec->build_ids));
-	if (!rec->build_ids) {
+	ids->v = calloc((size_t)cJSON_GetArraySize(o), sizeof(*ids->v));
+	if (!ids->v) {
 		*bad = 1;
 		return;
 	}
-	cJSON_ArrayForEach(e, ids)
+	cJSON_ArrayForEach(e, o)
 	{
 		struct fol_build_id *x;
 
 		if (!e->string || !cJSON_IsString(e))
 			continue;
-		x = &rec->build_ids[rec->nbuild_ids++];
+		x = &ids->v[ids->n++];
 		x->len = build_id_of(e->valuestring, x->id);
 		*bad |= !(x->path = strdup(e->string));
 	}
 	if (!*bad)
-		qsort(rec->build_ids, (size_t)rec->nbuild_ids, sizeof(*rec->build_ids), by_path);
+		qsort(ids->v, (size_t)ids->n, sizeof(*ids->v), by_path);
 }
 
 int fol_recording_build_id(const struct fol_recording *rec, const char *path, unsigned char *b)
 {
 	const struct fol_build_id key = { .path = (char *)path };
-	const struct fol_build_id *x = rec->nbuild_ids ? bsearch(&key, rec->build_ids,
-		(size_t)rec->nbuild_ids, sizeof(key), by_path) : NULL;
+	const struct fol_build_id *x = rec->build_ids.n ? bsearch(&key, rec->build_ids.v,
+		(size_t)rec->build_ids.n, sizeof(key), by_path) : NULL;
 
 	if (!x || !x->len)
 		return 0;
@@ -441,13 +484,35 @@ int fol_recording_build_id(const struct fol_recording *rec, const char *path, un
 	return x->len;
 }
 
-static void read_object(const cJSON *o, uint32_t chunk, const char *in,
-			struct fol_recording *rec, int *bad);
+void recording_phases_read(struct fol_phases *ph, const cJSON *a, int *bad)
+{
+	const cJSON *p;
 
-static void read_fact(const struct fact *f, const cJSON *o, struct fol_recording *rec, int *bad)
+	if (!cJSON_GetArraySize(a))
+		return;
+	ph->v = calloc((size_t)cJSON_GetArraySize(a), sizeof(*ph->v));
+	if (!ph->v) {
+		*bad = 1;
+		return;
+	}
+	cJSON_ArrayForEach(p, a)
+	{
+		struct fol_phase *x = &ph->v[ph->n++];
+
+		x->name = string(cJSON_GetObjectItemCaseSensitive(p, "phase"), bad);
+		x->start_ns = fol_json_num(p, "start_ns", 0);
+		x->end_ns = fol_json_num(p, "end_ns", 0);
+		x->timed = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "start_ns")) &&
+			   cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "end_ns"));
+	}
+}
+
+static void read_object(const cJSON *o, uint32_t chunk, const char *in, void *base, int *bad);
+
+static void read_fact(const struct fact *f, const cJSON *o, void *base, int *bad)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
-	void *p = at(rec, f);
+	void *p = at(base, f);
 
 	switch (f->kind) {
 	case F_NUM:
@@ -459,28 +524,54 @@ static void read_fact(const struct fact *f, const cJSON *o, struct fol_recording
 	case F_PIDS: numbers(p, v, bad); break;
 	case F_OBJ:
 		*(int *)p = cJSON_IsObject(v);
-		read_object(v, f->chunk, f->key, rec, bad);
+		read_object(v, f->chunk, f->key, base, bad);
 		break;
 	case F_SCOPE: scope(p, v, bad); break;
 	case F_COUNTS: counts(p, v, bad); break;
-	case F_BUILD_IDS: build_ids(rec, v, bad); break;
+	case F_BUILD_IDS: build_ids(p, v, bad); break;
+	case F_PHASES: recording_phases_read(p, v, bad); break;
 	}
 }
 
-static void read_object(const cJSON *o, uint32_t chunk, const char *in,
-			struct fol_recording *rec, int *bad)
+static void read_object(const cJSON *o, uint32_t chunk, const char *in, void *base, int *bad)
 {
 	for (int i = 0; i < NFACTS; i++)
 		if (member_of(&facts[i], chunk, in))
-			read_fact(&facts[i], o, rec, bad);
+			read_fact(&facts[i], o, base, bad);
 }
 
-void recording_facts_read(uint32_t chunk, const cJSON *o, struct fol_recording *rec, int *bad)
+void recording_facts_read(uint32_t chunk, const cJSON *o, void *base, int *bad)
 {
-	read_object(o, chunk, NULL, rec, bad);
+	read_object(o, chunk, NULL, base, bad);
 }
 
-/* ------------------------------------------------------------------ freeing */
+int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len)
+{
+	cJSON *a = cJSON_CreateArray();
+	const char *s = lines, *end = lines + len;
+	int bad = !a;
+
+	while (a && s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		cJSON *j = n ? cJSON_ParseWithLength(s, n) : NULL;
+
+		if (fol_recording_check(FOL_CHUNK_WORKLOAD, j) >= 0)
+			cJSON_AddItemToArray(a, j);
+		else
+			cJSON_Delete(j);
+		s += n + 1;
+	}
+	memset(p, 0, sizeof(*p));
+	if (a)
+		recording_phases_read(p, a, &bad);
+	cJSON_Delete(a);
+	if (bad)
+		recording_phases_free(p);
+	return bad ? -ENOMEM : 0;
+}
+
+/* Freeing. */
 
 static void free_strings(char **v, int n)
 {
@@ -489,9 +580,17 @@ static void free_strings(char **v, int n)
 	free(v);
 }
 
-static void free_fact(const struct fact *f, struct fol_recording *rec)
+void recording_phases_free(struct fol_phases *ph)
 {
-	void *p = at(rec, f);
+	for (int i = 0; i < ph->n; i++)
+		free(ph->v[i].name);
+	free(ph->v);
+	memset(ph, 0, sizeof(*ph));
+}
+
+static void free_fact(const struct fact *f, void *base)
+{
+	void *p = at(base, f);
 
 	switch (f->kind) {
 	case F_NUM:
@@ -507,15 +606,23 @@ static void free_fact(const struct fact *f, struct fol_recording *rec)
 		free(((struct fol_named_counts *)p)->counts);
 		break;
 	case F_BUILD_IDS:
-		for (int i = 0; i < rec->nbuild_ids; i++)
-			free(rec->build_ids[i].path);
-		free(rec->build_ids);
+		for (int i = 0; i < ((struct fol_build_ids *)p)->n; i++)
+			free(((struct fol_build_ids *)p)->v[i].path);
+		free(((struct fol_build_ids *)p)->v);
 		break;
+	case F_PHASES: recording_phases_free(p); break;
 	}
 }
 
-void recording_facts_free(struct fol_recording *rec)
+void recording_facts_free(uint32_t chunk, void *base)
 {
 	for (int i = 0; i < NFACTS; i++)
-		free_fact(&facts[i], rec);
+		if (facts[i].chunk == chunk)
+			free_fact(&facts[i], base);
+}
+
+void fol_recording_bare_free(struct fol_bare *b)
+{
+	recording_facts_free(FOL_CHUNK_BARE, b);
+	memset(b, 0, sizeof(*b));
 }

@@ -20,14 +20,17 @@ struct rc_field {
 /* -1: v does not fit f (the caller removes it); else the number of misfits removed
  * inside it. */
 int recording_check_value(const struct rc_field *f, cJSON *v);
-/* Members: a string, a pid, a count. */
-extern const struct rc_field rc_a_string[], rc_a_pid[], rc_a_count[];
+/* Members: a string, a pid, a count, a phase (WORKLOAD's). */
+extern const struct rc_field rc_a_string[], rc_a_pid[], rc_a_count[], rc_a_phase[];
 
-/* The facts of chunk (FOL_CHUNK_META, FOL_CHUNK_END) in the object o: checked (the
- * misfits removed: their number), and read into rec (absent: their defaults; *bad on no
- * memory). */
+/* The facts of chunk in the object o, into base (the chunk's struct: a BARE chunk's
+ * fol_bare, the others' fol_recording): checked (the misfits removed: their number),
+ * read (absent: their defaults; *bad on no memory), freed. */
 int recording_facts_check(uint32_t chunk, cJSON *o);
-void recording_facts_read(uint32_t chunk, const cJSON *o, struct fol_recording *rec, int *bad);
-void recording_facts_free(struct fol_recording *rec);
+void recording_facts_read(uint32_t chunk, const cJSON *o, void *base, int *bad);
+void recording_facts_free(uint32_t chunk, void *base);
+/* A WORKLOAD chunk's phases (an array of checked objects) into ph; freed. */
+void recording_phases_read(struct fol_phases *ph, const cJSON *a, int *bad);
+void recording_phases_free(struct fol_phases *ph);
 
 #endif

@@ -849,17 +849,7 @@ int fol_session_recording(const struct fol_session *s, struct fol_recording *rec
 	return fol_recording_parse(rec, &(struct fol_recording_chunks){
 		.meta = s->meta, .end = s->end, .pmu = s->pmu, .phases = s->phases,
 		.before = s->before, .after = s->after, .synth = s->synth_json, .maps = s->maps,
-		.pagecache = s->pagecache });
-}
-
-const cJSON *fol_session_run(const struct fol_session *s)
-{
-	return s->run;
-}
-
-const cJSON *fol_session_bare(const struct fol_session *s)
-{
-	return s->bare;
+		.pagecache = s->pagecache, .run = s->run, .bare = s->bare });
 }
 
 const cJSON *fol_session_pagecache(const struct fol_session *s)

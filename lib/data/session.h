@@ -43,7 +43,7 @@ void fol_session_close(struct fol_session *s);
  * next run as a session of its own, the file reader handed over (prev keeps its metadata
  * and can still be asked for it). 1 and *s, 0 when prev was the last run. Runs without a
  * usable header are skipped. A run whose RUN chunk was lost starts at its META chunk
- * (fol_session_run() is NULL then). */
+ * (its recording's place.have is 0 then). */
 int fol_session_open_next(struct fol_session *prev, struct fol_session **s);
 /* (When it returns 0, prev has the reader again: fol_session_stats(prev).file is the whole
  * file's.) */
@@ -71,10 +71,6 @@ struct fol_ksyms;
 struct fol_ksyms *fol_session_ksyms(const struct fol_session *s);
 /* The page cache's folios at the end of the run (pagecache.h), or NULL. */
 const cJSON *fol_session_pagecache(const struct fol_session *s);
-/* In a recording of several runs: this run's RUN chunk (NULL in a single run's), and the
- * untraced runs written with it (BARE chunks; an array, may be empty). */
-const cJSON *fol_session_run(const struct fol_session *s);
-const cJSON *fol_session_bare(const struct fol_session *s);
 struct fol_session_stats fol_session_stats(const struct fol_session *s);
 
 #endif

@@ -4,39 +4,39 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
+#include "data/file.h"
 #include "record/start.h"
 #include "util/clock.h"
 
-static cJSON *read_phases(const char *path)
+/* The phases the workload wrote: a small file of JSON lines (a workload's phases fit a
+ * chunk: what is past one is left out). */
+static int read_phases(const char *path, struct fol_phases *p)
 {
-	cJSON *a = cJSON_CreateArray();
-	char line[1024];
+	char *buf = malloc(FOL_CHUNK_MAX);
 	FILE *f = fopen(path, "re");
+	size_t n = buf && f ? fread(buf, 1, FOL_CHUNK_MAX, f) : 0;
+	int ret = buf ? fol_recording_phases_read(p, buf, n) : -ENOMEM;
 
-	while (a && f && fgets(line, sizeof(line), f)) {
-		cJSON *j = cJSON_Parse(line);
-
-		if (cJSON_IsObject(j))
-			cJSON_AddItemToArray(a, j);
-		else
-			cJSON_Delete(j);
-	}
 	if (f)
 		fclose(f);
-	return a;
+	free(buf);
+	return ret;
 }
 
-int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mthp, cJSON **out)
+int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mthp,
+		 struct fol_bare *out)
 {
 	struct fol_start_opts so = { .phase_file = phase_file };
 	int fd, untraced, status = 0, ret = 0;
 	struct fol_child c;
 	uint64_t t0;
-	cJSON *o;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
+	out->run = out->exit_code = out->exit_signal = -1;
 	fd = open(phase_file, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -52,18 +52,12 @@ int fol_bare_run(char *const *argv, const char *phase_file, struct fol_mthp *mth
 		goto out;
 	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
 		;
-	o = cJSON_CreateObject();
-	if (!o) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	cJSON_AddNumberToObject(o, "duration_ns", (double)(fol_mono_ns() - t0));
+	out->duration_ns = (double)(fol_mono_ns() - t0);
 	if (WIFEXITED(status))
-		cJSON_AddNumberToObject(o, "exit_code", WEXITSTATUS(status));
+		out->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
-		cJSON_AddNumberToObject(o, "exit_signal", WTERMSIG(status));
-	cJSON_AddItemToObject(o, "phases", read_phases(phase_file));
-	*out = o;
+		out->exit_signal = WTERMSIG(status);
+	ret = read_phases(phase_file, &out->phases);
 out:
 	if (mthp)
 		fol_mthp_restore(mthp);

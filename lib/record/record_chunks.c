@@ -476,13 +476,13 @@ int rec_write_phases(struct fol_recorder *r)
 
 /* The build-ids of the code the run mapped, read from the files now, as perf record does
  * at its end (those longer than a reader takes are left out: it would find none). */
-static int read_build_ids(const struct fol_recorder *r, struct fol_recording *e)
+static int read_build_ids(const struct fol_recorder *r, struct fol_build_ids *ids)
 {
-	e->build_ids = calloc(r->code.n + 1, sizeof(*e->build_ids));
-	if (!e->build_ids)
+	ids->v = calloc(r->code.n + 1, sizeof(*ids->v));
+	if (!ids->v)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->code.n; i++) {
-		struct fol_build_id *b = &e->build_ids[e->nbuild_ids];
+		struct fol_build_id *b = &ids->v[ids->n];
 		uint8_t id[64];
 		int n = fol_symbols_file_build_id(*FOL_INDEXED_AT(&r->code, char *, i), id, sizeof(id));
 
@@ -491,7 +491,7 @@ static int read_build_ids(const struct fol_recorder *r, struct fol_recording *e)
 		b->path = *FOL_INDEXED_AT(&r->code, char *, i);
 		b->len = n;
 		memcpy(b->id, id, (size_t)n);
-		e->nbuild_ids++;
+		ids->n++;
 	}
 	return 0;
 }
@@ -554,12 +554,12 @@ int rec_write_end(struct fol_recorder *r, uint64_t dur)
 	int ret;
 
 	how_ended(r, dur, &e);
-	ret = read_build_ids(r, &e);
+	ret = read_build_ids(r, &e.build_ids);
 	if (!ret && !r->no_format_lost)
 		ret = read_lost(r, &e.lost_by_event);
 	if (!ret)
 		ret = write_facts(r, FOL_CHUNK_END, &e);
-	free(e.build_ids);
+	free(e.build_ids.v);
 	free(e.lost_by_event.names);
 	free(e.lost_by_event.counts);
 	return ret;

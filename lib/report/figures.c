@@ -229,8 +229,8 @@ int fol_phase_totals(const struct fol_report *r, const char **names, double *ns,
 {
 	int n = 0;
 
-	for (int k = 0; k < r->rec.nphases; k++) {
-		const struct fol_phase *p = &r->rec.phases[k];
+	for (int k = 0; k < r->rec.phases.n; k++) {
+		const struct fol_phase *p = &r->rec.phases.v[k];
 		const char *name = p->name;
 		int i;
 

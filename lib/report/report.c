@@ -454,15 +454,13 @@ int fol_report_end(struct fol_report *r, struct fol_session *sess)
 	if (ret)
 		return ret;
 	r->st = fol_session_stats(sess);
-	/* One run of several: the file's damage elsewhere is not this run's. */
-	if (fol_session_run(sess)) {
-		r->st.file.corrupt_chunks = r->st.run_corrupt_chunks;
-		r->st.file.corrupt_bytes = r->st.run_corrupt_bytes;
-	}
 	fol_recording_free(&r->rec);
 	if (fol_session_recording(sess, &r->rec))
 		return -ENOMEM;
-	if (fol_session_run(sess)) {
+	/* One run of several: the file's damage elsewhere is not this run's. */
+	if (r->rec.place.have) {
+		r->st.file.corrupt_chunks = r->st.run_corrupt_chunks;
+		r->st.file.corrupt_bytes = r->st.run_corrupt_bytes;
 		r->st.file.complete = r->rec.ended;
 		r->st.file.truncated &= !r->st.file.complete;
 	}

@@ -410,8 +410,8 @@ static cJSON *phases_json(const struct fol_report *r)
 {
 	cJSON *arr = cJSON_CreateArray();
 
-	for (int i = 0; i < r->rec.nphases; i++) {
-		const struct fol_phase *p = &r->rec.phases[i];
+	for (int i = 0; i < r->rec.phases.n; i++) {
+		const struct fol_phase *p = &r->rec.phases.v[i];
 		cJSON *e = cJSON_CreateObject();
 
 		if (p->name)

@@ -246,11 +246,11 @@ static void print_phases(const struct fol_report *r, FILE *f)
 {
 	char t[24], esc[256];
 
-	if (!r->rec.nphases)
+	if (!r->rec.phases.n)
 		return;
 	fprintf(f, "\nWorkload phases (timed by the workload)\n");
-	for (int i = 0; i < r->rec.nphases; i++) {
-		const struct fol_phase *p = &r->rec.phases[i];
+	for (int i = 0; i < r->rec.phases.n; i++) {
+		const struct fol_phase *p = &r->rec.phases.v[i];
 		double start = p->start_ns, end = p->end_ns;
 
 		fprintf(f, "  %-20s %s\n", fol_escape(p->name ?: "?", esc, sizeof(esc)),

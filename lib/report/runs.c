@@ -14,53 +14,51 @@
 #define RUNS_MAX (1 << 20)
 
 /* A RUN chunk's number, when it is one: above the run before it and below RUNS_MAX. */
-static int run_number(const cJSON *run, const char *key, int above)
+static int run_number(double v, int above)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
-
-	return cJSON_IsNumber(v) && v->valuedouble > above && v->valuedouble < RUNS_MAX ?
-		(int)v->valuedouble : -1;
+	return v > above && v < RUNS_MAX ? (int)v : -1;
 }
 
-int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, const cJSON *bare)
+/* The untraced runs recorded with x, listed with the others'. */
+static int add_bare(struct fol_runs *rs, const struct fol_run *x)
 {
-	struct fol_run *x;
-	const char *config = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "config"));
-	const char *sweep = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "sweep"));
-	const cJSON *b;
+	const struct fol_bares *b = &x->r.rec.bare;
 
-	if (!rs->bare && !(rs->bare = cJSON_CreateArray()))
+	if (FOL_GROW(rs->bare, rs->bare_cap, (size_t)(rs->nbare + b->n) + 1, 8))
 		return -ENOMEM;
+	for (int i = 0; i < b->n; i++)
+		rs->bare[rs->nbare++] = &b->v[i];
+	return 0;
+}
+
+int fol_runs_add(struct fol_runs *rs, struct fol_report *r)
+{
+	const struct fol_run_place *place;
+	struct fol_run *x;
+
 	if (FOL_GROW(rs->v, rs->cap, (size_t)rs->n + 1, 8))
 		return -ENOMEM;
 	x = &rs->v[rs->n];
 	memset(x, 0, sizeof(*x));
 	x->r = *r;
 	memset(r, 0, sizeof(*r));
+	place = &x->r.rec.place;
 	/* Numbered by the RUN chunk, so that a run lost before it does not renumber the rest;
 	 * without one (lost to damage), the number after the run before. */
-	x->index = run_number(run, "run", rs->n ? x[-1].index : -1);
+	x->index = run_number(place->run, rs->n ? x[-1].index : -1);
 	if (x->index < 0)
 		x->index = rs->n ? x[-1].index + 1 : 0;
-	x->numbered = run != NULL;
+	x->numbered = place->have;
 	rs->n++;
 	rs->whole++;
-	if (run_number(run, "runs", rs->planned) > 0)
-		rs->planned = run_number(run, "runs", rs->planned);
-	snprintf(x->config, sizeof(x->config), "%s", config ? config : "");
-	if (run)
+	if (run_number(place->runs, rs->planned) > 0)
+		rs->planned = run_number(place->runs, rs->planned);
+	snprintf(x->config, sizeof(x->config), "%s", place->config ? place->config : "");
+	if (place->have)
 		rs->several = 1;
-	if (sweep && !rs->sweep[0])
-		snprintf(rs->sweep, sizeof(rs->sweep), "%s", sweep);
-	cJSON_ArrayForEach(b, bare)
-	{
-		cJSON *copy = cJSON_Duplicate(b, 1);
-
-		if (!copy)
-			return -ENOMEM;
-		cJSON_AddItemToArray(rs->bare, copy);
-	}
-	return 0;
+	if (place->sweep && !rs->sweep[0])
+		snprintf(rs->sweep, sizeof(rs->sweep), "%s", place->sweep);
+	return add_bare(rs, x);
 }
 
 /* Why the run s has read is not whole, into why ("" when it is); ended: it has its END
@@ -88,7 +86,7 @@ static int load_run(struct fol_runs *rs, struct fol_session *s, const struct fol
 	if (!ret)
 		ret = fol_report_end(&r, s);
 	if (!ret)
-		ret = fol_runs_add(rs, &r, fol_session_run(s), fol_session_bare(s));
+		ret = fol_runs_add(rs, &r);
 	if (!ret) {
 		struct fol_run *x = &rs->v[rs->n - 1];
 
@@ -187,7 +185,7 @@ void fol_runs_free(struct fol_runs *rs)
 		fol_report_free(&rs->v[i].r);
 	free(rs->v);
 	free(rs->out);
-	cJSON_Delete(rs->bare);
+	free(rs->bare);
 	memset(rs, 0, sizeof(*rs));
 }
 
@@ -217,26 +215,25 @@ int fol_runs_configs(const struct fol_runs *rs, const char **names, int max)
 int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
 			 const char *config)
 {
-	cJSON *j = cJSON_CreateObject();
-	int ret;
+	struct fol_recording rec = { .place = { 1, run, runs, (char *)sweep,
+						 (char *)(sweep ? config : NULL) } };
+	cJSON *j = fol_recording_json(&rec, FOL_CHUNK_RUN);
+	int ret = j ? fol_writer_chunk_json(w, FOL_CHUNK_RUN, j) : -ENOMEM;
 
-	if (!j)
-		return -ENOMEM;
-	cJSON_AddNumberToObject(j, "run", run);
-	cJSON_AddNumberToObject(j, "runs", runs);
-	if (sweep) {
-		cJSON_AddStringToObject(j, "sweep", sweep);
-		cJSON_AddStringToObject(j, "config", config);
-	}
-	ret = fol_writer_chunk_json(w, FOL_CHUNK_RUN, j);
 	cJSON_Delete(j);
 	return ret;
 }
 
-int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, cJSON *bare)
+int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, struct fol_bare *bare)
 {
-	cJSON_AddNumberToObject(bare, "run", run);
-	if (config)
-		cJSON_AddStringToObject(bare, "config", config);
-	return fol_writer_chunk_json(w, FOL_CHUNK_BARE, bare);
+	cJSON *j;
+	int ret;
+
+	bare->run = run;
+	bare->config = (char *)config;
+	j = fol_recording_bare_json(bare);
+	ret = j ? fol_writer_chunk_json(w, FOL_CHUNK_BARE, j) : -ENOMEM;
+	bare->config = NULL;
+	cJSON_Delete(j);
+	return ret;
 }

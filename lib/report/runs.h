@@ -30,7 +30,10 @@ struct fol_runs {
 	struct fol_run *v;
 	int n;
 	size_t cap;
-	cJSON *bare;		/* the untraced runs: BARE chunks, each with its config */
+	/* The untraced runs (BARE chunks, each with its config): in the runs' recordings. */
+	const struct fol_bare **bare;
+	int nbare;
+	size_t bare_cap;
 	char sweep[64];		/* the swept key ("mthp", "mode"); "" */
 	int several;		/* the recording is made of RUN chunks */
 	int planned;		/* the runs the experiment was to make (RUN chunks say) */
@@ -47,9 +50,9 @@ struct fol_runs {
 int fol_runs_load(const char *path, const struct fol_model_opts *o, struct fol_runs *rs);
 /* The run numbered index (from 0), or NULL. */
 struct fol_run *fol_runs_find(struct fol_runs *rs, int index);
-/* Append a run analysed elsewhere (stat, as it is recorded): r is moved in; run and
- * bare are its session's RUN chunk and BARE array (either may be NULL). */
-int fol_runs_add(struct fol_runs *rs, struct fol_report *r, const cJSON *run, const cJSON *bare);
+/* Append a run analysed elsewhere (stat, as it is recorded): r is moved in, its place
+ * and its untraced runs from its recording (RUN and BARE chunks). */
+int fol_runs_add(struct fol_runs *rs, struct fol_report *r);
 void fol_runs_free(struct fol_runs *rs);
 /* The configurations in the order they were run; a recording without a sweep has one,
  * "". Returns how many (at most max); names point into rs. */
@@ -61,7 +64,7 @@ struct fol_writer;
 int fol_runs_write_start(struct fol_writer *w, int run, int runs, const char *sweep,
 			 const char *config);
 /* The untraced run made with run number run (bare, from fol_bare_run; its run and config
- * are added): a BARE chunk, anywhere after the run's RUN chunk and before the next. */
-int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, cJSON *bare);
+ * are set): a BARE chunk, anywhere after the run's RUN chunk and before the next. */
+int fol_runs_write_bare(struct fol_writer *w, int run, const char *config, struct fol_bare *bare);
 
 #endif

@@ -43,7 +43,8 @@ static inline void fuzz_one_file(const char *path)
 	devnull = fopen("/dev/null", "w");
 	runs = calloc((size_t)rs.n, sizeof(*runs));
 	if (devnull && runs) {
-		struct fol_side side = { .name = "fuzz", .runs = runs, .n = rs.n, .bare = rs.bare };
+		struct fol_side side = { .name = "fuzz", .runs = runs, .n = rs.n, .bare = rs.bare,
+					 .nbare = rs.nbare };
 		struct fol_side sides[2] = { side, side };
 		struct fol_cmp c;
 

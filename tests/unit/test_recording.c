@@ -47,7 +47,7 @@ static void every_fact(struct fol_recording *r)
 		.system_ns = 2e9, .interrupted_by = 2, .records = 100, .samples = 90, .lost = 1,
 		.bpf_threads_not_followed = 0, .bpf_records_not_written = 7,
 		.lost_by_event = { events, lost, 2, 1 },
-		.build_ids = ids, .nbuild_ids = 2,
+		.build_ids = { ids, 2 },
 	};
 	scope = cJSON_Parse("{\"path\": \"/a\", \"ids\": [\"0x10\", \"0x11\"]}");
 	assert_int_equal(fol_cgroups_from_json(scope, &r->scope), 0);
@@ -172,7 +172,7 @@ static void test_ranges(void **state)
 	assert_true(r.kernel_mm_threads.n == 1 && r.kernel_mm_threads.v[0] == 7);
 	assert_true(r.exit_code == -1 && r.exit_signal == -1 && r.lost == 0);
 	assert_true(r.lost_by_event.n == 1 && r.lost_samples == 5);
-	assert_int_equal(r.nbuild_ids, 0);
+	assert_int_equal(r.build_ids.n, 0);
 	fol_recording_free(&r);
 	cJSON_Delete(m);
 	cJSON_Delete(e);
@@ -231,6 +231,62 @@ static void test_cut(void **state)
 	free(big);
 }
 
+/* A run's place (RUN) and an untraced run (BARE) by the same table: written, checked,
+ * read and written again; each key of the wrong type removed. */
+static void test_run_and_bare(void **state)
+{
+	struct fol_phase ph[] = { { "populate", 10, 50, 1 }, { "untimed", 0, 0, 0 } };
+	struct fol_recording r = { .place = { 1, 2, 6, "mthp", "64K" } }, back;
+	struct fol_bare b = { .run = 2, .config = "64K", .duration_ns = 5e6, .exit_code = 0,
+			      .exit_signal = -1, .phases = { ph, 2 } };
+	cJSON *run = fol_recording_json(&r, FOL_CHUNK_RUN), *bare = cJSON_CreateArray();
+	cJSON *again;
+
+	(void)state;
+	assert_non_null(run);
+	assert_true(cJSON_AddItemToArray(bare, fol_recording_bare_json(&b)));
+	assert_int_equal(fol_recording_check(FOL_CHUNK_RUN, run), 0);
+	assert_int_equal(fol_recording_check(FOL_CHUNK_BARE, bare->child), 0);
+	assert_null(cJSON_GetObjectItemCaseSensitive(bare->child, "exit_signal"));
+	assert_int_equal(fol_recording_parse(&back, &(struct fol_recording_chunks){
+				 .run = run, .bare = bare }), 0);
+	assert_true(back.place.have && back.place.run == 2 && back.place.runs == 6);
+	assert_string_equal(back.place.config, "64K");
+	assert_int_equal(back.bare.n, 1);
+	assert_true(back.bare.v[0].exit_code == 0 && back.bare.v[0].exit_signal == -1);
+	assert_int_equal(back.bare.v[0].phases.n, 2);
+	assert_true(back.bare.v[0].phases.v[0].timed && back.bare.v[0].phases.v[0].end_ns == 50);
+	assert_false(back.bare.v[0].phases.v[1].timed);
+	again = fol_recording_bare_json(&back.bare.v[0]);
+	assert_true(cJSON_Compare(bare->child, again, 1));
+	wrong_type_each(run, FOL_CHUNK_RUN, NULL);
+	wrong_type_each(bare->child, FOL_CHUNK_BARE, NULL);
+	fol_recording_free(&back);
+	cJSON_Delete(run);
+	cJSON_Delete(bare);
+	cJSON_Delete(again);
+}
+
+/* A workload's phase lines (an untraced run's own): what is not a phase is skipped, a
+ * value out of range removed. */
+static void test_phase_lines(void **state)
+{
+	const char *lines = "{\"phase\":\"a\",\"start_ns\":1,\"end_ns\":5}\nnot json\n"
+			    "{\"phase\":\"b\",\"start_ns\":-1,\"end_ns\":3}\n[1]\n";
+	struct fol_phases p;
+
+	(void)state;
+	assert_int_equal(fol_recording_phases_read(&p, lines, strlen(lines)), 0);
+	assert_int_equal(p.n, 2);
+	assert_string_equal(p.v[0].name, "a");
+	assert_true(p.v[0].timed && p.v[0].end_ns == 5);
+	assert_string_equal(p.v[1].name, "b");
+	assert_false(p.v[1].timed);
+	for (int i = 0; i < p.n; i++)
+		free(p.v[i].name);
+	free(p.v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +295,8 @@ int main(void)
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_run_and_bare),
+		cmocka_unit_test(test_phase_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "compare/sides.h"
 #include "compare/compare_sites.h"
 #include "recbuild.h"
 #include "report/runs.h"
@@ -70,6 +71,7 @@ static void cut_end(const char *path, long bytes)
 static void test_load_runs(void **state)
 {
 	const char *configs[8];
+	struct fol_sides sides;
 	struct fol_runs rs;
 	struct rb b;
 
@@ -93,8 +95,18 @@ static void test_load_runs(void **state)
 	assert_string_equal(rs.v[2].config, "64K");
 	assert_int_equal(fol_runs_configs(&rs, configs, 8), 2);
 	assert_string_equal(configs[1], "64K");
-	assert_int_equal(cJSON_GetArraySize(rs.bare), 4);
+	assert_int_equal(rs.nbare, 4);
 	assert_true(rs.file.complete);
+	/* Each configuration's side has its own untraced runs, not the other's. */
+	memset(&sides, 0, sizeof(sides));
+	assert_int_equal(fol_sides_add(&sides, &rs, 1, "x.data", "mthp"), 0);
+	assert_int_equal(sides.n, 2);
+	for (int s = 0; s < 2; s++) {
+		assert_int_equal(sides.v[s].nbare, 2);
+		for (int i = 0; i < 2; i++)
+			assert_string_equal(sides.v[s].bare[i]->config, s ? "64K" : "4K");
+	}
+	fol_sides_free(&sides);
 	fol_runs_free(&rs);
 	unlink(b.path);
 }
@@ -333,6 +345,7 @@ static void test_compare_sides(void **state)
 		bb[i] = &rs.v[3 + i].r;
 	}
 	sides[0].bare = rs.bare;
+	sides[0].nbare = rs.nbare;
 	sides[0].recording = sides[1].recording = &rs; /* a sweep: its runs alternate */
 	assert_int_equal(fol_compare(sides, 2, FOL_CMP_FDR, &c), 0);
 	assert_int_equal(c.level, FOL_LEVEL_INTERLEAVED);
