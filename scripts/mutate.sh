@@ -68,7 +68,7 @@ lib/data/decode_event.c@s/ || r.raw_size > FOL_BPF_RAW_MAX)) ||/)) ||/@a BPF rec
 lib/data/decode_event.c@s/	    (r.what == FOL_BPF_FAULT \&\& r.t1 < r.t0))/	    0)/@a BPF record's exit not before its entry
 lib/data/decode_event.c@s/(ev->raw_size < sizeof(r) || r.raw_size/(r.raw_size/@a BPF record with an entry holds the raw copy
 lib/data/decode_event.c@s/int idx = d->first_of\[kind\];/int idx = d->first_of[kind] < 0 ? 0 : d->first_of[kind];/@a BPF record needs the events it stands for
-lib/data/recording_check.c@s/bad = recording_check_value(top, j);/bad = 0;/@metadata schema check
+lib/data/recording_facts.c@s/bad = recording_check_value(shape, j);/bad = 0;/@metadata schema check
 lib/data/recording_check.c@s/v->valuedouble < f->min ||/0 \&\&/@metadata numeric range
 lib/data/recording_facts.c@s/		\*none = f->omit \&\& \*(const double \*)p == f->dflt;/		*none = *(const double *)p == f->dflt;/@a fact at its default is written unless its row omits it
 lib/data/recording_facts.c@s/	case F_STRS: s.type = RC_ARR; s.sub = rc_a_string; break;/	case F_STRS: s.type = RC_ARR; s.sub = rc_a_count; break;/@a fact's list checked as its row says

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The shapes of the chunks other than the facts' (COUNTERS, PMU, WORKLOAD, SYNTH, MAPS,
- * PAGECACHE), checked when they are read (fol_recording_check); META, END, RUN and BARE
- * are the facts table's (recording_facts.c). */
+ * PAGECACHE), which fol_recording_check (recording_facts.c) holds them to when they are
+ * read; META, END, RUN and BARE are the facts table's own. */
 #include "data/recording_priv.h"
 #include "util/errors.h"
 
@@ -257,7 +257,7 @@ static const struct rc_field pagecache[] = {
 	END,
 };
 
-int fol_recording_check(uint32_t chunk_type, cJSON *j)
+const struct rc_field *recording_shape(uint32_t chunk_type)
 {
 	static const struct rc_field top_counters = { NULL, RC_OBJ, 0, 0, counters };
 	static const struct rc_field top_pmu = { NULL, RC_ARR, 0, 0, pmu };
@@ -265,27 +265,14 @@ int fol_recording_check(uint32_t chunk_type, cJSON *j)
 	static const struct rc_field top_synth = { NULL, RC_OBJ, 0, 0, synth };
 	static const struct rc_field top_maps = { NULL, RC_OBJ, 0, 0, maps };
 	static const struct rc_field top_pagecache = { NULL, RC_OBJ, 0, 0, pagecache };
-	const struct rc_field *top;
-	int bad;
 
 	switch (chunk_type) {
-	case FOL_CHUNK_META:
-	case FOL_CHUNK_END:
-	case FOL_CHUNK_RUN:
-	case FOL_CHUNK_BARE: top = NULL; break;
-	case FOL_CHUNK_COUNTERS: top = &top_counters; break;
-	case FOL_CHUNK_PMU: top = &top_pmu; break;
-	case FOL_CHUNK_WORKLOAD: top = &top_phase; break;
-	case FOL_CHUNK_SYNTH: top = &top_synth; break;
-	case FOL_CHUNK_MAPS: top = &top_maps; break;
-	case FOL_CHUNK_PAGECACHE: top = &top_pagecache; break;
-	default: return 0;
+	case FOL_CHUNK_COUNTERS: return &top_counters;
+	case FOL_CHUNK_PMU: return &top_pmu;
+	case FOL_CHUNK_WORKLOAD: return &top_phase;
+	case FOL_CHUNK_SYNTH: return &top_synth;
+	case FOL_CHUNK_MAPS: return &top_maps;
+	case FOL_CHUNK_PAGECACHE: return &top_pagecache;
+	default: return NULL;
 	}
-	/* The schema checks one copy of a key; cJSON hands later readers another. */
-	if (!j || fol_json_repeats_keys(j))
-		return -FOL_E_BAD_METADATA;
-	if (!top) /* the facts' own table (recording_facts.c) */
-		return cJSON_IsObject(j) ? recording_facts_check(chunk_type, j) : -FOL_E_BAD_METADATA;
-	bad = recording_check_value(top, j);
-	return bad < 0 ? -FOL_E_BAD_METADATA : bad;
 }

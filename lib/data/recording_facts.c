@@ -2,10 +2,10 @@
 /* The facts a recording states of itself in its META, END, RUN and BARE chunks, a row
  * each: the chunk and key, the type and bounds a reader accepts, the value read when it is
  * not there, and where it lives in struct fol_recording (a BARE chunk's: in its struct
- * fol_bare). The writer (fol_recording_json), the
- * check (recording_facts_check) and the reader (recording_facts_read) walk this one
- * table, as perf keeps a header feature's write, process and print in one row: a new fact
- * is a field of struct fol_recording and a row here. */
+ * fol_bare). The writer (fol_recording_json), the check (fol_recording_check, which holds
+ * the other chunks to recording_check.c's shapes) and the reader (recording_facts_read)
+ * walk this one table, as perf keeps a header feature's write, process and print in one
+ * row: a new fact is a field of struct fol_recording and a row here. */
 #include "data/recording_priv.h"
 
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "data/file.h"
+#include "util/errors.h"
 #include "util/json.h"
 #include "util/order.h"
 
@@ -340,9 +341,28 @@ static int check_object(cJSON *o, uint32_t chunk, const char *in)
 	return bad;
 }
 
-int recording_facts_check(uint32_t chunk, cJSON *o)
+static int has_facts(uint32_t chunk)
 {
-	return check_object(o, chunk, NULL);
+	for (int i = 0; i < NFACTS; i++)
+		if (facts[i].chunk == chunk)
+			return 1;
+	return 0;
+}
+
+int fol_recording_check(uint32_t chunk_type, cJSON *j)
+{
+	const struct rc_field *shape = recording_shape(chunk_type);
+	int bad;
+
+	if (!shape && !has_facts(chunk_type))
+		return 0;
+	/* The check holds one copy of a key; cJSON hands later readers another. */
+	if (!j || fol_json_repeats_keys(j))
+		return -FOL_E_BAD_METADATA;
+	if (!shape)
+		return cJSON_IsObject(j) ? check_object(j, chunk_type, NULL) : -FOL_E_BAD_METADATA;
+	bad = recording_check_value(shape, j);
+	return bad < 0 ? -FOL_E_BAD_METADATA : bad;
 }
 
 /* The reader. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* What the recording module's files share: recording_check.c's small schema, which the
- * facts' table (recording_facts.c) checks its lists with, and the table's walks that
- * recording.c reads with. Not an API. */
+ * facts' table (recording_facts.c) checks its lists and the other chunks with, and the
+ * table's walks that recording.c reads with. Not an API. */
 #ifndef FOL_RECORDING_PRIV_H
 #define FOL_RECORDING_PRIV_H
 
@@ -22,11 +22,13 @@ struct rc_field {
 int recording_check_value(const struct rc_field *f, cJSON *v);
 /* Members: a string, a pid, a count, a phase (WORKLOAD's). */
 extern const struct rc_field rc_a_string[], rc_a_pid[], rc_a_count[], rc_a_phase[];
+/* The shape of a chunk that is not the facts table's (COUNTERS, PMU, ...); NULL for
+ * another type. */
+const struct rc_field *recording_shape(uint32_t chunk_type);
 
 /* The facts of chunk in the object o, into base (the chunk's struct: a BARE chunk's
- * fol_bare, the others' fol_recording): checked (the misfits removed: their number),
- * read (absent: their defaults; *bad on no memory), freed. */
-int recording_facts_check(uint32_t chunk, cJSON *o);
+ * fol_bare, the others' fol_recording): read (absent: their defaults; *bad on no
+ * memory), freed. */
 void recording_facts_read(uint32_t chunk, const cJSON *o, void *base, int *bad);
 void recording_facts_free(uint32_t chunk, void *base);
 /* A WORKLOAD chunk's phases (an array of checked objects) into ph; freed. */
