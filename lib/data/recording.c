@@ -20,25 +20,27 @@ static char *string(const cJSON *o, const char *key, int *bad)
 	return copy;
 }
 
-static int pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
+/* The counted events (PMU: a list of the table's counts). */
+static void pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
 {
 	const cJSON *p;
 
 	if (!cJSON_GetArraySize(pmu))
-		return 0;
+		return;
 	rec->pmu = calloc((size_t)cJSON_GetArraySize(pmu), sizeof(*rec->pmu));
-	if (!rec->pmu)
-		return *bad = 1;
+	if (!rec->pmu) {
+		*bad = 1;
+		return;
+	}
 	cJSON_ArrayForEach(p, pmu)
 	{
 		struct fol_pmu_count *x = &rec->pmu[rec->npmu++];
 
-		x->event = string(p, "event", bad);
-		x->value = fol_json_num(p, "value", 0);
-		x->counted = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "value"));
-		x->supported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "supported"));
+		recording_facts_read(FOL_CHUNK_PMU, p, x, bad);
+		x->counted = x->value >= 0;
+		if (!x->counted)
+			x->value = 0;
 	}
-	return 0;
 }
 
 /* The untraced runs made with this one (BARE chunks). */
@@ -285,7 +287,7 @@ void fol_recording_free(struct fol_recording *rec)
 	free(rec->thp.pmd_enabled);
 	free(rec->seed_error);
 	for (int i = 0; i < rec->npmu; i++)
-		free(rec->pmu[i].event);
+		recording_facts_free(FOL_CHUNK_PMU, &rec->pmu[i]);
 	free(rec->pmu);
 	recording_phases_free(&rec->phases);
 	for (int i = 0; i < rec->nmthp; i++) {

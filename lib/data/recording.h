@@ -22,9 +22,10 @@ struct fol_probe {
 /* A counted PMU or software event (the PMU chunk). */
 struct fol_pmu_count {
 	char *event;		/* NULL: not named */
+	int supported;		/* the kernel could count it */
 	double value;		/* 0 when not counted */
 	int counted;		/* the recording has its value */
-	int supported;		/* the kernel could count it */
+	double time_enabled_ns, time_running_ns; /* -1: not recorded */
 };
 
 /* A phase the workload timed itself (the WORKLOAD chunk), in the order it wrote them. */
@@ -148,7 +149,7 @@ struct fol_named_counts {
 	int n, have;
 };
 
-/* A recording's facts (META, END, RUN, and each BARE) are described once, in recording_facts.c's table:
+/* A recording's facts (META, END, RUN, PMU's counts, and each BARE) are described once, in recording_facts.c's table:
  * a row a fact (chunk, key, type, bounds, and where it lives here) drives the writer
  * (fol_recording_json), the check of what is read (fol_recording_check) and the reading
  * (fol_recording_parse). Numbers are doubles, as JSON holds them; a number not recorded
@@ -219,8 +220,9 @@ struct fol_recording_chunks {
 /* c into rec: 0 or -ENOMEM (rec freed). */
 int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_chunks *c);
 void fol_recording_free(struct fol_recording *rec);
-/* The facts of rec that chunk (FOL_CHUNK_META, FOL_CHUNK_END) holds, as the recorder
- * writes them: strings longer than a reader keeps are cut, saying so. NULL on ENOMEM. */
+/* The facts of rec that chunk (FOL_CHUNK_META, _END, _RUN, _PMU) holds, as the recorder
+ * writes them: strings longer than a reader keeps are cut, saying so; a PMU count not
+ * counted has value < 0 there. NULL on ENOMEM. */
 cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk);
 /* An untraced run as its BARE chunk. NULL on ENOMEM. */
 cJSON *fol_recording_bare_json(const struct fol_bare *b);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The shapes of the chunks other than the facts' (COUNTERS, PMU, WORKLOAD, SYNTH, MAPS,
+/* The shapes of the chunks other than the facts' (COUNTERS, WORKLOAD, SYNTH, MAPS,
  * PAGECACHE), which fol_recording_check (recording_facts.c) holds them to when they are
- * read; META, END, RUN and BARE are the facts table's own. */
+ * read; META, END, RUN, PMU and BARE are the facts table's own. */
 #include "data/recording_priv.h"
 #include "util/errors.h"
 
@@ -50,15 +50,6 @@ static const struct rc_field counters[] = {
 	END,
 };
 
-static const struct rc_field pmu_event[] = {
-	STR("event"),
-	{ "supported", RC_BOOL, 0, 0, NULL },
-	NUM("value", 0, 1.9e19),
-	NUM("time_enabled_ns", 0, 1.9e19),
-	NUM("time_running_ns", 0, 1.9e19),
-	END,
-};
-static const struct rc_field pmu[] = { { NULL, RC_OBJ, 0, 0, pmu_event } };
 
 static const struct rc_field phase[] = {
 	STR("phase"),
@@ -260,7 +251,6 @@ static const struct rc_field pagecache[] = {
 const struct rc_field *recording_shape(uint32_t chunk_type)
 {
 	static const struct rc_field top_counters = { NULL, RC_OBJ, 0, 0, counters };
-	static const struct rc_field top_pmu = { NULL, RC_ARR, 0, 0, pmu };
 	static const struct rc_field top_phase = { NULL, RC_OBJ, 0, 0, phase };
 	static const struct rc_field top_synth = { NULL, RC_OBJ, 0, 0, synth };
 	static const struct rc_field top_maps = { NULL, RC_OBJ, 0, 0, maps };
@@ -268,7 +258,6 @@ const struct rc_field *recording_shape(uint32_t chunk_type)
 
 	switch (chunk_type) {
 	case FOL_CHUNK_COUNTERS: return &top_counters;
-	case FOL_CHUNK_PMU: return &top_pmu;
 	case FOL_CHUNK_WORKLOAD: return &top_phase;
 	case FOL_CHUNK_SYNTH: return &top_synth;
 	case FOL_CHUNK_MAPS: return &top_maps;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The facts a recording states of itself in its META, END, RUN and BARE chunks, a row
- * each: the chunk and key, the type and bounds a reader accepts, the value read when it is
- * not there, and where it lives in struct fol_recording (a BARE chunk's: in its struct
- * fol_bare). The writer (fol_recording_json), the check (fol_recording_check, which holds
+ * each, and in its PMU chunk, a row a field of each count: the chunk and key, the type and
+ * bounds a reader accepts, the value read when it is not there, and where it lives in
+ * struct fol_recording (a BARE chunk's in its struct fol_bare, a count's in its struct
+ * fol_pmu_count). The writer (fol_recording_json), the check (fol_recording_check, which holds
  * the other chunks to recording_check.c's shapes) and the reader (recording_facts_read)
  * walk this one table, as perf keeps a header feature's write, process and print in one
  * row: a new fact is a field of struct fol_recording and a row here. */
@@ -30,6 +31,7 @@ enum kind {
 	F_COUNTS,	/* counts by name (struct fol_named_counts; have 0: not written) */
 	F_BUILD_IDS,	/* build-ids by path (struct fol_build_ids) */
 	F_PHASES,	/* the workload's phases (struct fol_phases) */
+	F_BOOL,		/* true or false (int) */
 };
 
 struct fact {
@@ -45,10 +47,12 @@ struct fact {
 
 #define AT(f) offsetof(struct fol_recording, f)
 #define AT_BARE(f) offsetof(struct fol_bare, f)
+#define AT_PMU(f) offsetof(struct fol_pmu_count, f)
 #define META FOL_CHUNK_META
 #define END FOL_CHUNK_END
 #define RUN FOL_CHUNK_RUN
 #define BARE FOL_CHUNK_BARE
+#define PMU FOL_CHUNK_PMU
 #define PROBE "probe_calibration"
 #define U63 9.2e18		/* every u64 nanosecond count a run can reach */
 #define BIG 1.9e19		/* every u64 */
@@ -115,11 +119,18 @@ static const struct fact facts[] = {
 	{ BARE, NULL, "phases", F_PHASES, 0, 0, 0, 0, AT_BARE(phases) },
 	{ BARE, NULL, "run", F_INT, 0, 1 << 20, -1, 0, AT_BARE(run) },
 	{ BARE, NULL, "config", F_STR, 0, 0, 0, 0, AT_BARE(config) },
+	/* PMU: a list, one object a counted event. */
+	{ PMU, NULL, "event", F_STR, 0, 0, 0, 0, AT_PMU(event) },
+	{ PMU, NULL, "supported", F_BOOL, 0, 0, 0, 0, AT_PMU(supported) },
+	{ PMU, NULL, "value", F_NUM, 0, BIG, -1, 1, AT_PMU(value) },
+	{ PMU, NULL, "time_enabled_ns", F_NUM, 0, BIG, -1, 1, AT_PMU(time_enabled_ns) },
+	{ PMU, NULL, "time_running_ns", F_NUM, 0, BIG, -1, 1, AT_PMU(time_running_ns) },
 };
 
 #define NFACTS (int)(sizeof(facts) / sizeof(facts[0]))
 
-/* The chunk's struct: a BARE chunk's fol_bare, the others' fol_recording. */
+/* The chunk's struct: a BARE chunk's fol_bare, a PMU count's fol_pmu_count, the others'
+ * fol_recording. */
 static void *at(void *base, const struct fact *f)
 {
 	return (char *)base + f->at;
@@ -254,6 +265,8 @@ static cJSON *value_json(const void *base, const struct fact *f, int *none)
 		return build_ids_json(p);
 	case F_PHASES:
 		return phases_json(p);
+	case F_BOOL:
+		return cJSON_CreateBool(*(const int *)p);
 	}
 	return NULL;
 }
@@ -279,8 +292,23 @@ static cJSON *object_json(const void *base, uint32_t chunk, const char *in)
 	return o;
 }
 
+/* The PMU chunk: a list of counts. */
+static cJSON *pmu_json(const struct fol_recording *rec)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; a && i < rec->npmu; i++)
+		if (!cJSON_AddItemToArray(a, object_json(&rec->pmu[i], FOL_CHUNK_PMU, NULL))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+	return a;
+}
+
 cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk)
 {
+	if (chunk == FOL_CHUNK_PMU)
+		return pmu_json(rec);
 	return chunk == FOL_CHUNK_BARE ? NULL : object_json(rec, chunk, NULL);
 }
 
@@ -314,6 +342,7 @@ static int check_fact(const struct fact *f, cJSON *v)
 	case F_COUNTS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_count; break;
 	case F_BUILD_IDS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_string; break;
 	case F_PHASES: s.type = RC_ARR; s.sub = rc_a_phase; break;
+	case F_BOOL: s.type = RC_BOOL; break;
 	case F_OBJ: return cJSON_IsObject(v) ? check_object(v, f->chunk, f->key) : -1;
 	}
 	return recording_check_value(&s, v);
@@ -341,6 +370,27 @@ static int check_object(cJSON *o, uint32_t chunk, const char *in)
 	return bad;
 }
 
+/* A chunk that is a list of objects of its rows (PMU): those that are not objects
+ * removed, each one's facts checked. */
+static int check_list(cJSON *a, uint32_t chunk)
+{
+	cJSON *e = a->child;
+	int bad = 0;
+
+	while (e) {
+		cJSON *next = e->next;
+
+		if (cJSON_IsObject(e)) {
+			bad += check_object(e, chunk, NULL);
+		} else {
+			cJSON_Delete(cJSON_DetachItemViaPointer(a, e));
+			bad++;
+		}
+		e = next;
+	}
+	return bad;
+}
+
 static int has_facts(uint32_t chunk)
 {
 	for (int i = 0; i < NFACTS; i++)
@@ -359,6 +409,8 @@ int fol_recording_check(uint32_t chunk_type, cJSON *j)
 	/* The check holds one copy of a key; cJSON hands later readers another. */
 	if (!j || fol_json_repeats_keys(j))
 		return -FOL_E_BAD_METADATA;
+	if (!shape && chunk_type == FOL_CHUNK_PMU)
+		return cJSON_IsArray(j) ? check_list(j, chunk_type) : -FOL_E_BAD_METADATA;
 	if (!shape)
 		return cJSON_IsObject(j) ? check_object(j, chunk_type, NULL) : -FOL_E_BAD_METADATA;
 	bad = recording_check_value(shape, j);
@@ -550,6 +602,7 @@ static void read_fact(const struct fact *f, const cJSON *o, void *base, int *bad
 	case F_COUNTS: counts(p, v, bad); break;
 	case F_BUILD_IDS: build_ids(p, v, bad); break;
 	case F_PHASES: recording_phases_read(p, v, bad); break;
+	case F_BOOL: *(int *)p = cJSON_IsTrue(v); break;
 	}
 }
 
@@ -616,6 +669,7 @@ static void free_fact(const struct fact *f, void *base)
 	case F_NUM:
 	case F_INT:
 	case F_OBJ:
+	case F_BOOL:
 		break;
 	case F_STR: free(*(char **)p); break;
 	case F_STRS: free_strings(((struct fol_strings *)p)->v, ((struct fol_strings *)p)->n); break;

@@ -246,44 +246,46 @@ int rec_write_events(struct fol_recorder *r)
 	return ret;
 }
 
+/* A counter's sums over its CPUs and threads; 0 when none could be read. */
+static int read_counter(const struct fol_recorder *r, const struct rec_counter *c,
+			struct fol_pmu_count *x)
+{
+	int nthr = perf_thread_map__nr(r->threads);
+	int ncpu = r->o->system_wide ? perf_cpu_map__nr(r->cpus) : 1;
+	uint64_t val = 0, ena = 0, run = 0;
+	int ok = 0;
+
+	for (int cpu = 0; c->evsel && cpu < ncpu; cpu++)
+		for (int t = 0; t < nthr; t++) {
+			struct perf_counts_values v = { 0 };
+
+			if (perf_evsel__read(c->evsel, cpu, t, &v) == 0) {
+				val += v.val;
+				ena += v.ena;
+				run += v.run;
+				ok = 1;
+			}
+		}
+	x->value = ok ? (double)val : -1;
+	x->time_enabled_ns = ok ? (double)ena : -1;
+	x->time_running_ns = ok ? (double)run : -1;
+	return ok;
+}
+
 int rec_write_counters_pmu(struct fol_recorder *r)
 {
-	cJSON *arr = cJSON_CreateArray();
+	struct fol_recording rec = { .npmu = r->nr_counters };
 	int ret;
 
+	rec.pmu = calloc((size_t)r->nr_counters + 1, sizeof(*rec.pmu));
+	if (!rec.pmu)
+		return -ENOMEM;
 	for (int i = 0; i < r->nr_counters; i++) {
-		struct rec_counter *c = &r->counters[i];
-		cJSON *e = cJSON_CreateObject();
-		uint64_t val = 0, ena = 0, run = 0;
-		int ok = 0;
-
-		cJSON_AddStringToObject(e, "event", c->name);
-		if (c->evsel) {
-			int nthr = perf_thread_map__nr(r->threads);
-			int ncpu = r->o->system_wide ? perf_cpu_map__nr(r->cpus) : 1;
-
-			for (int cpu = 0; cpu < ncpu; cpu++)
-				for (int t = 0; t < nthr; t++) {
-					struct perf_counts_values v = { 0 };
-
-					if (perf_evsel__read(c->evsel, cpu, t, &v) == 0) {
-						val += v.val;
-						ena += v.ena;
-						run += v.run;
-						ok = 1;
-					}
-				}
-		}
-		cJSON_AddBoolToObject(e, "supported", ok);
-		if (ok) {
-			cJSON_AddNumberToObject(e, "value", (double)val);
-			cJSON_AddNumberToObject(e, "time_enabled_ns", (double)ena);
-			cJSON_AddNumberToObject(e, "time_running_ns", (double)run);
-		}
-		cJSON_AddItemToArray(arr, e);
+		rec.pmu[i].event = (char *)r->counters[i].name;
+		rec.pmu[i].supported = read_counter(r, &r->counters[i], &rec.pmu[i]);
 	}
-	ret = fol_writer_chunk_json(r->w, FOL_CHUNK_PMU, arr);
-	cJSON_Delete(arr);
+	ret = write_facts(r, FOL_CHUNK_PMU, &rec);
+	free(rec.pmu);
 	return ret;
 }
 

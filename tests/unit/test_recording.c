@@ -287,6 +287,45 @@ static void test_phase_lines(void **state)
 	free(p.v);
 }
 
+/* The counted events (PMU, a list): written, checked, read and written again; a count
+ * not counted reads as such; each field of the wrong type removed, and a member that is
+ * no object. */
+static void test_pmu(void **state)
+{
+	struct fol_pmu_count pmu[] = { { "cycles", 1, 12345, 1, 100, 90 },
+				       { "tlb-misses", 0, -1, 0, -1, -1 } };
+	struct fol_recording r = { .pmu = pmu, .npmu = 2 }, back;
+	cJSON *j = fol_recording_json(&r, FOL_CHUNK_PMU), *again, *copy;
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(fol_recording_check(FOL_CHUNK_PMU, j), 0);
+	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(j, 1), "value"));
+	assert_int_equal(fol_recording_parse(&back, &(struct fol_recording_chunks){ .pmu = j }), 0);
+	assert_int_equal(back.npmu, 2);
+	assert_true(back.pmu[0].counted && back.pmu[0].supported && back.pmu[0].value == 12345);
+	assert_true(!back.pmu[1].counted && !back.pmu[1].supported && back.pmu[1].value == 0);
+	back.pmu[1].value = -1; /* as the recorder says "not counted" */
+	again = fol_recording_json(&back, FOL_CHUNK_PMU);
+	assert_true(cJSON_Compare(j, again, 1));
+	for (const cJSON *k = j->child->child; k; k = k->next) {
+		copy = cJSON_Duplicate(j, 1);
+		assert_true(cJSON_ReplaceItemInObjectCaseSensitive(copy->child, k->string,
+								    cJSON_CreateArray()));
+		assert_int_equal(fol_recording_check(FOL_CHUNK_PMU, copy), 1);
+		assert_null(cJSON_GetObjectItemCaseSensitive(copy->child, k->string));
+		cJSON_Delete(copy);
+	}
+	copy = cJSON_Duplicate(j, 1);
+	cJSON_AddItemToArray(copy, cJSON_CreateNumber(3));
+	assert_int_equal(fol_recording_check(FOL_CHUNK_PMU, copy), 1);
+	assert_int_equal(cJSON_GetArraySize(copy), 2);
+	cJSON_Delete(copy);
+	fol_recording_free(&back);
+	cJSON_Delete(j);
+	cJSON_Delete(again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_run_and_bare),
 		cmocka_unit_test(test_phase_lines),
+		cmocka_unit_test(test_pmu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
