@@ -3,10 +3,11 @@
  * each, and in its PMU chunk, a row a field of each count: the chunk and key, the type and
  * bounds a reader accepts, the value read when it is not there, and where it lives in
  * struct fol_recording (a BARE chunk's in its struct fol_bare, a count's in its struct
- * fol_pmu_count). The writer (fol_recording_json), the check (fol_recording_check, which holds
- * the other chunks to recording_check.c's shapes) and the reader (recording_facts_read)
- * walk this one table, as perf keeps a header feature's write, process and print in one
- * row: a new fact is a field of struct fol_recording and a row here. */
+ * fol_pmu_count). The writer (fol_recording_json), the check (fol_recording_check, which
+ * holds the other chunks to recording_check.c's shapes) and the reader
+ * (recording_facts_read) walk this one table, as perf keeps a header feature's write,
+ * process and print in one row: a new fact is a field of struct fol_recording and a row
+ * here. */
 #include "data/recording_priv.h"
 
 #include <errno.h>
@@ -42,7 +43,7 @@ struct fact {
 	double min, max;	/* numbers: what a reader accepts */
 	double dflt;		/* numbers: read when absent */
 	int omit;		/* numbers: not written when they are dflt */
-	size_t at;		/* where it lives in the chunk's struct (fol_recording, fol_bare) */
+	size_t at;		/* where it lives in the chunk's struct (see at()) */
 };
 
 #define AT(f) offsetof(struct fol_recording, f)
