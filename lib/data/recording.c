@@ -23,40 +23,12 @@ static char *string(const cJSON *o, const char *key, int *bad)
 /* The counted events (PMU: a list of the table's counts). */
 static void pmu_counts(struct fol_recording *rec, const cJSON *pmu, int *bad)
 {
-	const cJSON *p;
-
-	if (!cJSON_GetArraySize(pmu))
-		return;
-	rec->pmu = calloc((size_t)cJSON_GetArraySize(pmu), sizeof(*rec->pmu));
-	if (!rec->pmu) {
-		*bad = 1;
-		return;
+	rec->pmu = recording_facts_list(FOL_CHUNK_PMU, pmu, sizeof(*rec->pmu), &rec->npmu, bad);
+	for (int i = 0; i < rec->npmu; i++) {
+		rec->pmu[i].counted = rec->pmu[i].value >= 0;
+		if (!rec->pmu[i].counted)
+			rec->pmu[i].value = 0;
 	}
-	cJSON_ArrayForEach(p, pmu)
-	{
-		struct fol_pmu_count *x = &rec->pmu[rec->npmu++];
-
-		recording_facts_read(FOL_CHUNK_PMU, p, x, bad);
-		x->counted = x->value >= 0;
-		if (!x->counted)
-			x->value = 0;
-	}
-}
-
-/* The untraced runs made with this one (BARE chunks). */
-static void bare_runs(struct fol_bares *b, const cJSON *bare, int *bad)
-{
-	const cJSON *e;
-
-	if (!cJSON_GetArraySize(bare))
-		return;
-	b->v = calloc((size_t)cJSON_GetArraySize(bare), sizeof(*b->v));
-	if (!b->v) {
-		*bad = 1;
-		return;
-	}
-	cJSON_ArrayForEach(e, bare)
-		recording_facts_read(FOL_CHUNK_BARE, e, &b->v[b->n++], bad);
 }
 
 static void mthp_stats(struct fol_recording *rec, const cJSON *before, const cJSON *after,
@@ -254,7 +226,9 @@ int fol_recording_parse(struct fol_recording *rec, const struct fol_recording_ch
 	recording_facts_read(FOL_CHUNK_END, c->end, rec, &bad);
 	recording_facts_read(FOL_CHUNK_RUN, c->run, rec, &bad);
 	rec->place.have = c->run != NULL;
-	bare_runs(&rec->bare, c->bare, &bad);
+	/* The untraced runs made with this one (BARE chunks). */
+	rec->bare.v = recording_facts_list(FOL_CHUNK_BARE, c->bare, sizeof(*rec->bare.v),
+					   &rec->bare.n, &bad);
 	rec->ended = c->end != NULL;
 	rec->lost_samples = lost_samples(&rec->lost_by_event);
 	pmu_counts(rec, c->pmu, &bad);

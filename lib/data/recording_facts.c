@@ -340,8 +340,8 @@ static int check_fact(const struct fact *f, cJSON *v)
 	case F_STRS: s.type = RC_ARR; s.sub = rc_a_string; break;
 	case F_PIDS: s.type = RC_ARR; s.sub = rc_a_pid; break;
 	case F_SCOPE: s.type = RC_OBJ; s.sub = scope_keys; break;
-	case F_COUNTS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_count; break;
-	case F_BUILD_IDS: s.type = RC_MAP; s.max = 0; s.sub = rc_a_string; break;
+	case F_COUNTS: s.type = RC_MAP; s.sub = rc_a_count; break;
+	case F_BUILD_IDS: s.type = RC_MAP; s.sub = rc_a_string; break;
 	case F_PHASES: s.type = RC_ARR; s.sub = rc_a_phase; break;
 	case F_BOOL: s.type = RC_BOOL; break;
 	case F_OBJ: return cJSON_IsObject(v) ? check_object(v, f->chunk, f->key) : -1;
@@ -617,6 +617,24 @@ static void read_object(const cJSON *o, uint32_t chunk, const char *in, void *ba
 void recording_facts_read(uint32_t chunk, const cJSON *o, void *base, int *bad)
 {
 	read_object(o, chunk, NULL, base, bad);
+}
+
+void *recording_facts_list(uint32_t chunk, const cJSON *a, size_t size, int *n, int *bad)
+{
+	const cJSON *e;
+	char *v;
+
+	*n = 0;
+	if (!cJSON_GetArraySize(a))
+		return NULL;
+	v = calloc((size_t)cJSON_GetArraySize(a), size);
+	if (!v) {
+		*bad = 1;
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, a)
+		recording_facts_read(chunk, e, v + size * (size_t)(*n)++, bad);
+	return v;
 }
 
 int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len)

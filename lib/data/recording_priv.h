@@ -31,6 +31,9 @@ const struct rc_field *recording_shape(uint32_t chunk_type);
  * memory), freed. */
 void recording_facts_read(uint32_t chunk, const cJSON *o, void *base, int *bad);
 void recording_facts_free(uint32_t chunk, void *base);
+/* Each object of the array a read as chunk's struct (size bytes each): the array of them
+ * and their number in *n; NULL with *n 0 when a holds none, or on no memory (*bad). */
+void *recording_facts_list(uint32_t chunk, const cJSON *a, size_t size, int *n, int *bad);
 /* A WORKLOAD chunk's phases (an array of checked objects) into ph; freed. */
 void recording_phases_read(struct fol_phases *ph, const cJSON *a, int *bad);
 void recording_phases_free(struct fol_phases *ph);
