@@ -75,7 +75,7 @@ lib/data/recording_facts.c@s/	case F_STRS: s.type = RC_ARR; s.sub = rc_a_string;
 lib/data/recording_facts.c@s/		\*(double \*)p = cJSON_IsNumber(v) ? v->valuedouble : f->dflt;/		*(double *)p = cJSON_IsNumber(v) ? v->valuedouble : 0;/@a fact not recorded reads as its default
 lib/data/recording_facts.c@s/	case F_OBJ: return cJSON_IsObject(v) ? check_object(v, f->chunk, f->key) : -1;/	case F_OBJ: return cJSON_IsObject(v) ? 0 : -1;/@an object's facts checked inside it
 lib/data/recording.c@s/	return c->have ? n : -1;/	return n;/@lost samples: none counted is not zero lost
-lib/data/recording.c@s/		x->counted = x->value >= 0;/		x->counted = 1;/@a PMU count without its value is not counted
+lib/data/recording.c@s/		rec->pmu\[i\].counted = rec->pmu\[i\].value >= 0;/		rec->pmu[i].counted = 1;/@a PMU count without its value is not counted
 lib/data/recording_facts.c@s/		if (cJSON_IsObject(e)) {/		if (1) {/@a PMU chunk's member that is no object is removed
 lib/util/escape.c@s/	if (fol_printable(s) /	if (1 || fol_printable(s) /@escaping of file strings
 lib/util/escape.c@s/if (cp < 0xa0 ||/if (cp < 0x80 ||/@C1 controls escaped
