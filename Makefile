@@ -197,6 +197,7 @@ check-house: $(BUILD)/lib/record/bpf/faults.linked.o
 check-unit: $(UNIT_BINS)
 	$(Q)tests/unit/stats_reference.py | diff -u tests/unit/stats_reference.h - \
 		|| { echo "tests/unit/stats_reference.h differs from scipy's values" >&2; exit 1; }
+	$(Q)$(PROVE) tests/unit/guest.t
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "# $$t"; CMOCKA_MESSAGE_OUTPUT=stdout $$t; done
 
 # A test that hangs fails on its own instead of using up CI's time (a FIFO reader left

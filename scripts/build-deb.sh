@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 arch=$(dpkg --print-architecture)
-. "$top/scripts/kernel-package.sh"
+. "$top/scripts/apt.sh"
 install_missing "make deb" build-essential debhelper dpkg-dev fakeroot lintian linux-source-6.12 systemd
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/foliostat-deb.XXXXXX")

@@ -11,13 +11,13 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "check-fresh: run as root (debootstrap, chroot)"; exit 1; }
-. "$top/scripts/kernel-package.sh"
+. "$top/scripts/apt.sh"
 install_missing check-fresh debootstrap
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 W=$(mktemp -d /var/tmp/foliostat-fresh.XXXXXX)
 mounted=()
 cleanup() {
-	local m
+	local i
 	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null || true; done
 	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }

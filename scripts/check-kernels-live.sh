@@ -12,7 +12,7 @@
 # Software emulation (KVM does not run guests on these machines): docs/development.md gives times.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/kernel-package.sh"
+. "$top/scripts/guest.sh"
 F=${FOLIOSTAT:-$top/foliostat}
 KERNELS=${KERNELS:-"linux-image-cloud-amd64 linux-image-6.12-cloud-amd64"}
 TESTS=${TESTS:-tests/live/*.t}
@@ -23,24 +23,21 @@ MEM=${MEM:-6144}
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 # When the guest's watchdog dumps every task's stack, hung task or not: before TIMEOUT ends it.
 DUMP_AT=$((TIMEOUT > 600 ? TIMEOUT - 300 : TIMEOUT / 2))
-[ "$(id -u)" -eq 0 ] || { echo "check-kernels-live: run as root (apt-get, virtiofsd)"; exit 1; }
+guest_start check-kernels-live
 install_missing check-kernels-live qemu-system-x86 busybox-static cpio
 VIRTIOFSD=/usr/lib/qemu/virtiofsd
 [ -x "$VIRTIOFSD" ] || { echo "check-kernels-live: $VIRTIOFSD missing (Debian's qemu-system-common has it)"; exit 1; }
-W=$(mktemp -d /tmp/foliostat-kernels-live.XXXXXX)
-G=
-S=
-trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$G" "$S"; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-chmod 0777 "$W"
 # The foliostat and the tests under test, copied where the guest sees them (the
 # repository's build folder), so that a rebuild or an edit meanwhile changes nothing under
 # the guest's feet (a file replaced on this side is a stale handle on the guest's).
 mkdir -p "$top/build-guest"
 G=$(mktemp "$top/build-guest/foliostat.XXXXXX")
+guest_remove+=("$G")
 cp "$F" "$G"
 chmod 0755 "$G"
 F=$G
 S=$(mktemp -d "$top/build-guest/tree.XXXXXX")
+guest_remove+=("$S")
 cp -r "$top/tests" "$S/"
 chmod 0755 "$S"
 sync
@@ -51,10 +48,8 @@ MODS="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci 
 
 initrd() { # KERNEL-TREE OUT
 	local r=$W/root m f
-	rm -rf "$r"
-	mkdir -p "$r"/{bin,proc,sys,dev,lower,rw,new,mods}
-	cp /bin/busybox "$r/bin/busybox"
-	for a in sh mount mkdir insmod chroot poweroff echo cat sleep ifconfig dmesg grep ls; do ln -s busybox "$r/bin/$a"; done
+	guest_root "$r" /bin/busybox sh mount mkdir insmod chroot poweroff echo cat sleep ifconfig dmesg grep ls
+	mkdir -p "$r"/{lower,rw,new,mods}
 	for m in $MODS; do
 		f=$(find "$1/lib/modules" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
 		[ -n "$f" ] || continue
@@ -111,7 +106,7 @@ echo "@@DONE"
 poweroff -f
 EOF
 	chmod +x "$r/init"
-	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) >"$2"
+	guest_pack "$r" "$2"
 }
 
 # prove -v's TAP to a line a test file: passed, skipped, failed, known failures (TAP TODO:
@@ -174,15 +169,13 @@ watchdog_dump() { # PACKAGE
 # each test file's result, then every skip (with its evidence) and failure (with what it
 # saw). 0 when the suite passed.
 run_kernel() { # PACKAGE
-	local pkg=$1 vmlinuz log start rc vpid sock=$W/$1.vfs.sock
-	vmlinuz=$(ls "$W/$pkg"/boot/vmlinuz-* | head -n 1)
+	local pkg=$1 log rc vpid sock=$W/$1.vfs.sock
 	log=$W/$pkg.log
 	echo "== $pkg: the live suite ($TESTS)"
 	"$VIRTIOFSD" --socket-path="$sock" -o source=/ -o cache=auto -o sandbox=chroot \
 		-o no_posix_lock -o no_flock >"$W/$pkg.virtiofsd.log" 2>&1 &
 	vpid=$!
 	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-	start=$(date +%s)
 	# Single-threaded TCG: multi-threaded TCG panicked 6.12 while tracepoints were being
 	# patched (check-kernels.sh says more). But Debian 12's QEMU (7.2) drops the guest's
 	# memory barriers there (fixed in 8.1: "tcg: Do not elide memory barriers for
@@ -194,17 +187,15 @@ run_kernel() { # PACKAGE
 	# Warnings and worse on the console (loglevel 5): a hung task, an RCU stall or a WARN
 	# is said beside the test that met it; every level on the second port, when the
 	# watchdog dumps.
-	timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
+	guest_boot "$log" "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel tcg,thread=single -cpu max -smp 2 \
 		-m "$MEM" -object memory-backend-memfd,id=mem,size="${MEM}M",share=on -numa node,memdev=mem \
 		-chardev socket,id=vfs,path="$sock" -device vhost-user-fs-pci,chardev=vfs,tag=hostroot,event_idx=off \
-		-kernel "$vmlinuz" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
+		-kernel "$(guest_vmlinuz "$pkg")" -initrd "$W/$pkg.initrd.gz" -nographic -no-reboot \
 		-serial mon:stdio -serial file:"$W/$pkg.dump" \
-		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=5 log_buf_len=8M" </dev/null >"$log" 2>&1 || true
+		-append "console=ttyS0 panic=-1 tsc=reliable quiet loglevel=5 log_buf_len=8M"
 	kill "$vpid" 2>/dev/null || true
 	wait "$vpid" 2>/dev/null || true
 	rm -f "$sock"
-	tr -d '\r' <"$log" >"$log.txt"
-	echo "   booted and ran in $(($(date +%s) - start)) s (software emulation: times are not speeds)"
 	# (Not at boot, where TCG's CPU draws warnings of no consequence.)
 	# (Up to the watchdog's own sysrq output: watchdog_dump says that.)
 	sed -n '/^@@PROVE-BEGIN/,/^@@DONE/p' "$log.txt" | grep -E '^\[ *[0-9]+\.[0-9]+\] ' |
@@ -213,9 +204,7 @@ run_kernel() { # PACKAGE
 		echo "   the kernel said, while the tests ran (its first lines):"
 		head -n 20 "$W/$pkg.kmsg" | sed 's/^/   | /'
 	fi
-	if ! grep -q "^@@DONE" "$log.txt"; then
-		echo "   FAIL: no completion marker (panic, hang or past TIMEOUT=$TIMEOUT s); the console's last lines:"
-		tail -n 20 "$log.txt" | sed 's/^/   | /'
+	if ! guest_done "$log.txt"; then
 		watchdog_dump "$pkg"
 		return 1
 	fi
@@ -230,9 +219,9 @@ run_kernel() { # PACKAGE
 	{ grep -E '^not ok [0-9]+.* # TODO ' "$W/$pkg.tap" || true; } | sed 's/.* # TODO /todo: /' | sort | uniq -c | sed 's/^/   | /'
 	echo "   failed (and TODO), with what each saw:"
 	{ grep -E '^#   ' "$W/$pkg.tap" || true; } | sed 's/^/   | /' | head -60
-	rc=$(grep -ao '@@PROVE-RC [0-9]*' "$log.txt" | cut -d' ' -f2)
+	rc=$(guest_mark "$log.txt" PROVE-RC)
 	if [ "$rc" = 0 ]; then
-		echo "   ok: the live suite passed in $(grep -ao '@@KERNEL [^ ]*' "$log.txt" | cut -d' ' -f2)"
+		echo "   ok: the live suite passed in $(guest_mark "$log.txt" KERNEL)"
 		return 0
 	fi
 	echo "   FAIL: the live suite failed in $pkg (prove exit $rc); the log: $log.txt"
@@ -244,7 +233,7 @@ run_kernel() { # PACKAGE
 fail=0
 pkgs=
 for meta in $KERNELS; do
-	pkg=$(kernel_package "$meta" "$W" 2> >(sed 's/^/check-kernels-live: /' >&2)) || { fail=1; continue; }
+	pkg=$(guest_kernel "$meta") || { fail=1; continue; }
 	initrd "$W/$pkg" "$W/$pkg.initrd.gz" || { fail=1; continue; }
 	pkgs="$pkgs $pkg"
 done
@@ -259,9 +248,5 @@ done
 for pkg in $pkgs; do
 	cat "$W/$pkg.summary"
 done
-if [ "$fail" -ne 0 ]; then
-	KEEP=1
-	echo "check-kernels-live: FAILED (logs kept in $W)"
-	exit 1
-fi
-echo "check-kernels-live: all kernels passed"
+[ "$fail" = 0 ] || KEEP=1
+guest_verdict "$fail"
