@@ -197,6 +197,7 @@ check-house: $(BUILD)/lib/record/bpf/faults.linked.o
 check-unit: $(UNIT_BINS)
 	$(Q)tests/unit/stats_reference.py | diff -u tests/unit/stats_reference.h - \
 		|| { echo "tests/unit/stats_reference.h differs from scipy's values" >&2; exit 1; }
+	$(Q)tests/unit/test_bench.py
 	$(Q)$(PROVE) tests/unit/guest.t
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "# $$t"; CMOCKA_MESSAGE_OUTPUT=stdout $$t; done
 
@@ -260,7 +261,7 @@ check-kernels-live: $(BIN)
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/check-kernels-live.sh
 
 bench: $(BIN)
-	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.sh bench-results.txt
+	$(Q)FOLIOSTAT=./$(BIN) ./scripts/bench.py bench-results.txt
 	$(Q)FOLIOSTAT=./$(BIN) ./scripts/soak.sh bench-results.txt
 
 clean:

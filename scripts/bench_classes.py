@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """make bench's cost of serve per fault class (issue 48), beside the floor and the others.
 
@@ -24,16 +24,14 @@ bench_classes.py FOLIOSTAT OUT (RUNS=N rounds, 5 by default; CLASSES=alloc,reuse
 TOOLS=floor,serve,...: only those, beside bare).
 Appends to OUT and prints the same."""
 
-import json
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+from benchlib import HIST, Results, Serve, bpftrace_usable, cpu_ns, phase_ns, run, stop
 
 # Every hook serve's programs use (bpftool perf show of a serve, and the two software
 # events its exit programs are on).
@@ -48,29 +46,9 @@ FLOOR_HOOKS = [
     'tracepoint:sched:sched_process_exec', 'tracepoint:sched:sched_process_exit',
     'tracepoint:mmap_lock:mmap_lock_acquire_returned',
 ]
-HIST = ('tracepoint:exceptions:page_fault_user { @s[tid] = nsecs; } '
-        'software:minor-faults:1 /@s[tid]/ { @lat = hist(nsecs - @s[tid]); delete(@s[tid]); }')
 PERF_EVENTS = 'exceptions:page_fault_user,exceptions:page_fault_kernel,minor-faults,' \
               'major-faults,kmem:mm_page_alloc,kmem:rss_stat'
 TOOLS = ['bare', 'floor', 'bpftrace', 'perf_stat', 'serve', 'serve_s100']
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def cpu_ns(pid):
-    """CPU time of every thread of pid so far (schedstat's first field, ns)."""
-    total = 0
-    try:
-        for tid in os.listdir(f'/proc/{pid}/task'):
-            with open(f'/proc/{pid}/task/{tid}/schedstat') as f:
-                total += int(f.read().split()[0])
-    except OSError:
-        pass
-    return total
 
 
 class Tool:
@@ -84,12 +62,7 @@ class Tool:
             return
         self.err = tempfile.TemporaryFile()
         if self.name.startswith('serve'):
-            port = free_port()
-            cmd = [self.fol, 'serve', '--listen', f'127.0.0.1:{port}']
-            if self.name == 'serve_s100':
-                cmd += ['--sample', '100']
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self.err)
-            self.wait(lambda: urllib.request.urlopen(f'http://127.0.0.1:{port}/healthz', timeout=1))
+            self.proc = Serve(self.fol, *(['--sample', '100'] if self.name == 'serve_s100' else [])).proc
             return
         if self.name == 'perf_stat':
             self.proc = subprocess.Popen(['perf', 'stat', '-a', '-e', PERF_EVENTS],
@@ -105,17 +78,6 @@ class Tool:
         if self.proc.poll() is not None:
             raise RuntimeError(f'{self.name} ended: {self.errors()}')
 
-    def wait(self, ready):
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                raise RuntimeError(f'{self.name} ended: {self.errors()}')
-            try:
-                ready()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f'{self.name} not ready in 30 s')
-
     def errors(self):
         self.err.seek(0)
         return self.err.read().decode(errors='replace')[-300:]
@@ -124,33 +86,17 @@ class Tool:
         return cpu_ns(self.proc.pid) if self.proc and self.name.startswith('serve') else 0
 
     def stop(self):
-        if not self.proc:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        if self.proc:
+            stop(self.proc)
         self.proc = None
 
 
-def run(argv, phase, tmp):
+def phase_run(argv, phase, tmp):
     """The time of the workload's phases whose names start with phase (ns), and its
     faults (minor + major, with its children's)."""
     lines = os.path.join(tmp, 'phases')
-    env = dict(os.environ, FOLIOSTAT_PHASES=lines)
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode(errors='replace')
-    p.stderr.close()
-    if p.returncode:
-        raise RuntimeError(f'{" ".join(argv)}: {err[-300:]}')
-    with open(lines) as f:
-        ph = [json.loads(line) for line in f if line.strip()]
-    ns = sum(x['end_ns'] - x['start_ns'] for x in ph if x['phase'].startswith(phase))
-    return ns, ru.ru_minflt + ru.ru_majflt
+    _, ru = run(argv, env=dict(os.environ, FOLIOSTAT_PHASES=lines))
+    return phase_ns(lines, phase) or 0, ru.ru_minflt + ru.ru_majflt
 
 
 def cache_4k(path, size):
@@ -221,7 +167,7 @@ def measure(fol, tools, small, large, phase, rounds, tmp):
                 for which, argv in (('small', small), ('large', large)) if r % 2 == 0 else \
                         (('large', large), ('small', small)):
                     c0 = tool.cpu()
-                    wall, faults = run(argv, phase, tmp)
+                    wall, faults = phase_run(argv, phase, tmp)
                     # What serve still reads of this run's faults: until its CPU rests.
                     time.sleep(0.3 if name.startswith('serve') else 0)
                     got[which] = (wall, faults, tool.cpu() - c0)
@@ -261,41 +207,43 @@ def report(cls, what, res, w):
         w(f'classes.{cls}.{name}.cpu_share_at_50k_faults_per_s {share:.2f}%')
 
 
-def main():
-    fol, out = os.path.abspath(sys.argv[1]), sys.argv[2]
-    rounds = int(os.environ.get('RUNS', '5'))
-    want = os.environ.get('CLASSES', 'alloc,reuse,zero,file,swapin,swapcache').split(',')
-    tools = os.environ.get('TOOLS', ','.join(TOOLS)).split(',')
-    if tools[0] != 'bare':
-        tools.insert(0, 'bare')
+def bench(fol, w, rounds, want, tools):
+    """The classes in want, each measured with the tools (bare first), to w."""
+    tools = ['bare'] + [t for t in tools if t != 'bare']
     notes = []
-    if subprocess.run(['bpftrace', '-e', 'BEGIN { exit(); }'], capture_output=True).returncode:
+    if not bpftrace_usable():
         tools = [t for t in tools if t not in ('floor', 'bpftrace')]
         notes.append('bpftrace: not run (not installable, or BPF unavailable here)')
     with tempfile.TemporaryDirectory(prefix='foliostat-classes.', dir='/var/tmp') as tmp:
         fw = os.path.join(tmp, 'fw')
         subprocess.run(['cp', fol, fw], check=True)
         table, path = classes(fw, tmp)
-        with open(out, 'a') as f:
-            def w(line):
-                print(line)
-                f.write(line + '\n')
-                f.flush()
-            w(f'# serve per fault class against the floor (empty programs on its hooks), '
-              f'bpftrace\'s histogram and perf stat; {rounds} rounds, tools alternated, medians')
-            for n in notes:
-                w(f'# {n}')
-            for cls in want:
-                small, large, what, phase = table[cls]
-                if cls == 'file':
-                    cache_4k(path, 1 << 30)
-                if cls == 'swapin' and not zram_usable():
-                    w('# swapin: skipped: no zram here (modprobe zram failed)')
-                    continue
-                # File faults are few (fault-around maps 16 pages a fault; its size is
-                # debugfs', locked here) and their runs spread: three times the rounds.
-                res = measure(fol, tools, small, large, phase, rounds * (3 if cls == 'file' else 1), tmp)
-                report(cls, what, res, w)
+        w(f'# serve per fault class against the floor (empty programs on its hooks), '
+          f'bpftrace\'s histogram and perf stat; {rounds} rounds, tools alternated, medians')
+        for n in notes:
+            w(f'# {n}')
+        for cls in want:
+            small, large, what, phase = table[cls]
+            if cls == 'file':
+                cache_4k(path, 1 << 30)
+            if cls == 'swapin' and not zram_usable():
+                w('# swapin: skipped: no zram here (modprobe zram failed)')
+                continue
+            # File faults are few (fault-around maps 16 pages a fault; its size is
+            # debugfs', locked here) and their runs spread: three times the rounds.
+            res = measure(fol, tools, small, large, phase, rounds * (3 if cls == 'file' else 1), tmp)
+            report(cls, what, res, w)
+
+
+def chosen():
+    """The classes and tools CLASSES= and TOOLS= choose: all by default."""
+    return (os.environ.get('CLASSES', 'alloc,reuse,zero,file,swapin,swapcache').split(','),
+            os.environ.get('TOOLS', ','.join(TOOLS)).split(','))
+
+
+def main():
+    bench(os.path.abspath(sys.argv[1]), Results(sys.argv[2], append=True),
+          int(os.environ.get('RUNS', '5')), *chosen())
 
 
 if __name__ == '__main__':

@@ -6,10 +6,10 @@
 #
 # Each line: FILE@sed expression@what the change breaks[@by]. by says which tests must
 # kill it: unit (the default: the cmocka tests), golden (the golden-file tests, for the
-# renderers), scripts (the tests of the guest library), or live:FILE
-# (tests/live/FILE, for what only a real recording reaches; needs root, else the mutant
-# is skipped and said). MUTATE_ONLY=REGEX: only the lines it matches (a quick check of
-# new mutants).
+# renderers), scripts (the tests of the guest library and the bench's arithmetic), or
+# live:FILE (tests/live/FILE, for what only a real recording reaches; needs root, else
+# the mutant is skipped and said). MUTATE_ONLY=REGEX: only the lines it matches (a quick
+# check of new mutants).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -19,6 +19,8 @@ scripts/guest.sh@s/\[ "$(guest_mark "$log" KPROBE-LEFT-INT)" = 0 \]/true/@check-
 scripts/guest.sh@s/ \&\& \[ "$ru" -eq 0 \]//@check-kernels: a 64K folio reused before 6.13 fails the guest@scripts
 scripts/guest.sh@s/\[ "$(guest_mark "$log" KH-SLEEP)" = 10000 \]/true/@check-kernels: khugepaged's scan sleep put back@scripts
 scripts/guest.sh@s/if grep -q "Kernel panic" "$1" || /if /@check-kernels: a panic after the completion marker fails the guest@scripts
+scripts/benchlib.py@s/if name == .foliostat_faults_total.:/if name.startswith("foliostat_faults"):/@bench: serve's faults are one family's@scripts
+scripts/benchlib.py@s/    xs = \[x for x in xs if x is not None\]/    xs = [x or 0 for x in xs]/@bench: a failed phase read is no run@scripts
 lib/model/model_fault.c@s/	if (f->file_read) {/	if (0) {/@a file fault's folio read inside it gives its order
 lib/data/decode_event.c@s/if (r.file_folio > FOL_MAX_ORDER + 1 ||/if (0 ||/@a read file folio's order within range
 lib/record/bpf/file.bpf.c@s/		if (XA_INTERNAL(e) \&\& e < (nslots << 2)) {/		if (0) {/@a file folio read through a sibling slot of its xarray entry@live:18-file-orders.t
@@ -242,7 +244,7 @@ run_tests() {
 	golden)
 		(cd "$W/t" && FOLIOSTAT=./foliostat prove tests/golden/*.t) >/dev/null 2>&1 ;;
 	scripts)
-		(cd "$W/t" && prove --exec bash tests/unit/guest.t) >/dev/null 2>&1 ;;
+		(cd "$W/t" && prove --exec bash tests/unit/guest.t && tests/unit/test_bench.py) >/dev/null 2>&1 ;;
 	live:*)
 		(cd "$W/t" && FOLIOSTAT=./foliostat WORKLOAD_BIN=./foliostat \
 			timeout 900 prove "tests/live/${1#live:}") >/dev/null 2>&1 ;;

@@ -147,7 +147,7 @@ static __u64 current_mm(void)
 /* The current process's space (tgid's). With create (a folio to put), one of the address
  * space exec has since replaced gives way to a fresh one. A look-up takes it as it is:
  * exec's own faults, the only ones between the two, reuse nothing, and the mm's read
- * would add 26 ns to every reuse fault (bench.sh's kernel figure, 584 against 558). */
+ * would add 26 ns to every reuse fault (make bench's kernel figure, 584 against 558). */
 static struct kspace *space_of(__u32 tgid, int create)
 {
 	struct kspace *s = bpf_map_lookup_elem(&spaces, &tgid), *fresh;
