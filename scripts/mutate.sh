@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTANTS=$(cat <<'EOF'
 lib/data/decode_event.c@s/return order <= FOL_MAX_ORDER;/return 1;/@folio order range check at decode
+lib/data/recording_check.c@s/	{ "thp", RC_OBJ, 0, 0, thp },//@the counters' THP policy checked
+lib/data/recording_check.c@s/^	STR("enabled"),$//@each mTHP size's policy checked
+lib/data/recording_facts.c@s/bad += removed < 0 ? 1 : (uint64_t)removed;/bad += removed < 0;/@a phase line's removed values counted as bad metadata
 scripts/guest.sh@s/\[ "$(guest_mark "$log" KPROBE-LEFT-INT)" = 0 \]/true/@check-kernels: a kprobe left after SIGINT fails the guest@scripts
 scripts/guest.sh@s/ \&\& \[ "$ru" -eq 0 \]//@check-kernels: a 64K folio reused before 6.13 fails the guest@scripts
 scripts/guest.sh@s/\[ "$(guest_mark "$log" KH-SLEEP)" = 10000 \]/true/@check-kernels: khugepaged's scan sleep put back@scripts

@@ -226,9 +226,12 @@ void fol_recording_free(struct fol_recording *rec);
 cJSON *fol_recording_json(const struct fol_recording *rec, uint32_t chunk);
 /* An untraced run as its BARE chunk. NULL on ENOMEM. */
 cJSON *fol_recording_bare_json(const struct fol_bare *b);
-/* A workload's phases as it writes them, JSON lines (record/bare.c reads its own into b):
- * 0 or -ENOMEM; a line that is not a phase is skipped. */
+/* A workload's phases as it writes them, JSON lines (a WORKLOAD chunk; record/bare.c reads
+ * its own into b): 0 or -ENOMEM; a line that is not a phase is skipped. */
 int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len);
+/* The same lines checked (fol_recording_check) into the array into, as the session keeps
+ * them: returns how many lines were dropped and values removed. */
+uint64_t fol_recording_phase_lines(cJSON *into, const char *lines, size_t len);
 void fol_recording_bare_free(struct fol_bare *b);
 
 /* A chunk is untrusted input, made on another machine or by anyone: every value foliostat

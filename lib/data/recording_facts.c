@@ -637,26 +637,37 @@ void *recording_facts_list(uint32_t chunk, const cJSON *a, size_t size, int *n, 
 	return v;
 }
 
-int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len)
+uint64_t fol_recording_phase_lines(cJSON *into, const char *lines, size_t len)
 {
-	cJSON *a = cJSON_CreateArray();
 	const char *s = lines, *end = lines + len;
-	int bad = !a;
+	uint64_t bad = 0;
 
-	while (a && s < end) {
+	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 		cJSON *j = n ? cJSON_ParseWithLength(s, n) : NULL;
+		int removed = n ? fol_recording_check(FOL_CHUNK_WORKLOAD, j) : 0;
 
-		if (fol_recording_check(FOL_CHUNK_WORKLOAD, j) >= 0)
-			cJSON_AddItemToArray(a, j);
+		if (j && removed >= 0)
+			cJSON_AddItemToArray(into, j);
 		else
 			cJSON_Delete(j);
+		bad += removed < 0 ? 1 : (uint64_t)removed;
 		s += n + 1;
 	}
+	return bad;
+}
+
+int fol_recording_phases_read(struct fol_phases *p, const char *lines, size_t len)
+{
+	cJSON *a = cJSON_CreateArray();
+	int bad = !a;
+
 	memset(p, 0, sizeof(*p));
-	if (a)
+	if (a) {
+		fol_recording_phase_lines(a, lines, len);
 		recording_phases_read(p, a, &bad);
+	}
 	cJSON_Delete(a);
 	if (bad)
 		recording_phases_free(p);

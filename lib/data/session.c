@@ -80,22 +80,6 @@ static cJSON *parse_checked(struct fol_session *s, uint32_t type, const void *bu
 	return j;
 }
 
-/* Phases come as JSON lines from the workload. */
-static void add_phases(struct fol_session *s, const char *buf, size_t len)
-{
-	const char *p = buf, *end = buf + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		cJSON *j = n ? parse_checked(s, FOL_CHUNK_WORKLOAD, p, n) : NULL;
-
-		if (j)
-			cJSON_AddItemToArray(s->phases, j);
-		p += n + 1;
-	}
-}
-
 static void take_json(struct fol_session *s, uint32_t type, cJSON **slot, const void *buf,
 		      size_t len)
 {
@@ -221,7 +205,7 @@ static void other_chunk(struct fol_session *s, uint32_t type, const void *buf, s
 		take_json(s, type, &s->maps, buf, len);
 		break;
 	case FOL_CHUNK_WORKLOAD:
-		add_phases(s, buf, len);
+		s->st.bad_metadata += fol_recording_phase_lines(s->phases, buf, len);
 		break;
 	case FOL_CHUNK_RUN:
 		take_json(s, type, &s->run, buf, len);

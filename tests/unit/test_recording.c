@@ -8,11 +8,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
 #include "data/file.h"
 #include "data/recording.h"
+#include "sys/counters.h"
 #include "util/errors.h"
 
 static char *argv_[] = { "./app", "--size", "8M" };
@@ -272,10 +276,15 @@ static void test_run_and_bare(void **state)
 static void test_phase_lines(void **state)
 {
 	const char *lines = "{\"phase\":\"a\",\"start_ns\":1,\"end_ns\":5}\nnot json\n"
-			    "{\"phase\":\"b\",\"start_ns\":-1,\"end_ns\":3}\n[1]\n";
+			    "{\"phase\":\"b\",\"start_ns\":-1,\"end_ns\":3}\n[1]\n\n";
 	struct fol_phases p;
+	cJSON *a = cJSON_CreateArray();
 
 	(void)state;
+	/* As the session keeps them: 2 lines dropped, 1 value removed; the empty line none. */
+	assert_int_equal(fol_recording_phase_lines(a, lines, strlen(lines)), 3);
+	assert_int_equal(cJSON_GetArraySize(a), 2);
+	cJSON_Delete(a);
 	assert_int_equal(fol_recording_phases_read(&p, lines, strlen(lines)), 0);
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.v[0].name, "a");
@@ -285,6 +294,74 @@ static void test_phase_lines(void **state)
 	for (int i = 0; i < p.n; i++)
 		free(p.v[i].name);
 	free(p.v);
+}
+
+static void put(const char *root, const char *path, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, path);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_tree(const char *root)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The kernel's counters (COUNTERS, a data set with a shape of its own), as the recorder
+ * snapshots them from a /proc and /sys written here: nothing removed; the THP policy,
+ * a size's policy and stats of the wrong type removed and counted. */
+static void test_counters(void **state)
+{
+	char root[] = "/tmp/foliostat-test-counters.XXXXXX", p[512];
+	const char *dirs[] = { "proc", "sys", "sys/kernel", "sys/kernel/mm",
+			       "sys/kernel/mm/transparent_hugepage",
+			       "sys/kernel/mm/transparent_hugepage/hugepages-64kB",
+			       "sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats" };
+	cJSON *snap, *copy, *thp, *size;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(p, 0755), 0);
+	}
+	put(root, "proc/vmstat", "pgfault 10\nthp_fault_alloc 2\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/use_zero_page", "1\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled", "always inherit [never] madvise\n");
+	put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/anon_fault_alloc", "5\n");
+	snap = fol_counters_snapshot(root);
+	rm_tree(root);
+	assert_non_null(snap);
+	thp = cJSON_GetObjectItemCaseSensitive(snap, "thp");
+	size = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(snap, "mthp"), "64kB");
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(thp, "enabled")->valuestring, "madvise");
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(size, "enabled")->valuestring, "never");
+	assert_int_equal(fol_recording_check(FOL_CHUNK_COUNTERS, snap), 0);
+	wrong_type_each(snap, FOL_CHUNK_COUNTERS, "thp");
+	wrong_type_each(snap, FOL_CHUNK_COUNTERS, NULL);
+	copy = cJSON_Duplicate(snap, 1);
+	size = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(copy, "mthp"), "64kB");
+	cJSON_ReplaceItemInObjectCaseSensitive(size, "enabled", cJSON_CreateNumber(1));
+	cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(size, "stats"),
+					       "anon_fault_alloc", cJSON_CreateString("5"));
+	assert_int_equal(fol_recording_check(FOL_CHUNK_COUNTERS, copy), 2);
+	assert_null(cJSON_GetObjectItemCaseSensitive(size, "enabled"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(size, "stats"),
+						     "anon_fault_alloc"));
+	cJSON_Delete(copy);
+	cJSON_Delete(snap);
 }
 
 /* The counted events (PMU, a list): written, checked, read and written again; a count
@@ -336,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_run_and_bare),
 		cmocka_unit_test(test_phase_lines),
+		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_pmu),
 	};
 
