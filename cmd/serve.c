@@ -38,7 +38,6 @@ int cmd_serve(int argc, char **argv)
 #include "live/metrics.h"
 #include "options.h"
 #include "record_cli.h"
-#include "sys/cgroup.h"
 #include "sys/counters.h"
 #include "sys/peer.h"
 #include "util/clock.h"
@@ -62,9 +61,6 @@ int cmd_serve(int argc, char **argv)
 /* A removed cgroup's series stay two of Prometheus' default scrape intervals (1 m): its
  * last counts are scraped once at least. */
 #define DEFAULT_LINGER_S 120
-/* How often removed cgroups are looked for: a file handle of each cgroup seen, 2 us
- * each here (name_to_handle_at), so some 130 us for 64. */
-#define PRUNE_EVERY_NS 5000000000ull
 
 static const struct usage serve_usage = {
 	"usage: foliostat serve [--listen ADDR:PORT] [-a] [-G CGROUP] [--by-cgroup]\n"
@@ -113,13 +109,10 @@ struct serve {
 	pthread_cond_t ticked;
 	uint64_t ticks;
 	int scrape_waiting;
-	/* Kernel decisions (on unless --no-kernel-decisions), pulled into the tally;
-	 * removed cgroups looked for every PRUNE_EVERY_NS under cgroot ("" none found). */
+	/* Kernel decisions (on unless --no-kernel-decisions), pulled into the tally and
+	 * removed cgroups pruned at each tick. */
 	int no_kernel_reuse;
 	struct fol_kcounts *kc;
-	uint64_t kpulled_ns;
-	uint64_t pruned_ns;
-	char cgroot[1024];
 	/* The cgroup of -G, removed since serve started: nothing more can be counted. */
 	volatile int cgroup_gone;
 	/* The HTTP server's connections, under their own lock: its thread adds and removes
@@ -492,46 +485,6 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 	return 0;
 }
 
-/* The counts decided in the kernel into the tally: four times a second, under the
- * scrape's lock; a pruning pull (cgroot not NULL) at once. */
-static void kpull(struct serve *s, struct fol_recorder *r, const char *cgroot)
-{
-	uint64_t now = fol_mono_ns();
-
-	if (!r || (!cgroot && now - s->kpulled_ns < 250000000ull))
-		return;
-	s->kpulled_ns = now;
-	pthread_mutex_lock(&s->lock);
-	fol_kcounts_pull(s->kc, r, cgroot);
-	pthread_mutex_unlock(&s->lock);
-}
-
-/* Removed cgroups: the kernel's counts pulled a last time and forgotten, then the rows
- * that have lingered long enough dropped. */
-static void prune(struct serve *s, struct fol_recorder *r)
-{
-	uint64_t now = fol_mono_ns();
-
-	if (!s->by_cgroup || now - s->pruned_ns < PRUNE_EVERY_NS)
-		return;
-	s->pruned_ns = now;
-	if (s->c.o.cgroup && s->cgroot[0] && !s->cgroup_gone) {
-		char dir[4096 + 1024];
-
-		snprintf(dir, sizeof(dir), "%s/%s", s->cgroot, s->c.o.cgroup);
-		if (access(dir, F_OK) && errno == ENOENT) {
-			s->cgroup_gone = 1;
-			fprintf(stderr, "foliostat serve: cgroup %s was removed: nothing more is counted "
-					"(/healthz says 503); restart serve with a cgroup that exists\n",
-				s->c.o.cgroup);
-		}
-	}
-	kpull(s, r, s->cgroot);
-	pthread_mutex_lock(&s->lock);
-	fol_tally_prune(s->tally, now);
-	pthread_mutex_unlock(&s->lock);
-}
-
 static void serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
@@ -540,11 +493,13 @@ static void serve_tick(void *ctx)
 	pthread_mutex_lock(&s->lock);
 	waiting = s->scrape_waiting;
 	pthread_mutex_unlock(&s->lock);
-	if (waiting)
-		s->kpulled_ns = 0;
 	end_late(s);
-	prune(s, s->c.running);
-	kpull(s, s->c.running, NULL);
+	if (fol_kcounts_tick(s->kc, s->c.running, waiting)) {
+		s->cgroup_gone = 1;
+		fprintf(stderr, "foliostat serve: cgroup %s was removed: nothing more is counted "
+				"(/healthz says 503); restart serve with a cgroup that exists\n",
+			s->c.o.cgroup);
+	}
 	fol_live_trim(s->l);
 	/* Said once it counts: a serve that cannot record (not root) printed its URL, then
 	 * failed. */
@@ -580,9 +535,6 @@ int cmd_serve(int argc, char **argv)
 	s.started_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	if (!uname(&u))
 		snprintf(s.kernel, sizeof(s.kernel), "%s", u.release);
-	s.pruned_ns = fol_mono_ns();
-	if (s.by_cgroup && fol_cgroup_root(s.cgroot, sizeof(s.cgroot)))
-		s.cgroot[0] = 0; /* none: nothing is pruned */
 	s.guard = fol_conn_guard_new(MAX_CONNECTIONS, MAX_PEER_CONNECTIONS, REQUEST_DEADLINE_NS);
 	ret = s.guard ? fol_live_open(&s.l, &s.lock, &w) : -ENOMEM;
 	if (!ret)
@@ -592,7 +544,10 @@ int cmd_serve(int argc, char **argv)
 								    .linger_ns = (uint64_t)s.linger * 1000000000ull },
 				     &s.tally);
 	if (!ret)
-		ret = fol_kcounts_new(&s.kc, s.tally, s.by_cgroup);
+		ret = fol_kcounts_new(&s.kc, &(struct fol_kcounts_opts){ .tally = s.tally,
+									 .by_cgroup = s.by_cgroup,
+									 .lock = &s.lock,
+									 .cgroup = s.c.o.cgroup });
 	if (ret) {
 		close(fd);
 		fol_writer_close(w);

@@ -5,10 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/bpf_record.h"
 #include "sys/cgroup.h"
+#include "util/clock.h"
 #include "util/u64map.h"
+
+/* The kernel's counts are scraped at least every 15 s; four pulls a second keep a scrape
+ * a quarter of a second behind at most, for a few hundred keys read each time. */
+#define PULL_EVERY_NS 250000000ull
+/* How often removed cgroups are looked for: a file handle of each cgroup seen, 2 us
+ * each here (name_to_handle_at), so some 130 us for 64. */
+#define PRUNE_EVERY_NS 5000000000ull
 
 _Static_assert(FOL_BPF_LAT_BUCKETS == FOL_LAT_BUCKETS, "the programs' latency buckets are the tally's");
 
@@ -22,6 +31,13 @@ struct fol_kcounts {
 	/* During a pruning pull: the root, and each cgroup id's verdict (1 removed, 2 there). */
 	const char *cgroot;
 	struct fol_u64map *alive;
+	/* The collector's: when it last pulled and pruned, the root it prunes under ("" none
+	 * found), -G's cgroup and whether it was found removed. */
+	pthread_mutex_t *lock;
+	uint64_t pulled_ns, pruned_ns;
+	char root[1024];
+	char *cgroup;
+	int cgroup_gone;
 };
 
 struct seen {
@@ -29,16 +45,21 @@ struct seen {
 	char cgroup[256];
 };
 
-int fol_kcounts_new(struct fol_kcounts **kc, struct fol_tally *t, int by_cgroup)
+int fol_kcounts_new(struct fol_kcounts **kc, const struct fol_kcounts_opts *o)
 {
 	struct fol_kcounts *k = calloc(1, sizeof(*k));
 
-	if (!k || !(k->seen = fol_u64map_new(sizeof(struct seen)))) {
-		free(k);
+	if (!k || !(k->seen = fol_u64map_new(sizeof(struct seen))) ||
+	    (o->cgroup && !(k->cgroup = strdup(o->cgroup)))) {
+		fol_kcounts_free(k);
 		return -ENOMEM;
 	}
-	k->tally = t;
-	k->by_cgroup = by_cgroup;
+	k->tally = o->tally;
+	k->by_cgroup = o->by_cgroup;
+	k->lock = o->lock;
+	k->pruned_ns = fol_mono_ns();
+	if (k->by_cgroup && fol_cgroup_root(k->root, sizeof(k->root)))
+		k->root[0] = 0; /* none: nothing is pruned */
 	*kc = k;
 	return 0;
 }
@@ -48,6 +69,7 @@ void fol_kcounts_free(struct fol_kcounts *kc)
 	if (!kc)
 		return;
 	fol_u64map_free(kc->seen);
+	free(kc->cgroup);
 	free(kc);
 }
 
@@ -136,4 +158,49 @@ uint64_t fol_kcounts_keys(const struct fol_kcounts *kc)
 const uint64_t *fol_kcounts_stat(const struct fol_kcounts *kc)
 {
 	return kc->found ? kc->stat : NULL;
+}
+
+static void locked_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot)
+{
+	kc->pulled_ns = fol_mono_ns();
+	if (kc->lock)
+		pthread_mutex_lock(kc->lock);
+	fol_kcounts_pull(kc, r, cgroot);
+	if (kc->lock)
+		pthread_mutex_unlock(kc->lock);
+}
+
+/* 1 the first time -G's cgroup is found removed. */
+static int cgroup_removed(struct fol_kcounts *kc)
+{
+	char dir[sizeof(kc->root) + 4096];
+
+	if (!kc->cgroup || !kc->root[0] || kc->cgroup_gone)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", kc->root, kc->cgroup);
+	kc->cgroup_gone = access(dir, F_OK) && errno == ENOENT;
+	return kc->cgroup_gone;
+}
+
+int fol_kcounts_tick(struct fol_kcounts *kc, struct fol_recorder *r, int soon)
+{
+	uint64_t now = fol_mono_ns();
+	int gone = 0;
+
+	if (soon)
+		kc->pulled_ns = 0;
+	if (kc->by_cgroup && now - kc->pruned_ns >= PRUNE_EVERY_NS) {
+		kc->pruned_ns = now;
+		gone = cgroup_removed(kc);
+		if (r)
+			locked_pull(kc, r, kc->root);
+		if (kc->lock)
+			pthread_mutex_lock(kc->lock);
+		fol_tally_prune(kc->tally, now);
+		if (kc->lock)
+			pthread_mutex_unlock(kc->lock);
+	}
+	if (r && fol_mono_ns() - kc->pulled_ns >= PULL_EVERY_NS)
+		locked_pull(kc, r, NULL);
+	return gone;
 }

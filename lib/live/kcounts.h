@@ -2,11 +2,12 @@
 /* serve's faults decided in the kernel (bpf_record.h: reuse, allocations, file faults,
  * counted by the BPF programs by cgroup, class and order), pulled into a tally: each pull
  * adds what grew since the last; a pruning pull also forgets the keys of removed cgroups,
- * here and in the programs (no task is left in one to fault: nothing is lost). The
- * caller holds whatever lock guards the tally. */
+ * here and in the programs (no task is left in one to fault: nothing is lost). A caller
+ * of fol_kcounts_pull holds whatever lock guards the tally. */
 #ifndef FOL_LIVE_KCOUNTS_H
 #define FOL_LIVE_KCOUNTS_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "live/tally.h"
@@ -14,9 +15,23 @@
 
 struct fol_kcounts;
 
-/* 0 or -ENOMEM. by_cgroup: the tally's rows are cgroups (their paths found by id). */
-int fol_kcounts_new(struct fol_kcounts **kc, struct fol_tally *t, int by_cgroup);
+struct fol_kcounts_opts {
+	struct fol_tally *tally;
+	int by_cgroup;		/* the tally's rows are cgroups (their paths found by id) */
+	pthread_mutex_t *lock;	/* held around each pull by fol_kcounts_tick (the scrapes'); NULL none */
+	const char *cgroup;	/* -G's, under the cgroup root: watched for its removal; NULL none */
+};
+
+/* 0 or -ENOMEM. */
+int fol_kcounts_new(struct fol_kcounts **kc, const struct fol_kcounts_opts *o);
 void fol_kcounts_free(struct fol_kcounts *kc);
+
+/* serve's collector, at every tick of its recording: the kernel's counts pulled into the
+ * tally four times a second (at once when soon: a scrape waits for them); by cgroup,
+ * every 5 s, removed cgroups' counts pulled a last time and forgotten and the rows that
+ * have lingered long enough dropped. Returns 1 at the tick that finds -G's cgroup removed
+ * (nothing more can be counted), else 0. */
+int fol_kcounts_tick(struct fol_kcounts *kc, struct fol_recorder *r, int soon);
 
 /* 0, -ENOENT (no kernel counts in this recording), or -ENOMEM. cgroot (fol_cgroup_root's,
  * "" for none) prunes: a cgroup not found there any more is forgotten; NULL does not. */
