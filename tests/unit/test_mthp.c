@@ -17,26 +17,18 @@
 #include "sys/mthp.h"
 #include "util/msgs.h"
 
+#include "fakeroot.h"
+
 static char root[64];
 
-static void put(const char *rel, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s", root, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#define THP "sys/kernel/mm/transparent_hugepage/"
 
 static void get(const char *rel, char *out, size_t len)
 {
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/%s", root, rel);
+	snprintf(path, sizeof(path), "%s/" THP "%s", root, rel);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(out, (int)len, f));
@@ -45,27 +37,20 @@ static void get(const char *rel, char *out, size_t len)
 
 static int setup(void **state)
 {
-	char cmd[256];
-
 	(void)state;
 	snprintf(root, sizeof(root), "/tmp/fol-mthp-XXXXXX");
 	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/kernel/mm/transparent_hugepage/khugepaged "
-		 "%s/sys/kernel/mm/transparent_hugepage/hugepages-64kB", root, root);
-	assert_int_equal(system(cmd), 0);
-	put("enabled", "always [madvise] never\n");
-	put("hugepages-64kB/enabled", "always inherit madvise [never]\n");
-	put("khugepaged/scan_sleep_millisecs", "10000\n");
+	fake_put(root, THP "enabled", "always [madvise] never\n");
+	fake_put(root, THP "hugepages-64kB/enabled", "always inherit madvise [never]\n");
+	fake_put(root, THP "khugepaged/scan_sleep_millisecs", "10000\n");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd);
+	fake_remove(root);
+	return 0;
 }
 
 /* Written, then put back: the old values are read the way each file holds them. */

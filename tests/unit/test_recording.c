@@ -8,9 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -18,6 +15,8 @@
 #include "data/recording.h"
 #include "sys/counters.h"
 #include "util/errors.h"
+
+#include "fakeroot.h"
 
 static char *argv_[] = { "./app", "--size", "8M" };
 static char *warns[] = { "a warning" };
@@ -296,53 +295,25 @@ static void test_phase_lines(void **state)
 	free(p.v);
 }
 
-static void put(const char *root, const char *path, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, path);
-	f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void rm_tree(const char *root)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
-}
-
 /* The kernel's counters (COUNTERS, a data set with a shape of its own), as the recorder
  * snapshots them from a /proc and /sys written here: nothing removed; the THP policy,
  * a size's policy and stats of the wrong type removed and counted. */
 static void test_counters(void **state)
 {
-	char root[] = "/tmp/foliostat-test-counters.XXXXXX", p[512];
-	const char *dirs[] = { "proc", "sys", "sys/kernel", "sys/kernel/mm",
-			       "sys/kernel/mm/transparent_hugepage",
-			       "sys/kernel/mm/transparent_hugepage/hugepages-64kB",
-			       "sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats" };
+	char root[] = "/tmp/foliostat-test-counters.XXXXXX";
 	cJSON *snap, *copy, *thp, *size;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
-		assert_int_equal(mkdir(p, 0755), 0);
-	}
-	put(root, "proc/vmstat", "pgfault 10\nthp_fault_alloc 2\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/use_zero_page", "1\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled", "always inherit [never] madvise\n");
-	put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/anon_fault_alloc", "5\n");
+	fake_put(root, "proc/vmstat", "pgfault 10\nthp_fault_alloc 2\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/defrag", "[always] defer madvise never\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/use_zero_page", "1\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled", "always inherit [never] madvise\n");
+	fake_put(root, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/anon_fault_alloc", "5\n");
 	snap = fol_counters_snapshot(root);
-	rm_tree(root);
+	fake_remove(root);
 	assert_non_null(snap);
 	thp = cJSON_GetObjectItemCaseSensitive(snap, "thp");
 	size = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(snap, "mthp"), "64kB");
