@@ -67,7 +67,7 @@ lib/live/tally.c@s/removed_ns >= t->o.linger_ns/removed_ns > t->o.linger_ns/@a r
 lib/live/tally.c@s/	for (ssize_t i = 0; i < nid; i++)/	for (ssize_t i = 0; i < 0; i++)/@a removed cgroup's ids are looked up again
 lib/live/kcounts.c@s/	return FOL_BPF_FORGET;/	return 0;/@the programs forget a removed cgroup's counts@live:15-serve.t
 lib/live/kcounts.c@s/	if (r \&\& fol_mono_ns() - kc->pulled_ns >= PULL_EVERY_NS)/	if (0)/@serve pulls the kernel's counts at its ticks@live:15-serve.t
-lib/live/kcounts.c@s/	kc->cgroup_gone = access(dir, F_OK) \&\& errno == ENOENT;/	kc->cgroup_gone = 0;/@serve -G sees its cgroup removed@live:15-serve.t
+lib/live/kcounts.c@s/	kc->cgroup_gone = !fol_cgroup_alive(kc->root, kc->cgroup, 0);/	kc->cgroup_gone = 0;/@serve -G sees its cgroup removed@live:15-serve.t
 lib/live/tally.c@s/	c->episodes\[slot\] += f->new_episode;/	c->episodes[slot]++;/@reuse episodes are first reuse faults
 lib/live/tally.c@s/	key = \*parent;/	key = 0;/@a forked child in its parent's cgroup
 lib/live/tally.c@s/		if ((double)cum >= q \* (double)n)/		if ((double)cum > q * (double)n)/@the quantile's bucket

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "data/bpf_record.h"
 #include "sys/cgroup.h"
@@ -28,11 +27,10 @@ struct fol_kcounts {
 	uint64_t nseen;
 	uint64_t stat[FOL_BPF_K_NR];
 	int found;			/* a pull found kernel counts */
-	/* During a pruning pull: the root, and each cgroup id's verdict (1 removed, 2 there). */
-	const char *cgroot;
+	/* During a pruning pull: each cgroup id's verdict (1 removed, 2 there). */
 	struct fol_u64map *alive;
 	/* The collector's: when it last pulled and pruned, the root it prunes under ("" none
-	 * found), -G's cgroup and whether it was found removed. */
+	 * found), -G's cgroup from that root ("/a/b") and whether it was found removed. */
 	pthread_mutex_t *lock;
 	uint64_t pulled_ns, pruned_ns;
 	char root[1024];
@@ -48,12 +46,17 @@ struct seen {
 int fol_kcounts_new(struct fol_kcounts **kc, const struct fol_kcounts_opts *o)
 {
 	struct fol_kcounts *k = calloc(1, sizeof(*k));
+	const char *g = o->cgroup;
 
+	while (g && *g == '/')
+		g++;
 	if (!k || !(k->seen = fol_u64map_new(sizeof(struct seen))) ||
-	    (o->cgroup && !(k->cgroup = strdup(o->cgroup)))) {
+	    (g && !(k->cgroup = malloc(strlen(g) + 2)))) {
 		fol_kcounts_free(k);
 		return -ENOMEM;
 	}
+	if (g)
+		sprintf(k->cgroup, "/%s", g);
 	k->tally = o->tally;
 	k->by_cgroup = o->by_cgroup;
 	k->lock = o->lock;
@@ -94,7 +97,7 @@ static int removed(struct fol_kcounts *kc, uint64_t id, const char *path)
 	int created, *v = fol_u64map_put(kc->alive, id, &created);
 
 	if (v && created)
-		*v = !strcmp(path, "other") || (kc->cgroot[0] && !fol_cgroup_alive(kc->cgroot, path, id)) ? 1 : 2;
+		*v = !strcmp(path, "other") || (kc->root[0] && !fol_cgroup_alive(kc->root, path, id)) ? 1 : 2;
 	return v && *v == 1;
 }
 
@@ -136,13 +139,16 @@ static int pull_one(void *ctx, const struct fol_bpf_reuse_key *k, const struct f
 	return FOL_BPF_FORGET;
 }
 
-int fol_kcounts_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot)
+/* What grew since the last pull into the tally, under the tally's lock; prune: a cgroup no
+ * longer under the root is forgotten. 0, -ENOENT (no kernel counts in this recording), or
+ * -ENOMEM. */
+static int pull(struct fol_kcounts *kc, struct fol_recorder *r, int prune)
 {
 	int ret;
 
-	if (cgroot && !(kc->alive = fol_u64map_new(sizeof(int))))
+	kc->pulled_ns = fol_mono_ns();
+	if (prune && !(kc->alive = fol_u64map_new(sizeof(int))))
 		return -ENOMEM;
-	kc->cgroot = cgroot;
 	ret = fol_recorder_reuse(r, pull_one, kc, kc->stat, FOL_BPF_K_NR);
 	kc->found |= ret != -ENOENT;
 	fol_u64map_free(kc->alive);
@@ -160,25 +166,12 @@ const uint64_t *fol_kcounts_stat(const struct fol_kcounts *kc)
 	return kc->found ? kc->stat : NULL;
 }
 
-static void locked_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot)
-{
-	kc->pulled_ns = fol_mono_ns();
-	if (kc->lock)
-		pthread_mutex_lock(kc->lock);
-	fol_kcounts_pull(kc, r, cgroot);
-	if (kc->lock)
-		pthread_mutex_unlock(kc->lock);
-}
-
 /* 1 the first time -G's cgroup is found removed. */
 static int cgroup_removed(struct fol_kcounts *kc)
 {
-	char dir[sizeof(kc->root) + 4096];
-
 	if (!kc->cgroup || !kc->root[0] || kc->cgroup_gone)
 		return 0;
-	snprintf(dir, sizeof(dir), "%s/%s", kc->root, kc->cgroup);
-	kc->cgroup_gone = access(dir, F_OK) && errno == ENOENT;
+	kc->cgroup_gone = !fol_cgroup_alive(kc->root, kc->cgroup, 0);
 	return kc->cgroup_gone;
 }
 
@@ -189,18 +182,16 @@ int fol_kcounts_tick(struct fol_kcounts *kc, struct fol_recorder *r, int soon)
 
 	if (soon)
 		kc->pulled_ns = 0;
+	pthread_mutex_lock(kc->lock);
 	if (kc->by_cgroup && now - kc->pruned_ns >= PRUNE_EVERY_NS) {
 		kc->pruned_ns = now;
 		gone = cgroup_removed(kc);
 		if (r)
-			locked_pull(kc, r, kc->root);
-		if (kc->lock)
-			pthread_mutex_lock(kc->lock);
+			pull(kc, r, 1);
 		fol_tally_prune(kc->tally, now);
-		if (kc->lock)
-			pthread_mutex_unlock(kc->lock);
 	}
 	if (r && fol_mono_ns() - kc->pulled_ns >= PULL_EVERY_NS)
-		locked_pull(kc, r, NULL);
+		pull(kc, r, 0);
+	pthread_mutex_unlock(kc->lock);
 	return gone;
 }

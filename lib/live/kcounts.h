@@ -2,8 +2,7 @@
 /* serve's faults decided in the kernel (bpf_record.h: reuse, allocations, file faults,
  * counted by the BPF programs by cgroup, class and order), pulled into a tally: each pull
  * adds what grew since the last; a pruning pull also forgets the keys of removed cgroups,
- * here and in the programs (no task is left in one to fault: nothing is lost). A caller
- * of fol_kcounts_pull holds whatever lock guards the tally. */
+ * here and in the programs (no task is left in one to fault: nothing is lost). */
 #ifndef FOL_LIVE_KCOUNTS_H
 #define FOL_LIVE_KCOUNTS_H
 
@@ -18,7 +17,7 @@ struct fol_kcounts;
 struct fol_kcounts_opts {
 	struct fol_tally *tally;
 	int by_cgroup;		/* the tally's rows are cgroups (their paths found by id) */
-	pthread_mutex_t *lock;	/* held around each pull by fol_kcounts_tick (the scrapes'); NULL none */
+	pthread_mutex_t *lock;	/* guards the tally (the scrapes'): held by each tick's work */
 	const char *cgroup;	/* -G's, under the cgroup root: watched for its removal; NULL none */
 };
 
@@ -32,10 +31,6 @@ void fol_kcounts_free(struct fol_kcounts *kc);
  * have lingered long enough dropped. Returns 1 at the tick that finds -G's cgroup removed
  * (nothing more can be counted), else 0. */
 int fol_kcounts_tick(struct fol_kcounts *kc, struct fol_recorder *r, int soon);
-
-/* 0, -ENOENT (no kernel counts in this recording), or -ENOMEM. cgroot (fol_cgroup_root's,
- * "" for none) prunes: a cgroup not found there any more is forgotten; NULL does not. */
-int fol_kcounts_pull(struct fol_kcounts *kc, struct fol_recorder *r, const char *cgroot);
 
 /* The (cgroup, class, order) keys held; what the programs did with the faults they saw
  * (FOL_BPF_K_NR counts, bpf_record.h), NULL before a pull found kernel counts. */
