@@ -354,8 +354,9 @@ class Bench:
         """File size and events, from the last recordings of the workload; then the default
         recording (all default events) at default buffer sizes: its lost events."""
         fd, pd = self.path('f.data'), self.path('p.data')
-        fev = self.samples(fd)
-        pev = len(output(['perf', 'script', '-i', pd, '-F', 'event']).splitlines())
+        rec = self.report_json(fd)['recording']
+        fev = self.fev = sum(e['count'] for e in rec['events'])
+        pev = self.pev = len(output(['perf', 'script', '-i', pd, '-F', 'event']).splitlines())
         fsz, psz = os.path.getsize(fd), os.path.getsize(pd)
         self.w(f'file.events.foliostat {fev}')
         self.w(f'file.events.perf {pev}')
@@ -363,12 +364,13 @@ class Bench:
         self.w(f'file.bytes.perf {psz}')
         self.w(f'file.bytes_per_event.foliostat {ratio(fsz, fev)}')
         self.w(f'file.bytes_per_event.perf {ratio(psz, pev)}')
-        self.w(f'lost.foliostat {self.report_json(fd)["recording"]["lost_events"]}')
+        self.w(f'lost.foliostat {rec["lost_events"]}')
         dd = self.path('d.data')
         self.record(dd, self.workload('fork-reuse', '--size', self.size))
         settle()
-        self.w(f'default_events.samples {self.samples(dd)}')
-        self.w(f'default_events.lost {self.report_json(dd)["recording"]["lost_events"]}')
+        rec = self.report_json(dd)['recording']
+        self.w(f'default_events.samples {sum(e["count"] for e in rec["events"])}')
+        self.w(f'default_events.lost {rec["lost_events"]}')
         self.w(f'default_events.file_bytes {os.path.getsize(dd)}')
 
     def peak(self, argv, env=None):
@@ -390,21 +392,19 @@ class Bench:
         the same events. The report keeps what it works out once (inflated debug files, the
         kernel's symbols) in the user's cache: a run first fills it, the runs timed read
         it; the same again with FOLIOSTAT_NO_CACHE, as a first report after an upgrade or
-        on a new recording pays."""
+        on a new recording pays. The events per second are of those files() counted."""
         fd, pd = self.path('f.data'), self.path('p.data')
         run([self.fol, 'report', '--json', '-i', fd])
         rf, mf = self.timed([self.fol, 'report', '--json', '-i', fd])
         rp, mp = self.timed(['perf', 'script', '-i', pd])
         rn, _ = self.timed([self.fol, 'report', '--json', '-i', fd], env=dict(os.environ, FOLIOSTAT_NO_CACHE='1'))
-        fev = self.samples(fd)
-        pev = len(output(['perf', 'script', '-i', pd, '-F', 'event']).splitlines())
         self.w(f"# report: '{self.fol} report --json -i f.data' against 'perf script -i p.data', "
                f'fork-reuse {self.size} recorded by each with -e {" ".join(EVENTS)} (perf: -c 1 -d)')
         self.w(f'report.ms.foliostat_no_cache {ms(rn)}')
         self.w(f'report.ms.foliostat {ms(rf)}')
         self.w(f'report.ms.perf_script {ms(rp)}')
-        self.w(f'report.events_per_s.foliostat {fev * 1e9 / rf:.0f}')
-        self.w(f'report.events_per_s.perf_script {pev * 1e9 / rp:.0f}')
+        self.w(f'report.events_per_s.foliostat {self.fev * 1e9 / rf:.0f}')
+        self.w(f'report.events_per_s.perf_script {self.pev * 1e9 / rp:.0f}')
         self.w(f'report.speedup.foliostat_over_perf_script {ratio(rp, rf)}')
         self.w(f'report.peak_rss_kb.foliostat {mf:.0f}')
         self.w(f'report.peak_rss_kb.perf_script {mp:.0f}')
