@@ -9,6 +9,7 @@
 
 #include "data/event.h"
 #include "model/summary.h"
+#include "sys/mthp.h"
 
 struct fol_model;
 
@@ -94,8 +95,6 @@ struct fol_model_opts {
 /* A fault's latency past this (2^40 ns, 18 minutes) is no fault's: a crafted or damaged
  * record's. The fault is counted untimed, and no sum of latencies can wrap. */
 #define FOL_LATENCY_MAX (1ull << 40)
-
-enum { FOL_HZ_UNKNOWN, FOL_HZ_NONE, FOL_HZ_MADVISE, FOL_HZ_ALWAYS };
 
 struct fol_model *fol_model_new(const struct fol_model_opts *o);
 void fol_model_free(struct fol_model *m);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/mthp.h"
 #include "sys/pagecache.h"
 #include "data/pipe.h"
 
@@ -329,23 +330,6 @@ static void kernel_symbols(struct fol_report *r, struct fol_session *sess)
 		r->ksyms_from = "none";
 }
 
-/* Where the recorded kernel maps the huge zero page at a read fault, from its THP settings
- * at the start: the PMD size's own policy unless it inherits. */
-static int huge_zero_policy(const struct fol_thp_start *t, int pmd_order)
-{
-	const char *policy = t->enabled;
-
-	if (t->use_zero_page < 0 || !policy || pmd_order <= 0)
-		return FOL_HZ_UNKNOWN;
-	if (t->pmd_enabled && strcmp(t->pmd_enabled, "inherit"))
-		policy = t->pmd_enabled;
-	if (!t->use_zero_page || !strcmp(policy, "never"))
-		return FOL_HZ_NONE;
-	if (!strcmp(policy, "always"))
-		return FOL_HZ_ALWAYS;
-	return !strcmp(policy, "madvise") ? FOL_HZ_MADVISE : FOL_HZ_UNKNOWN;
-}
-
 /* Whether the recording has an event of this kind. */
 static int has_kind(const struct fol_session *sess, enum fol_kind kind)
 {
@@ -373,7 +357,8 @@ static int head_opts(struct fol_report *r, const struct fol_recording *head,
 	mo->page_size = r->page_size;
 	mo->sampled = head->latency_method && !strcmp(head->latency_method, "sampled");
 	mo->pmd_order = r->pmd_order > 0 ? r->pmd_order : 0;
-	mo->huge_zero = huge_zero_policy(&head->thp, mo->pmd_order);
+	mo->huge_zero = fol_huge_zero_policy(head->thp.enabled, head->thp.pmd_enabled, head->thp.use_zero_page,
+					      mo->pmd_order);
 	mo->mm_threads_known = k->have;
 	for (int i = 0; i < k->n && mo->nr_mm_threads < 64; i++)
 		mm_tids[mo->nr_mm_threads++] = (int)k->v[i];

@@ -30,6 +30,41 @@ int fol_mthp_read_policy(const char *path, char *out, size_t len)
 	return 0;
 }
 
+int fol_huge_zero_policy(const char *enabled, const char *pmd_enabled, int use_zero_page, int pmd_order)
+{
+	const char *policy = enabled;
+
+	if (use_zero_page < 0 || !policy || pmd_order <= 0)
+		return FOL_HZ_UNKNOWN;
+	if (pmd_enabled && strcmp(pmd_enabled, "inherit"))
+		policy = pmd_enabled;
+	if (!use_zero_page || !strcmp(policy, "never"))
+		return FOL_HZ_NONE;
+	if (!strcmp(policy, "always"))
+		return FOL_HZ_ALWAYS;
+	return !strcmp(policy, "madvise") ? FOL_HZ_MADVISE : FOL_HZ_UNKNOWN;
+}
+
+int fol_huge_zero_now(const char *root, int pmd_order)
+{
+	char thp[128], path[192], enabled[16], pmd[16], zero[16];
+	long page = sysconf(_SC_PAGESIZE);
+	int have_pmd;
+
+	if (pmd_order <= 0 || page <= 0)
+		return FOL_HZ_UNKNOWN;
+	snprintf(thp, sizeof(thp), "%s/sys/kernel/mm/transparent_hugepage", root);
+	snprintf(path, sizeof(path), "%s/enabled", thp);
+	if (fol_mthp_read_policy(path, enabled, sizeof(enabled)))
+		return FOL_HZ_UNKNOWN;
+	snprintf(path, sizeof(path), "%s/hugepages-%lukB/enabled", thp, ((unsigned long)page << pmd_order) >> 10);
+	have_pmd = !fol_mthp_read_policy(path, pmd, sizeof(pmd));
+	snprintf(path, sizeof(path), "%s/use_zero_page", thp);
+	if (fol_sysfs_read(path, zero, sizeof(zero)))
+		return FOL_HZ_UNKNOWN;
+	return fol_huge_zero_policy(enabled, have_pmd ? pmd : NULL, atoi(zero) != 0, pmd_order);
+}
+
 int fol_sysfs_write(const char *path, const char *value)
 {
 	/* O_TRUNC as the shell's >: a plain file (the unit tests' sysfs) is rewritten whole. */

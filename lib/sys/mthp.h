@@ -39,6 +39,18 @@ int fol_mthp_read_policy(const char *path, char *out, size_t len);
 /* Put back what apply changed; safe to call again. */
 int fol_mthp_restore(struct fol_mthp *m);
 
+/* Where a kernel maps the huge zero page at a read fault (do_huge_pmd_anonymous_page):
+ * never, in MADV_HUGEPAGE ranges, wherever a PMD range fits; by its THP policy for the
+ * PMD size (the top-level one where that inherits) and use_zero_page. FOL_HZ_UNKNOWN
+ * where a fact is missing (policy NULL, use_zero_page -1, pmd_order 0 or less: no PMD
+ * THP known). The model's rule for a zero-page read's order and the BPF programs' both
+ * take it from here. */
+enum { FOL_HZ_UNKNOWN, FOL_HZ_NONE, FOL_HZ_MADVISE, FOL_HZ_ALWAYS };
+int fol_huge_zero_policy(const char *enabled, const char *pmd_enabled, int use_zero_page, int pmd_order);
+/* The same of the kernel running under root ("" for this machine), whose PMD order is
+ * pmd_order (sys/maps.h's fol_maps_pmd_order). */
+int fol_huge_zero_now(const char *root, int pmd_order);
+
 /* A folio size of a sweep ("4K", "64K", "2M-pte", "2M") as a complete policy: that size
  * always, every other size never (4K: all never). -EINVAL for a value that is not a size,
  * -ENOENT for a size the kernel does not have. *policy: which built-in workload policy

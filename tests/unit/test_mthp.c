@@ -105,11 +105,51 @@ static void test_bad_specs(void **state)
 	}
 }
 
+/* Where the huge zero page is mapped, read from the machine: the PMD size's own policy
+ * unless it inherits the top level's; none without use_zero_page; not known where a file
+ * is missing or no PMD order is known. */
+static void test_huge_zero(void **state)
+{
+	static const struct {
+		const char *top, *pmd, *zero;
+		int pmd_order, want;
+	} cases[] = {
+		{ "always [madvise] never\n", "always [inherit] madvise never\n", "1\n", 9, FOL_HZ_MADVISE },
+		{ "always [madvise] never\n", "[always] inherit madvise never\n", "1\n", 9, FOL_HZ_ALWAYS },
+		{ "[always] madvise never\n", "always inherit madvise [never]\n", "1\n", 9, FOL_HZ_NONE },
+		{ "[always] madvise never\n", NULL, "1\n", 9, FOL_HZ_ALWAYS },
+		{ "[always] madvise never\n", "always [inherit] madvise never\n", "0\n", 9, FOL_HZ_NONE },
+		{ "[always] madvise never\n", "always [inherit] madvise never\n", NULL, 9, FOL_HZ_UNKNOWN },
+		{ "[always] madvise never\n", "always [inherit] madvise never\n", "1\n", 0, FOL_HZ_UNKNOWN },
+	};
+	char pmd[96], top[128];
+
+	(void)state;
+	snprintf(pmd, sizeof(pmd), THP "hugepages-%ldkB/enabled", (sysconf(_SC_PAGESIZE) << 9) >> 10);
+	snprintf(top, sizeof(top), "%s/" THP, root);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[256];
+
+		fake_put(root, THP "enabled", cases[i].top);
+		snprintf(path, sizeof(path), "%s/%s", root, pmd);
+		unlink(path);
+		if (cases[i].pmd)
+			fake_put(root, pmd, cases[i].pmd);
+		snprintf(path, sizeof(path), "%suse_zero_page", top);
+		unlink(path);
+		if (cases[i].zero)
+			fake_put(root, THP "use_zero_page", cases[i].zero);
+		assert_int_equal(fol_huge_zero_now(root, cases[i].pmd_order), cases[i].want);
+	}
+	fake_put(root, THP "enabled", "always [madvise] never\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apply_restore),
 		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_huge_zero),
 	};
 
 	return cmocka_run_group_tests_name("mthp", tests, setup, teardown);
