@@ -45,7 +45,10 @@ FLOOR_HOOKS = [
     'tracepoint:syscalls:sys_enter_mmap', 'tracepoint:sched:sched_process_fork',
     'tracepoint:sched:sched_process_exec', 'tracepoint:sched:sched_process_exit',
     'tracepoint:mmap_lock:mmap_lock_acquire_returned',
-]
+] + ['tracepoint:syscalls:sys_exit_' + c for c in (
+    # the mapping calls' exits, where serve's VMAs of zero-page reads go out of date
+    'mmap', 'munmap', 'brk', 'madvise', 'mprotect', 'pkey_mprotect', 'mlock', 'mlock2',
+    'munlock', 'mlockall', 'munlockall', 'shmat', 'shmdt')]
 PERF_EVENTS = 'exceptions:page_fault_user,exceptions:page_fault_kernel,minor-faults,' \
               'major-faults,kmem:mm_page_alloc,kmem:rss_stat'
 TOOLS = ['bare', 'floor', 'bpftrace', 'perf_stat', 'serve', 'serve_s100']

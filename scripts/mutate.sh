@@ -208,6 +208,12 @@ lib/model/model_fault.c@s/ \&\& !f->episode_kept,/,/@kernel reuse: an episode th
 lib/record/bpf/decide.bpf.c@s/		return FOL_BPF_CLS_COPY;/		return FOL_BPF_CLS_ALLOC;/@kernel allocations: a write to a present page is a copy
 lib/record/bpf/decide.bpf.c@s/keeps_folio(fault_ec(p), fault_vma(p))/keeps_folio(fault_ec(p), p->anon)/@kernel reuse: a folio of a fault written out before it allocated is kept
 lib/record/bpf/decide.bpf.c@s/	if (f || !s->parent)/	if (1)/@kernel reuse: a forked child's folios are its parent's at the fork
+lib/record/bpf/decide.bpf.c@s/		__sync_fetch_and_add(\&s->maps, 1);/		(void)s;/@kernel zero reads: a mapping call's exit makes the threads look their VMA up again
+lib/record/bpf/decide.bpf.c@s/	return huge_zero == FOL_BPF_HZ_MADVISE \&\& !(v->huge \& FOL_BPF_VMA_HUGE);/	return huge_zero == FOL_BPF_HZ_MADVISE;/@kernel zero reads: under MADV_HUGEPAGE the huge zero page's order is the model's
+lib/record/bpf/decide.bpf.c@s/ || base < v->start || base + pmd > v->end)/)/@kernel zero reads: a PMD range outside the VMA gets the 4K zero page
+lib/record/bpf/decide.bpf.c@s/	if (p->vma.space == s->id \&\& p->vma.maps == maps/	if (0 \&\& p->vma.maps == maps/@kernel zero reads: a VMA looked up once, not once a fault
+lib/record/bpf/decide.bpf.c@s/	else if (v->kind == VMA_SPECIAL)/	else if (v->kind != VMA_ANON)/@kernel zero reads: a file's read goes out
+lib/sys/mthp.c@s/	if (pmd_enabled \&\& strcmp(pmd_enabled, "inherit"))/	if (0)/@the huge zero page's policy is the PMD size's own unless it inherits
 lib/record/bpf/decide.bpf.c@s/		kfolio_keep_previous(\&k);/		;/@kernel reuse: the folio a parent's COW copy replaced stays the child's
 lib/record/bpf/decide.bpf.c@s/		if (s->unmapped\[i\].seq > born \&\& addr >= s->unmapped\[i\].start \&\& addr < s->unmapped\[i\].end)/		if (0)/@kernel reuse: a folio kept in a range unmapped since is gone
 lib/record/bpf/decide.bpf.c@s/	return p->last.space == s->id \&\& p->last.gen == s->gen \&\&/	return p->last.space == s->id \&\&/@kernel reuse: a thread's last folio does not hold across a fork

@@ -81,7 +81,8 @@ struct fol_bpf_pending {
 	__s8 alloc_order;
 	__u8 anon;	/* the faulting address's VMA, looked at the first allocation or
 			 * RSS change: 1 anonymous and private, 2 another, 3 a file's,
-			 * private; 0 not looked at (decide.bpf.c's vma_kind) */
+			 * private, 4 a special mapping; 0 not looked at (decide.bpf.c's
+			 * vma_kind) */
 	__s8 last_order;
 	__u8 sum;
 	__u8 file_folio; /* fol_bpf_rec's, for the fault in progress */
@@ -111,7 +112,23 @@ struct fol_bpf_pending {
 		__u64 before, after, t1;
 		__u64 raw[FOL_BPF_RAW_MAX / 8 - 1];
 	} rss_hold[2];
+	/* Kernel zero-page reads: the VMA of this thread's last one (decide.bpf.c's
+	 * vma_cached), while its space (id) has changed no mapping since (maps as it was):
+	 * where it lies, its kind (as anon above), FOL_BPF_VMA_HUGE and _NOHUGE. */
+	struct fol_bpf_vma {
+		__u64 space, start, end;
+		__u32 maps;
+		__u8 kind, huge;
+		__u16 pad;
+	} vma;
 };
+
+#define FOL_BPF_VMA_HUGE 1   /* madvise(MADV_HUGEPAGE) */
+#define FOL_BPF_VMA_NOHUGE 2 /* madvise(MADV_NOHUGEPAGE) */
+/* Where the kernel maps the huge zero page at a read fault (settings.bpf.c's huge_zero,
+ * sys/mthp.h's fol_huge_zero_policy() as the loader gives it): not known, never, in
+ * MADV_HUGEPAGE ranges, wherever a PMD fits. */
+enum { FOL_BPF_HZ_UNKNOWN, FOL_BPF_HZ_NONE, FOL_BPF_HZ_MADVISE, FOL_BPF_HZ_ALWAYS };
 
 /* Kernel decisions (serve): faults decided in the kernel, never written out, counted
  * here by cgroup, class and folio order, with the fault's latency in the buckets of
@@ -124,7 +141,10 @@ struct fol_bpf_pending {
  * it, file.bpf.c), nothing allocated and nothing recorded inside. Kernel swap-ins: a
  * fault on a page not present in an anonymous private VMA, nothing allocated, whose
  * anonymous count rose by as many pages as its swap entries fell, a power of two (the
- * folio the swap cache held). Any other fault goes out as a record. */
+ * folio the swap cache held). Kernel zero-page reads: a read of a page not present in an
+ * anonymous private VMA (or a special mapping), nothing allocated and no count changed,
+ * where no huge zero page can be mapped (its order 4K, whatever came before). Any other
+ * fault goes out as a record. */
 #define FOL_BPF_LAT_MIN_SHIFT 8
 #define FOL_BPF_LAT_SUB 4
 #define FOL_BPF_LAT_BUCKETS ((32 - FOL_BPF_LAT_MIN_SHIFT) * FOL_BPF_LAT_SUB + 1)
@@ -158,6 +178,8 @@ enum {
 	FOL_BPF_CLS_COPY,  /* wp_copy: a write to a present page, a folio allocated */
 	FOL_BPF_CLS_SWAP,  /* swap_in: not present, major or the swap entries changed */
 	FOL_BPF_CLS_FILE,  /* file: not present, a file's page already cached mapped */
+	FOL_BPF_CLS_ZERO,  /* anon_zero: a read of a page not present mapped the zero page */
+	FOL_BPF_CLS_SPECIAL, /* special: the same read in a special mapping (the vDSO's) */
 	FOL_BPF_CLASSES
 };
 
@@ -192,6 +214,8 @@ enum {
 	FOL_BPF_K_INHERITED, /* folios a forked child took from its parent's kept ones */
 	FOL_BPF_K_FILE,	    /* a file fault counted in the kernel */
 	FOL_BPF_K_SWAP,	    /* a swap-in from the swap cache counted in the kernel */
+	FOL_BPF_K_ZERO,	    /* a zero-page read (or a special mapping's) counted in the kernel */
+	FOL_BPF_K_VMA,	    /* VMAs looked up for them (the others were the thread's last) */
 	FOL_BPF_K_NR
 };
 

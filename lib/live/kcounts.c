@@ -85,6 +85,8 @@ static int model_class(uint32_t cls)
 		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,
 		[FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
 		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
+		[FOL_BPF_CLS_ZERO] = FOL_C_ANON_ZERO,
+		[FOL_BPF_CLS_SPECIAL] = FOL_C_SPECIAL,
 	};
 
 	return cls < FOL_BPF_CLASSES ? of[cls] : -1;

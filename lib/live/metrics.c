@@ -184,6 +184,15 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint6
 			   "Swap-ins from the swap cache decided in the kernel: nothing allocated, "
 			   "as many pages joined the anonymous count as left the swap entries.");
 	fprintf(f, "foliostat_kernel_swap_faults_total %" PRIu64 "\n", k[FOL_BPF_K_SWAP]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_zero_faults", "counter", NULL,
+			   "Reads of pages not present decided in the kernel: the 4K zero page mapped "
+			   "in an anonymous private VMA where no huge zero page could be, or a page "
+			   "of a special mapping (the vDSO's).");
+	fprintf(f, "foliostat_kernel_zero_faults_total %" PRIu64 "\n", k[FOL_BPF_K_ZERO]);
+	fol_metrics_family(f, fmt, "foliostat_kernel_vma_lookups", "counter", NULL,
+			   "VMAs the BPF programs looked up for those reads (the others were in the "
+			   "faulting thread's last one, no mapping changed since).");
+	fprintf(f, "foliostat_kernel_vma_lookups_total %" PRIu64 "\n", k[FOL_BPF_K_VMA]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_count_keys", "gauge", NULL,
 			   "The BPF programs' counts held, one per cgroup, class and order seen (a "
 			   "removed cgroup's are forgotten); when their table is full, faults are "

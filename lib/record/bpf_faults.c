@@ -187,6 +187,7 @@ int fol_bpf_faults_time(const struct fol_bpf_faults *b, uint64_t *ns, uint64_t *
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "sys/mthp.h"
 #include "util/grow.h"
 #include "util/u64map.h"
 
@@ -205,6 +206,20 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	(void)fmt;
 	(void)ap;
 	return 0;
+}
+
+/* sys/mthp.h's huge zero page policy in the programs' words (bpf_record.h). */
+static uint32_t hz_of(int policy)
+{
+	switch (policy) {
+	case FOL_HZ_NONE:
+		return FOL_BPF_HZ_NONE;
+	case FOL_HZ_MADVISE:
+		return FOL_BPF_HZ_MADVISE;
+	case FOL_HZ_ALWAYS:
+		return FOL_BPF_HZ_ALWAYS;
+	}
+	return FOL_BPF_HZ_UNKNOWN;
 }
 
 int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout *l, struct fol_msgs *why)
@@ -254,7 +269,10 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	bpf_program__set_autoload(b->skel->progs.munmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mremap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
+	bpf_program__set_autoload(b->skel->progs.maps_changed, !!l->kernel_reuse);
 	b->skel->rodata->file_folio = !!l->file_folio;
+	b->skel->rodata->huge_zero = hz_of(l->huge_zero);
+	b->skel->rodata->pmd_order = l->pmd_order > 0 ? (uint32_t)l->pmd_order : 0;
 	b->skel->rodata->sample_below = l->sample > 1 ? (uint32_t)((1ull << 32) / l->sample) : 0;
 	ret = fol_faults_bpf__load(b->skel);
 	if (ret) {
@@ -341,6 +359,8 @@ static struct bpf_program *prog(struct fol_bpf_faults *b, enum fol_bpf_prog p)
 		return b->skel->progs.lock_flush;
 	case FOL_BPF_PROG_LOCK_READ:
 		return b->skel->progs.lock_read;
+	case FOL_BPF_PROG_MAPS:
+		return b->skel->progs.maps_changed;
 	}
 	return NULL;
 }

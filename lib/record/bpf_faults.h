@@ -30,6 +30,7 @@ enum fol_bpf_prog {
 	FOL_BPF_PROG_RSS_FLUSH,	   /* kmem:rss_stat recorded, on one of its events */
 	FOL_BPF_PROG_LOCK_FLUSH,   /* mmap_lock:mmap_lock_acquire_returned recorded, the same */
 	FOL_BPF_PROG_LOCK_READ,	   /* mmap_lock:mmap_lock_acquire_returned, on a carrier event */
+	FOL_BPF_PROG_MAPS,	   /* the mapping calls' exits with kernel reuse, on carrier events */
 };
 
 /* Where the programs find and put things, from the tracepoints' formats (by name). */
@@ -50,6 +51,9 @@ struct fol_bpf_layout {
 	int file_folio;
 	/* One fault in sample timed, chosen at random at its entry (0 or 1: every fault). */
 	unsigned sample;
+	/* Kernel zero-page reads: where the huge zero page is mapped (sys/mthp.h's FOL_HZ_*)
+	 * and the PMD's order (0: none). */
+	int huge_zero, pmd_order;
 };
 
 /* The layout, from this kernel's tracepoint formats: 0, or -errno with what failed added to why. */

@@ -11,8 +11,11 @@
 #include <perf/threadmap.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record/tracepoint.h"
+#include "sys/maps.h"
+#include "sys/mthp.h"
 #include "util/grow.h"
 #include "util/msgs.h"
 
@@ -124,6 +127,14 @@ static int add_tp_carrier(struct fol_recorder *r, const char *name, enum fol_bpf
 	return ret;
 }
 
+static const char *const maps_calls[] = {
+	"syscalls:sys_exit_mmap", "syscalls:sys_exit_munmap", "syscalls:sys_exit_mremap",
+	"syscalls:sys_exit_brk", "syscalls:sys_exit_madvise", "syscalls:sys_exit_mprotect",
+	"syscalls:sys_exit_pkey_mprotect", "syscalls:sys_exit_mlock", "syscalls:sys_exit_mlock2",
+	"syscalls:sys_exit_munlock", "syscalls:sys_exit_mlockall", "syscalls:sys_exit_munlockall",
+	"syscalls:sys_exit_shmat", "syscalls:sys_exit_shmdt",
+};
+
 /* The threads' bookkeeping (fork, exec, exit) and the bpf-output events. */
 static int bpf_events(struct fol_recorder *r)
 {
@@ -149,6 +160,12 @@ static int bpf_events(struct fol_recorder *r)
 	/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
 	if (!ret && r->kernel_reuse)
 		ret = add_tp_carrier(r, "syscalls:sys_enter_mmap", FOL_BPF_PROG_MMAP);
+	/* Kernel zero-page reads: the calls that change a mapping's place, kind or THP advice,
+	 * or merge it with its neighbour (its PMD ranges), at their exits. A kernel without
+	 * one of them (no SysV IPC) has no such call. */
+	for (size_t i = 0; i < sizeof(maps_calls) / sizeof(maps_calls[0]) && !ret && r->kernel_reuse; i++)
+		if ((ret = add_tp_carrier(r, maps_calls[i], FOL_BPF_PROG_MAPS)) == -ENOENT)
+			ret = 0;
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));
@@ -196,6 +213,8 @@ int rec_bpf_setup(struct fol_recorder *r)
 	l.kernel_reuse = r->o->kernel_reuse && !r->o->cgroup;
 	l.by_cgroup = r->o->by_cgroup;
 	l.sample = r->o->sample;
+	l.pmd_order = fol_maps_pmd_order("", (unsigned)sysconf(_SC_PAGESIZE));
+	l.huge_zero = fol_huge_zero_now("", l.pmd_order);
 	ret = fol_bpf_faults_layout(&l, &why);
 	l.every_task = r->o->system_wide;
 	r->kernel_reuse = l.kernel_reuse;

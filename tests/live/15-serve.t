@@ -131,8 +131,11 @@ mkfifo "$T/go"
 # of 4K pages), which the programs count as wp_copy, and the child's writes after them:
 # reuse of the folios it inherited, the parent's as they were at the fork (the 4K ones
 # replaced in the parent's map by its copies since); then reuse in the parent.
+# Between them, reads of 4M never written: zero-page reads where the kernel maps the zero
+# page, which the programs decide (4K pages: no huge zero page there).
 sh -c "read x <$T/go; $fw workload cow --size 16M --child-writes &&
 	$fw workload cow --size 4M --policy small --child-writes &&
+	$fw workload populate --size 4M --policy small --populate-read &&
 	exec $fw workload fork-loop --loops 6 --size $size" >/dev/null 2>&1 &
 wl=$!
 sleep 1
@@ -224,6 +227,20 @@ else
 	want=$(jq '[.orders[] | select(.order > 0) | .faults.anon_alloc // 0] | add // 0' "$T/stat.json")
 	[ "$want" -gt 0 ] && [ "${allocs:-0}" -ge "$want" ]
 	ok $? "the kernel decided the workload's allocation faults of large folios ($allocs decided in the kernel; stat's $want; $(grep '^foliostat_kernel_alloc' "$T/kernel.txt" | tr '\n' ' '))"
+fi
+# Kernel zero-page reads: the 4M read never written, 1,024 reads of the 4K zero page where
+# this kernel maps it (stat's count says whether it does; one that allocates makes them
+# anon_alloc), counted in the kernel with a VMA looked up a handful of times, not a fault.
+zero=$(jq '[.orders[] | select(.order == 0) | .faults.anon_zero // 0] | add // 0' "$T/stat.json")
+if [ "$path" != bpf ]; then
+	skip 1 "serve took the $path fault path here: no kernel decisions"
+elif [ "$zero" -lt 1024 ]; then
+	skip 1 "stat counted $zero 4K zero-page reads in the cgroup: this kernel allocates on an anonymous read"
+else
+	kz=$(awk '$1 == "foliostat_kernel_zero_faults_total" { print $2 }' "$T/kernel.txt")
+	kv=$(awk '$1 == "foliostat_kernel_vma_lookups_total" { print $2 }' "$T/kernel.txt")
+	[ "${kz:-0}" -ge "$zero" ] && [ "${kv:-0}" -gt 0 ] && [ "${kv:-0}" -lt "$zero" ]
+	ok $? "the kernel decided the cgroup's zero-page reads ($kz decided in all, ${kv:-none} VMAs looked up; stat's $zero)"
 fi
 
 curl -sf "http://127.0.0.1:$sport/metrics" >"$T/scrape.txt"

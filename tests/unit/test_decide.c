@@ -26,7 +26,8 @@ int exit_thread(void *ctx);
 int munmap_enter(void *ctx);
 int bpfp_rss(void *ctx);
 int lock_flush(void *ctx);
-extern volatile __u32 every_task, kernel_reuse, sample_below;
+int maps_changed(void *ctx);
+extern volatile __u32 every_task, kernel_reuse, sample_below, huge_zero, pmd_order;
 
 extern struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -34,6 +35,13 @@ extern struct {
 	__type(key, __u32);
 	__type(value, struct fol_bpf_reuse);
 } reuse_by_order;
+
+extern struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FOL_BPF_K_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} kstat;
 
 #define CHILD 200
 #define MM_ID 77
@@ -176,7 +184,8 @@ static uint64_t same_counts(struct fol_model *m, unsigned long written)
 	static const int cls[FOL_BPF_CLASSES] = {
 		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE, [FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
 		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,   [FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
-		[FOL_BPF_CLS_FILE] = FOL_C_FILE,
+		[FOL_BPF_CLS_FILE] = FOL_C_FILE,      [FOL_BPF_CLS_ZERO] = FOL_C_ANON_ZERO,
+		[FOL_BPF_CLS_SPECIAL] = FOL_C_SPECIAL,
 	};
 	struct fol_summary s = finish(m);
 	uint64_t reuse = 0;
@@ -431,6 +440,155 @@ static void test_streamed_copy_kept(void **state)
 	assert_int_equal(same_counts(m, 1), 2);
 }
 
+/* serve's two sides of the same faults: the kernel's counts, and a model fed only what
+ * the kernel wrote out (whose history of a PMD range lacks the reads decided); together
+ * they must be what a model fed every fault counts. */
+struct sides {
+	struct fol_model *all, *out;
+};
+
+static void sides_feed(struct sides *sd, struct fol_event ev)
+{
+	feed(sd->all, ev);
+	feed(sd->out, ev);
+}
+
+#define PF_READ 0x4 /* user, read, not present */
+
+static void sides_read(struct sides *sd, uint64_t addr)
+{
+	struct bpf_perf_event_data exit = { .addr = addr };
+	unsigned long before = bpfhost_records(-1);
+	struct tp t = {};
+
+	fault(sd->all, PID, PID, addr, PF_READ, -1, 1000);
+	bpfhost_current(PID, PID, 0);
+	put64(&t, 8, addr);
+	put64(&t, 24, PF_READ);
+	fault_user(&t);
+	fault_exit(&exit);
+	if (bpfhost_records(-1) > before)
+		fault(sd->out, PID, PID, addr, PF_READ, -1, 1000);
+}
+
+static uint64_t kstat_of(__u32 which)
+{
+	const __u64 *n = bpf_map_lookup_elem(&kstat, &which);
+
+	return n ? *n : 0;
+}
+
+/* Every cell: the model fed every fault counts what the kernel counted and the model fed
+ * the rest did. */
+static void sides_agree(struct sides *sd)
+{
+	static const int of[FOL_BPF_CLASSES] = {
+		[FOL_BPF_CLS_REUSE] = FOL_C_WP_REUSE, [FOL_BPF_CLS_ALLOC] = FOL_C_ANON_ALLOC,
+		[FOL_BPF_CLS_COPY] = FOL_C_WP_COPY,   [FOL_BPF_CLS_SWAP] = FOL_C_SWAP_IN,
+		[FOL_BPF_CLS_FILE] = FOL_C_FILE,      [FOL_BPF_CLS_ZERO] = FOL_C_ANON_ZERO,
+		[FOL_BPF_CLS_SPECIAL] = FOL_C_SPECIAL,
+	};
+	struct fol_summary all = finish(sd->all), out = finish(sd->out);
+
+	for (int c = 0; c < FOL_NR_CLASSES; c++)
+		for (int o = -1; o <= FOL_BPF_MAX_ORDER; o++) {
+			uint64_t k = 0;
+
+			for (int b = 0; b < FOL_BPF_CLASSES; b++)
+				if (of[b] == c && o >= 0)
+					k += kcell(b, o)->faults;
+			if (CELL(all, o, c).faults != CELL(out, o, c).faults + k)
+				fail_msg("class %d order %d: every fault's model %llu, kernel %llu and "
+					 "the rest's model %llu", c, o,
+					 (unsigned long long)CELL(all, o, c).faults, (unsigned long long)k,
+					 (unsigned long long)CELL(out, o, c).faults);
+		}
+	fol_summary_free(&all);
+	fol_summary_free(&out);
+	fol_model_free(sd->all);
+	fol_model_free(sd->out);
+}
+
+#define VM_HUGEPAGE 0x20000000ul
+#define VM_NOHUGEPAGE 0x40000000ul
+
+/* Reads of pages not present under each huge zero page policy: in an anonymous VMA under
+ * MADV_HUGEPAGE, a plain one, one under MADV_NOHUGEPAGE (2M each, aligned), one smaller
+ * than a PMD, the vDSO, a file's private mapping. The kernel decides the 4K zero page
+ * wherever no huge one can be, and the vDSO's page, looking each VMA up once; the rest go
+ * out. Then the small VMA is unmapped and a file mapped in its place: its VMA, held by
+ * the thread, is looked up again at the mapping calls' exit, and the read goes out. */
+static void test_zero_reads(void **state)
+{
+	static const int decided[] = { [FOL_HZ_NONE] = 10, [FOL_HZ_MADVISE] = 8, [FOL_HZ_ALWAYS] = 5 };
+	const uint64_t hp = BASE, plain = BASE + (2 << 20), noh = BASE + (6 << 20);
+	const uint64_t small = BASE + (16 << 20), vdso = BASE + (32 << 20), lib = BASE + (40 << 20);
+	struct tp t = {};
+
+	(void)state;
+	for (int pol = FOL_HZ_NONE; pol <= FOL_HZ_ALWAYS; pol++) {
+		struct fol_model_opts o = { .page_size = 4096, .order = FOL_ANY, .cls = FOL_ANY,
+					    .pmd_order = 9, .huge_zero = pol };
+		struct sides sd = { fol_model_new(&o), fol_model_new(&o) };
+
+		bpfhost_reset();
+		every_task = 1;
+		kernel_reuse = 1;
+		sample_below = 0;
+		pmd_order = 9;
+		huge_zero = pol == FOL_HZ_NONE ? FOL_BPF_HZ_NONE : pol == FOL_HZ_MADVISE ? FOL_BPF_HZ_MADVISE
+											: FOL_BPF_HZ_ALWAYS;
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+						    .mmap = { .start = hp, .len = 8 << 20, .filename = "//anon" } });
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MADVISE,
+						    .vm = { .start = hp, .len = 2 << 20, .behavior = 14 } });
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MADVISE,
+						    .vm = { .start = noh, .len = 2 << 20, .behavior = 15 } });
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+						    .mmap = { .start = small, .len = 64 << 10, .filename = "//anon" } });
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MMAP,
+						    .mmap = { .start = vdso, .len = 8192, .filename = "[vdso]" } });
+		file_map(sd.all, lib, 1 << 20, 0, MAP_PRIVATE, 42);
+		file_map(sd.out, lib, 1 << 20, 0, MAP_PRIVATE, 42);
+		assert_int_equal(bpfhost_vma(hp, plain, BPFHOST_ANON), 0);
+		assert_int_equal(bpfhost_vma_flags(hp, VM_HUGEPAGE), 0);
+		assert_int_equal(bpfhost_vma(plain, noh, BPFHOST_ANON), 0);
+		assert_int_equal(bpfhost_vma(noh, noh + (2 << 20), BPFHOST_ANON), 0);
+		assert_int_equal(bpfhost_vma_flags(noh, VM_NOHUGEPAGE), 0);
+		assert_int_equal(bpfhost_vma(small, small + (64 << 10), BPFHOST_ANON), 0);
+		assert_int_equal(bpfhost_vma(vdso, vdso + 8192, BPFHOST_SPECIAL), 0);
+		assert_int_equal(bpfhost_vma(lib, lib + (1 << 20), BPFHOST_FILE_PRIVATE), 0);
+
+		sides_read(&sd, hp + 4096);
+		sides_read(&sd, hp + 8192);
+		sides_read(&sd, plain);
+		sides_read(&sd, plain + 4096);
+		sides_read(&sd, plain + (2 << 20) + 4096);
+		sides_read(&sd, noh);
+		sides_read(&sd, noh + 4096);
+		sides_read(&sd, vdso);
+		sides_read(&sd, lib);
+		sides_read(&sd, small);
+		sides_read(&sd, small + 4096);
+		assert_int_equal(kstat_of(FOL_BPF_K_ZERO), decided[pol]);
+
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_MUNMAP,
+						    .vm = { .start = small, .len = 64 << 10 } });
+		sides_feed(&sd, (struct fol_event){ .pid = PID, .tid = PID, .kind = FOL_EV_SYSCALL_EXIT });
+		assert_int_equal(bpfhost_vma_drop(small), 0);
+		bpfhost_current(PID, PID, 0);
+		maps_changed(&t);
+		file_map(sd.all, small, 64 << 10, 0, MAP_PRIVATE, 43);
+		file_map(sd.out, small, 64 << 10, 0, MAP_PRIVATE, 43);
+		assert_int_equal(bpfhost_vma(small, small + (64 << 10), BPFHOST_FILE_PRIVATE), 0);
+		maps_changed(&t);
+		sides_read(&sd, small + 8192);
+		assert_int_equal(kstat_of(FOL_BPF_K_ZERO), decided[pol]);
+		assert_int_equal(kstat_of(FOL_BPF_K_VMA), 7);
+		sides_agree(&sd);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_copies_in_file_mappings),
 		cmocka_unit_test(test_folio_replaced_by_a_read),
 		cmocka_unit_test(test_streamed_copy_kept),
+		cmocka_unit_test(test_zero_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,7 @@ struct kspace {
 	 * look, never before (a fork would copy a whole map). */
 	__u64 parent, parent_until;
 	__u32 forked; /* a child was forked (or a thread cloned): kfolio_keep_previous() */
-	__u32 pad;
+	__u32 maps; /* calls that changed its mappings returned: fol_decide_maps_changed() */
 	struct {
 		__u64 start, end, seq;
 	} unmapped[KSPACE_UNMAPS];
@@ -225,25 +225,33 @@ void fol_decide_fork_known(struct fol_bpf_pending *p, __u64 pid_tgid)
 
 /* A VMA's kind, by lib/model's rules (fol_bpf_pending.anon's values): anonymous private
  * (no file, no special mapping: its faults are classed by error code alone); a file's,
- * private (a copy there is anonymous memory, classed as in the first); another (a shared
- * file's, a special mapping). And where it ends. */
-enum { VMA_ANON = 1, VMA_OTHER, VMA_FILE_PRIVATE };
-#define VM_MAYSHARE 0x80 /* include/linux/mm.h: mapped MAP_SHARED, lib/model's "shared" */
+ * private (a copy there is anonymous memory, classed as in the first); a special mapping
+ * (no file, its own operations: the vDSO's, uprobes'; model_space.c's
+ * fol_model_is_special names them); another (a shared file's). Where it lies, and its
+ * THP advice (include/linux/mm.h's flags). */
+enum { VMA_ANON = 1, VMA_OTHER, VMA_FILE_PRIVATE, VMA_SPECIAL };
+#define VM_MAYSHARE 0x80 /* mapped MAP_SHARED, lib/model's "shared" */
+#define VM_HUGEPAGE 0x20000000
+#define VM_NOHUGEPAGE 0x40000000
 
 struct vma_seen {
-	__u64 end;
+	__u64 start, end;
 	int kind;
+	__u8 huge;
 };
 
 static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void *data)
 {
 	struct vma_seen *v = data;
+	unsigned long flags = vma->vm_flags;
 
 	if (!vma->vm_file)
-		v->kind = vma->vm_ops ? VMA_OTHER : VMA_ANON;
+		v->kind = vma->vm_ops ? VMA_SPECIAL : VMA_ANON;
 	else
-		v->kind = vma->vm_flags & VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;
+		v->kind = flags & VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;
+	v->start = vma->vm_start;
 	v->end = vma->vm_end;
+	v->huge = (flags & VM_HUGEPAGE ? FOL_BPF_VMA_HUGE : 0) | (flags & VM_NOHUGEPAGE ? FOL_BPF_VMA_NOHUGE : 0);
 	return 0;
 }
 
@@ -688,9 +696,86 @@ static int swap_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 
 	return 1;
 }
 
+/* The VMA at addr: the thread's last one (p->vma) while addr is in it and its process has
+ * changed no mapping since, else looked up (once a VMA, not once a fault: 7.5 us at a
+ * fault's exit here, where the helper unlocks through an irq_work). NULL where there is
+ * none or the lock was busy. The mapping calls' exits count the changes (maps): the look-up
+ * reads the count before, so one that returns after it leaves the VMA out of date. Exec
+ * replaces the address space before its own faults, which only write (the stack, the
+ * bss), and fol_decide_exec drops the VMA after them. */
+static const struct fol_bpf_vma *vma_cached(struct fol_bpf_pending *p, __u64 addr, __u32 tgid)
+{
+	struct kspace *s = space_of(tgid, 0);
+	struct vma_seen v = {};
+	__u32 maps;
+
+	if (!s && !(s = space_of(tgid, 1)))
+		return 0;
+	maps = *(volatile __u32 *)&s->maps;
+	if (p->vma.space == s->id && p->vma.maps == maps && addr >= p->vma.start && addr < p->vma.end)
+		return &p->vma;
+	fol_decide_count(FOL_BPF_K_VMA);
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0)) {
+		p->vma.space = 0;
+		return 0;
+	}
+	p->vma.space = s->id;
+	p->vma.maps = maps;
+	p->vma.start = v.start;
+	p->vma.end = v.end;
+	p->vma.kind = (__u8)v.kind;
+	p->vma.huge = v.huge;
+	return &p->vma;
+}
+
+/* Whether a read at addr of an anonymous VMA v maps the 4K zero page by lib/model's rule
+ * (model_fault.c's zero_page_order) whatever came before it: no huge zero page there (the
+ * policy, MADV_NOHUGEPAGE, its PMD range not inside the VMA). Elsewhere the first read of
+ * a PMD range maps the huge one and the next ones the 4K one: the range's history, the
+ * model's. */
+static int zero_page_small(const struct fol_bpf_vma *v, __u64 addr)
+{
+	__u64 pmd = 1ull << (page_shift + pmd_order), base = addr & ~(pmd - 1);
+
+	if (!pmd_order || huge_zero == FOL_BPF_HZ_NONE)
+		return 1;
+	if (huge_zero == FOL_BPF_HZ_UNKNOWN)
+		return 0;
+	if ((v->huge & FOL_BPF_VMA_NOHUGE) || base < v->start || base + pmd > v->end)
+		return 1;
+	return huge_zero == FOL_BPF_HZ_MADVISE && !(v->huge & FOL_BPF_VMA_HUGE);
+}
+
+/* A read of a page not present that allocated nothing and changed no count (model_fault.c's
+ * classify): in an anonymous private VMA it mapped the zero page, counted here of order 0
+ * where zero_page_small says so, 1; in a special mapping, one of the kernel's pages (order
+ * 0, judge's rule), 1. Else 0. */
+static int zero_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 tgid)
+{
+	const struct fol_bpf_vma *v;
+	struct fol_bpf_reuse *c;
+	__u32 cls;
+
+	if (p->state != FOL_BPF_OPEN || p->alloc_order >= 0 || (fault_ec(p) & 3) || p->file_folio ||
+	    (p->sum & (FOL_BPF_SUM_ANON | FOL_BPF_SUM_SWAP)) || !(v = vma_cached(p, addr, tgid)))
+		return 0;
+	if (v->kind == VMA_ANON && zero_page_small(v, addr))
+		cls = FOL_BPF_CLS_ZERO;
+	else if (v->kind == VMA_SPECIAL)
+		cls = FOL_BPF_CLS_SPECIAL;
+	else
+		return 0;
+	if (!(c = counts(cls, 0)))
+		return 0;
+	count_fault(c, p, now);
+	fol_decide_count(FOL_BPF_K_ZERO);
+	return 1;
+}
+
 /* Kernel decisions at a fault's exit: a held fault is counted, and its folio kept (1); so
- * are a reuse fault of a kept folio, a file fault on a page already cached and a swap-in
- * from the swap cache. Any other goes out, a reuse fault with *flags. */
+ * are a reuse fault of a kept folio, a file fault on a page already cached, a swap-in
+ * from the swap cache and a zero-page read. Any other goes out, a reuse fault with
+ * *flags. */
 int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flags)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -709,7 +794,7 @@ int fol_decide_exit(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u8 *flag
 			kfolio_put(tgid, addr, p->alloc_order);
 		return 0;
 	}
-	if (file_counted(p, now) || swap_counted(p, now, addr, tgid))
+	if (file_counted(p, now) || swap_counted(p, now, addr, tgid) || zero_counted(p, now, addr, tgid))
 		return 1;
 	if ((fault_ec(p) & 3) != 3) /* present and write: FOL_PF_PROT | FOL_PF_WRITE */
 		return 0;
@@ -790,6 +875,17 @@ void fol_decide_unmapped(__u64 start, __u64 len)
 	s->unmapped[bb].seq = seq;
 }
 
+/* A call that changes the current process's mappings returned (faults.bpf.c's
+ * maps_changed): the VMA each of its threads holds (vma_cached) is looked up again. */
+void fol_decide_maps_changed(void)
+{
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	struct kspace *s = bpf_map_lookup_elem(&spaces, &tgid);
+
+	if (s)
+		__sync_fetch_and_add(&s->maps, 1);
+}
+
 /* A user folio allocated inside p's fault (faults.bpf.c's alloc(), its order in the
  * summary): a fault the model would class by its error code, with nothing recorded
  * inside so far, is held: counted at its exit unless a recorded event comes inside. */
@@ -822,6 +918,8 @@ void fol_decide_exec(struct fol_bpf_pending *p)
 
 	if (p && p->fork_parent)
 		fol_decide_fork_known(p, pid_tgid);
+	if (p)
+		p->vma.space = 0;
 	/* A new address space: its space is the one made at exec's own first fault
 	 * (space_of), if any, with the folios exec's faults put. */
 	s = bpf_map_lookup_elem(&spaces, &tgid);

@@ -17,6 +17,8 @@ void fol_decide_exit_thread(struct fol_bpf_pending *p, __u64 pid_tgid) __hidden;
 int fol_decide_rss_hold(struct fol_bpf_pending *p) __hidden;
 /* A user folio allocated inside p's fault: the fault may be held (counted at its exit). */
 void fol_decide_alloc(struct fol_bpf_pending *p) __hidden;
+/* A call that changes the current process's mappings returned. */
+void fol_decide_maps_changed(void) __hidden;
 /* The current process unmapped [start, start + len): its folios kept there are gone. */
 void fol_decide_unmapped(__u64 start, __u64 len) __hidden;
 /* One more of the kernel decisions' own counts (bpf_record.h's FOL_BPF_K_*). */

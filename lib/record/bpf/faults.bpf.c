@@ -432,6 +432,15 @@ int mmap_enter(void *ctx)
 	return 1;
 }
 
+/* The exits of the calls that change a process's mappings (record_bpf.c lists them), not
+ * recorded: the VMA each of its threads holds for zero-page reads is out of date. */
+SEC("tracepoint")
+int maps_changed(void *ctx)
+{
+	fol_decide_maps_changed();
+	return 1;
+}
+
 /* mmap_lock:mmap_lock_acquire_returned: a fault that takes its mm's lock (every fault
  * before 6.4's per-VMA locks) reads the folio before it maps the page, for the kernels
  * whose RSS changes say nothing (before 6.2). A page not cached yet is added inside the

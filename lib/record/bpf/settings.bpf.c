@@ -34,3 +34,7 @@ const volatile __u32 file_folio = 0;
  * (0: all). Not every Nth nor by address: a workload's own period would pick one class
  * each time. The others are counted all the same, without their two clock reads. */
 const volatile __u32 sample_below = 0;
+/* Kernel zero-page reads: where the huge zero page is mapped (bpf_record.h's
+ * FOL_BPF_HZ_*), and the PMD's order (0: no PMD THP, no huge zero page). */
+const volatile __u32 huge_zero = 0;
+const volatile __u32 pmd_order = 0;

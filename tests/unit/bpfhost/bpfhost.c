@@ -179,6 +179,34 @@ int bpfhost_vma(__u64 start, __u64 end, enum bpfhost_vma kind)
 	return 0;
 }
 
+static int vma_at(__u64 start)
+{
+	for (int i = 0; i < nvmas; i++)
+		if (vmas[i].vm_start == start)
+			return i;
+	return -1;
+}
+
+int bpfhost_vma_flags(__u64 start, unsigned long flags)
+{
+	int i = vma_at(start);
+
+	if (i < 0)
+		return -ENOENT;
+	vmas[i].vm_flags |= flags;
+	return 0;
+}
+
+int bpfhost_vma_drop(__u64 start)
+{
+	int i = vma_at(start);
+
+	if (i < 0)
+		return -ENOENT;
+	vmas[i] = vmas[--nvmas];
+	return 0;
+}
+
 unsigned long bpfhost_records(int what)
 {
 	return what < 0 ? all_records : what < 8 ? records[what] : 0;

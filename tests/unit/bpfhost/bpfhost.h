@@ -15,6 +15,9 @@ void bpfhost_current(__u32 tgid, __u32 tid, __u64 mm);
 /* [start, end) is mapped, a VMA of that kind. */
 enum bpfhost_vma { BPFHOST_ANON, BPFHOST_FILE_PRIVATE, BPFHOST_FILE_SHARED, BPFHOST_SPECIAL };
 int bpfhost_vma(__u64 start, __u64 end, enum bpfhost_vma kind);
+/* The VMA at start gets vm_flags too (VM_HUGEPAGE, VM_NOHUGEPAGE); or is unmapped. */
+int bpfhost_vma_flags(__u64 start, unsigned long flags);
+int bpfhost_vma_drop(__u64 start);
 /* The records bpf_perf_event_output() wrote since the reset, of kind what
  * (bpf_record.h's FOL_BPF_*; -1: all). */
 unsigned long bpfhost_records(int what);
