@@ -81,8 +81,10 @@ static const struct usage serve_usage = {
 	"(foliostat_kernel_alloc_faults_total), a reuse fault of a folio it saw allocated\n"
 	"(foliostat_kernel_reuse_faults_total says how many, and why others were not), a\n"
 	"file fault on a cached page (foliostat_kernel_file_faults_total), a swap-in from\n"
-	"the swap cache (foliostat_kernel_swap_faults_total); foliostat_streamed_faults_total\n"
-	"counts the rest by class. make bench measures the time it adds per fault.\n"
+	"the swap cache (foliostat_kernel_swap_faults_total), a read that mapped the 4K zero\n"
+	"page or a special mapping's page (foliostat_kernel_zero_faults_total);\n"
+	"foliostat_streamed_faults_total counts the rest by class. make bench measures the\n"
+	"time it adds per fault.\n"
 	"Memory holds the tasks alive, not those gone: serve runs for days; a cgroup\n"
 	"removed (a container gone) leaves the metrics --cgroup-linger seconds after.\n"
 	"\n",
