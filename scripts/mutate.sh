@@ -222,7 +222,7 @@ lib/record/bpf/decide.bpf.c@s/	kfolio_put(tgid, addr, order);/	;/@kernel swap-in
 lib/record/bpf/faults.bpf.c@s/			emit_rss(ctx, p->rss_hold\[1\].t1, FOL_BPF_SUM_PREV, p->rss_hold\[1\].before, p->rss_hold\[1\].raw);/			;/@kernel swap-ins: a change held goes out behind the entry when the fault is not decided
 lib/record/bpf/faults.bpf.c@s/		p->t0 = h->t1 - 1;/		;/@kernel swap-ins: an untimed fault's entry goes out before the changes it held
 lib/record/bpf/decide.bpf.c@s/	return cls >= 0 \&\& (kind == VMA_ANON || (cls == FOL_BPF_CLS_COPY \&\& kind == VMA_FILE_PRIVATE));/	return cls >= 0;/@kernel allocations: a write in a shared file's mapping is the file's
-lib/record/bpf/decide.bpf.c@s/		v->kind = vma->vm_flags \& VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;/		v->kind = VMA_FILE_PRIVATE;/@kernel allocations: a shared file mapping is told from a private one
+lib/record/bpf/decide.bpf.c@s/		v->kind = flags \& VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;/		v->kind = VMA_FILE_PRIVATE;/@kernel allocations: a shared file mapping is told from a private one
 lib/record/bpf/decide.bpf.c@s/	return kind == VMA_ANON || (kind == VMA_FILE_PRIVATE \&\& (ec \& 1));/	return kind == VMA_FILE_PRIVATE \&\& (ec \& 1);/@kernel reuse: a folio kept wherever the model keeps one, whatever the fault's class
 lib/record/bpf/decide.bpf.c@s/	if (s \&\& s->mm != current_mm())/	if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space@live:15-serve.t
 lib/record/bpf/decide.bpf.c@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio@live:15-serve.t

@@ -112,9 +112,9 @@ struct fol_bpf_pending {
 		__u64 before, after, t1;
 		__u64 raw[FOL_BPF_RAW_MAX / 8 - 1];
 	} rss_hold[2];
-	/* Kernel zero-page reads: the VMA of this thread's last one (decide.bpf.c's
-	 * vma_cached), while its space (id) has changed no mapping since (maps as it was):
-	 * where it lies, its kind (as anon above), FOL_BPF_VMA_HUGE and _NOHUGE. */
+	/* Kernel decisions: the VMA this thread last looked at (decide.bpf.c's vma_cached),
+	 * while its space (id) has changed no mapping since (maps as it was): where it lies,
+	 * its kind (as anon above), FOL_BPF_VMA_HUGE and _NOHUGE. */
 	struct fol_bpf_vma {
 		__u64 space, start, end;
 		__u32 maps;
@@ -215,7 +215,7 @@ enum {
 	FOL_BPF_K_FILE,	    /* a file fault counted in the kernel */
 	FOL_BPF_K_SWAP,	    /* a swap-in from the swap cache counted in the kernel */
 	FOL_BPF_K_ZERO,	    /* a zero-page read (or a special mapping's) counted in the kernel */
-	FOL_BPF_K_VMA,	    /* VMAs looked up for them (the others were the thread's last) */
+	FOL_BPF_K_VMA,	    /* VMAs looked up (the faults' others were the thread's last) */
 	FOL_BPF_K_NR
 };
 

@@ -190,8 +190,9 @@ static void kernel_reuse(FILE *f, enum fol_metrics fmt, const uint64_t *k, uint6
 			   "of a special mapping (the vDSO's).");
 	fprintf(f, "foliostat_kernel_zero_faults_total %" PRIu64 "\n", k[FOL_BPF_K_ZERO]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_vma_lookups", "counter", NULL,
-			   "VMAs the BPF programs looked up for those reads (the others were in the "
-			   "faulting thread's last one, no mapping changed since).");
+			   "VMAs the BPF programs looked up for the faults they decide (for the others "
+			   "the faulting thread's last one held: no mapping of its process changed "
+			   "since).");
 	fprintf(f, "foliostat_kernel_vma_lookups_total %" PRIu64 "\n", k[FOL_BPF_K_VMA]);
 	fol_metrics_family(f, fmt, "foliostat_kernel_count_keys", "gauge", NULL,
 			   "The BPF programs' counts held, one per cgroup, class and order seen (a "

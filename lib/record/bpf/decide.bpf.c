@@ -255,26 +255,48 @@ static long vma_kind(struct task_struct *task, struct vm_area_struct *vma, void 
 	return 0;
 }
 
-/* The kind of the VMA at addr; VMA_OTHER where there is none or the mmap lock was busy.
- * Only where interrupts are on (an allocation, an RSS change): with them off (a fault's
- * entry or exit event) the helper unlocks through an irq_work, 9 us a fault in this VM. */
-static int vma_at(__u64 addr)
+/* The VMA at addr: the thread's last one (p->vma) while addr is in it and its process has
+ * changed no mapping since, else looked up (once a VMA, not once a fault: 7.5 us at a
+ * fault's exit here, where the helper unlocks through an irq_work; a fault's allocation,
+ * with interrupts on, takes 45 to 90 ns less). NULL where there is none or the lock was
+ * busy. The mapping calls' exits count the changes (maps): the look-up reads the count
+ * before, so one that returns after it leaves the VMA out of date. The space is the
+ * address space's (space_of checks the mm): a VMA of one exec replaced is never taken. */
+static const struct fol_bpf_vma *vma_cached(struct fol_bpf_pending *p, __u64 addr, __u32 tgid)
 {
+	struct kspace *s = space_of(tgid, 1);
 	struct vma_seen v = {};
+	__u32 maps;
 
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0))
-		return VMA_OTHER;
-	return v.kind;
+	if (!s)
+		return 0;
+	maps = *(volatile __u32 *)&s->maps;
+	if (p->vma.space == s->id && p->vma.maps == maps && addr >= p->vma.start && addr < p->vma.end)
+		return &p->vma;
+	fol_decide_count(FOL_BPF_K_VMA);
+	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0)) {
+		p->vma.space = 0;
+		return 0;
+	}
+	p->vma.space = s->id;
+	p->vma.maps = maps;
+	p->vma.start = v.start;
+	p->vma.end = v.end;
+	p->vma.kind = (__u8)v.kind;
+	p->vma.huge = v.huge;
+	return &p->vma;
 }
 
 /* The kind of the VMA at p's faulting address, looked at once a fault (p->anon). */
 static int fault_vma(struct fol_bpf_pending *p)
 {
 	if (!p->anon && address_off <= FOL_BPF_RAW_MAX - 8) {
+		const struct fol_bpf_vma *v;
 		__u64 addr;
 
 		__builtin_memcpy(&addr, p->raw + address_off, sizeof(addr));
-		p->anon = (__u8)vma_at(addr);
+		v = vma_cached(p, addr, (__u32)(bpf_get_current_pid_tgid() >> 32));
+		p->anon = v ? v->kind : VMA_OTHER;
 	}
 	return p->anon;
 }
@@ -696,38 +718,6 @@ static int swap_counted(struct fol_bpf_pending *p, __u64 now, __u64 addr, __u32 
 	return 1;
 }
 
-/* The VMA at addr: the thread's last one (p->vma) while addr is in it and its process has
- * changed no mapping since, else looked up (once a VMA, not once a fault: 7.5 us at a
- * fault's exit here, where the helper unlocks through an irq_work). NULL where there is
- * none or the lock was busy. The mapping calls' exits count the changes (maps): the look-up
- * reads the count before, so one that returns after it leaves the VMA out of date. Exec
- * replaces the address space before its own faults, which only write (the stack, the
- * bss), and fol_decide_exec drops the VMA after them. */
-static const struct fol_bpf_vma *vma_cached(struct fol_bpf_pending *p, __u64 addr, __u32 tgid)
-{
-	struct kspace *s = space_of(tgid, 0);
-	struct vma_seen v = {};
-	__u32 maps;
-
-	if (!s && !(s = space_of(tgid, 1)))
-		return 0;
-	maps = *(volatile __u32 *)&s->maps;
-	if (p->vma.space == s->id && p->vma.maps == maps && addr >= p->vma.start && addr < p->vma.end)
-		return &p->vma;
-	fol_decide_count(FOL_BPF_K_VMA);
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, vma_kind, &v, 0)) {
-		p->vma.space = 0;
-		return 0;
-	}
-	p->vma.space = s->id;
-	p->vma.maps = maps;
-	p->vma.start = v.start;
-	p->vma.end = v.end;
-	p->vma.kind = (__u8)v.kind;
-	p->vma.huge = v.huge;
-	return &p->vma;
-}
-
 /* Whether a read at addr of an anonymous VMA v maps the 4K zero page by lib/model's rule
  * (model_fault.c's zero_page_order) whatever came before it: no huge zero page there (the
  * policy, MADV_NOHUGEPAGE, its PMD range not inside the VMA). Elsewhere the first read of
@@ -918,8 +908,6 @@ void fol_decide_exec(struct fol_bpf_pending *p)
 
 	if (p && p->fork_parent)
 		fol_decide_fork_known(p, pid_tgid);
-	if (p)
-		p->vma.space = 0;
 	/* A new address space: its space is the one made at exec's own first fault
 	 * (space_of), if any, with the folios exec's faults put. */
 	s = bpf_map_lookup_elem(&spaces, &tgid);
