@@ -53,6 +53,11 @@ def saved(path):
     return s[s.index('[') + 1:s.index(']')] if '[' in s else s
 
 
+def events_of(recording):
+    """The events a recording holds, from its report's JSON "recording" object."""
+    return sum(e['count'] for e in recording['events'])
+
+
 class Bench:
     """One run of the bench: its parts write their figures through w, their recordings in
     tmp; the workload is a copy of foliostat named fw (bpftrace's filter, perf's comm)."""
@@ -85,7 +90,7 @@ class Bench:
         return json.loads(output([self.fol, 'report', '--json', '-i', data]))
 
     def samples(self, data):
-        return sum(e['count'] for e in self.report_json(data)['recording']['events'])
+        return events_of(self.report_json(data)['recording'])
 
     def record(self, data, argv, *opts):
         return run([self.fol, 'record', '-q', *opts, '-o', data, '--', *argv])
@@ -355,7 +360,7 @@ class Bench:
         recording (all default events) at default buffer sizes: its lost events."""
         fd, pd = self.path('f.data'), self.path('p.data')
         rec = self.report_json(fd)['recording']
-        fev = self.fev = sum(e['count'] for e in rec['events'])
+        fev = self.fev = events_of(rec)
         pev = self.pev = len(output(['perf', 'script', '-i', pd, '-F', 'event']).splitlines())
         fsz, psz = os.path.getsize(fd), os.path.getsize(pd)
         self.w(f'file.events.foliostat {fev}')
@@ -369,7 +374,7 @@ class Bench:
         self.record(dd, self.workload('fork-reuse', '--size', self.size))
         settle()
         rec = self.report_json(dd)['recording']
-        self.w(f'default_events.samples {sum(e["count"] for e in rec["events"])}')
+        self.w(f'default_events.samples {events_of(rec)}')
         self.w(f'default_events.lost {rec["lost_events"]}')
         self.w(f'default_events.file_bytes {os.path.getsize(dd)}')
 

@@ -46,7 +46,7 @@ FLOOR_HOOKS = [
     'tracepoint:sched:sched_process_exec', 'tracepoint:sched:sched_process_exit',
     'tracepoint:mmap_lock:mmap_lock_acquire_returned',
 ] + ['tracepoint:syscalls:sys_exit_' + c for c in (
-    # the mapping calls' exits, where serve's VMAs of zero-page reads go out of date
+    # the mapping calls' exits, where the VMAs serve's threads keep go out of date
     'mmap', 'munmap', 'brk', 'madvise', 'mprotect', 'pkey_mprotect', 'mlock', 'mlock2',
     'munlock', 'mlockall', 'munlockall', 'shmat', 'shmdt')]
 PERF_EVENTS = 'exceptions:page_fault_user,exceptions:page_fault_kernel,minor-faults,' \

@@ -160,10 +160,10 @@ static int bpf_events(struct fol_recorder *r)
 	/* Kernel reuse: mmap(MAP_FIXED) replaces a mapping; not recorded, only watched. */
 	if (!ret && r->kernel_reuse)
 		ret = add_tp_carrier(r, "syscalls:sys_enter_mmap", FOL_BPF_PROG_MMAP);
-	/* Kernel zero-page reads: the calls that change a mapping's place, kind or THP advice,
-	 * or merge it with its neighbour (its PMD ranges), at their exits. A kernel without
-	 * one of them (no SysV IPC) has no such call. */
-	for (size_t i = 0; i < sizeof(maps_calls) / sizeof(maps_calls[0]) && !ret && r->kernel_reuse; i++)
+	/* Kernel decisions keep each thread's last VMA: the calls that change a mapping's
+	 * place, kind or THP advice, or merge it with its neighbour (its PMD ranges), at their
+	 * exits. A kernel without one of them (no SysV IPC) has no such call. */
+	for (size_t i = 0; r->kernel_reuse && !ret && i < sizeof(maps_calls) / sizeof(maps_calls[0]); i++)
 		if ((ret = add_tp_carrier(r, maps_calls[i], FOL_BPF_PROG_MAPS)) == -ENOENT)
 			ret = 0;
 	if (ret)

@@ -433,7 +433,7 @@ int mmap_enter(void *ctx)
 }
 
 /* The exits of the calls that change a process's mappings (record_bpf.c lists them), not
- * recorded: the VMA each of its threads holds for zero-page reads is out of date. */
+ * recorded: the VMA each of its threads holds (decide.bpf.c's vma_cached) is out of date. */
 SEC("tracepoint")
 int maps_changed(void *ctx)
 {
