@@ -88,8 +88,17 @@ want=$(jq '.aggregate[0].probe_effect as $p | ([$p[].faults] | add) as $all |
 		select((.added_ns | fabs) > 2 * $se)] | if length == 0 then null else (([.[].added_ns] | add) / ([.[].faults] | add) | round) end' a1.json)
 is "$(jq '.aggregate[0].probe_ns_per_fault | if . == null then null else round end' a1.json)" "$want" \
 	"the probe effect measured a fault: the resolved phases' added time over their faults ($want ns)"
-"$FOLIOSTAT" report --run 1 -i a1.data | grep -q "^# probe: .* add at least [0-9]* ns to a fault"
-ok $? "... and one run's header gives the calibration as a lower bound"
+# The calibration's two medians are 5 passes of 512 faults each: where a fault costs ~8 us
+# and the machine is busy (a serve beside make check) the ~0.4 us between them can turn
+# over, and the header then says so with both figures rather than print a cost.
+"$FOLIOSTAT" report --run 1 -i a1.data | grep -A1 "^# probe:" | tr -s '\n #' ' ' >probe.txt
+if grep -q "could not be measured" probe.txt; then
+	perl -0777 -e '$_ = <STDIN> // ""; exit !(/traced (\d+) ns, untraced (\d+) ns/ && $1 <= $2)' <probe.txt
+	ok $? "... one run's header says the calibration could not measure it, traced no slower: $(cat probe.txt)"
+else
+	perl -0777 -e '$_ = <STDIN> // ""; exit !(/add at least (\d+) ns .* (\d+) ns untraced, (\d+) ns traced/ && abs($1 - ($3 - $2)) <= 1 && $1 > 0)' <probe.txt
+	ok $? "... and one run's header gives the calibration as a lower bound, traced minus untraced: $(cat probe.txt)"
+fi
 grep -Eq "^  faults +[0-9]" a1.txt; ok $? "the text report has the aggregate table"
 
 # A/B: 4K against 64K folios.
