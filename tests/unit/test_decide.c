@@ -71,17 +71,16 @@ static struct fol_model *both(void)
 	return m;
 }
 
-/* A fault of tid (of process pid) at addr, with error code ec, allocating a user folio of
- * order (-1: none); flushed: written out before it allocates, a recorded event inside it
- * (a recorded mmap_lock event here; an RSS change the programs do not hold does the same). */
-static void fault_flushed(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order,
-			  int flushed)
+/* The programs' side of a fault of tid (of process pid, in address space mm: 0 its own)
+ * at addr, with error code ec, allocating a user folio of order (-1: none); flushed:
+ * written out before it allocates, a recorded event inside it (a recorded mmap_lock event
+ * here; an RSS change the programs do not hold does the same). */
+static void kfault(int pid, int tid, __u64 mm, uint64_t addr, uint64_t ec, int order, int flushed)
 {
 	struct bpf_perf_event_data exit = { .addr = addr };
 	struct tp t = {}, a = {}, l = {};
 
-	fault(m, pid, tid, addr, ec, order, 1000);
-	bpfhost_current(pid, tid, 0);
+	bpfhost_current(pid, tid, mm);
 	put64(&t, 8, addr);
 	put64(&t, 24, ec);
 	fault_user(&t);
@@ -93,6 +92,14 @@ static void fault_flushed(struct fol_model *m, int pid, int tid, uint64_t addr, 
 		bpfp_alloc(&a);
 	}
 	fault_exit(&exit);
+}
+
+/* The same fault on both sides. */
+static void fault_flushed(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order,
+			  int flushed)
+{
+	fault(m, pid, tid, addr, ec, order, 1000);
+	kfault(pid, tid, 0, addr, ec, order, flushed);
 }
 
 static void both_fault(struct fol_model *m, int pid, int tid, uint64_t addr, uint64_t ec, int order)
@@ -579,6 +586,61 @@ static void test_zero_reads(void **state)
 	}
 }
 
+/* exec's own faults (its new stack, before sched_process_exec) put folios in the new
+ * address space: exec keeps those and drops the old space's. The programs' side alone:
+ * the model forgets both at exec (in the stream, exec's own faults look like the old
+ * space's), so there is no model to hold this to. The child's fork shares the page exec
+ * put, whose reuse is decided 4K; the old space's page goes out. */
+static void test_exec_keeps_its_own_folios(void **state)
+{
+	struct tp t = {};
+	__s32 c = CHILD;
+
+	(void)state;
+	bpfhost_reset();
+	every_task = 1;
+	kernel_reuse = 1;
+	sample_below = 0;
+	assert_int_equal(bpfhost_vma(BASE, BASE + (8 << 20), BPFHOST_ANON), 0);
+	kfault(PID, PID, 0x5000, BASE + (4 << 20), PF_WRITE, 0, 0); /* the old space's */
+	kfault(PID, PID, 0, BASE, PF_WRITE, 0, 0);		     /* exec's own, in the new */
+	bpfhost_current(PID, PID, 0);
+	bpfp_exec(&t);
+	memcpy(t.b + 44, &c, sizeof(c));
+	bpfp_fork(&t);
+	bpfhost_current(CHILD, CHILD, 0);
+	exit_thread(&t);
+	kfault(PID, PID, 0, BASE, PF_WP, -1, 0);
+	assert_int_equal(kcell(FOL_BPF_CLS_REUSE, 0)->faults, 1);
+	assert_int_equal(bpfhost_records(-1), 0);
+	kfault(PID, PID, 0, BASE + (4 << 20), PF_WP, -1, 0);
+	assert_int_equal(kcell(FOL_BPF_CLS_REUSE, 0)->faults, 1);
+	assert_int_equal(bpfhost_records(FOL_BPF_FAULT), 1);
+}
+
+/* A process's libraries are mapped over their reservations with mmap MAP_FIXED, dozens of
+ * file ranges: they take no unmapped slot (a merged box around two of them, one each
+ * side, would hide the folio between). Five file ranges unmapped, the two nearest on
+ * either side of a 64K folio, whose 16 reuse faults after a fork are all decided. */
+static void test_file_unmaps_hide_nothing(void **state)
+{
+	struct fol_model *m = both();
+	const uint64_t below = BASE - (2 << 20), above = BASE + (9 << 20), far = 1ull << 30;
+	const uint64_t files[] = { BASE + far, BASE + 2 * far, below, above, BASE + 3 * far };
+
+	(void)state;
+	both_fault(m, PID, PID, BASE, PF_WRITE, 4);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(bpfhost_vma(files[i], files[i] + (1 << 20), BPFHOST_FILE_PRIVATE), 0);
+		both_munmap(m, files[i], 1 << 20);
+	}
+	both_fork(m, PID, CHILD);
+	both_exit(m, CHILD, CHILD);
+	for (int p = 0; p < 16; p++)
+		both_fault(m, PID, PID, BASE + (uint64_t)p * 4096, PF_WP, -1);
+	assert_int_equal(same_counts(m, 0), 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_folio_replaced_by_a_read),
 		cmocka_unit_test(test_streamed_copy_kept),
 		cmocka_unit_test(test_zero_reads),
+		cmocka_unit_test(test_exec_keeps_its_own_folios),
+		cmocka_unit_test(test_file_unmaps_hide_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
