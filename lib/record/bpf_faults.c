@@ -10,6 +10,13 @@
 #include "record/tracepoint.h"
 #include "util/msgs.h"
 
+/* Whether a field of size at off is one the programs' tp_field() reads: naturally
+ * aligned, past the common fields, in the record's first FOL_BPF_RAW_MAX bytes. */
+static int tp_word_field(int off, int size)
+{
+	return off >= 8 && off % size == 0 && off + size <= FOL_BPF_RAW_MAX;
+}
+
 /* kmem:rss_stat's fields (the third tracepoint of tp): 0, or -ENOENT. */
 static int rss_layout(struct fol_bpf_layout *l, const struct fol_tp *rss)
 {
@@ -18,7 +25,8 @@ static int rss_layout(struct fol_bpf_layout *l, const struct fol_tp *rss)
 	if (fol_tp_field(rss, NULL, &off, &size) || size > FOL_BPF_RAW_MAX ||
 	    fol_tp_field(rss, "member", &moff, &msize) || msize != 4 ||
 	    fol_tp_field(rss, "size", &soff, &ssize) || ssize != 8 ||
-	    fol_tp_field(rss, "mm_id", &ioff, &isize) || isize != 4)
+	    fol_tp_field(rss, "mm_id", &ioff, &isize) || isize != 4 || !tp_word_field(moff, msize) ||
+	    !tp_word_field(soff, ssize) || !tp_word_field(ioff, isize))
 		return -ENOENT;
 	l->rss_record_size = (uint32_t)size;
 	l->rss_member_off = (uint32_t)moff;
@@ -40,8 +48,9 @@ static void reuse_layout(struct fol_bpf_layout *l, const struct fol_tp *fault)
 	    eoff + esize > FOL_BPF_RAW_MAX || fol_tp_field(fault, "address", &aoff, &asize) ||
 	    asize != 8 || aoff + asize > FOL_BPF_RAW_MAX ||
 	    fol_tp_resolve("kmem:mm_page_alloc", &tp, &n) || n != 1 ||
-	    fol_tp_field(&tp[0], "order", &ooff, &osize) || osize != 4 ||
+	    fol_tp_field(&tp[0], "order", &ooff, &osize) || osize != 4 || !tp_word_field(ooff, osize) ||
 	    fol_tp_field(&tp[0], "gfp_flags", &goff, &gsize) || (gsize != 4 && gsize != 8) ||
+	    !tp_word_field(goff, gsize) ||
 	    /* The syscalls' arguments: unsigned longs from offset 16 (decide.bpf.c). */
 	    fol_tp_resolve("syscalls:sys_enter_munmap", &tp, &n) || n != 2 ||
 	    fol_tp_field(&tp[1], "len", &uoff, &usize) || uoff != 24 || usize != 8 ||
