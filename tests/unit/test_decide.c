@@ -350,6 +350,26 @@ static void test_swapins(void **state)
 	assert_int_equal(bpfhost_records(FOL_BPF_RSS), 2);
 }
 
+/* A page replaced twice in the parent before the child forked first runs: the parent's
+ * copy (the page's folio born before the fork: kept one version back for the child),
+ * then that copy swapped out and read back (born after the fork: no child's, so the
+ * version kept stays). The child's first write reuses the page as it was at its fork. */
+static void test_previous_for_a_late_child(void **state)
+{
+	struct fol_model *m = both();
+
+	(void)state;
+	both_rss(m, 1, 0);
+	both_rss(m, 2, 1);
+	both_fault(m, PID, PID, BASE, PF_WRITE, 0);
+	both_fork(m, PID, CHILD);
+	both_fault(m, PID, PID, BASE, PF_WP, 0);
+	both_swapin(m, BASE, 1, 0);
+	both_fault(m, CHILD, CHILD, BASE, PF_WP, -1);
+	both_exit(m, CHILD, CHILD);
+	assert_int_equal(same_counts(m, 0), 1);
+}
+
 /* A swap-in the kernel does not decide goes out as the model had it before: the entry,
  * the two changes held inside, the exit, in time order; timed or not (serve --sample: a
  * fault not drawn reads no clock at its entry). */
@@ -651,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_unmapped_folio_gone),
 		cmocka_unit_test(test_swapins),
 		cmocka_unit_test(test_swapin_written_in_order),
+		cmocka_unit_test(test_previous_for_a_late_child),
 		cmocka_unit_test(test_copies_in_file_mappings),
 		cmocka_unit_test(test_folio_replaced_by_a_read),
 		cmocka_unit_test(test_streamed_copy_kept),

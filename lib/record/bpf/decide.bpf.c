@@ -45,7 +45,9 @@ struct kspace {
 	 * parent's folio map at the fork); each is copied into the child's own at its first
 	 * look, never before (a fork would copy a whole map). */
 	__u64 parent, parent_until;
-	__u32 forked; /* a child was forked (or a thread cloned): kfolio_keep_previous() */
+	/* Where the folio sequence stood at its last fork (or a thread's clone), 0 before any:
+	 * a folio born by then may be a child's (kfolio_put keeps its previous version). */
+	__u64 forked_at;
 	__u32 maps; /* calls that changed its mappings returned: fol_decide_maps_changed() */
 	struct {
 		__u64 start, end, seq;
@@ -183,7 +185,7 @@ static void space_inherit(const struct kspace *parent, __u32 tgid, __u64 until)
 	c->mm = current_mm(); /* inherit runs in the child */
 	c->gen = 0;
 	c->puts = 0;
-	c->forked = 0; /* the parent's: the child keeps no previous folio until it forks */
+	c->forked_at = 0; /* the parent's: the child keeps no previous folio until it forks */
 	c->parent = parent->id;
 	c->parent_until = until;
 	for (int i = 0; i < KSPACE_UNMAPS; i++)
@@ -397,17 +399,18 @@ static void holes(const struct kspace *s, __u64 addr, int order)
 	}
 }
 
-/* The folio at k, before a new one takes its place: after a fork, most often the
- * parent's COW copy of a page the child still maps, and the child reuses once the
- * parent copied (kfolio_get looks here). One version back, only in a space that ever
- * forked: the parent's copy most often comes before the child first runs. */
-static void kfolio_keep_previous(const struct kfolio_key *k)
+/* The folio old at k, before a new one takes its place, where a child forked since may
+ * still map it: most often the parent's COW copy of a page the child still maps, and the
+ * child reuses once the parent copied (kfolio_get looks here; the parent's copy most
+ * often comes before the child first runs). One version back, and only of a folio born
+ * by the last fork: a later one is no child's, and the version kept before it stays for
+ * the children that may still look (a swap-in puts its folio in place again: its exit
+ * took 428 ns, not 744, in a process that had forked once before, for mkswap). */
+static void kfolio_keep_previous(const struct kfolio_key *k, const struct kfolio *old)
 {
-	struct kfolio *old = bpf_map_lookup_elem(&kfolios, k);
 	struct kfolio_key pk = { .space = k->space | KFOLIO_PREVIOUS, .base = k->base };
 
-	if (old)
-		bpf_map_update_elem(&kfolios, &pk, old, BPF_ANY);
+	bpf_map_update_elem(&kfolios, &pk, old, BPF_ANY);
 }
 
 /* A fault that allocated a folio of an anonymous private VMA: the folio is kept. */
@@ -427,11 +430,13 @@ static void kfolio_put(__u32 tgid, __u64 addr, int order)
 	f.born = __sync_fetch_and_add(&next_born, 1) + 1;
 	f.gen = s->gen;
 	holes(s, addr, order);
-	if (s->forked)
-		kfolio_keep_previous(&k);
+	old = bpf_map_lookup_elem(&kfolios, &k);
+	if (old && old->born <= s->forked_at) {
+		kfolio_keep_previous(&k, old);
+		old = bpf_map_lookup_elem(&kfolios, &k); /* the insert may have pushed it out */
+	}
 	/* Put where one is kept (a swap-in, its order's bit set already): in place; an update
 	 * takes a fresh LRU node, frees the old (1,100 against 912 ns a swap-in's exit). */
-	old = bpf_map_lookup_elem(&kfolios, &k);
 	if (old) {
 		*old = f;
 		fol_decide_count(FOL_BPF_K_INSERTED);
@@ -885,15 +890,15 @@ void fol_decide_alloc(struct fol_bpf_pending *p)
 }
 
 /* sched:sched_process_fork of a followed parent (faults.bpf.c's fork()): its space
- * keeps the folio each new one replaces from now on; where the folio sequence stands,
- * for the child's first event (fol_decide_fork_known). */
+ * keeps the previous version of a folio born by now that a new one replaces; where the
+ * folio sequence stands, for the child's first event (fol_decide_fork_known). */
 __u64 fol_decide_fork(__u32 parent_tgid)
 {
 	__u64 seq = *(volatile __u64 *)&next_born;
 	struct kspace *s = bpf_map_lookup_elem(&spaces, &parent_tgid);
 
 	if (s)
-		s->forked = 1;
+		s->forked_at = seq;
 	return seq;
 }
 
