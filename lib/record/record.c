@@ -248,17 +248,19 @@ int fol_recorder_open(struct fol_recorder *r, struct fol_writer *w)
 	ret = rec_write_meta(r, r->start_real, r->start_mono);
 	if (!ret)
 		ret = rec_write_events(r);
-	if (!ret && r->o->system_wide)
-		ret = rec_write_system_comms(r, r->start_mono);
-	else if (!ret && !r->o->argv)
-		ret = rec_write_synth(r, r->start_mono);
 	/* After the metadata: its warnings are about the sampled events; the PMU chunk says
-	 * which counters are supported. */
+	 * which counters are supported. Before the tasks and folios there: a live model
+	 * (stat -a, top, serve) begins at the first chunk after the events, and takes the THP
+	 * policy from these (after them, a system-wide one knew no huge zero page policy). */
 	rec_open_counters(r);
 	before = fol_counters_snapshot("");
 	if (!ret && before)
 		ret = fol_writer_chunk_json(w, FOL_CHUNK_COUNTERS, before);
 	cJSON_Delete(before);
+	if (!ret && r->o->system_wide)
+		ret = rec_write_system_comms(r, r->start_mono);
+	else if (!ret && !r->o->argv)
+		ret = rec_write_synth(r, r->start_mono);
 	if (!ret)
 		ret = fol_writer_flush(w);
 	return ret ? rec_fail(r, ret, "cannot write the recording: %s", strerror(-ret)) : 0;
