@@ -490,7 +490,7 @@ static int serve_parse(struct serve *s, int argc, char **argv)
 static void serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
-	int waiting;
+	int waiting, policy;
 
 	pthread_mutex_lock(&s->lock);
 	waiting = s->scrape_waiting;
@@ -503,6 +503,9 @@ static void serve_tick(void *ctx)
 			s->c.o.cgroup);
 	}
 	fol_live_trim(s->l);
+	policy = fol_live_policy_tick(s->l);
+	if (policy >= 0)
+		fol_recorder_huge_zero(s->c.running, policy);
 	/* Said once it counts: a serve that cannot record (not root) printed its URL, then
 	 * failed. */
 	if (!s->recording)

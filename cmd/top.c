@@ -108,10 +108,14 @@ static void top_tick(void *ctx)
 {
 	struct top *t = ctx;
 	uint64_t now = fol_mono_ns();
+	int policy;
 
 	refresh_data(t);
 	read_prog_time(t);
 	fol_live_trim(t->l);
+	policy = fol_live_policy_tick(t->l);
+	if (policy >= 0)
+		fol_recorder_huge_zero(t->c.running, policy);
 	if (fol_top_keys(t->ui, &t->d) && !t->quit) {
 		/* Ends the recording as Ctrl-C would: a command is passed the signal. */
 		t->quit = 1;

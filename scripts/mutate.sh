@@ -224,6 +224,9 @@ lib/record/bpf/faults.bpf.c@s/		p->t0 = h->t1 - 1;/		;/@kernel swap-ins: an unti
 lib/record/bpf/decide.bpf.c@s/	return cls >= 0 \&\& (kind == VMA_ANON || (cls == FOL_BPF_CLS_COPY \&\& kind == VMA_FILE_PRIVATE));/	return cls >= 0;/@kernel allocations: a write in a shared file's mapping is the file's
 lib/record/bpf/decide.bpf.c@s/		v->kind = flags \& VM_MAYSHARE ? VMA_OTHER : VMA_FILE_PRIVATE;/		v->kind = VMA_FILE_PRIVATE;/@kernel allocations: a shared file mapping is told from a private one
 lib/record/bpf/decide.bpf.c@s/	return kind == VMA_ANON || (kind == VMA_FILE_PRIVATE \&\& (ec \& 1));/	return kind == VMA_FILE_PRIVATE \&\& (ec \& 1);/@kernel reuse: a folio kept wherever the model keeps one, whatever the fault's class
+cmd/serve.c@s/^\tpolicy = fol_live_policy_tick(s->l);/\tpolicy = -1;/@serve: a THP policy changed while it runs is read again@live:22-serve-policy.t
+lib/live/stream.c@s/^\t\tfol_model_set_huge_zero(l->r.model, policy);/\t\t;/@serve: the model places the huge zero page by the policy now@live:22-serve-policy.t
+lib/record/bpf_faults.c@s/^\tb->skel->bss->huge_zero = hz_of(policy);/\t(void)b, (void)policy;/@serve: the programs decide zero-page reads by the policy now@live:22-serve-policy.t
 lib/record/bpf/decide.bpf.c@s/	if (old \&\& old->born <= s->forked_at) {/	if (old \&\& s->forked_at) {/@kernel reuse: a folio born after the last fork is no child's: the version kept for children stays
 lib/record/bpf/decide.bpf.c@s/	if (s \&\& s->mm != current_mm())/	if (s)/@kernel reuse: exec keeps the folios its own faults put in the new space
 lib/record/bpf/decide.bpf.c@s/	if (!s || !len || !may_hold_kept(start, end))/	if (!s || !len)/@kernel reuse: a library's mmap MAP_FIXED hides no kept folio

@@ -12,6 +12,8 @@
 #include "data/session.h"
 #include "model/model.h"
 #include "report/report.h"
+#include "sys/maps.h"
+#include "sys/mthp.h"
 #include "util/clock.h"
 
 struct fol_live {
@@ -25,6 +27,10 @@ struct fol_live {
 	pthread_mutex_t *lock;
 	int nomem;		/* a fault a tally could not count */
 	uint64_t trimmed_ns;
+	/* The huge zero page's policy (sys/mthp.h) fol_live_policy_tick last gave, + 1 (0:
+	 * none yet, the recording's own), when it read it, and the PMD's order to read it. */
+	int huge_zero, pmd_order;
+	uint64_t policy_read_ns;
 };
 
 static void on_fault(void *ctx, const struct fol_fault_seen *f)
@@ -78,13 +84,16 @@ static int drain(struct fol_live *l)
 static int live_sink(void *ctx, uint32_t type, const void *buf, size_t len)
 {
 	struct fol_live *l = ctx;
-	int ret = fol_session_feed(l->s, type, buf, len);
+	int ret = fol_session_feed(l->s, type, buf, len), begun = l->begun;
 
 	if (ret)
 		return ret;
 	ret = fol_report_begin_at(&l->r, &l->begun, l->s, &l->mo, type);
 	if (ret)
 		return ret;
+	/* The policy the recording's head gave may be older than the last one said. */
+	if (!begun && l->begun && l->huge_zero)
+		fol_model_set_huge_zero(l->r.model, l->huge_zero - 1);
 	if (!l->begun || type != FOL_CHUNK_ROUND)
 		return 0;
 	return drain(l);
@@ -113,6 +122,27 @@ void fol_live_trim(struct fol_live *l)
 	malloc_trim(0);
 }
 
+int fol_live_policy_tick(struct fol_live *l)
+{
+	uint64_t now = fol_mono_ns();
+	int policy;
+
+	if (l->huge_zero && now - l->policy_read_ns < 1000000000ull)
+		return -1;
+	l->policy_read_ns = now;
+	policy = fol_huge_zero_now("", l->pmd_order);
+	if (l->huge_zero == policy + 1)
+		return -1;
+	if (l->lock)
+		pthread_mutex_lock(l->lock);
+	l->huge_zero = policy + 1;
+	if (l->begun)
+		fol_model_set_huge_zero(l->r.model, policy);
+	if (l->lock)
+		pthread_mutex_unlock(l->lock);
+	return policy;
+}
+
 int fol_live_open(struct fol_live **lp, pthread_mutex_t *lock, struct fol_writer **w)
 {
 	struct fol_live *l = calloc(1, sizeof(*l));
@@ -121,6 +151,7 @@ int fol_live_open(struct fol_live **lp, pthread_mutex_t *lock, struct fol_writer
 	if (!l)
 		return -ENOMEM;
 	l->lock = lock;
+	l->pmd_order = fol_maps_pmd_order("", (unsigned)sysconf(_SC_PAGESIZE));
 	l->obs = (struct fol_model_observer){ .fault = on_fault, .exit = on_exit_task,
 					 .execed = on_exec, .forked = on_fork, .ctx = l };
 	l->mo = (struct fol_model_opts){ .order = FOL_ANY, .cls = FOL_ANY, .observer = &l->obs,

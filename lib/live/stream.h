@@ -34,6 +34,13 @@ int fol_live_end(struct fol_live *l);
 void fol_live_close(struct fol_live *l);
 /* At most once a minute (from the recorder's tick): forgotten files, the heap trimmed. */
 void fol_live_trim(struct fol_live *l);
+/* From the recorder's tick (top, serve: they run for weeks, across changes of the THP
+ * policy): the policy read again once a second (a tick comes after each poll, thousands a
+ * second when busy; three sysfs files). A change is given to the model, from the next
+ * event released on, and returned (sys/mthp.h's FOL_HZ_*) for the recorder's kernel
+ * zero-page reads (record.h's fol_recorder_huge_zero); -1 when there is none. The faults
+ * of that second are judged by the policy before. */
+int fol_live_policy_tick(struct fol_live *l);
 
 /* The model's figures so far (NULL before the recording's first events). */
 const struct fol_summary *fol_live_summary(const struct fol_live *l);

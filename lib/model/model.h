@@ -109,6 +109,9 @@ const struct fol_summary *fol_model_peek(const struct fol_model *m);
  * maps any more (the orders of folios added before a fault; a file mapped again is
  * followed anew from its mmap). 0, or -ENOMEM with nothing forgotten. */
 int fol_model_forget_files(struct fol_model *m);
+/* Live (serve): the THP policy changed while it runs; the huge zero page is placed by
+ * policy (sys/mthp.h's FOL_HZ_*) from the next event on. */
+void fol_model_set_huge_zero(struct fol_model *m, int policy);
 void fol_summary_free(struct fol_summary *s);
 
 #endif

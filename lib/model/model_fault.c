@@ -159,6 +159,11 @@ int fol_model_add_range(void **set, uint64_t start, uint64_t end)
 	return fol_model_tree_insert(set, &key, sizeof(key)) < 0 ? -ENOMEM : 0;
 }
 
+void fol_model_set_huge_zero(struct fol_model *m, int policy)
+{
+	m->o.huge_zero = policy;
+}
+
 /* Whether the recorded kernel's THP policy lets a read fault at addr map the huge zero
  * page (do_huge_pmd_anonymous_page): 1, 0, or -1 not known. */
 static int huge_zero_allowed(const struct fol_model *m, const struct mm *mm, uint64_t addr)

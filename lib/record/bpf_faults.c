@@ -142,6 +142,12 @@ void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, u
 	*threads = *records = 0;
 }
 
+void fol_bpf_faults_huge_zero(struct fol_bpf_faults *b, int policy)
+{
+	(void)b;
+	(void)policy;
+}
+
 void fol_bpf_faults_stopping(struct fol_bpf_faults *b)
 {
 	(void)b;
@@ -280,7 +286,7 @@ int fol_bpf_faults_new(struct fol_bpf_faults **out, const struct fol_bpf_layout 
 	bpf_program__set_autoload(b->skel->progs.mmap_enter, !!l->kernel_reuse);
 	bpf_program__set_autoload(b->skel->progs.maps_changed, !!l->kernel_reuse);
 	b->skel->rodata->file_folio = !!l->file_folio;
-	b->skel->rodata->huge_zero = hz_of(l->huge_zero);
+	b->skel->bss->huge_zero = hz_of(l->huge_zero);
 	b->skel->rodata->pmd_order = l->pmd_order > 0 ? (uint32_t)l->pmd_order : 0;
 	b->skel->rodata->sample_below = l->sample > 1 ? (uint32_t)((1ull << 32) / l->sample) : 0;
 	ret = fol_faults_bpf__load(b->skel);
@@ -555,6 +561,11 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n)
 			out[k] += per[c];
 	}
 	free(per);
+}
+
+void fol_bpf_faults_huge_zero(struct fol_bpf_faults *b, int policy)
+{
+	b->skel->bss->huge_zero = hz_of(policy);
 }
 
 void fol_bpf_faults_stopping(struct fol_bpf_faults *b)

@@ -97,12 +97,15 @@ void fol_bpf_faults_kstat(const struct fol_bpf_faults *b, uint64_t *out, int n);
 int fol_bpf_faults_time_on(struct fol_bpf_faults *b);
 /* Their sums since fol_bpf_faults_time_on(): 0 or -errno. */
 int fol_bpf_faults_time(const struct fol_bpf_faults *b, uint64_t *ns, uint64_t *runs);
-/* Threads not followed because the table was full, records the kernel could not write
- * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
+/* The THP policy changed: kernel zero-page reads place the huge zero page by policy
+ * (sys/mthp.h's FOL_HZ_*) from now on. */
+void fol_bpf_faults_huge_zero(struct fol_bpf_faults *b, int policy);
 /* The recording stops: no fault begins to be followed from now on. */
 void fol_bpf_faults_stopping(struct fol_bpf_faults *b);
 /* Threads with a fault in flight: entered, its exit not yet seen. */
 int fol_bpf_faults_in_flight(struct fol_bpf_faults *b);
+/* Threads not followed because the table was full, records the kernel could not write
+ * (the bpf-output ring buffer full: PERF_RECORD_LOST counts those too). */
 void fol_bpf_faults_dropped(const struct fol_bpf_faults *b, uint64_t *threads, uint64_t *records);
 
 #endif

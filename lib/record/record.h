@@ -150,6 +150,9 @@ int fol_recorder_reuse(struct fol_recorder *r,
 /* The BPF programs' own time in the kernel since the start, and their runs, where
  * opts.bpf_time asked for it (bpf_faults.h). -ENOENT: not asked, or the plain path. */
 int fol_recorder_bpf_time(const struct fol_recorder *r, uint64_t *ns, uint64_t *runs);
+/* The THP policy changed (serve): kernel zero-page reads follow policy (sys/mthp.h's
+ * FOL_HZ_*) from now on. -ENOENT: no kernel decisions in this recording. */
+int fol_recorder_huge_zero(struct fol_recorder *r, int policy);
 /* Close everything (a still corked workload is killed), put the THP policy back.
  * -EBUSY when foliostat's kprobe events could not be removed. */
 int fol_recorder_delete(struct fol_recorder *r);

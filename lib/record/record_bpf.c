@@ -360,6 +360,14 @@ int fol_recorder_bpf_time(const struct fol_recorder *r, uint64_t *ns, uint64_t *
 	return fol_bpf_faults_time(r->bpf, ns, runs);
 }
 
+int fol_recorder_huge_zero(struct fol_recorder *r, int policy)
+{
+	if (!r->bpf || !r->kernel_reuse)
+		return -ENOENT;
+	fol_bpf_faults_huge_zero(r->bpf, policy);
+	return 0;
+}
+
 int fol_recorder_reuse(struct fol_recorder *r,
 		       int (*each)(void *ctx, const struct fol_bpf_reuse_key *k, const struct fol_bpf_reuse *v),
 		       void *ctx, uint64_t *kstat, int n)

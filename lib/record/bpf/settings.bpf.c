@@ -35,6 +35,8 @@ const volatile __u32 file_folio = 0;
  * each time. The others are counted all the same, without their two clock reads. */
 const volatile __u32 sample_below = 0;
 /* Kernel zero-page reads: where the huge zero page is mapped (bpf_record.h's
- * FOL_BPF_HZ_*), and the PMD's order (0: no PMD THP, no huge zero page). */
-const volatile __u32 huge_zero = 0;
+ * FOL_BPF_HZ_*), written again when the THP policy changes (serve runs for weeks: not
+ * read-only, one load more a zero-page read), and the PMD's order (0: no PMD THP, no huge
+ * zero page). */
+volatile __u32 huge_zero = 0;
 const volatile __u32 pmd_order = 0;
