@@ -157,7 +157,7 @@ ok $? "stat -a -G of the same cgroup wrote its JSON"
 
 query "foliostat_faults_total{cgroup=\"/$name\"}" |
 	jq -r '.data.result[] | "\(.metric.order) \(.metric.class) \(.value[1])"' | sort >"$T/prom.cells"
-jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$T/stat.json" | sort >"$T/stat.cells"
+stat_cells "$T/stat.json" >"$T/stat.cells"
 sed 's/^/# prometheus: /' "$T/prom.cells" >&2
 diff "$T/stat.cells" "$T/prom.cells" | sed 's/^/# /' >&2
 n=$(wc -l <"$T/stat.cells")

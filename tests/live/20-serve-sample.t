@@ -81,14 +81,8 @@ wait "$stat_pid"
 round 2 all sampled
 ok $? "round 2, the serves started the other way round: the same"
 
-cells() { # METRICS-FILE: "order class faults" of the cgroup's cells
-	awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ {
-		match($0, /order="[-0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8)
-		match($0, /class="[a-z_]+"/); c = substr($0, RSTART + 7, RLENGTH - 8)
-		print o, c, $2 }' "$1" | sort
-}
-cells "$T/1.sampled.txt" >"$T/sampled.cells"
-jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$T/stat.json" | sort >"$T/stat.cells"
+serve_cells "$T/1.sampled.txt" "$name" >"$T/sampled.cells"
+stat_cells "$T/stat.json" >"$T/stat.cells"
 sed 's/^/# sampled serve: /' "$T/sampled.cells" >&2
 sed 's/^/# stat: /' "$T/stat.cells" >&2
 lost=$(jq '.recording.lost_events // 0' "$T/stat.json")

@@ -42,14 +42,8 @@ curl -sf "http://127.0.0.1:$sport/metrics" >"$T/after.txt"
 kill -INT "$perf_pid" "$stat_pid"
 wait "$perf_pid" "$stat_pid"
 
-cells() { # METRICS: "order class faults" of the cgroup
-	awk -v cg="cgroup=\"/$name\"" 'index($0, cg) && /^foliostat_faults_total/ {
-		match($0, /order="[-0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8)
-		match($0, /class="[a-z_]+"/); c = substr($0, RSTART + 7, RLENGTH - 8)
-		print o, c, $NF }' "$1" | sort
-}
-cells "$T/after.txt" >"$T/serve.cells"
-jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$T/stat.json" | sort >"$T/stat.cells"
+serve_cells "$T/after.txt" "$name" >"$T/serve.cells"
+stat_cells "$T/stat.json" >"$T/stat.cells"
 sed 's/^/# serve: /' "$T/serve.cells" >&2
 sed 's/^/# stat: /' "$T/stat.cells" >&2
 swapins() { awk '$2 == "swap_in" && $1 >= 0 { n += $3 } END { print n + 0 }' "$1"; }

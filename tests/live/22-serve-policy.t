@@ -69,12 +69,8 @@ read_under() { # POLICY
 	curl -sf "http://127.0.0.1:$sport/metrics" >"$T/$p.metrics"
 	kill -INT "$perf_pid" "$stat_pid"
 	wait "$perf_pid" "$stat_pid"
-	awk -v cg="cgroup=\"/$cg\"" 'index($0, cg) && /^foliostat_faults_total/ {
-		match($0, /order="[-0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8)
-		match($0, /class="[a-z_]+"/); c = substr($0, RSTART + 7, RLENGTH - 8)
-		print o, c, $NF }' "$T/$p.metrics" | sort >"$T/$p.serve"
-	jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$T/$p.json" |
-		sort >"$T/$p.stat"
+	serve_cells "$T/$p.metrics" "$cg" >"$T/$p.serve"
+	stat_cells "$T/$p.json" >"$T/$p.stat"
 	awk -F, '$3 ~ /^exceptions:page_fault_(user|kernel)$/ { n += $1 } END { print n + 0 }' "$T/$p.csv" >"$T/$p.perf"
 	sed "s/^/# $p: serve: /" "$T/$p.serve" >&2
 	sed "s/^/# $p: stat: /" "$T/$p.stat" >&2

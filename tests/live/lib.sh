@@ -301,6 +301,17 @@ cells_off() { # STAT-CELLS OTHER-CELLS WHO
 		awk -v who="$3" '{ d = $2 - $3; if (d < 0) d = -d
 			if (d > 10 || (($2 >= 1000 || $3 >= 1000) && d)) print $1 ": stat " $2 ", " who " " $3 }'
 }
+# The cells ("ORDER CLASS FAULTS" lines, sorted) of serve's foliostat_faults_total for
+# cgroup NAME in a scrape, and of stat --json's report.
+serve_cells() { # METRICS-FILE NAME
+	awk -v cg="cgroup=\"/$2\"" 'index($0, cg) && /^foliostat_faults_total/ {
+		match($0, /order="[-0-9]+"/); o = substr($0, RSTART + 7, RLENGTH - 8)
+		match($0, /class="[a-z_]+"/); c = substr($0, RSTART + 7, RLENGTH - 8)
+		print o, c, $NF }' "$1" | sort
+}
+stat_cells() { # STAT-JSON
+	jq -r '.orders[] | .order as $o | .faults | to_entries[] | "\($o) \(.key) \(.value)"' "$1" | sort
+}
 # The live views of cgroup NAME, started and ready: serve --by-cgroup on $sport, stat -a
 # -G into $T/stat.json ($stat_pid), and perf stat -G's own count of the fault entry
 # tracepoints (and of the EVENTs given) into $T/perf.csv ($perf_pid): the truth both are
