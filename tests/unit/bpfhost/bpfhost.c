@@ -237,11 +237,6 @@ __u64 bpf_get_current_cgroup_id(void)
 	return 1;
 }
 
-__u64 bpf_get_current_task(void)
-{
-	return (__u64)(uintptr_t)&task;
-}
-
 struct task_struct *bpf_get_current_task_btf(void)
 {
 	return &task;

@@ -35,7 +35,6 @@ long bpfhost_delete(void *map, size_t ks, size_t vs, int type, int max, const vo
 __u64 bpf_get_current_pid_tgid(void);
 __u64 bpf_ktime_get_ns(void);
 __u64 bpf_get_current_cgroup_id(void);
-__u64 bpf_get_current_task(void);
 struct task_struct *bpf_get_current_task_btf(void);
 __u32 bpf_get_prandom_u32(void);
 long bpf_probe_read_kernel(void *dst, __u32 size, const void *src);
